@@ -1,0 +1,40 @@
+package org.neardup.text;
+
+/**
+ * A Chinese segmenter together with the IDF table made for its words; found with {@link
+ * java.util.ServiceLoader} by {@link #name()}.
+ *
+ * <p>Module {@code neardup-segment-jieba} provides {@code "jieba"}.
+ */
+public interface Lexicon {
+
+  /** The name users select it by, e.g. {@code jieba}. */
+  String name();
+
+  /** The segmenter; loads its dictionary on first use and is shared afterwards. */
+  Segmenter segmenter();
+
+  /** The IDF table that ships with the dictionary. */
+  IdfTable idf();
+
+  /**
+   * Loads the lexicon named {@code name} from the class path.
+   *
+   * @throws IllegalArgumentException naming the lexicons that are available when none matches
+   */
+  static Lexicon load(String name) {
+    java.util.List<String> seen = new java.util.ArrayList<>();
+    for (Lexicon lexicon : java.util.ServiceLoader.load(Lexicon.class)) {
+      if (lexicon.name().equals(name)) {
+        return lexicon;
+      }
+      seen.add(lexicon.name());
+    }
+    throw new IllegalArgumentException(
+        "no lexicon named '"
+            + name
+            + "' on the class path (found: "
+            + seen
+            + "); add the module that provides it, e.g. neardup-segment-jieba for 'jieba'");
+  }
+}

@@ -1,0 +1,161 @@
+package org.neardup.text;
+
+import java.text.Normalizer;
+import java.util.BitSet;
+
+/**
+ * Unicode normalisation for matching: NFKC (which also maps full-width forms to half-width and the
+ * ideographic space to a space), then simple lower-casing of each code point ({@link
+ * Character#toLowerCase(int)}), and lone surrogates replaced by U+FFFD.
+ *
+ * <p>This is part of the fingerprint format. Stateless and thread-safe.
+ *
+ * <p>Cost: one table lookup per char for text made of characters that NFKC leaves as single,
+ * non-combining characters (all of Chinese and English text, full-width forms included). A text
+ * that holds a combining mark, a Hangul jamo or a character NFKC expands to several characters
+ * takes {@link java.text.Normalizer} for the whole text, which is several times slower.
+ */
+public final class TextNormalizer {
+  /*
+   * FOLD[c] = lower(NFKC(c)) when that is one char and c can neither compose with its neighbours
+   * nor expand; UNSAFE otherwise. For a text of safe chars, NFKC of the text equals the
+   * concatenation of NFKC of each char, because canonical composition only joins a starter with a
+   * following combining mark or Hangul jamo, and those are never safe.
+   */
+  private static final char UNSAFE = '\uFFFF';
+  private static final char[] FOLD = new char[65536];
+
+  /** Supplementary code points of planes 1-2 that are safe in the same sense; built on first use. */
+  private static volatile BitSet safeSupplementary;
+
+  static {
+    for (int c = 0; c < 65536; c++) {
+      FOLD[c] = computeFold((char) c);
+    }
+  }
+
+  private TextNormalizer() {}
+
+  private static char computeFold(char c) {
+    if (Character.isSurrogate(c) || c == UNSAFE || isComposing(c)) {
+      return UNSAFE;
+    }
+    String n = Normalizer.normalize(String.valueOf(c), Normalizer.Form.NFKC);
+    if (n.length() != 1) {
+      return UNSAFE;
+    }
+    char m = n.charAt(0);
+    if (isComposing(m)) {
+      return UNSAFE;
+    }
+    return Character.toLowerCase(m);
+  }
+
+  private static boolean isComposing(int cp) {
+    int type = Character.getType(cp);
+    return type == Character.NON_SPACING_MARK
+        || type == Character.COMBINING_SPACING_MARK
+        || type == Character.ENCLOSING_MARK
+        || (cp >= 0x1100 && cp <= 0x11FF)
+        || (cp >= 0x3130 && cp <= 0x318F)
+        || (cp >= 0xA960 && cp <= 0xA97F)
+        || (cp >= 0xD7B0 && cp <= 0xD7FF)
+        || (cp >= 0xFFA0 && cp <= 0xFFDC);
+  }
+
+  /** Returns the normalised form of {@code text} as a new string. */
+  public static String normalize(CharSequence text) {
+    TextBuffer out = new TextBuffer(text.length());
+    normalize(text, 0, text.length(), out);
+    return out.toString();
+  }
+
+  /** Appends the normalised form of {@code text[start, end)} to {@code out}. */
+  public static void normalize(CharSequence text, int start, int end, TextBuffer out) {
+    int mark = out.length;
+    out.ensureSpare(end - start);
+    char[] dst = out.chars;
+    int n = mark;
+    for (int i = start; i < end; i++) {
+      char c = text.charAt(i);
+      char f = FOLD[c];
+      if (f != UNSAFE) {
+        dst[n++] = f;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < end
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        int cp = Character.toCodePoint(c, text.charAt(i + 1));
+        if (!isSafeSupplementary(cp)) {
+          out.length = mark;
+          slow(text, start, end, out);
+          return;
+        }
+        int lower = Character.toLowerCase(cp);
+        dst[n++] = Character.highSurrogate(lower);
+        dst[n++] = Character.lowSurrogate(lower);
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        dst[n++] = '\uFFFD';
+      } else {
+        out.length = mark;
+        slow(text, start, end, out);
+        return;
+      }
+    }
+    out.length = n;
+  }
+
+  private static void slow(CharSequence text, int start, int end, TextBuffer out) {
+    StringBuilder clean = new StringBuilder(end - start);
+    for (int i = start; i < end; i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(text.charAt(i + 1))) {
+        clean.append(c).append(text.charAt(++i));
+      } else {
+        clean.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    String n = Normalizer.normalize(clean, Normalizer.Form.NFKC);
+    out.ensureSpare(n.length() * 2);
+    for (int i = 0; i < n.length(); ) {
+      int cp = n.codePointAt(i);
+      i += Character.charCount(cp);
+      int lower = Character.toLowerCase(cp);
+      if (lower < 0x10000) {
+        out.chars[out.length++] = (char) lower;
+      } else {
+        out.chars[out.length++] = Character.highSurrogate(lower);
+        out.chars[out.length++] = Character.lowSurrogate(lower);
+      }
+    }
+  }
+
+  private static boolean isSafeSupplementary(int cp) {
+    if (cp >= 0x30000) {
+      return false;
+    }
+    BitSet safe = safeSupplementary;
+    if (safe == null) {
+      safe = buildSafeSupplementary();
+      safeSupplementary = safe;
+    }
+    return safe.get(cp - 0x10000);
+  }
+
+  private static BitSet buildSafeSupplementary() {
+    BitSet safe = new BitSet(0x20000);
+    for (int cp = 0x10000; cp < 0x30000; cp++) {
+      if (!Character.isDefined(cp) || isComposing(cp)) {
+        continue;
+      }
+      String s = new String(Character.toChars(cp));
+      if (Normalizer.normalize(s, Normalizer.Form.NFKC).equals(s)) {
+        int lower = Character.toLowerCase(cp);
+        if (lower >= 0x10000) {
+          safe.set(cp - 0x10000);
+        }
+      }
+    }
+    return safe;
+  }
+}
