@@ -1,0 +1,61 @@
+package org.neardup.fingerprint;
+
+/**
+ * The weighted sign vector of 64-bit feature hashes: bit b of the result is 1 when the weights of
+ * the features whose hash has bit b set outweigh those whose hash has it clear.
+ */
+public final class Simhash {
+  private Simhash() {}
+
+  /**
+   * Computes the simhash of {@code n} features.
+   *
+   * @param sums scratch space of at least 64 doubles, overwritten
+   */
+  public static long of(long[] hashes, float[] weights, int n, double[] sums) {
+    java.util.Arrays.fill(sums, 0, 64, 0.0);
+    for (int i = 0; i < n; i++) {
+      long h = hashes[i];
+      double w = weights[i];
+      for (int b = 0; b < 64; b++) {
+        // Branch-free: +w when the bit is set, -w when clear.
+        sums[b] += ((h >>> b) & 1L) != 0 ? w : -w;
+      }
+    }
+    long fingerprint = 0;
+    for (int b = 0; b < 64; b++) {
+      if (sums[b] > 0) {
+        fingerprint |= 1L << b;
+      }
+    }
+    return fingerprint;
+  }
+
+  /** Hamming distance: the number of bits in which a and b differ. */
+  public static int distance(long a, long b) {
+    return Long.bitCount(a ^ b);
+  }
+
+  /** The fingerprint as 16 lower-case hex digits, the form used in JSON and files. */
+  public static String toHex(long fingerprint) {
+    String s = Long.toHexString(fingerprint);
+    return "0000000000000000".substring(s.length()) + s;
+  }
+
+  /**
+   * Parses 16 hex digits (an optional {@code 0x} prefix is allowed).
+   *
+   * @throws IllegalArgumentException naming the value when it is not 1-16 hex digits
+   */
+  public static long parseHex(String hex) {
+    String s = hex.startsWith("0x") || hex.startsWith("0X") ? hex.substring(2) : hex;
+    if (s.isEmpty() || s.length() > 16) {
+      throw new IllegalArgumentException("a fingerprint is 1 to 16 hex digits, got '" + hex + "'");
+    }
+    try {
+      return Long.parseUnsignedLong(s, 16);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("a fingerprint is 1 to 16 hex digits, got '" + hex + "'", e);
+    }
+  }
+}

@@ -1,0 +1,265 @@
+package org.neardup.fingerprint;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.neardup.text.HtmlText;
+import org.neardup.text.IdfTable;
+import org.neardup.text.StopWords;
+import org.neardup.text.TermHasher;
+import org.neardup.text.TextBuffer;
+import org.neardup.text.TextNormalizer;
+import org.neardup.text.Tokenizer;
+import org.neardup.text.WordSink;
+
+/**
+ * The TF-IDF weighted simhash: words (or word n-grams) of the normalised text, weighted by term
+ * frequency times inverse document frequency, the top N kept.
+ */
+final class SimhashFingerprinter implements Fingerprinter {
+  /*
+   * Per text: HTML -> visible text -> TextNormalizer -> Tokenizer (Segmenter for Han runs) ->
+   * filter (length, stop words, numbers) -> hash -> count in an open-addressing term table ->
+   * weight -> top N by (weight desc, hash asc) -> Simhash.of.
+   * Ties in the top-N cut break on the hash, not on position, so that an edit elsewhere in the
+   * text cannot swap which of two equal-weight words is kept.
+   */
+  private final FingerprintSettings settings;
+  private final Tokenizer tokenizer;
+  private final @Nullable IdfTable idf;
+  private final StopWords stopWords;
+  private final ThreadLocal<Scratch> scratch;
+
+  SimhashFingerprinter(FingerprintSettings settings) {
+    this.settings = settings;
+    this.tokenizer = new Tokenizer(settings.segmenter());
+    this.idf = settings.idf();
+    this.stopWords = settings.stopWords();
+    this.scratch = ThreadLocal.withInitial(Scratch::new);
+  }
+
+  @Override
+  public FingerprintSettings settings() {
+    return settings;
+  }
+
+  @Override
+  public long fingerprint(CharSequence text) {
+    Scratch s = scratch.get();
+    int n = extract(text, s, false);
+    return Simhash.of(s.topHashes, s.topWeights, n, s.sums);
+  }
+
+  @Override
+  public void normalize(CharSequence text, TextBuffer out) {
+    HtmlText.Mode mode = settings.html().mode();
+    if (mode != null && HtmlText.looksLikeHtml(text)) {
+      TextBuffer visible = new TextBuffer(text.length() / 2 + 16);
+      HtmlText.extract(text, mode, visible);
+      TextNormalizer.normalize(visible, 0, visible.length(), out);
+    } else {
+      TextNormalizer.normalize(text, 0, text.length(), out);
+    }
+  }
+
+  @Override
+  public long fingerprintNormalized(char[] text, int start, int end) {
+    Scratch s = scratch.get();
+    s.reset(false);
+    tokenizer.tokenize(text, start, end, s);
+    int n = s.selectTop(settings.topN(), settings.tf());
+    return Simhash.of(s.topHashes, s.topWeights, n, s.sums);
+  }
+
+  @Override
+  public Features features(CharSequence text) {
+    Scratch s = new Scratch();
+    int n = extract(text, s, true);
+    long fp = Simhash.of(s.topHashes, s.topWeights, n, s.sums);
+    List<String> words = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      words.add(s.words.get(s.topIndex[i]));
+    }
+    return new Features(
+        List.copyOf(words),
+        Arrays.copyOf(s.topHashes, n),
+        Arrays.copyOf(s.topWeights, n),
+        fp,
+        s.terms.size);
+  }
+
+  /** Fills s.topHashes / s.topWeights with the kept features, heaviest first; returns their count. */
+  private int extract(CharSequence text, Scratch s, boolean keepWords) {
+    s.reset(keepWords);
+    TextBuffer norm = s.norm;
+    HtmlText.Mode mode = settings.html().mode();
+    if (mode != null && HtmlText.looksLikeHtml(text)) {
+      s.visible.clear();
+      HtmlText.extract(text, mode, s.visible);
+      TextNormalizer.normalize(s.visible, 0, s.visible.length(), norm);
+    } else {
+      TextNormalizer.normalize(text, 0, text.length(), norm);
+    }
+    tokenizer.tokenize(norm.array(), 0, norm.length(), s);
+    return s.selectTop(settings.topN(), settings.tf());
+  }
+
+  /** Per-thread state; also the WordSink the tokenizer feeds. */
+  private final class Scratch implements WordSink {
+    final TextBuffer visible = new TextBuffer();
+    final TextBuffer norm = new TextBuffer();
+    final TermHasher hasher = new TermHasher();
+    final TermTable terms = new TermTable();
+    final double[] sums = new double[64];
+    final int shingle = settings.shingle();
+    final long[] ringHash = new long[8];
+    final float[] ringIdf = new float[8];
+    final int[] ringStart = new int[8];
+    final int[] ringEnd = new int[8];
+    int seen;
+    long[] topHashes = new long[64];
+    float[] topWeights = new float[64];
+    int[] topIndex = new int[64];
+    int[] heap = new int[64];
+    boolean keepWords;
+    final List<String> words = new ArrayList<>();
+
+    void reset(boolean keepWords) {
+      visible.clear();
+      norm.clear();
+      terms.clear();
+      seen = 0;
+      this.keepWords = keepWords;
+      words.clear();
+    }
+
+    @Override
+    public void word(char[] text, int start, int end) {
+      int len = end - start;
+      if (len < settings.minWordLength()
+          && Character.codePointCount(text, start, len) < settings.minWordLength()) {
+        return;
+      }
+      if (settings.numbers() == FingerprintSettings.Numbers.DROP && allDigits(text, start, end)) {
+        return;
+      }
+      long h = hasher.hash(text, start, end);
+      if (stopWords.contains(h)) {
+        return;
+      }
+      float w = idf == null ? 1f : idf.idf(h);
+      if (shingle == 1) {
+        add(h, w, text, start, end);
+        return;
+      }
+      int slot = seen & 7;
+      ringHash[slot] = h;
+      ringIdf[slot] = w;
+      ringStart[slot] = start;
+      ringEnd[slot] = end;
+      seen++;
+      if (seen >= shingle) {
+        long sh = 0;
+        float sum = 0;
+        for (int k = shingle; k >= 1; k--) {
+          int at = (seen - k) & 7;
+          sh = Shingles.combine(sh, ringHash[at]);
+          sum += ringIdf[at];
+        }
+        add(sh, sum / shingle, text, ringStart[(seen - shingle) & 7], end);
+      }
+    }
+
+    private void add(long h, float idfValue, char[] text, int start, int end) {
+      int index = terms.increment(h, idfValue);
+      if (keepWords && index == words.size()) {
+        words.add(new String(text, start, end - start));
+      }
+    }
+
+    /** Weights every term and keeps the top n (all when n == 0) in topHashes/topWeights. */
+    int selectTop(int n, FingerprintSettings.TfScaling tf) {
+      int count = terms.size;
+      int limit = n == 0 ? count : Math.min(n, count);
+      if (topHashes.length < limit) {
+        topHashes = new long[limit];
+        topWeights = new float[limit];
+        topIndex = new int[limit];
+        heap = new int[limit];
+      }
+      float[] weights = terms.weights(tf);
+      long[] hashes = terms.hashOfIndex;
+      // A min-heap of the best `limit` term indices by (weight desc, hash asc).
+      int size = 0;
+      for (int i = 0; i < count; i++) {
+        if (size < limit) {
+          heap[size] = i;
+          siftUp(size++, weights, hashes);
+        } else if (better(i, heap[0], weights, hashes)) {
+          heap[0] = i;
+          siftDown(0, size, weights, hashes);
+        }
+      }
+      // Pop worst first to fill the output from the back: heaviest first.
+      for (int k = size - 1; k >= 0; k--) {
+        int top = heap[0];
+        topIndex[k] = top;
+        topHashes[k] = hashes[top];
+        topWeights[k] = weights[top];
+        heap[0] = heap[k];
+        siftDown(0, k, weights, hashes);
+      }
+      return size;
+    }
+
+    private boolean better(int a, int b, float[] w, long[] h) {
+      return w[a] > w[b] || (w[a] == w[b] && Long.compareUnsigned(h[a], h[b]) < 0);
+    }
+
+    private void siftUp(int i, float[] w, long[] h) {
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (!better(heap[parent], heap[i], w, h)) {
+          break;
+        }
+        swap(i, parent);
+        i = parent;
+      }
+    }
+
+    private void siftDown(int i, int size, float[] w, long[] h) {
+      while (true) {
+        int l = 2 * i + 1;
+        if (l >= size) {
+          return;
+        }
+        int worst = l;
+        if (l + 1 < size && better(heap[l], heap[l + 1], w, h)) {
+          worst = l + 1;
+        }
+        if (!better(heap[i], heap[worst], w, h)) {
+          return;
+        }
+        swap(i, worst);
+        i = worst;
+      }
+    }
+
+    private void swap(int a, int b) {
+      int t = heap[a];
+      heap[a] = heap[b];
+      heap[b] = t;
+    }
+  }
+
+  private static boolean allDigits(char[] text, int start, int end) {
+    for (int i = start; i < end; i++) {
+      char c = text[i];
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

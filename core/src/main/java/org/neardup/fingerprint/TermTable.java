@@ -1,0 +1,99 @@
+package org.neardup.fingerprint;
+
+import java.util.Arrays;
+
+/**
+ * Counts the distinct terms of one text by hash: open addressing, cleared in time proportional to
+ * the terms it held, so a short text after a long one costs nothing extra. Not thread-safe.
+ */
+final class TermTable {
+  private long[] keys = new long[1024];
+  private int[] slotToIndex = new int[1024];
+  private int mask = 1023;
+  long[] hashOfIndex = new long[512];
+  int[] counts = new int[512];
+  float[] idfs = new float[512];
+  float[] weights = new float[512];
+  int size;
+
+  void clear() {
+    for (int i = 0; i < size; i++) {
+      long key = hashOfIndex[i] == 0 ? 1 : hashOfIndex[i];
+      int slot = (int) (key ^ (key >>> 32)) & mask;
+      while (keys[slot] != 0) {
+        keys[slot] = 0;
+        slot = (slot + 1) & mask;
+      }
+    }
+    size = 0;
+  }
+
+  /** Counts one occurrence of the term; returns its index (new terms get the next index). */
+  int increment(long hash, float idf) {
+    long key = hash == 0 ? 1 : hash;
+    int slot = (int) (key ^ (key >>> 32)) & mask;
+    while (true) {
+      long k = keys[slot];
+      if (k == key) {
+        int index = slotToIndex[slot];
+        counts[index]++;
+        return index;
+      }
+      if (k == 0) {
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (size == hashOfIndex.length) {
+      int cap = size * 2;
+      hashOfIndex = Arrays.copyOf(hashOfIndex, cap);
+      counts = Arrays.copyOf(counts, cap);
+      idfs = Arrays.copyOf(idfs, cap);
+      weights = Arrays.copyOf(weights, cap);
+    }
+    int index = size++;
+    keys[slot] = key;
+    slotToIndex[slot] = index;
+    hashOfIndex[index] = hash;
+    counts[index] = 1;
+    idfs[index] = idf;
+    if (size * 2 > keys.length) {
+      rehash();
+    }
+    return index;
+  }
+
+  private void rehash() {
+    keys = new long[keys.length * 2];
+    slotToIndex = new int[keys.length];
+    mask = keys.length - 1;
+    for (int i = 0; i < size; i++) {
+      long key = hashOfIndex[i] == 0 ? 1 : hashOfIndex[i];
+      int slot = (int) (key ^ (key >>> 32)) & mask;
+      while (keys[slot] != 0) {
+        slot = (slot + 1) & mask;
+      }
+      keys[slot] = key;
+      slotToIndex[slot] = i;
+    }
+  }
+
+  /** The weight of every term, by index. */
+  float[] weights(FingerprintSettings.TfScaling tf) {
+    for (int i = 0; i < size; i++) {
+      float scale;
+      switch (tf) {
+        case RAW:
+          scale = counts[i];
+          break;
+        case LOG:
+          scale = 1f + (float) Math.log(counts[i]);
+          break;
+        default:
+          scale = 1f;
+      }
+      weights[i] = scale * idfs[i];
+    }
+    return weights;
+  }
+}

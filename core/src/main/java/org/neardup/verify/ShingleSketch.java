@@ -1,0 +1,248 @@
+package org.neardup.verify;
+
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+import org.neardup.internal.Checks;
+
+/**
+ * The shingle hashes of one text: the 32-bit hashes of all its distinct shingles when it has at
+ * most {@code capacity} of them ({@link #complete()}), else the {@code capacity} smallest. Sorted
+ * by unsigned value. Immutable.
+ *
+ * <p>Encoded form ({@link #encode}), little-endian varints:
+ *
+ * <pre>
+ * Sketch   --> Header, Count, Delta^Count
+ * Header   --> varint: (mode &lt;&lt; 1) | complete     mode: 0 = none, 1 = chars, 2 = words
+ * Count    --> varint: number of hashes stored
+ * Delta    --> varint: hash[i] - hash[i-1] (unsigned), hash[-1] = 0
+ * </pre>
+ *
+ * A complete sketch of n shingles takes about {@code n * (32 - log2(n)) / 7} bytes.
+ */
+public final class ShingleSketch {
+  /** How the shingles were cut. */
+  public enum Mode {
+    /** No letters or digits: nothing to compare. */
+    NONE,
+    /** Runs of five letters or digits (Chinese and other unspaced scripts). */
+    CHARS,
+    /** Runs of three words. */
+    WORDS
+  }
+
+  private static final ShingleSketch EMPTY = new ShingleSketch(Mode.NONE, new int[0], true);
+
+  private final Mode mode;
+  private final int[] hashes;
+  private final boolean complete;
+
+  ShingleSketch(Mode mode, int[] hashes, boolean complete) {
+    this.mode = mode;
+    this.hashes = hashes;
+    this.complete = complete;
+  }
+
+  /** The sketch of a text with no shingles. */
+  public static ShingleSketch empty() {
+    return EMPTY;
+  }
+
+  /**
+   * A sketch from hashes already sorted unsigned and distinct.
+   *
+   * @throws IllegalArgumentException if they are not
+   */
+  public static ShingleSketch of(Mode mode, int[] sortedHashes, boolean complete) {
+    for (int i = 1; i < sortedHashes.length; i++) {
+      Checks.checkArgument(
+          Integer.compareUnsigned(sortedHashes[i - 1], sortedHashes[i]) < 0,
+          "hashes must be sorted unsigned and distinct; index %s breaks it",
+          i);
+    }
+    return new ShingleSketch(mode, sortedHashes.clone(), complete);
+  }
+
+  public Mode mode() {
+    return mode;
+  }
+
+  /** The number of hashes held. */
+  public int size() {
+    return hashes.length;
+  }
+
+  /** Whether every shingle of the text is here (the text had at most capacity shingles). */
+  public boolean complete() {
+    return complete;
+  }
+
+  /** A copy of the hashes, sorted unsigned. */
+  public int[] hashes() {
+    return hashes.clone();
+  }
+
+  /**
+   * The Jaccard similarity of the two texts' shingle sets: exact when both sketches are complete,
+   * otherwise the bottom-k estimate over the smallest {@code min(size)} hashes of the union. Texts
+   * cut in different modes, or without shingles, have similarity 0. Allocates nothing.
+   */
+  public static double jaccard(ShingleSketch a, ShingleSketch b) {
+    if (a.mode != b.mode || a.mode == Mode.NONE) {
+      return 0;
+    }
+    int[] x = a.hashes;
+    int[] y = b.hashes;
+    if (a.complete && b.complete) {
+      int inter = intersect(x, y, Integer.MAX_VALUE);
+      return (double) inter / (x.length + y.length - inter);
+    }
+    // Bottom-k: walk the union in order until k elements, counting those in both.
+    int k = Math.min(x.length, y.length);
+    int i = 0;
+    int j = 0;
+    int taken = 0;
+    int both = 0;
+    while (taken < k && (i < x.length || j < y.length)) {
+      if (j >= y.length || (i < x.length && Integer.compareUnsigned(x[i], y[j]) < 0)) {
+        i++;
+      } else if (i >= x.length || Integer.compareUnsigned(y[j], x[i]) < 0) {
+        j++;
+      } else {
+        both++;
+        i++;
+        j++;
+      }
+      taken++;
+    }
+    return taken == 0 ? 0 : (double) both / taken;
+  }
+
+  /** |A ∩ B| / min(|A|, |B|) over the held hashes; exact when both are complete. */
+  public static double containment(ShingleSketch a, ShingleSketch b) {
+    if (a.mode != b.mode || a.mode == Mode.NONE) {
+      return 0;
+    }
+    int inter = intersect(a.hashes, b.hashes, Integer.MAX_VALUE);
+    return (double) inter / Math.min(a.hashes.length, b.hashes.length);
+  }
+
+  private static int intersect(int[] x, int[] y, int limit) {
+    int i = 0;
+    int j = 0;
+    int inter = 0;
+    while (i < x.length && j < y.length) {
+      int c = Integer.compareUnsigned(x[i], y[j]);
+      if (c == 0) {
+        inter++;
+        i++;
+        j++;
+      } else if (c < 0) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    return Math.min(inter, limit);
+  }
+
+  /** The encoded form (see the class comment). */
+  public byte[] encode() {
+    byte[] out = new byte[10 + hashes.length * 5];
+    int n = putVarint(out, 0, (mode.ordinal() << 1) | (complete ? 1 : 0));
+    n = putVarint(out, n, hashes.length);
+    long prev = 0;
+    for (int h : hashes) {
+      long v = h & 0xFFFFFFFFL;
+      n = putVarint(out, n, v - prev);
+      prev = v;
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  /**
+   * Decodes {@link #encode}'s form.
+   *
+   * @throws IllegalArgumentException if the bytes are not a valid sketch
+   */
+  public static ShingleSketch decode(byte[] in, int off, int len) {
+    int[] pos = {off};
+    int end = off + len;
+    long header = getVarint(in, pos, end);
+    Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
+    long count = getVarint(in, pos, end);
+    Checks.checkArgument(count >= 0 && count <= len, "corrupt sketch: count %s for %s bytes", count, len);
+    int[] hashes = new int[(int) count];
+    long prev = 0;
+    for (int i = 0; i < count; i++) {
+      long v = prev + getVarint(in, pos, end);
+      Checks.checkArgument(
+          v <= 0xFFFFFFFFL && (i == 0 || v > prev), "corrupt sketch: hash %s out of order", i);
+      hashes[i] = (int) v;
+      prev = v;
+    }
+    Checks.checkArgument(pos[0] == end, "corrupt sketch: %s trailing bytes", end - pos[0]);
+    return new ShingleSketch(Mode.values()[(int) (header >> 1)], hashes, (header & 1) != 0);
+  }
+
+  /** The encoded size in bytes without encoding. */
+  public int encodedSize() {
+    int n = varintSize((mode.ordinal() << 1) | 1) + varintSize(hashes.length);
+    long prev = 0;
+    for (int h : hashes) {
+      long v = h & 0xFFFFFFFFL;
+      n += varintSize(v - prev);
+      prev = v;
+    }
+    return n;
+  }
+
+  private static int putVarint(byte[] out, int n, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out[n++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    out[n++] = (byte) v;
+    return n;
+  }
+
+  private static int varintSize(long v) {
+    int n = 1;
+    while ((v & ~0x7FL) != 0) {
+      n++;
+      v >>>= 7;
+    }
+    return n;
+  }
+
+  private static long getVarint(byte[] in, int[] pos, int end) {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      Checks.checkArgument(pos[0] < end, "corrupt sketch: truncated varint");
+      byte b = in[pos[0]++];
+      v |= (long) (b & 0x7F) << shift;
+      if (b >= 0) {
+        return v;
+      }
+    }
+    throw new IllegalArgumentException("corrupt sketch: varint too long");
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof ShingleSketch
+        && ((ShingleSketch) o).mode == mode
+        && ((ShingleSketch) o).complete == complete
+        && Arrays.equals(((ShingleSketch) o).hashes, hashes);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(hashes) * 31 + mode.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "ShingleSketch{" + mode + ", " + hashes.length + (complete ? " (complete)" : " (bottom-k)") + "}";
+  }
+}

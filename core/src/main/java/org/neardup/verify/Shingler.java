@@ -1,0 +1,290 @@
+package org.neardup.verify;
+
+import java.util.Arrays;
+import org.neardup.internal.Checks;
+import org.neardup.text.CharClass;
+import org.neardup.text.TermHasher;
+
+/**
+ * Cuts normalised text into shingles and sketches them.
+ *
+ * <p>Mode: when at least half of the letters and digits are Chinese characters the shingles are
+ * runs of {@value #CHAR_SHINGLE} consecutive letters or digits (punctuation and spaces dropped);
+ * otherwise they are runs of {@value #WORD_SHINGLE} consecutive words, a word being a maximal run
+ * of letters and digits. A text with fewer letters or words than that has one shingle: all of
+ * them. With number masking on, every run of digits counts as the same single character (or word),
+ * so counters, dates and times that changed value do not change the shingles.
+ *
+ * <p>Thread-safe; per-thread scratch space, so the only allocation per text is the result. Cost:
+ * linear in the text, about one 64-bit mix per character; the bottom-{@code capacity} selection
+ * keeps memory bounded for texts of any length.
+ */
+public final class Shingler {
+  /** Letters per shingle in character mode. */
+  public static final int CHAR_SHINGLE = 5;
+  /** Words per shingle in word mode. */
+  public static final int WORD_SHINGLE = 3;
+  /** The default number of shingle hashes kept per text. */
+  public static final int DEFAULT_CAPACITY = 256;
+
+  private static final long DIGITS = 0x2323232323232323L;
+
+  private final int capacity;
+  private final BandScheme bands;
+  private final boolean maskNumbers;
+  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
+  /**
+   * @param capacity shingle hashes kept per text (texts with more keep the smallest)
+   * @param bands how MinHash values are banded into candidate keys
+   * @param maskNumbers whether every run of digits counts as the same token
+   */
+  public Shingler(int capacity, BandScheme bands, boolean maskNumbers) {
+    Checks.checkArgument(
+        capacity >= 16 && capacity <= 1 << 20, "capacity must be in [16, 2^20], got %s", capacity);
+    this.capacity = capacity;
+    this.bands = bands;
+    this.maskNumbers = maskNumbers;
+  }
+
+  public int capacity() {
+    return capacity;
+  }
+
+  public BandScheme bands() {
+    return bands;
+  }
+
+  public boolean maskNumbers() {
+    return maskNumbers;
+  }
+
+  /** Names these settings, e.g. {@code shingle/1;cap=256;bands=6x2;numbers=mask}. */
+  public String id() {
+    return "shingle/1;chars="
+        + CHAR_SHINGLE
+        + ";words="
+        + WORD_SHINGLE
+        + ";cap="
+        + capacity
+        + ";bands="
+        + bands
+        + ";numbers="
+        + (maskNumbers ? "mask" : "keep");
+  }
+
+  /** Sketches normalised text {@code text[start, end)}. */
+  public Sketch sketch(char[] text, int start, int end) {
+    Scratch s = scratch.get();
+    s.reset(bands.values(), capacity);
+    ShingleSketch.Mode mode = chooseMode(text, start, end);
+    if (mode == ShingleSketch.Mode.NONE) {
+      return new Sketch(ShingleSketch.empty(), new long[0]);
+    }
+    if (mode == ShingleSketch.Mode.CHARS) {
+      charShingles(text, start, end, s);
+    } else {
+      wordShingles(text, start, end, s);
+    }
+    return new Sketch(s.bottom(mode, capacity), s.bandKeys(bands));
+  }
+
+  private static ShingleSketch.Mode chooseMode(char[] text, int start, int end) {
+    long han = 0;
+    long other = 0;
+    for (int i = start; i < end; ) {
+      byte c = CharClass.at(text, i, end);
+      if (c == CharClass.HAN) {
+        han++;
+      } else if (c == CharClass.WORD) {
+        other++;
+      }
+      i += CharClass.width(text, i, end);
+    }
+    if (han + other == 0) {
+      return ShingleSketch.Mode.NONE;
+    }
+    return han * 2 >= han + other ? ShingleSketch.Mode.CHARS : ShingleSketch.Mode.WORDS;
+  }
+
+  private void charShingles(char[] text, int start, int end, Scratch s) {
+    long[] window = s.window;
+    int count = 0;
+    boolean inDigits = false;
+    for (int i = start; i < end; ) {
+      int w = CharClass.width(text, i, end);
+      byte c = CharClass.at(text, i, end);
+      if (c != CharClass.SEPARATOR) {
+        int cp = w == 2 ? Character.toCodePoint(text[i], text[i + 1]) : text[i];
+        boolean digit = maskNumbers && Character.isDigit(cp);
+        if (!(digit && inDigits)) {
+          window[count % CHAR_SHINGLE] = digit ? DIGITS : cp;
+          count++;
+          if (count >= CHAR_SHINGLE) {
+            s.add(fold(window, count - CHAR_SHINGLE, CHAR_SHINGLE, CHAR_SHINGLE));
+          }
+        }
+        inDigits = digit;
+      }
+      i += w;
+    }
+    if (count > 0 && count < CHAR_SHINGLE) {
+      s.add(fold(window, 0, count, 8));
+    }
+  }
+
+  private void wordShingles(char[] text, int start, int end, Scratch s) {
+    long[] window = s.window;
+    int count = 0;
+    int i = start;
+    while (i < end) {
+      byte c = CharClass.at(text, i, end);
+      if (c == CharClass.SEPARATOR) {
+        i += CharClass.width(text, i, end);
+        continue;
+      }
+      int wordStart = i;
+      boolean allDigits = true;
+      while (i < end && CharClass.at(text, i, end) != CharClass.SEPARATOR) {
+        if (text[i] < '0' || text[i] > '9') {
+          allDigits = false;
+        }
+        i += CharClass.width(text, i, end);
+      }
+      window[count % WORD_SHINGLE] =
+          maskNumbers && allDigits ? DIGITS : s.hasher.hash(text, wordStart, i);
+      count++;
+      if (count >= WORD_SHINGLE) {
+        s.add(fold(window, count - WORD_SHINGLE, WORD_SHINGLE, WORD_SHINGLE));
+      }
+    }
+    if (count > 0 && count < WORD_SHINGLE) {
+      s.add(fold(window, 0, count, 8));
+    }
+  }
+
+  /**
+   * Hashes {@code n} tokens of a ring buffer of size {@code ring}, oldest at position {@code
+   * first % ring}: {@code h = n; h = mix(rotl(h, 21) ^ token * golden)} per token, in order.
+   */
+  private static long fold(long[] window, int first, int n, int ring) {
+    long h = n;
+    for (int k = 0; k < n; k++) {
+      long v = window[(first + k) % ring];
+      h = mix(Long.rotateLeft(h, 21) ^ (v * 0x9E3779B97F4A7C15L));
+    }
+    return h;
+  }
+
+  static long mix(long h) {
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb93fe53e63bL;
+    h ^= h >>> 33;
+    return h;
+  }
+
+  /** Per-thread buffers. */
+  private static final class Scratch {
+    final TermHasher hasher = new TermHasher();
+    final long[] window = new long[8];
+    long[] hashes = new long[1024];
+    int n;
+    boolean truncated;
+    int capacity;
+    int[] minValue = new int[16];
+    boolean[] filled = new boolean[16];
+    int bins;
+
+    void reset(int bins, int capacity) {
+      this.capacity = capacity;
+      n = 0;
+      truncated = false;
+      this.bins = bins;
+      if (minValue.length < bins) {
+        minValue = new int[bins];
+        filled = new boolean[bins];
+      }
+      Arrays.fill(filled, 0, bins, false);
+    }
+
+    /** Takes one shingle hash: into the one-permutation MinHash bins and the bottom-k buffer. */
+    void add(long h) {
+      int bin = (int) (((h & 0xFFFFFFFFL) * bins) >>> 32);
+      int value = (int) (h >>> 32) ^ (int) mix(h);
+      if (!filled[bin] || Integer.compareUnsigned(value, minValue[bin]) < 0) {
+        minValue[bin] = value;
+        filled[bin] = true;
+      }
+      if (n == hashes.length) {
+        if (capacity > 0 && n >= 4 * capacity) {
+          compact(capacity);
+        } else {
+          hashes = Arrays.copyOf(hashes, n * 2);
+        }
+      }
+      hashes[n++] = h >>> 32;
+    }
+
+    /** Sorts, drops duplicates and keeps the smallest {@code keep}. */
+    void compact(int keep) {
+      Arrays.sort(hashes, 0, n);
+      int m = 0;
+      for (int i = 0; i < n; i++) {
+        if (m == 0 || hashes[m - 1] != hashes[i]) {
+          hashes[m++] = hashes[i];
+        }
+      }
+      if (m > keep) {
+        m = keep;
+        truncated = true;
+      }
+      n = m;
+    }
+
+    ShingleSketch bottom(ShingleSketch.Mode mode, int keep) {
+      compact(keep);
+      int[] out = new int[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = (int) hashes[i];
+      }
+      return new ShingleSketch(mode, out, !truncated);
+    }
+
+    /** Densifies empty bins (Shrivastava 2017) and folds each band's rows into one key. */
+    long[] bandKeys(BandScheme scheme) {
+      boolean any = false;
+      for (int i = 0; i < bins; i++) {
+        any |= filled[i];
+      }
+      if (!any) {
+        return new long[0];
+      }
+      int rows = scheme.rows();
+      long[] keys = new long[scheme.bands()];
+      for (int b = 0; b < keys.length; b++) {
+        long h = b + 1;
+        for (int r = 0; r < rows; r++) {
+          int bin = b * rows + r;
+          h = mix(Long.rotateLeft(h, 21) ^ (densified(bin) & 0xFFFFFFFFL));
+        }
+        keys[b] = h;
+      }
+      return keys;
+    }
+
+    private int densified(int bin) {
+      if (filled[bin]) {
+        return minValue[bin];
+      }
+      for (long attempt = 1; ; attempt++) {
+        long h = mix(((long) bin << 32) ^ attempt ^ 0x5851F42D4C957F2DL);
+        int other = (int) (((h & 0xFFFFFFFFL) * bins) >>> 32);
+        if (filled[other]) {
+          return minValue[other];
+        }
+      }
+    }
+  }
+}
