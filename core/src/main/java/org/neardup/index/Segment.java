@@ -1,0 +1,418 @@
+package org.neardup.index;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * An immutable, sorted part of a {@link BlockPermutedIndex}: every entry once per table, plus
+ * tombstones for entries removed after the segment was built.
+ *
+ * <p>Layout, n entries and T tables:
+ *
+ * <pre>
+ * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
+ * Table0   --> fingerprints long[n], docIds long[n], Directory     sorted by (unsigned fp, docId)
+ * Table t  --> records byte[6n + 2], Directory                     sorted unsigned by permute(t, fp)
+ * Record   --> the low 48 bits of permute(t, fp), little-endian; the top 16 bits are the bucket
+ * Directory --> int[65537]: dir[b] = first entry whose top 16 bits are >= b; dir[65536] = n
+ * Tombstones --> long[ceil(n / 64)]: bit i set when table-0 entry i is removed
+ * </pre>
+ *
+ * 8 + 8 + 6 (T - 1) bytes per entry, 34 for the default 4-table scheme, plus 256 KiB of directory
+ * per table and segment. A match found in table t is recovered by un-permuting its record to the
+ * full fingerprint and binary-searching table 0 for it, which yields the docIds.
+ *
+ * <p>Thread safety: all arrays except the tombstones are written before the segment is published
+ * and never again. The single writer sets tombstone bits with release stores; readers read them
+ * with acquire loads, so a reader sees a removal either fully or not at all.
+ */
+final class Segment {
+  /*
+   * Invariants (checked by checkInvariants):
+   * - fps sorted by Long.compareUnsigned, ties by docId (signed); ids[i] belongs to fps[i].
+   * - every table t >= 1 holds the multiset {permute(t, fps[i])}, sorted unsigned.
+   * - dirs[t][b] == number of entries of table t whose top 16 bits are < b.
+   * - deadCount == popcount(dead); no bit at or beyond size is set.
+   */
+  static final int DIR_BITS = 16;
+  static final int BUCKETS = 1 << DIR_BITS;
+  static final long MASK48 = (1L << 48) - 1;
+  static final int RECORD = 6;
+
+  /** The most entries a segment holds, so that record offsets fit an int. */
+  static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / RECORD;
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle DEAD = MethodHandles.arrayElementVarHandle(long[].class);
+
+  final int size;
+  final long[] fps;
+  final long[] ids;
+  final byte[][] records; // records[0] is unused (table 0 is fps)
+  final int[][] dirs;
+  final long[] dead;
+  int deadCount; // writer only
+
+  private Segment(int size, long[] fps, long[] ids, byte[][] records, int[][] dirs) {
+    this.size = size;
+    this.fps = fps;
+    this.ids = ids;
+    this.records = records;
+    this.dirs = dirs;
+    this.dead = new long[(size + 63) >>> 6];
+  }
+
+  int live() {
+    return size - deadCount;
+  }
+
+  static long read48(byte[] records, int i) {
+    return (long) LONGS.get(records, i * RECORD) & MASK48;
+  }
+
+  /** The full permuted value of entry i in a record table, given its bucket. */
+  static long full(byte[] records, int bucket, int i) {
+    return ((long) bucket << 48) | read48(records, i);
+  }
+
+  boolean isDead(int i) {
+    return ((long) DEAD.getAcquire(dead, i >>> 6) & (1L << i)) != 0;
+  }
+
+  /** Writer only. */
+  void markDead(int i) {
+    long word = dead[i >>> 6];
+    assert (word & (1L << i)) == 0;
+    DEAD.setRelease(dead, i >>> 6, word | (1L << i));
+    deadCount++;
+  }
+
+  /**
+   * Builds a segment from {@code fps[0, n)} and {@code ids[0, n)}, which it sorts in place and
+   * keeps (the arrays must be exactly n long and not used by the caller afterwards).
+   */
+  static Segment build(BlockScheme scheme, long[] fps, long[] ids) {
+    int n = fps.length;
+    assert ids.length == n && n <= MAX_SIZE;
+    long[] scratch = new long[n];
+    long[] scratch2 = new long[n];
+    RadixSort.sortUnsigned(fps, ids, n, scratch, scratch2);
+    sortIdsWithinEqualFingerprints(fps, ids, n);
+    int tables = scheme.tables();
+    byte[][] records = new byte[tables][];
+    int[][] dirs = new int[tables][];
+    dirs[0] = directory(fps, n);
+    long[] permuted = scratch2;
+    for (int t = 1; t < tables; t++) {
+      for (int i = 0; i < n; i++) {
+        permuted[i] = scheme.permute(t, fps[i]);
+      }
+      RadixSort.sortUnsigned(permuted, n, scratch);
+      dirs[t] = directory(permuted, n);
+      records[t] = toRecords(permuted, n);
+    }
+    return new Segment(n, fps, ids, records, dirs);
+  }
+
+  static void sortIdsWithinEqualFingerprints(long[] fps, long[] ids, int n) {
+    for (int i = 0; i < n; ) {
+      int j = i + 1;
+      while (j < n && fps[j] == fps[i]) {
+        j++;
+      }
+      if (j - i > 1) {
+        Arrays.sort(ids, i, j);
+      }
+      i = j;
+    }
+  }
+
+  private static int[] directory(long[] sorted, int n) {
+    int[] dir = new int[BUCKETS + 1];
+    for (int i = 0; i < n; i++) {
+      dir[(int) (sorted[i] >>> 48) + 1]++;
+    }
+    for (int b = 0; b < BUCKETS; b++) {
+      dir[b + 1] += dir[b];
+    }
+    return dir;
+  }
+
+  private static byte[] toRecords(long[] sorted, int n) {
+    byte[] r = new byte[n * RECORD + 2];
+    for (int i = 0; i < n; i++) {
+      // Writes 8 bytes; the 2 beyond this record are overwritten by the next one (or padding).
+      LONGS.set(r, i * RECORD, sorted[i] & MASK48);
+    }
+    return r;
+  }
+
+  /** Index of the first entry of table 0 in [from, to) whose fingerprint is >= fp, unsigned. */
+  int lowerBound0(int from, int to, long fp) {
+    long[] a = fps;
+    while (from < to) {
+      int mid = (from + to) >>> 1;
+      if (Long.compareUnsigned(a[mid], fp) < 0) {
+        from = mid + 1;
+      } else {
+        to = mid;
+      }
+    }
+    return from;
+  }
+
+  /** Index of the first record of table t in [from, to) whose low 48 bits are >= low48. */
+  int lowerBound(int t, int from, int to, long low48) {
+    if (t == 0) {
+      while (from < to) {
+        int mid = (from + to) >>> 1;
+        if ((fps[mid] & MASK48) < low48) {
+          from = mid + 1;
+        } else {
+          to = mid;
+        }
+      }
+      return from;
+    }
+    byte[] r = records[t];
+    while (from < to) {
+      int mid = (from + to) >>> 1;
+      if (read48(r, mid) < low48) {
+        from = mid + 1;
+      } else {
+        to = mid;
+      }
+    }
+    return from;
+  }
+
+  /** Position of a live entry (fp, docId) in table 0, or -1. */
+  int find(long fp, long docId) {
+    int b = (int) (fp >>> 48);
+    int i = lowerBound0(dirs[0][b], dirs[0][b + 1], fp);
+    for (; i < size && fps[i] == fp; i++) {
+      if (ids[i] == docId && !isDead(i)) {
+        return i;
+      }
+      if (ids[i] > docId) {
+        break;
+      }
+    }
+    return -1;
+  }
+
+  long ramBytesUsed() {
+    long bytes = 64 + 16L * size + 16 + 16; // header, fps, ids, array headers
+    for (int t = 0; t < records.length; t++) {
+      if (records[t] != null) {
+        bytes += 16 + records[t].length;
+      }
+      bytes += 16 + 4L * dirs[t].length;
+    }
+    return bytes + 16 + 8L * dead.length + 16L * records.length;
+  }
+
+  /**
+   * Merges the live entries of {@code a} and {@code b} into a new segment (either may be the same
+   * object as a sole source when compacting: pass null for {@code b}).
+   */
+  static Segment merge(BlockScheme scheme, Segment a, Segment b) {
+    int n = a.live() + (b == null ? 0 : b.live());
+    long[] fps = new long[n];
+    long[] ids = new long[n];
+    Cursor0 ca = new Cursor0(a);
+    Cursor0 cb = new Cursor0(b);
+    for (int o = 0; o < n; o++) {
+      Cursor0 c;
+      if (!cb.has) {
+        c = ca;
+      } else if (!ca.has) {
+        c = cb;
+      } else {
+        int cmp = Long.compareUnsigned(ca.fp, cb.fp);
+        c = cmp < 0 || (cmp == 0 && ca.id <= cb.id) ? ca : cb;
+      }
+      fps[o] = c.fp;
+      ids[o] = c.id;
+      c.advance();
+    }
+    assert !ca.has && !cb.has;
+    int tables = scheme.tables();
+    byte[][] records = new byte[tables][];
+    int[][] dirs = new int[tables][];
+    dirs[0] = directory(fps, n);
+    for (int t = 1; t < tables; t++) {
+      byte[] r = new byte[n * RECORD + 2];
+      int[] dir = new int[BUCKETS + 1];
+      Cursor cta = new Cursor(scheme, a, t);
+      Cursor ctb = new Cursor(scheme, b, t);
+      for (int o = 0; o < n; o++) {
+        long v;
+        if (!ctb.has || (cta.has && Long.compareUnsigned(cta.value, ctb.value) <= 0)) {
+          v = cta.value;
+          cta.advance();
+        } else {
+          v = ctb.value;
+          ctb.advance();
+        }
+        LONGS.set(r, o * RECORD, v & MASK48);
+        dir[(int) (v >>> 48) + 1]++;
+      }
+      assert !cta.has && !ctb.has;
+      for (int x = 0; x < BUCKETS; x++) {
+        dir[x + 1] += dir[x];
+      }
+      records[t] = r;
+      dirs[t] = dir;
+    }
+    return new Segment(n, fps, ids, records, dirs);
+  }
+
+  /** Live entries of table 0 in order. */
+  private static final class Cursor0 {
+    private final Segment s;
+    private int i = -1;
+    boolean has = true;
+    long fp;
+    long id;
+
+    Cursor0(Segment s) {
+      this.s = s;
+      if (s == null) {
+        has = false;
+      } else {
+        advance();
+      }
+    }
+
+    void advance() {
+      do {
+        i++;
+      } while (i < s.size && s.isDead(i));
+      has = i < s.size;
+      if (has) {
+        fp = s.fps[i];
+        id = s.ids[i];
+      }
+    }
+  }
+
+  /** Live entries of a record table in order: the stored values minus the dead multiset. */
+  private static final class Cursor {
+    private final Segment s;
+    private final byte[] r;
+    private final int[] dir;
+    private final long[] deadValues;
+    private int dp;
+    private int i = -1;
+    private int bucket;
+    boolean has = true;
+    long value;
+
+    Cursor(BlockScheme scheme, Segment s, int t) {
+      this.s = s;
+      if (s == null) {
+        r = null;
+        dir = null;
+        deadValues = new long[0];
+        has = false;
+        return;
+      }
+      r = s.records[t];
+      dir = s.dirs[t];
+      deadValues = new long[s.deadCount];
+      int d = 0;
+      for (int w = 0; w < s.dead.length; w++) {
+        for (long bits = s.dead[w]; bits != 0; bits &= bits - 1) {
+          int i = (w << 6) + Long.numberOfTrailingZeros(bits);
+          deadValues[d++] = scheme.permute(t, s.fps[i]);
+        }
+      }
+      assert d == deadValues.length;
+      RadixSort.sortUnsigned(deadValues, d, new long[d]);
+      advance();
+    }
+
+    void advance() {
+      while (true) {
+        i++;
+        if (i >= s.size) {
+          has = false;
+          return;
+        }
+        while (dir[bucket + 1] <= i) {
+          bucket++;
+        }
+        long v = full(r, bucket, i);
+        if (dp < deadValues.length && deadValues[dp] == v) {
+          dp++;
+          continue;
+        }
+        value = v;
+        return;
+      }
+    }
+  }
+
+  /** Throws IllegalStateException describing the first broken invariant. */
+  void checkInvariants(BlockScheme scheme) {
+    check(fps.length == size && ids.length == size, "table 0 arrays sized %s", size);
+    for (int i = 1; i < size; i++) {
+      int c = Long.compareUnsigned(fps[i - 1], fps[i]);
+      check(c < 0 || (c == 0 && ids[i - 1] <= ids[i]), "table 0 unsorted at %s", i);
+    }
+    checkDirectory(dirs[0], i -> fps[i] >>> 48, 0);
+    long[] expected = new long[size];
+    long[] scratch = new long[size];
+    for (int t = 1; t < scheme.tables(); t++) {
+      byte[] r = records[t];
+      int[] dir = dirs[t];
+      check(r.length == size * RECORD + 2, "table %s records sized %s", t, r.length);
+      checkDirectory(dir, null, t);
+      long[] actual = new long[size];
+      int bucket = 0;
+      for (int i = 0; i < size; i++) {
+        while (dir[bucket + 1] <= i) {
+          bucket++;
+        }
+        actual[i] = full(r, bucket, i);
+        check(i == 0 || Long.compareUnsigned(actual[i - 1], actual[i]) <= 0, "unsorted t%s", t);
+      }
+      for (int i = 0; i < size; i++) {
+        expected[i] = scheme.permute(t, fps[i]);
+      }
+      RadixSort.sortUnsigned(expected, size, scratch);
+      check(Arrays.equals(expected, actual), "table %s holds other fingerprints than table 0", t);
+    }
+    int bits = 0;
+    for (long w : dead) {
+      bits += Long.bitCount(w);
+    }
+    check(bits == deadCount, "deadCount %s but %s tombstones", deadCount, bits);
+    if ((size & 63) != 0 && dead.length > 0) {
+      check(dead[dead.length - 1] >>> (size & 63) == 0, "tombstone beyond size %s", size);
+    }
+  }
+
+  private void checkDirectory(int[] dir, java.util.function.IntToLongFunction top, int t) {
+    check(dir.length == BUCKETS + 1 && dir[0] == 0 && dir[BUCKETS] == size, "dir %s ends", t);
+    for (int b = 0; b < BUCKETS; b++) {
+      check(dir[b] <= dir[b + 1], "table %s directory decreases at %s", t, b);
+      if (top != null) {
+        for (int i = dir[b]; i < dir[b + 1]; i++) {
+          check(top.applyAsLong(i) == b, "table %s entry %s outside bucket %s", t, i, b);
+        }
+      }
+    }
+  }
+
+  private static void check(boolean ok, String template, Object... args) {
+    if (!ok) {
+      throw new IllegalStateException(
+          "Segment invariant broken: " + String.format(java.util.Locale.ROOT, template, args));
+    }
+  }
+}
