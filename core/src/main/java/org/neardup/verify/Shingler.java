@@ -8,7 +8,7 @@ import org.neardup.text.TermHasher;
 /**
  * Cuts normalised text into shingles and sketches them.
  *
- * <p>Mode: when at least half of the letters and digits are Chinese characters the shingles are
+ * <p>Mode: when at least a tenth of the letters and digits are Chinese characters the shingles are
  * runs of {@value #CHAR_SHINGLE} consecutive letters or digits (punctuation and spaces dropped);
  * otherwise they are runs of {@value #WORD_SHINGLE} consecutive words, a word being a maximal run
  * of letters and digits. A text with fewer letters or words than that has one shingle: all of
@@ -104,27 +104,23 @@ public final class Shingler {
     if (han + other == 0) {
       return ShingleSketch.Mode.NONE;
     }
-    return han * 2 >= han + other ? ShingleSketch.Mode.CHARS : ShingleSketch.Mode.WORDS;
+    return han * 10 >= han + other ? ShingleSketch.Mode.CHARS : ShingleSketch.Mode.WORDS;
   }
 
   private void charShingles(char[] text, int start, int end, Scratch s) {
     long[] window = s.window;
     int count = 0;
-    boolean inDigits = false;
     for (int i = start; i < end; ) {
       int w = CharClass.width(text, i, end);
       byte c = CharClass.at(text, i, end);
       if (c != CharClass.SEPARATOR) {
         int cp = w == 2 ? Character.toCodePoint(text[i], text[i + 1]) : text[i];
         boolean digit = maskNumbers && Character.isDigit(cp);
-        if (!(digit && inDigits)) {
-          window[count % CHAR_SHINGLE] = digit ? DIGITS : cp;
-          count++;
-          if (count >= CHAR_SHINGLE) {
-            s.add(fold(window, count - CHAR_SHINGLE, CHAR_SHINGLE, CHAR_SHINGLE));
-          }
+        window[count % CHAR_SHINGLE] = digit ? '0' : cp;
+        count++;
+        if (count >= CHAR_SHINGLE) {
+          s.add(fold(window, count - CHAR_SHINGLE, CHAR_SHINGLE, CHAR_SHINGLE));
         }
-        inDigits = digit;
       }
       i += w;
     }
@@ -152,7 +148,7 @@ public final class Shingler {
         i += CharClass.width(text, i, end);
       }
       window[count % WORD_SHINGLE] =
-          maskNumbers && allDigits ? DIGITS : s.hasher.hash(text, wordStart, i);
+          maskNumbers && allDigits ? DIGITS + (i - wordStart) : s.hasher.hash(text, wordStart, i);
       count++;
       if (count >= WORD_SHINGLE) {
         s.add(fold(window, count - WORD_SHINGLE, WORD_SHINGLE, WORD_SHINGLE));

@@ -1,0 +1,70 @@
+package org.neardup;
+
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.neardup.fingerprint.Fingerprinter;
+import org.neardup.text.CharClass;
+import org.neardup.text.TextBuffer;
+import org.neardup.verify.Shingler;
+import org.neardup.verify.Sketch;
+
+/**
+ * Turns a text into its {@link Analysis}: normalises it once, then computes the fingerprint and,
+ * when a {@link Shingler} is given, the sketch from the same normalised text.
+ *
+ * <p>Thread-safe; share one instance. {@link #id()} names every setting that changes an analysis.
+ */
+public final class Analyzer {
+  private final Fingerprinter fingerprinter;
+  private final @Nullable Shingler shingler;
+  private final ThreadLocal<TextBuffer> buffers = ThreadLocal.withInitial(TextBuffer::new);
+
+  public Analyzer(Fingerprinter fingerprinter, @Nullable Shingler shingler) {
+    this.fingerprinter = Objects.requireNonNull(fingerprinter, "fingerprinter");
+    this.shingler = shingler;
+  }
+
+  public Fingerprinter fingerprinter() {
+    return fingerprinter;
+  }
+
+  public @Nullable Shingler shingler() {
+    return shingler;
+  }
+
+  /** The fingerprint settings id, plus the shingler's when verification is on. */
+  public String id() {
+    String fp = fingerprinter.settings().id();
+    return shingler == null ? fp : fp + "|" + shingler.id();
+  }
+
+  /** Analyses one text. */
+  public Analysis analyze(CharSequence text) {
+    TextBuffer norm = buffers.get();
+    norm.clear();
+    fingerprinter.normalize(text, norm);
+    char[] chars = norm.array();
+    int len = norm.length();
+    int letters = countLetters(chars, len);
+    long fp = fingerprinter.fingerprintNormalized(chars, 0, len);
+    if (shingler == null) {
+      return Analysis.ofFingerprint(fp, letters);
+    }
+    Sketch sketch = shingler.sketch(chars, 0, len);
+    if (norm.array().length > 1 << 20) {
+      buffers.remove(); // do not keep a huge buffer alive after a huge text
+    }
+    return new Analysis(fp, sketch, letters);
+  }
+
+  private static int countLetters(char[] chars, int len) {
+    int n = 0;
+    for (int i = 0; i < len; ) {
+      if (CharClass.at(chars, i, len) != CharClass.SEPARATOR) {
+        n++;
+      }
+      i += CharClass.width(chars, i, len);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,503 @@
+package org.neardup;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jspecify.annotations.Nullable;
+import org.neardup.cluster.Clusters;
+import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.fingerprint.Fingerprinter;
+import org.neardup.index.BlockPermutedIndex;
+import org.neardup.index.BlockScheme;
+import org.neardup.index.HammingIndex;
+import org.neardup.internal.BytePool;
+import org.neardup.internal.Checks;
+import org.neardup.internal.LongIntMap;
+import org.neardup.text.Lexicon;
+import org.neardup.verify.BandIndex;
+import org.neardup.verify.BandScheme;
+import org.neardup.verify.ShingleSketch;
+import org.neardup.verify.Shingler;
+
+/**
+ * Checks each new text against everything stored and stores it in the same step.
+ *
+ * <p>A text is a near-duplicate of a stored one when, with verification on (the default), the
+ * Jaccard similarity of their shingles reaches {@code threshold}; candidates come from the
+ * fingerprint index (within {@code maxDistance} bits) and from MinHash band keys, never from a
+ * scan. With verification off, a match is any stored fingerprint within {@code maxDistance} bits.
+ * Clusters are the connected components of matches; each is represented by its earliest member.
+ *
+ * <p>Thread-safe. {@link #checkAndInsert} is linearizable: of two near-duplicate texts inserted
+ * at once from two threads, exactly one is new. Analysis (the expensive part: segmentation,
+ * hashing) runs outside the lock; index work runs under a write lock, {@link #check} under a read
+ * lock.
+ *
+ * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme),
+ * 8 for the docId, 8 for the fingerprint, about 11 per band key, 4 for the cluster, ~18 for the
+ * id map, plus the encoded shingle sketch (see {@link ShingleSketch}).
+ */
+public final class Deduplicator {
+  /** The default largest Hamming distance of a fingerprint match. */
+  public static final int DEFAULT_MAX_DISTANCE = 3;
+  /** The default Jaccard similarity at which two texts are near-duplicates. */
+  public static final double DEFAULT_THRESHOLD = 0.8;
+  /** The default number of matches reported per verdict. */
+  public static final int DEFAULT_MAX_MATCHES = 100;
+
+  private final Analyzer analyzer;
+  private final int maxDistance;
+  private final double threshold;
+  private final boolean verify;
+  private final int maxMatches;
+  private final HammingIndex index;
+  private final @Nullable BandIndex bands;
+  private final LongIntMap ordinals;
+  private final Clusters clusters;
+  private final BytePool sketches;
+  private final BitSet removed = new BitSet();
+  private long[] docIds;
+  private long[] fingerprints;
+  private int count;
+  private int live;
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
+  private Deduplicator(Builder b, Analyzer analyzer) {
+    this.analyzer = analyzer;
+    this.maxDistance = b.maxDistance;
+    this.threshold = b.threshold;
+    this.verify = b.verify;
+    this.maxMatches = b.maxMatches;
+    this.index = BlockPermutedIndex.create(b.scheme);
+    Checks.checkArgument(
+        maxDistance <= index.maxSupportedDistance(),
+        "maxDistance must be in [0, %s], got %s",
+        index.maxSupportedDistance(),
+        maxDistance);
+    int expected = Math.max(1024, b.expectedSize);
+    this.bands = verify ? new BandIndex(expected * analyzer.shingler().bands().bands()) : null;
+    this.ordinals = new LongIntMap(expected);
+    this.clusters = new Clusters(expected);
+    this.sketches = new BytePool();
+    this.docIds = new long[expected];
+    this.fingerprints = new long[expected];
+  }
+
+  /** A builder with every default: jieba, k = 3, verification at Jaccard 0.8. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Analyzer analyzer() {
+    return analyzer;
+  }
+
+  public int maxDistance() {
+    return maxDistance;
+  }
+
+  public double threshold() {
+    return threshold;
+  }
+
+  public boolean verifies() {
+    return verify;
+  }
+
+  /**
+   * Checks {@code text} against every stored document and stores it under {@code docId}.
+   *
+   * @throws IllegalArgumentException if the text has no letters or digits, or docId is already
+   *     stored; nothing is stored then
+   */
+  public Verdict checkAndInsert(long docId, CharSequence text) {
+    Objects.requireNonNull(text, "text");
+    return checkAndInsert(docId, analyzer.analyze(text));
+  }
+
+  /** As {@link #checkAndInsert(long, CharSequence)} for a text already analysed by {@link #analyzer()}. */
+  public Verdict checkAndInsert(long docId, Analysis analysis) {
+    checkAnalysis(analysis);
+    byte[] encoded = verify ? analysis.sketch().shingles().encode() : null;
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      Checks.checkArgument(ordinals.get(docId) < 0, "docId %s is already stored", docId);
+      Scratch s = scratch.get();
+      List<Match> matches = find(analysis, s, true);
+      int ordinal = store(docId, analysis, encoded);
+      for (int i = 0; i < s.matchCount; i++) {
+        clusters.union(ordinal, s.matchOrdinals[i]);
+      }
+      long cluster = docIds[clusters.find(ordinal)];
+      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches);
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /**
+   * Stores an analysis without checking it, for rebuilding a deduplicator from a log or snapshot
+   * in the original insertion order: the document joins the cluster of {@code clusterDocId} when
+   * that is stored (pass its own docId, or -1, for a new cluster). Nothing is verified, so
+   * restoring N documents costs N index inserts.
+   *
+   * @throws IllegalArgumentException if docId is already stored or the analysis is empty
+   */
+  public void restore(long docId, Analysis analysis, long clusterDocId) {
+    checkAnalysis(analysis);
+    byte[] encoded = verify ? analysis.sketch().shingles().encode() : null;
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      Checks.checkArgument(ordinals.get(docId) < 0, "docId %s is already stored", docId);
+      int ordinal = store(docId, analysis, encoded);
+      int rep = clusterDocId == docId ? -1 : ordinals.get(clusterDocId);
+      if (rep >= 0) {
+        clusters.union(ordinal, rep);
+      }
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /** Checks {@code text} against every stored document; stores nothing. */
+  public Verdict check(CharSequence text) {
+    return check(analyzer.analyze(text));
+  }
+
+  /** As {@link #check(CharSequence)} for a text already analysed. */
+  public Verdict check(Analysis analysis) {
+    checkAnalysis(analysis);
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      Scratch s = scratch.get();
+      List<Match> matches = find(analysis, s, false);
+      long cluster = s.matchCount == 0 ? -1 : docIds[clusters.find(s.matchOrdinals[0])];
+      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches);
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /**
+   * Forgets a stored document: it stops matching and its index entries are freed. Its cluster
+   * keeps its other members (and its representative id).
+   *
+   * @return whether the docId was stored
+   */
+  public boolean remove(long docId) {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      int ordinal = ordinals.remove(docId);
+      if (ordinal < 0) {
+        return false;
+      }
+      index.remove(fingerprints[ordinal], ordinal);
+      if (bands != null) {
+        bands.remove(bandKeys[ordinal], ordinal);
+        bandKeys[ordinal] = null;
+      }
+      sketches.clear(ordinal);
+      removed.set(ordinal);
+      live--;
+      return true;
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /** Whether docId is stored. */
+  public boolean contains(long docId) {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      return ordinals.get(docId) >= 0;
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /** The cluster representative of a stored docId, or -1 when it is not stored. */
+  public long clusterOf(long docId) {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      int ordinal = ordinals.get(docId);
+      return ordinal < 0 ? -1 : docIds[clusters.find(ordinal)];
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /** The number of stored documents. */
+  public int size() {
+    return live;
+  }
+
+  /** Heap bytes of the index, band keys, sketches and bookkeeping. */
+  public long ramBytesUsed() {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      long bytes = index.ramBytesUsed() + ordinals.ramBytesUsed() + clusters.ramBytesUsed();
+      bytes += sketches.ramBytesUsed() + docIds.length * 16L;
+      if (bands != null) {
+        bytes += bands.ramBytesUsed() + bandKeys.length * 8L + (long) live * (16 + 8 * bandCount());
+      }
+      return bytes;
+    } finally {
+      r.unlock();
+    }
+  }
+
+  private int bandCount() {
+    return analyzer.shingler() == null ? 0 : analyzer.shingler().bands().bands();
+  }
+
+  private void checkAnalysis(Analysis analysis) {
+    Objects.requireNonNull(analysis, "analysis");
+    Checks.checkArgument(!analysis.isEmpty(), "text has no letters or digits");
+  }
+
+  private long[][] bandKeys = new long[1024][];
+
+  private int store(long docId, Analysis analysis, byte @Nullable [] encoded) {
+    int ordinal = count++;
+    if (ordinal == docIds.length) {
+      docIds = Arrays.copyOf(docIds, ordinal * 2);
+      fingerprints = Arrays.copyOf(fingerprints, ordinal * 2);
+    }
+    docIds[ordinal] = docId;
+    fingerprints[ordinal] = analysis.fingerprint();
+    ordinals.put(docId, ordinal);
+    clusters.add();
+    index.add(analysis.fingerprint(), ordinal);
+    int pooled = sketches.add(encoded == null ? new byte[0] : encoded, 0, encoded == null ? 0 : encoded.length);
+    assert pooled == ordinal : "sketch pool out of step: " + pooled + " != " + ordinal;
+    if (bands != null) {
+      if (ordinal >= bandKeys.length) {
+        bandKeys = Arrays.copyOf(bandKeys, Math.max(ordinal + 1, bandKeys.length * 2));
+      }
+      long[] keys = analysis.sketch().bandKeys();
+      bandKeys[ordinal] = keys;
+      bands.add(keys, ordinal);
+    }
+    live++;
+    return ordinal;
+  }
+
+  /** Fills s.matchOrdinals with the verified matches; returns them as Match records. */
+  private List<Match> find(Analysis analysis, Scratch s, boolean forInsert) {
+    s.candidateCount = 0;
+    s.matchCount = 0;
+    long fp = analysis.fingerprint();
+    index.search(fp, maxDistance, (ordinal, f, d) -> s.addCandidate((int) ordinal));
+    if (bands != null) {
+      bands.forEach(analysis.sketch().bandKeys(), s::addCandidate);
+    }
+    int n = s.uniqueCandidates();
+    List<Match> out = new ArrayList<>(Math.min(n, 16));
+    ShingleSketch mine = analysis.sketch().shingles();
+    for (int i = 0; i < n; i++) {
+      int o = s.candidates[i];
+      if (removed.get(o)) {
+        continue;
+      }
+      int distance = Long.bitCount(fp ^ fingerprints[o]);
+      double similarity = Double.NaN;
+      if (verify) {
+        // Once enough matches are reported, a candidate already in a matched cluster adds
+        // nothing to the clustering: skip its verification.
+        if (out.size() >= maxMatches && s.inMatchedCluster(clusters.find(o))) {
+          continue;
+        }
+        ShingleSketch theirs =
+            ShingleSketch.decode(sketches.array(o), sketches.offset(o), sketches.length(o));
+        similarity = ShingleSketch.jaccard(mine, theirs);
+        if (similarity < threshold) {
+          continue;
+        }
+      } else if (distance > maxDistance) {
+        continue;
+      }
+      s.addMatch(o, clusters.find(o));
+      if (out.size() < maxMatches) {
+        out.add(new Match(docIds[o], distance, similarity));
+      }
+    }
+    out.sort(
+        verify
+            ? Comparator.comparingDouble(Match::similarity).reversed().thenComparingInt(Match::distance)
+            : Comparator.comparingInt(Match::distance));
+    return out;
+  }
+
+  /** Per-thread candidate and match buffers. */
+  private static final class Scratch {
+    int[] candidates = new int[64];
+    int candidateCount;
+    int[] matchOrdinals = new int[16];
+    int[] matchRoots = new int[16];
+    int matchCount;
+
+    void addCandidate(int ordinal) {
+      if (candidateCount == candidates.length) {
+        candidates = Arrays.copyOf(candidates, candidateCount * 2);
+      }
+      candidates[candidateCount++] = ordinal;
+    }
+
+    /** Sorts and de-duplicates the candidates; returns how many remain. */
+    int uniqueCandidates() {
+      Arrays.sort(candidates, 0, candidateCount);
+      int m = 0;
+      for (int i = 0; i < candidateCount; i++) {
+        if (m == 0 || candidates[m - 1] != candidates[i]) {
+          candidates[m++] = candidates[i];
+        }
+      }
+      candidateCount = m;
+      return m;
+    }
+
+    void addMatch(int ordinal, int root) {
+      if (matchCount == matchOrdinals.length) {
+        matchOrdinals = Arrays.copyOf(matchOrdinals, matchCount * 2);
+        matchRoots = Arrays.copyOf(matchRoots, matchCount * 2);
+      }
+      matchOrdinals[matchCount] = ordinal;
+      matchRoots[matchCount++] = root;
+    }
+
+    boolean inMatchedCluster(int root) {
+      for (int i = 0; i < matchCount; i++) {
+        if (matchRoots[i] == root) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /** Configures a {@link Deduplicator}. */
+  public static final class Builder {
+    private @Nullable FingerprintSettings settings;
+    private String lexicon = "jieba";
+    private int maxDistance = DEFAULT_MAX_DISTANCE;
+    private double threshold = DEFAULT_THRESHOLD;
+    private boolean verify = true;
+    private boolean maskNumbers = true;
+    private int sketchCapacity = Shingler.DEFAULT_CAPACITY;
+    private @Nullable BandScheme bandScheme;
+    private BlockScheme scheme = BlockScheme.DEFAULT;
+    private int maxMatches = DEFAULT_MAX_MATCHES;
+    private int expectedSize = 1024;
+
+    private Builder() {}
+
+    /** Fingerprint settings; by default those of {@link FingerprintSettings#builder(Lexicon)} for the lexicon. */
+    public Builder fingerprintSettings(FingerprintSettings settings) {
+      this.settings = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    /** The lexicon (Chinese segmenter and IDF) by name; {@code jieba} by default. */
+    public Builder lexicon(String name) {
+      this.lexicon = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /** k: the largest Hamming distance of a fingerprint candidate (and match, without verification). */
+    public Builder maxDistance(int k) {
+      Checks.checkArgument(k >= 0 && k <= 64, "maxDistance must be in [0, 64], got %s", k);
+      this.maxDistance = k;
+      return this;
+    }
+
+    /** The Jaccard similarity at which two texts are near-duplicates; turns verification on. */
+    public Builder threshold(double threshold) {
+      Checks.checkArgument(
+          threshold > 0 && threshold <= 1, "threshold must be in (0, 1], got %s", threshold);
+      this.threshold = threshold;
+      this.verify = true;
+      return this;
+    }
+
+    /** Whether to verify candidates (on by default); off means fingerprint distance alone decides. */
+    public Builder verify(boolean verify) {
+      this.verify = verify;
+      return this;
+    }
+
+    /** Whether runs of digits (counters, dates, times) count as equal in verification; on by default. */
+    public Builder maskNumbers(boolean mask) {
+      this.maskNumbers = mask;
+      return this;
+    }
+
+    /** Shingle hashes kept per document for verification; 256 by default. */
+    public Builder sketchCapacity(int capacity) {
+      this.sketchCapacity = capacity;
+      return this;
+    }
+
+    /** MinHash banding; by default derived from the threshold. */
+    public Builder bands(BandScheme bands) {
+      this.bandScheme = Objects.requireNonNull(bands, "bands");
+      return this;
+    }
+
+    public Builder scheme(BlockScheme scheme) {
+      this.scheme = Objects.requireNonNull(scheme, "scheme");
+      return this;
+    }
+
+    /** At most this many matches are listed in a verdict (all are used for clustering). */
+    public Builder maxMatches(int maxMatches) {
+      Checks.checkArgument(maxMatches >= 1, "maxMatches must be >= 1, got %s", maxMatches);
+      this.maxMatches = maxMatches;
+      return this;
+    }
+
+    /** Pre-sizes the structures. */
+    public Builder expectedSize(int n) {
+      Checks.checkArgument(n >= 0, "expectedSize must be >= 0, got %s", n);
+      this.expectedSize = n;
+      return this;
+    }
+
+    /** The analyzer these settings describe, without building a deduplicator. */
+    public Analyzer analyzer() {
+      FingerprintSettings s =
+          settings != null ? settings : FingerprintSettings.builder(Lexicon.load(lexicon)).build();
+      Shingler shingler = null;
+      if (verify) {
+        BandScheme b = bandScheme != null ? bandScheme : BandScheme.forThreshold(threshold, 0.997);
+        shingler = new Shingler(sketchCapacity, b, maskNumbers);
+      }
+      return new Analyzer(Fingerprinter.create(s), shingler);
+    }
+
+    public Deduplicator build() {
+      return new Deduplicator(this, analyzer());
+    }
+
+    /** Builds a deduplicator around an existing analyzer, which must match verify. */
+    public Deduplicator build(Analyzer analyzer) {
+      Checks.checkArgument(
+          (analyzer.shingler() != null) == verify,
+          "the analyzer %s a shingler but verify is %s",
+          analyzer.shingler() != null ? "has" : "lacks",
+          verify);
+      return new Deduplicator(this, analyzer);
+    }
+  }
+}
