@@ -62,6 +62,7 @@ public final class BlockPermutedIndex implements HammingIndex {
   private final double[] probes;
   private final double[] candidates;
   private final int maxBufferCapacity;
+  private final boolean allKeysWide;
   private volatile State state;
   private volatile long size;
 
@@ -90,6 +91,11 @@ public final class BlockPermutedIndex implements HammingIndex {
         earlierMasks[t][u] = scheme.permute(t, scheme.keyMask(u));
       }
     }
+    boolean wide = true;
+    for (int t = 0; t < tables; t++) {
+      wide &= keyBits[t] >= Segment.DIR_BITS;
+    }
+    allKeysWide = wide;
     probes = new double[65];
     candidates = new double[65];
     for (int e = 0; e <= 64; e++) {
@@ -258,7 +264,8 @@ public final class BlockPermutedIndex implements HammingIndex {
       return grown;
     }
     Segment frozen = freeze(b);
-    AddBuffer fresh = new AddBuffer(scheme, initialCapacity());
+    // This index has filled a buffer, so more adds are likely: skip the regrowth.
+    AddBuffer fresh = new AddBuffer(scheme, maxBufferCapacity);
     state = new State(frozen == null ? s.segments : append(s.segments, frozen), fresh);
     mergeTail();
     return fresh;
@@ -401,7 +408,10 @@ public final class BlockPermutedIndex implements HammingIndex {
     final long[] qp;
     final MatchConsumer out;
     final int limit;
+    final int[] from;
+    final int[] to;
     int count;
+    long touched;
 
     Query(BlockScheme scheme, long q, int k, MatchConsumer out, int limit) {
       this.q = q;
@@ -410,6 +420,8 @@ public final class BlockPermutedIndex implements HammingIndex {
       this.out = out;
       this.limit = limit;
       qp = new long[scheme.tables()];
+      from = new int[qp.length];
+      to = new int[qp.length];
       for (int t = 0; t < qp.length; t++) {
         qp[t] = scheme.permute(t, q);
       }
@@ -447,6 +459,10 @@ public final class BlockPermutedIndex implements HammingIndex {
 
   private void searchSegment(Segment seg, Query query) {
     int e = query.e;
+    if (e == 0 && allKeysWide) {
+      searchSegmentExact(seg, query);
+      return;
+    }
     if (e > 0 && probes[e] * PROBE_COST + candidates[e] * seg.size >= seg.size) {
       scanSegment(seg, query);
       return;
@@ -457,6 +473,68 @@ public final class BlockPermutedIndex implements HammingIndex {
         probeTable(seg, t, key, query);
       } else {
         probeAll(seg, t, key, 0, e, query);
+      }
+      if (query.done()) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The common case, one key per table: first load every table's directory entry and the start of
+   * every bucket (independent loads the CPU overlaps), then binary-search and scan. Overlapping the
+   * T cache misses cut the mean query at 10M entries (4:1, k = 3, on a shared 2-core box) from
+   * 5.4-9.1 us to 3.9-5.8 us, and with -XX:+UseTransparentHugePages from 7.1-7.8 to 2.4-3.5 us.
+   */
+  private void searchSegmentExact(Segment seg, Query query) {
+    int[] from = query.from;
+    int[] to = query.to;
+    long touched = 0;
+    for (int t = 0; t < tables; t++) {
+      int b = (int) (query.qp[t] >>> (64 - Segment.DIR_BITS));
+      int[] dir = seg.dirs[t];
+      from[t] = dir[b];
+      to[t] = dir[b + 1];
+    }
+    for (int t = 0; t < tables; t++) {
+      int f = from[t];
+      int l = to[t];
+      if (f < l) {
+        if (t == 0) {
+          long[] fps = seg.fps;
+          for (int i = f; i < l; i += 8) {
+            touched += fps[i];
+          }
+        } else {
+          byte[] r = seg.records[t];
+          int end = keyBits[t] > Segment.DIR_BITS ? f * Segment.RECORD + 1 : l * Segment.RECORD;
+          for (int off = f * Segment.RECORD; off < end; off += 64) {
+            touched += r[off];
+          }
+        }
+      }
+    }
+    query.touched = touched;
+    for (int t = 0; t < tables; t++) {
+      int f = from[t];
+      int l = to[t];
+      if (f == l) {
+        continue;
+      }
+      int w = keyBits[t];
+      if (w > Segment.DIR_BITS) {
+        int subBits = w - Segment.DIR_BITS;
+        long sub = (query.qp[t] >>> (64 - w)) & BlockScheme.mask(subBits);
+        int shift = 48 - subBits;
+        f = seg.lowerBound(t, f, l, sub << shift);
+        if (sub + 1 < (1L << subBits)) {
+          l = seg.lowerBound(t, f, l, (sub + 1) << shift);
+        }
+      }
+      if (t == 0) {
+        scanTable0(seg, f, l, query);
+      } else {
+        scanRecords(seg, t, (int) (query.qp[t] >>> 48), f, l, query);
       }
       if (query.done()) {
         return;
