@@ -394,7 +394,7 @@ public final class Deduplicator {
     private int maxDistance = DEFAULT_MAX_DISTANCE;
     private double threshold = DEFAULT_THRESHOLD;
     private boolean verify = true;
-    private boolean maskNumbers = true;
+    private boolean foldNumbers = false;
     private int sketchCapacity = Shingler.DEFAULT_CAPACITY;
     private @Nullable BandScheme bandScheme;
     private BlockScheme scheme = BlockScheme.DEFAULT;
@@ -437,9 +437,12 @@ public final class Deduplicator {
       return this;
     }
 
-    /** Whether runs of digits (counters, dates, times) count as equal in verification; on by default. */
-    public Builder maskNumbers(boolean mask) {
-      this.maskNumbers = mask;
+    /**
+     * Whether every digit counts as 0 in verification, so texts that differ only in counters,
+     * dates or times match; off by default (digits are content).
+     */
+    public Builder foldNumbers(boolean fold) {
+      this.foldNumbers = fold;
       return this;
     }
 
@@ -481,7 +484,7 @@ public final class Deduplicator {
       Shingler shingler = null;
       if (verify) {
         BandScheme b = bandScheme != null ? bandScheme : BandScheme.forThreshold(threshold, 0.997);
-        shingler = new Shingler(sketchCapacity, b, maskNumbers);
+        shingler = new Shingler(sketchCapacity, b, foldNumbers);
       }
       return new Analyzer(Fingerprinter.create(s), shingler);
     }

@@ -12,8 +12,9 @@ import org.neardup.text.TermHasher;
  * runs of {@value #CHAR_SHINGLE} consecutive letters or digits (punctuation and spaces dropped);
  * otherwise they are runs of {@value #WORD_SHINGLE} consecutive words, a word being a maximal run
  * of letters and digits. A text with fewer letters or words than that has one shingle: all of
- * them. With number masking on, every run of digits counts as the same single character (or word),
- * so counters, dates and times that changed value do not change the shingles.
+ * them. With number folding on, every digit counts as {@code 0} (and every all-digit word as a word
+ * of that many zeros), so counters, dates and times that changed value but not length do not
+ * change the shingles.
  *
  * <p>Thread-safe; per-thread scratch space, so the only allocation per text is the result. Cost:
  * linear in the text, about one 64-bit mix per character; the bottom-{@code capacity} selection
@@ -27,24 +28,25 @@ public final class Shingler {
   /** The default number of shingle hashes kept per text. */
   public static final int DEFAULT_CAPACITY = 256;
 
+  /** Folded all-digit words hash to this plus their length. */
   private static final long DIGITS = 0x2323232323232323L;
 
   private final int capacity;
   private final BandScheme bands;
-  private final boolean maskNumbers;
+  private final boolean foldNumbers;
   private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
   /**
    * @param capacity shingle hashes kept per text (texts with more keep the smallest)
    * @param bands how MinHash values are banded into candidate keys
-   * @param maskNumbers whether every run of digits counts as the same token
+   * @param foldNumbers whether every digit counts as 0
    */
-  public Shingler(int capacity, BandScheme bands, boolean maskNumbers) {
+  public Shingler(int capacity, BandScheme bands, boolean foldNumbers) {
     Checks.checkArgument(
         capacity >= 16 && capacity <= 1 << 20, "capacity must be in [16, 2^20], got %s", capacity);
     this.capacity = capacity;
     this.bands = bands;
-    this.maskNumbers = maskNumbers;
+    this.foldNumbers = foldNumbers;
   }
 
   public int capacity() {
@@ -55,11 +57,11 @@ public final class Shingler {
     return bands;
   }
 
-  public boolean maskNumbers() {
-    return maskNumbers;
+  public boolean foldNumbers() {
+    return foldNumbers;
   }
 
-  /** Names these settings, e.g. {@code shingle/1;cap=256;bands=6x2;numbers=mask}. */
+  /** Names these settings, e.g. {@code shingle/1;cap=256;bands=6x2;numbers=keep}. */
   public String id() {
     return "shingle/1;chars="
         + CHAR_SHINGLE
@@ -70,7 +72,7 @@ public final class Shingler {
         + ";bands="
         + bands
         + ";numbers="
-        + (maskNumbers ? "mask" : "keep");
+        + (foldNumbers ? "fold" : "keep");
   }
 
   /** Sketches normalised text {@code text[start, end)}. */
@@ -115,7 +117,7 @@ public final class Shingler {
       byte c = CharClass.at(text, i, end);
       if (c != CharClass.SEPARATOR) {
         int cp = w == 2 ? Character.toCodePoint(text[i], text[i + 1]) : text[i];
-        boolean digit = maskNumbers && Character.isDigit(cp);
+        boolean digit = foldNumbers && Character.isDigit(cp);
         window[count % CHAR_SHINGLE] = digit ? '0' : cp;
         count++;
         if (count >= CHAR_SHINGLE) {
@@ -148,7 +150,7 @@ public final class Shingler {
         i += CharClass.width(text, i, end);
       }
       window[count % WORD_SHINGLE] =
-          maskNumbers && allDigits ? DIGITS + (i - wordStart) : s.hasher.hash(text, wordStart, i);
+          foldNumbers && allDigits ? DIGITS + (i - wordStart) : s.hasher.hash(text, wordStart, i);
       count++;
       if (count >= WORD_SHINGLE) {
         s.add(fold(window, count - WORD_SHINGLE, WORD_SHINGLE, WORD_SHINGLE));

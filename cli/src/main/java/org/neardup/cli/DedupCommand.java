@@ -1,0 +1,451 @@
+package org.neardup.cli;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.neardup.Analysis;
+import org.neardup.Analyzer;
+import org.neardup.CorpusDedup;
+import org.neardup.cluster.Clusters;
+import org.neardup.internal.LongIntMap;
+import org.neardup.internal.Sorts;
+import org.neardup.text.TermHasher;
+import org.neardup.verify.ShingleSketch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code neardup dedup INPUT... --out DIR}: finds every near-duplicate pair of a corpus, groups
+ * them into clusters and writes the results.
+ *
+ * <p>Phases: (1) read and analyse every document on all cores, keeping only fingerprints and band
+ * keys in memory and spilling sketches, ids and records to temporary files; (2) find and verify
+ * candidate pairs ({@link CorpusDedup}); (3) cluster; (4) write DIR in a staging directory and
+ * move it into place only when complete, so a failed run never replaces a good result.
+ */
+@Command(
+    name = "dedup",
+    sortOptions = false,
+    description = {
+      "Find the near-duplicates of a corpus and group them into clusters.",
+      "",
+      "Inputs: JSONL (.jsonl/.ndjson/.json, fields 'id' and 'text' unless --id-field/--text-field),",
+      "text files (one document per line), directories (every .txt/.html/.htm/.md file is one document),",
+      ".gz of any of them, or - for stdin.",
+      "",
+      "Writes DIR/clusters.jsonl (one line per document, input order), DIR/pairs.jsonl (every near-duplicate pair),",
+      "DIR/unique.jsonl (one document per cluster), DIR/duplicates.jsonl (the others), DIR/errors.jsonl and DIR/summary.json."
+    })
+final class DedupCommand implements Callable<Integer> {
+  @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Files, directories or - (stdin).")
+  List<Path> inputs = new ArrayList<>();
+
+  @Option(names = {"-o", "--out"}, required = true, paramLabel = "DIR", description = "Output directory (replaced atomically when the run succeeds).")
+  Path out;
+
+  @Option(names = "--format", paramLabel = "auto|jsonl|lines|files", description = "How to read the inputs. Default: by file extension.")
+  String format = "auto";
+
+  @Option(names = "--id-field", paramLabel = "NAME", description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
+  String idField = "id";
+
+  @Option(names = "--text-field", paramLabel = "NAME", description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
+  String textField = "text";
+
+  @Option(names = "--max-doc-bytes", paramLabel = "N", description = "Documents larger than this are rejected (listed in errors.jsonl). Default: ${DEFAULT-VALUE} (64 MiB).")
+  int maxDocBytes = 64 << 20;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
+  int threads = Runtime.getRuntime().availableProcessors();
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress bar and no summary on stdout.")
+  boolean quiet;
+
+  @Option(names = "--json", description = "Print the summary as one JSON object.")
+  boolean json;
+
+  @Option(names = "--force", description = "Replace DIR even if it is not the output of an earlier neardup run.")
+  boolean force;
+
+  @Mixin EngineOptions engine = new EngineOptions();
+
+  @Spec CommandSpec spec;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Override
+  public Integer call() throws Exception {
+    java.io.PrintWriter stdout = spec.commandLine().getOut();
+    PrintStream err = System.err;
+    if (threads < 1 || threads > 256) {
+      throw new IllegalArgumentException("--threads must be in [1, 256], got " + threads);
+    }
+    if (maxDocBytes < 1 || maxDocBytes > SpillFile.MAX_RECORD) {
+      throw new IllegalArgumentException("--max-doc-bytes must be in [1, " + SpillFile.MAX_RECORD + "], got " + maxDocBytes);
+    }
+    DocumentSource.Format fmt;
+    try {
+      fmt = DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--format must be auto, jsonl, lines or files, got '" + format + "'");
+    }
+    Path target = out.toAbsolutePath().normalize();
+    OutputDir.checkReplaceable(target, force);
+    DocumentSource source = DocumentSource.open(inputs, fmt, idField, textField, maxDocBytes);
+    Analyzer analyzer = engine.builder().analyzer();
+    boolean verify = analyzer.shingler() != null;
+    int bands = verify ? analyzer.shingler().bands().bands() : 0;
+    boolean show = Progress.wanted(quiet);
+
+    try (OutputDir staging = OutputDir.stage(target)) {
+      Path work = staging.work();
+      long t0 = System.nanoTime();
+      Corpus c = new Corpus(work, bands);
+      try {
+        read(source, analyzer, c, show, err);
+        long t1 = System.nanoTime();
+        c.finish();
+        Pairs pairs = findPairs(c, analyzer, verify, bands, show, err);
+        long t2 = System.nanoTime();
+        Clusters clusters = CorpusDedup.clusters(c.count, pairs.i, pairs.j, pairs.n);
+        Summary summary = write(staging.dir(), c, pairs, clusters, verify, show, err);
+        long t3 = System.nanoTime();
+        summary.seconds = (t3 - t0) / 1e9;
+        summary.readSeconds = (t1 - t0) / 1e9;
+        summary.pairSeconds = (t2 - t1) / 1e9;
+        summary.writeSeconds = (t3 - t2) / 1e9;
+        summary.settings = analyzer.id() + ";k=" + engine.maxDistance + (verify ? ";threshold=" + engine.threshold : ";verify=off");
+        Files.writeString(staging.dir().resolve("summary.json"), summary.toJson().toPrettyString() + "\n", StandardCharsets.UTF_8);
+        staging.commit();
+        if (!quiet || json) {
+          stdout.println(json ? summary.toJson().toString() : summary.text(target));
+          stdout.flush();
+        }
+      } finally {
+        c.close();
+      }
+    }
+    return 0;
+  }
+
+  /** Per-document state of the run: in memory only what phase 2 needs per document. */
+  private static final class Corpus implements AutoCloseable {
+    final SpillFile ids;
+    final SpillFile records;
+    final SpillFile sketches;
+    final int bands;
+    long[] fingerprints = new long[1 << 14];
+    long[] bandKeys;
+    final BitSet excluded = new BitSet();
+    final List<String[]> errors = new ArrayList<>();
+    final LongIntMap seenIds = new LongIntMap(1 << 14);
+    int count;
+    int good;
+
+    Corpus(Path work, int bands) throws IOException {
+      this.ids = new SpillFile(work.resolve("ids"));
+      this.records = new SpillFile(work.resolve("records"));
+      this.sketches = new SpillFile(work.resolve("sketches"));
+      this.bands = bands;
+      this.bandKeys = new long[(1 << 14) * Math.max(1, bands)];
+    }
+
+    void finish() throws IOException {
+      ids.finish();
+      records.finish();
+      sketches.finish();
+    }
+
+    String id(int ordinal) {
+      return new String(ids.read(ordinal), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws IOException {
+      try (SpillFile a = ids;
+          SpillFile b = records;
+          SpillFile d = sketches) {
+        // closes and deletes all three
+      }
+    }
+  }
+
+  private record Analysed(InputDocument doc, Analysis analysis, String error) {}
+
+  private void read(DocumentSource source, Analyzer analyzer, Corpus c, boolean show, PrintStream err)
+      throws IOException {
+    try (Progress progress = Progress.start(show, "reading", Math.max(1, source.totalBytes()), "MB", 1 << 20, err)) {
+      Parallel.run(
+          source,
+          d -> analyse(analyzer, d),
+          threads,
+          done -> collect(done, c),
+          () -> {
+            progress.stepTo(source.bytesRead());
+            progress.extra(c.count + " docs");
+          });
+    }
+  }
+
+  private static Analysed analyse(Analyzer analyzer, InputDocument d) {
+    if (!d.ok()) {
+      return new Analysed(d, null, d.error());
+    }
+    Analysis a = analyzer.analyze(d.text());
+    return a.isEmpty() ? new Analysed(d, null, "text has no letters or digits") : new Analysed(d, a, null);
+  }
+
+  private void collect(List<Analysed> done, Corpus c) throws IOException {
+    for (Analysed a : done) {
+      int ordinal = c.count++;
+      if (ordinal == c.fingerprints.length) {
+        c.fingerprints = Arrays.copyOf(c.fingerprints, ordinal * 2);
+        c.bandKeys = Arrays.copyOf(c.bandKeys, ordinal * 2 * Math.max(1, c.bands));
+      }
+      InputDocument d = a.doc();
+      String error = a.error();
+      if (error == null && d.idJson() != null) {
+        long h = TermHasher.hash(d.idJson());
+        int first = c.seenIds.get(h);
+        if (first >= 0) {
+          error = "repeated id " + d.idJson() + " (first used by document #" + (first + 1) + ")";
+        } else {
+          c.seenIds.put(h, ordinal);
+        }
+      }
+      byte[] id = d.idJson() == null ? new byte[0] : d.idJson().getBytes(StandardCharsets.UTF_8);
+      c.ids.append(id, 0, id.length);
+      if (error != null) {
+        c.excluded.set(ordinal);
+        c.errors.add(new String[] {d.location(), d.idJson(), error});
+        c.records.appendEmpty();
+        c.sketches.appendEmpty();
+        continue;
+      }
+      c.good++;
+      byte[] record = (d.record() != null ? d.record() : "{\"id\":" + d.idJson() + ",\"text\":" + DocumentSource.quote(d.text()) + "}").getBytes(StandardCharsets.UTF_8);
+      c.records.append(record, 0, record.length);
+      Analysis an = a.analysis();
+      c.fingerprints[ordinal] = an.fingerprint();
+      if (c.bands > 0) {
+        byte[] s = an.sketch().shingles().encode();
+        c.sketches.append(s, 0, s.length);
+        System.arraycopy(an.sketch().bandKeys(), 0, c.bandKeys, ordinal * c.bands, c.bands);
+      } else {
+        c.sketches.appendEmpty();
+      }
+    }
+  }
+
+  /** Pairs found in phase 2, in primitive arrays. */
+  static final class Pairs implements CorpusDedup.PairSink {
+    int[] i = new int[1024];
+    int[] j = new int[1024];
+    byte[] distance = new byte[1024];
+    float[] similarity = new float[1024];
+    int n;
+
+    @Override
+    public synchronized void accept(int a, int b, int d, double s) {
+      if (n == i.length) {
+        if (n > Integer.MAX_VALUE / 2 - 16) {
+          throw new IllegalStateException("more than " + n + " near-duplicate pairs");
+        }
+        i = Arrays.copyOf(i, n * 2);
+        j = Arrays.copyOf(j, n * 2);
+        distance = Arrays.copyOf(distance, n * 2);
+        similarity = Arrays.copyOf(similarity, n * 2);
+      }
+      i[n] = a;
+      j[n] = b;
+      distance[n] = (byte) d;
+      similarity[n] = (float) s;
+      n++;
+    }
+
+    /** Sorts the pairs by (i, j) so output is deterministic. */
+    void sort() {
+      long[] keys = new long[n];
+      int[] order = new int[n];
+      for (int k = 0; k < n; k++) {
+        keys[k] = ((long) i[k] << 32) | (j[k] & 0xFFFFFFFFL);
+        order[k] = k;
+      }
+      Sorts.sortByKey(keys, order, n);
+      int[] ni = new int[n];
+      int[] nj = new int[n];
+      byte[] nd = new byte[n];
+      float[] ns = new float[n];
+      for (int k = 0; k < n; k++) {
+        int o = order[k];
+        ni[k] = i[o];
+        nj[k] = j[o];
+        nd[k] = distance[o];
+        ns[k] = similarity[o];
+      }
+      i = ni;
+      j = nj;
+      distance = nd;
+      similarity = ns;
+    }
+  }
+
+  private Pairs findPairs(Corpus c, Analyzer analyzer, boolean verify, int bands, boolean show, PrintStream err) {
+    Pairs pairs = new Pairs();
+    ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[4096]);
+    try (Progress progress = Progress.start(show, "pairs", -1, "pairs", 1, err)) {
+      CorpusDedup.findPairs(
+          c.fingerprints,
+          c.count,
+          c.bandKeys,
+          bands,
+          verify
+              ? o -> {
+                int len = c.sketches.length(o);
+                byte[] b = buffers.get();
+                if (b.length < len) {
+                  b = new byte[len * 2];
+                  buffers.set(b);
+                }
+                c.sketches.read(o, b);
+                return ShingleSketch.decode(b, 0, len);
+              }
+              : null,
+          engine.maxDistance,
+          engine.threshold,
+          c.excluded,
+          threads,
+          pairs);
+      progress.stepTo(pairs.n);
+    }
+    pairs.sort();
+    return pairs;
+  }
+
+  private Summary write(Path dir, Corpus c, Pairs pairs, Clusters clusters, boolean verify, boolean show, PrintStream err)
+      throws IOException {
+    Summary s = new Summary();
+    s.documents = c.count;
+    s.errors = c.errors.size();
+    s.pairs = pairs.n;
+    int[] sizes = new int[c.count];
+    for (int o = 0; o < c.count; o++) {
+      if (!c.excluded.get(o)) {
+        sizes[clusters.find(o)]++;
+      }
+    }
+    JsonFactory factory = JSON.getFactory();
+    byte[] nl = {'\n'};
+    try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
+        OutputStream clustersOut = buffered(dir.resolve("clusters.jsonl"));
+        OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
+        OutputStream dupOut = buffered(dir.resolve("duplicates.jsonl"))) {
+      for (int o = 0; o < c.count; o++) {
+        if (c.excluded.get(o)) {
+          continue;
+        }
+        int rep = clusters.find(o);
+        boolean isRep = rep == o;
+        if (isRep) {
+          s.unique++;
+          if (sizes[o] > 1) {
+            s.clusters++;
+            s.noteCluster(c.id(o), sizes[o]);
+          }
+        } else {
+          s.duplicates++;
+        }
+        try (JsonGenerator g = factory.createGenerator(clustersOut)) {
+          g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+          g.writeStartObject();
+          g.writeFieldName("id");
+          g.writeRawValue(c.id(o));
+          g.writeFieldName("cluster");
+          g.writeRawValue(c.id(rep));
+          g.writeBooleanField("representative", isRep);
+          g.writeNumberField("size", sizes[rep]);
+          g.writeNumberField("distance", Long.bitCount(c.fingerprints[o] ^ c.fingerprints[rep]));
+          if (verify) {
+            double sim = isRep ? 1.0 : ShingleSketch.jaccard(sketch(c, o), sketch(c, rep));
+            g.writeNumberField("similarity", round(sim));
+          }
+          g.writeEndObject();
+        }
+        clustersOut.write(nl);
+        byte[] record = c.records.read(o);
+        OutputStream target = isRep ? uniqueOut : dupOut;
+        target.write(record);
+        target.write(nl);
+        if ((o & 1023) == 0) {
+          progress.stepTo(o);
+        }
+      }
+      progress.stepTo(c.count);
+    }
+    try (OutputStream pairsOut = buffered(dir.resolve("pairs.jsonl"))) {
+      for (int k = 0; k < pairs.n; k++) {
+        try (JsonGenerator g = factory.createGenerator(pairsOut)) {
+          g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+          g.writeStartObject();
+          g.writeFieldName("a");
+          g.writeRawValue(c.id(pairs.i[k]));
+          g.writeFieldName("b");
+          g.writeRawValue(c.id(pairs.j[k]));
+          g.writeNumberField("distance", pairs.distance[k]);
+          if (verify) {
+            g.writeNumberField("similarity", round(pairs.similarity[k]));
+          }
+          g.writeEndObject();
+        }
+        pairsOut.write(nl);
+      }
+    }
+    try (OutputStream errorsOut = buffered(dir.resolve("errors.jsonl"))) {
+      for (String[] e : c.errors) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("location", e[0]);
+        if (e[1] != null) {
+          node.set("id", JSON.readTree(e[1]));
+        } else {
+          node.putNull("id");
+        }
+        node.put("error", e[2]);
+        errorsOut.write(JSON.writeValueAsBytes(node));
+        errorsOut.write(nl);
+      }
+      s.firstErrors = c.errors.subList(0, Math.min(5, c.errors.size()));
+    }
+    return s;
+  }
+
+  private static ShingleSketch sketch(Corpus c, int o) {
+    byte[] b = c.sketches.read(o);
+    return ShingleSketch.decode(b, 0, b.length);
+  }
+
+  private static double round(double v) {
+    return Math.round(v * 10000) / 10000.0;
+  }
+
+  private static OutputStream buffered(Path p) throws IOException {
+    return new BufferedOutputStream(Files.newOutputStream(p), 1 << 16);
+  }
+}

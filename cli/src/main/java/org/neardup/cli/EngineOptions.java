@@ -1,0 +1,129 @@
+package org.neardup.cli;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+import org.neardup.Deduplicator;
+import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.index.BlockScheme;
+import org.neardup.text.IdfTable;
+import org.neardup.text.Lexicon;
+import picocli.CommandLine.Option;
+
+/** The options that decide what counts as a near-duplicate; shared by every command. */
+final class EngineOptions {
+  @Option(
+      names = {"-k", "--max-distance"},
+      paramLabel = "K",
+      description = "Largest Hamming distance between fingerprints of candidates (and of matches with --no-verify). Default: ${DEFAULT-VALUE}.")
+  int maxDistance = Deduplicator.DEFAULT_MAX_DISTANCE;
+
+  @Option(
+      names = "--threshold",
+      paramLabel = "J",
+      description = "Jaccard similarity of shingles at which two texts are near-duplicates, in (0, 1]. Default: ${DEFAULT-VALUE}.")
+  double threshold = Deduplicator.DEFAULT_THRESHOLD;
+
+  @Option(
+      names = "--no-verify",
+      description = "Decide by fingerprint distance alone (k), without verifying candidates: faster, less accurate on short texts.")
+  boolean noVerify;
+
+  @Option(
+      names = "--numbers",
+      paramLabel = "keep|fold",
+      description = "keep: digits are content (default). fold: every digit counts as 0 in verification, so pages that differ only in counters, dates or times match.")
+  String numbers = "keep";
+
+  @Option(
+      names = "--html",
+      paramLabel = "visible|main|raw",
+      description = "What to use of texts that look like HTML: visible text (default), main content without navigation/header/footer, or the raw markup.")
+  String html = "visible";
+
+  @Option(
+      names = "--top-n",
+      paramLabel = "N",
+      description = "Heaviest features kept per fingerprint (0 = all). Default: ${DEFAULT-VALUE}.")
+  int topN = FingerprintSettings.builder().build().topN();
+
+  @Option(
+      names = "--lexicon",
+      paramLabel = "NAME",
+      description = "Chinese segmenter and IDF table by name. Default: ${DEFAULT-VALUE}.")
+  String lexicon = "jieba";
+
+  @Option(
+      names = "--idf",
+      paramLabel = "FILE",
+      description = "IDF table ('word idf' per line, e.g. from 'neardup idf build') instead of the lexicon's.")
+  @Nullable Path idf;
+
+  @Option(
+      names = "--scheme",
+      paramLabel = "M:R",
+      description = "Index block scheme: M blocks, R must match (4:1 = 4 tables of 16 bits, 5:2 = 10 tables, 6:3 = 20 tables). Default: 4:1.")
+  String scheme = "4:1";
+
+  /** The fingerprint settings these options describe. */
+  FingerprintSettings fingerprintSettings() throws IOException {
+    Lexicon lex = Lexicon.load(lexicon);
+    FingerprintSettings.Builder b = FingerprintSettings.builder(lex).topN(topN).html(htmlMode());
+    if (idf != null) {
+      try (BufferedReader r = Files.newBufferedReader(idf, StandardCharsets.UTF_8)) {
+        b.idf(IdfTable.read(r, idf.getFileName().toString()));
+      }
+    }
+    return b.build();
+  }
+
+  FingerprintSettings.Html htmlMode() {
+    switch (html.toLowerCase(Locale.ROOT)) {
+      case "visible":
+        return FingerprintSettings.Html.VISIBLE;
+      case "main":
+        return FingerprintSettings.Html.MAIN;
+      case "raw":
+        return FingerprintSettings.Html.RAW;
+      default:
+        throw new IllegalArgumentException("--html must be visible, main or raw, got '" + html + "'");
+    }
+  }
+
+  boolean foldNumbers() {
+    switch (numbers.toLowerCase(Locale.ROOT)) {
+      case "keep":
+        return false;
+      case "fold":
+        return true;
+      default:
+        throw new IllegalArgumentException("--numbers must be keep or fold, got '" + numbers + "'");
+    }
+  }
+
+  /** A deduplicator builder configured by these options. */
+  Deduplicator.Builder builder() throws IOException {
+    if (maxDistance < 0 || maxDistance > 64) {
+      throw new IllegalArgumentException("-k/--max-distance must be in [0, 64], got " + maxDistance);
+    }
+    if (!(threshold > 0 && threshold <= 1)) {
+      throw new IllegalArgumentException("--threshold must be in (0, 1], got " + threshold);
+    }
+    Deduplicator.Builder b =
+        Deduplicator.builder()
+            .fingerprintSettings(fingerprintSettings())
+            .maxDistance(maxDistance)
+            .scheme(BlockScheme.parse(scheme))
+            .foldNumbers(foldNumbers());
+    if (noVerify) {
+      b.verify(false);
+    } else {
+      b.threshold(threshold);
+    }
+    return b;
+  }
+}

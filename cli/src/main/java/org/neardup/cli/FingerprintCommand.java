@@ -1,0 +1,102 @@
+package org.neardup.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.neardup.fingerprint.Fingerprinter;
+import org.neardup.fingerprint.Simhash;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code neardup fingerprint INPUT...}: one {@code {"id", "simhash"}} line per document. */
+@Command(
+    name = "fingerprint",
+    sortOptions = false,
+    description = {
+      "Print the 64-bit simhash of every document as {\"id\":..., \"simhash\":\"<16 hex digits>\"}, in input order.",
+      "Documents that cannot be read are reported on stderr, one line each; the exit code is then 1."
+    })
+final class FingerprintCommand implements Callable<Integer> {
+  @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Files, directories or - (stdin); as for dedup.")
+  List<Path> inputs = new ArrayList<>();
+
+  @Option(names = "--format", paramLabel = "auto|jsonl|lines|files", description = "How to read the inputs. Default: by file extension.")
+  String format = "auto";
+
+  @Option(names = "--id-field", paramLabel = "NAME", description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
+  String idField = "id";
+
+  @Option(names = "--text-field", paramLabel = "NAME", description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
+  String textField = "text";
+
+  @Option(names = "--max-doc-bytes", paramLabel = "N", description = "Documents larger than this are rejected. Default: ${DEFAULT-VALUE}.")
+  int maxDocBytes = 64 << 20;
+
+  @Option(names = "--threads", paramLabel = "N", description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
+  int threads = Runtime.getRuntime().availableProcessors();
+
+  @Mixin EngineOptions engine = new EngineOptions();
+
+  @Spec CommandSpec spec;
+
+  static boolean hasLetters(String text) {
+    for (int i = 0; i < text.length(); ) {
+      int cp = text.codePointAt(i);
+      if (Character.isLetterOrDigit(cp)) {
+        return true;
+      }
+      i += Character.charCount(cp);
+    }
+    return false;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (threads < 1 || threads > 256) {
+      throw new IllegalArgumentException("--threads must be in [1, 256], got " + threads);
+    }
+    DocumentSource source =
+        DocumentSource.open(
+            inputs, DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT)), idField, textField, maxDocBytes);
+    Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    int[] failed = {0};
+    Parallel.run(
+        source,
+        d -> {
+          if (!d.ok()) {
+            return new String[] {d.idJson(), null, d.error(), d.location()};
+          }
+          if (!hasLetters(d.text())) {
+            return new String[] {d.idJson(), null, "text has no letters or digits", d.location()};
+          }
+          return new String[] {d.idJson(), Simhash.toHex(fp.fingerprint(d.text())), null, d.location()};
+        },
+        threads,
+        done -> {
+          for (String[] r : done) {
+            if (r[2] != null) {
+              failed[0]++;
+              err.println(r[3] + ": " + r[2]);
+            } else {
+              out.print("{\"id\":");
+              out.print(r[0]);
+              out.print(",\"simhash\":\"");
+              out.print(r[1]);
+              out.println("\"}");
+            }
+          }
+        },
+        () -> {});
+    out.flush();
+    return failed[0] == 0 ? 0 : 1;
+  }
+}

@@ -1,0 +1,155 @@
+package org.neardup.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Reads '\n'-terminated lines as raw bytes with a size limit, and decodes them as strict UTF-8.
+ * A line longer than the limit is skipped to its end without being held in memory. Not
+ * thread-safe.
+ */
+final class LineReader {
+  private final InputStream in;
+  private final int maxBytes;
+  private final byte[] buf = new byte[1 << 16];
+  private int pos;
+  private int lim;
+  private byte[] line = new byte[1024];
+  private int lineLength;
+  private boolean tooLong;
+  private long lineLengthTotal;
+  private long lineNumber;
+  private boolean eof;
+  private final CharsetDecoder decoder =
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
+
+  LineReader(InputStream in, int maxBytes) {
+    this.in = in;
+    this.maxBytes = maxBytes;
+  }
+
+  /** Advances to the next line; false at the end of the input. */
+  boolean next() throws IOException {
+    if (eof) {
+      return false;
+    }
+    lineLength = 0;
+    lineLengthTotal = 0;
+    tooLong = false;
+    boolean any = false;
+    while (true) {
+      if (pos == lim) {
+        lim = in.read(buf, 0, buf.length);
+        pos = 0;
+        if (lim <= 0) {
+          lim = 0;
+          eof = true;
+          if (any) {
+            lineNumber++;
+            return true;
+          }
+          return false;
+        }
+      }
+      any = true;
+      int start = pos;
+      while (pos < lim && buf[pos] != '\n') {
+        pos++;
+      }
+      append(start, pos);
+      if (pos < lim) {
+        pos++; // the '\n'
+        lineNumber++;
+        if (lineLength > 0 && line[lineLength - 1] == '\r' && !tooLong) {
+          lineLength--;
+        }
+        return true;
+      }
+    }
+  }
+
+  private void append(int start, int end) {
+    int n = end - start;
+    lineLengthTotal += n;
+    if (tooLong || lineLengthTotal > maxBytes) {
+      tooLong = true;
+      return;
+    }
+    if (lineLength + n > line.length) {
+      line = Arrays.copyOf(line, Math.max(lineLength + n, line.length * 2));
+    }
+    System.arraycopy(buf, start, line, lineLength, n);
+    lineLength += n;
+  }
+
+  long lineNumber() {
+    return lineNumber;
+  }
+
+  /** Whether the current line exceeded the limit (its bytes were not kept). */
+  boolean tooLong() {
+    return tooLong;
+  }
+
+  /** The current line's length in bytes, even when too long. */
+  long byteLength() {
+    return lineLengthTotal;
+  }
+
+  /** Whether the current line holds only spaces and tabs. */
+  boolean blank() {
+    for (int i = 0; i < lineLength; i++) {
+      if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r') {
+        return false;
+      }
+    }
+    return !tooLong;
+  }
+
+  /**
+   * Decodes the current line.
+   *
+   * @throws MalformedInputException naming the byte offset of the first invalid byte
+   */
+  String decode() throws CharacterCodingException {
+    return decode(decoder, line, 0, lineLength);
+  }
+
+  static String decode(CharsetDecoder decoder, byte[] bytes, int off, int len)
+      throws CharacterCodingException {
+    decoder.reset();
+    ByteBuffer in = ByteBuffer.wrap(bytes, off, len);
+    try {
+      CharBuffer out = decoder.decode(in);
+      return out.toString();
+    } catch (MalformedInputException e) {
+      throw new InvalidUtf8Exception(in.position() - off);
+    }
+  }
+
+  /** Invalid UTF-8 at a byte offset. */
+  static final class InvalidUtf8Exception extends CharacterCodingException {
+    private static final long serialVersionUID = 1L;
+    final long offset;
+
+    InvalidUtf8Exception(long offset) {
+      this.offset = offset;
+    }
+
+    @Override
+    public String getMessage() {
+      return "invalid UTF-8 at byte " + offset;
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package org.neardup.cli;
+
+import java.io.PrintStream;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A progress bar with rate and ETA on a terminal's stderr, and nothing at all when stderr is not a
+ * terminal (a pipe, a file, CI) or when --quiet is given.
+ */
+final class Progress implements AutoCloseable {
+  private final @Nullable ProgressBar bar;
+
+  private Progress(@Nullable ProgressBar bar) {
+    this.bar = bar;
+  }
+
+  /** Whether bars should be drawn: a console is attached and the user did not ask for quiet. */
+  static boolean wanted(boolean quiet) {
+    return !quiet && System.console() != null;
+  }
+
+  /**
+   * @param total the amount of work, or -1 when unknown
+   * @param unit e.g. "MB", with {@code scale} units of work per displayed unit
+   */
+  static Progress start(boolean show, String task, long total, String unit, long scale, PrintStream err) {
+    if (!show) {
+      return new Progress(null);
+    }
+    ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName(task)
+            .setInitialMax(total)
+            .setUnit(" " + unit, scale)
+            .showSpeed()
+            .setStyle(ProgressBarStyle.ASCII)
+            .setUpdateIntervalMillis(250)
+            .setConsumer(new ConsoleProgressBarConsumer(err))
+            .build();
+    return new Progress(bar);
+  }
+
+  void stepTo(long n) {
+    if (bar != null) {
+      bar.stepTo(n);
+    }
+  }
+
+  void extra(String message) {
+    if (bar != null) {
+      bar.setExtraMessage(message);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (bar != null) {
+      bar.close();
+    }
+  }
+}
