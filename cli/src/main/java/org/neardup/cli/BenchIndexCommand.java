@@ -21,11 +21,11 @@ import picocli.CommandLine.Option;
  *
  * <p>Steps: incremental adds into an empty index (adds/s), a bulk load of the same data into a
  * second index (fingerprints/s), its heap bytes per fingerprint, then Q queries against the bulk
- * loaded index, half of them near-duplicates (a stored fingerprint with 0..k bits flipped) and
- * half random, each timed with {@link System#nanoTime()} after a warm-up pass. {@code mismatches}
- * counts sampled queries whose result set differs from a linear scan over the same arrays; it
- * must be 0. Example: {@code java -Xmx20g -cp ... org.neardup.cli.BenchIndexCommand --size
- * 10000000 --k 3 --scheme 4:1}.
+ * loaded index, half of them near-duplicates (a stored fingerprint with 0..k bits flipped) and half
+ * random, each timed with {@link System#nanoTime()} after a warm-up pass. {@code mismatches} counts
+ * sampled queries whose result set differs from a linear scan over the same arrays; it must be 0.
+ * Example: {@code java -Xmx20g -cp ... org.neardup.cli.BenchIndexCommand --size 10000000 --k 3
+ * --scheme 4:1}.
  */
 @Command(
     name = "index",
@@ -46,18 +46,23 @@ public final class BenchIndexCommand implements Callable<Integer> {
   @Option(names = "--queries", description = "Timed queries (default ${DEFAULT-VALUE}).")
   int queries = 200_000;
 
-  @Option(names = "--verify", description = "Queries checked by linear scan (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--verify",
+      description = "Queries checked by linear scan (default ${DEFAULT-VALUE}).")
   int verify = 1000;
 
   @Option(
       names = "--add-size",
-      description = "Fingerprints added one by one for the add rate; -1 = all (default ${DEFAULT-VALUE}).")
+      description =
+          "Fingerprints added one by one for the add rate; -1 = all (default ${DEFAULT-VALUE}).")
   long addSize = -1;
 
   @Option(names = "--seed", description = "Random seed (default ${DEFAULT-VALUE}).")
   long seed = 42;
 
-  @Option(names = "--threads", description = "Threads for the verification scan (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--threads",
+      description = "Threads for the verification scan (default ${DEFAULT-VALUE}).")
   int threads = 1;
 
   private final PrintStream out;
@@ -111,8 +116,7 @@ public final class BenchIndexCommand implements Callable<Integer> {
       result.put("add_per_s", Math.round(adds / s));
       result.put("add_count", adds);
       result.put("add_segments", incremental.segmentCount());
-      result.put(
-          "add_bytes_per_fingerprint", round2((double) incremental.ramBytesUsed() / adds));
+      result.put("add_bytes_per_fingerprint", round2((double) incremental.ramBytesUsed() / adds));
       if (adds == n) {
         long[] q = queries(random, fps, Math.min(queries, 50_000));
         double[] lat = time(incremental, q);

@@ -6,9 +6,9 @@ package org.neardup.index;
  * for all keys are skipped.
  *
  * <p>8-bit digits (8 passes over 64 bits): on this project's 2-core reference box, sorting 10M
- * random longs took 0.22-0.37 s with 8-bit digits, 0.34-0.47 s with 11-bit, 0.36-0.54 s with
- * 13-bit and 0.34-0.58 s with 16-bit digits (a wide scatter misses the TLB and the write-combining
- * buffers more than the extra passes cost).
+ * random longs took 0.22-0.37 s with 8-bit digits, 0.34-0.47 s with 11-bit, 0.36-0.54 s with 13-bit
+ * and 0.34-0.58 s with 16-bit digits (a wide scatter misses the TLB and the write-combining buffers
+ * more than the extra passes cost).
  */
 final class RadixSort {
   private RadixSort() {}

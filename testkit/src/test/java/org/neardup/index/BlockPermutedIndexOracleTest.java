@@ -126,6 +126,38 @@ class BlockPermutedIndexOracleTest {
     }
   }
 
+  /**
+   * 1% of 200k entries share one block value (as short texts do): adds, freezes, merges and
+   * searches stay fast and agree with the oracle, for the default scheme and for 5:2.
+   */
+  @org.junit.jupiter.api.Test
+  void search_onePercentShareABlock_agreesAndStaysFast() {
+    for (String text : new String[] {"4:1", "5:2"}) {
+      BlockScheme scheme = BlockScheme.parse(text);
+      SplittableRandom random = new SplittableRandom(17);
+      int n = 200_000;
+      long[] fps = Fingerprints.skewed(random, n, 0.01, scheme.keyMask(0));
+      BlockPermutedIndex index = BlockPermutedIndex.create(scheme, 1 << 12);
+      LinearScanIndex oracle = new LinearScanIndex();
+      long t0 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        index.add(fps[i], i);
+        oracle.add(fps[i], i);
+      }
+      assertThat((System.nanoTime() - t0) / 1e9).as("seconds to add").isLessThan(10);
+      index.checkInvariants();
+      // queries in the crowded block and elsewhere
+      for (int qi = 0; qi < 300; qi++) {
+        long q = Fingerprints.flip(random, fps[random.nextInt(n)], random.nextInt(5));
+        for (int k : new int[] {2, 3, 4}) {
+          assertThat(collect(index, q, k))
+              .as("%s query %016x k %d", text, q, k)
+              .isEqualTo(collect(oracle, q, k));
+        }
+      }
+    }
+  }
+
   static long[] generate(SplittableRandom random, Shape shape, int n) {
     switch (shape) {
       case UNIFORM:
