@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       DedupCommand.class,
       FingerprintCommand.class,
       IdfCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
