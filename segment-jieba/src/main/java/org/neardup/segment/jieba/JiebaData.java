@@ -1,0 +1,226 @@
+package org.neardup.segment.jieba;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Reads the jieba data files that ship in this package, as written by {@code
+ * segment-jieba/data/update.sh} from jieba 0.42.1.
+ *
+ * <p>Formats, UTF-8 text, one record per line ({@code SP} one space, {@code LF} a line feed):
+ *
+ * <pre>
+ * dict.txt --&gt; (Word SP Freq LF)*
+ *   Word: chars other than SP and LF; Freq: decimal digits, a count in jieba's corpus.
+ *   Entries keep jieba's order; a repeated Word takes its last Freq, and every Freq adds to
+ *   the total (as jieba's gen_pfdict does).
+ * hmm.txt --&gt; ("#" text LF | Start | Trans | Emit)*
+ *   Start: "start" SP State SP LogP LF
+ *   Trans: "trans" SP State SP State SP LogP LF
+ *   Emit:  "emit" SP State SP Hex SP LogP LF      (Hex: the code point, hexadecimal)
+ *   State: "B" | "M" | "E" | "S";  LogP: a natural log as Python's repr() prints a float,
+ *   which Double.parseDouble reads back to the same double.
+ * </pre>
+ *
+ * <p>Load time, not thread-sensitive: every method builds new objects.
+ */
+final class JiebaData {
+  private JiebaData() {}
+
+  /** Reads a gzipped resource of this package fully. */
+  static byte[] gunzipResource(String name) throws IOException {
+    InputStream raw = JiebaData.class.getResourceAsStream(name);
+    if (raw == null) {
+      throw new IOException(
+          "resource org/neardup/segment/jieba/"
+              + name
+              + " is missing from the class path; the neardup-segment-jieba jar is incomplete");
+    }
+    try (InputStream in = new GZIPInputStream(raw, 1 << 16)) {
+      return in.readAllBytes();
+    }
+  }
+
+  static MessageDigest sha1() {
+    try {
+      return MessageDigest.getInstance("SHA-1");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is required of every Java platform", e);
+    }
+  }
+
+  /** Builds the segmenter from the two files' text. */
+  static JiebaSegmenter segmenter(
+      String dict, String dictName, String model, String modelName, String id) throws IOException {
+    WordTrie.Builder builder = new WordTrie.Builder();
+    long[] freqs = new long[1 << 20];
+    long total = 0;
+    char[] chars = dict.toCharArray();
+    int lineNo = 0;
+    int i = 0;
+    while (i < chars.length) {
+      lineNo++;
+      int eol = i;
+      while (eol < chars.length && chars[eol] != '\n') {
+        eol++;
+      }
+      int sp = i;
+      while (sp < eol && chars[sp] != ' ') {
+        sp++;
+      }
+      if (sp == i || sp + 1 >= eol) {
+        throw malformed(dictName, lineNo, "'word freq'", chars, i, eol);
+      }
+      long freq = 0;
+      for (int k = sp + 1; k < eol; k++) {
+        char d = chars[k];
+        if (d < '0' || d > '9' || freq > (1L << 40)) {
+          throw malformed(dictName, lineNo, "a decimal frequency", chars, i, eol);
+        }
+        freq = freq * 10 + (d - '0');
+      }
+      int node = builder.add(chars, i, sp);
+      if (node >= freqs.length) {
+        freqs = Arrays.copyOf(freqs, Math.max(node + 1, freqs.length * 2));
+      }
+      freqs[node] = freq;
+      total += freq;
+      i = eol + 1;
+    }
+    if (total <= 0) {
+      throw new IOException(dictName + ": no words with a frequency above 0");
+    }
+    double logTotal = ExactLog.ln(total);
+    double[] weights = new double[builder.size()];
+    LogCache logs = new LogCache();
+    for (int node = 0; node < weights.length; node++) {
+      long f = node < freqs.length ? freqs[node] : 0;
+      weights[node] = f > 0 ? logs.ln(f) - logTotal : WordTrie.NOT_A_WORD;
+    }
+    WordTrie trie = builder.build(weights);
+    return new JiebaSegmenter(trie, hmm(model, modelName), logTotal, id);
+  }
+
+  /** Parses hmm.txt. */
+  static HmmModel hmm(String text, String name) throws IOException {
+    double[] start = new double[4];
+    Arrays.fill(start, HmmModel.MIN_FLOAT);
+    double[][] trans = new double[4][4];
+    for (double[] row : trans) {
+      Arrays.fill(row, HmmModel.MIN_FLOAT);
+    }
+    double[] emit = HmmModel.emptyEmissions();
+    int lineNo = 0;
+    int starts = 0;
+    int transitions = 0;
+    for (String line : text.split("\n", -1)) {
+      lineNo++;
+      if (line.isEmpty() || line.charAt(0) == '#') {
+        continue;
+      }
+      String[] f = line.split(" ", -1);
+      try {
+        switch (f[0]) {
+          case "start":
+            expectFields(f, 3);
+            start[state(f[1])] = Double.parseDouble(f[2]);
+            starts++;
+            break;
+          case "trans":
+            expectFields(f, 4);
+            trans[state(f[1])][state(f[2])] = Double.parseDouble(f[3]);
+            transitions++;
+            break;
+          case "emit":
+            expectFields(f, 4);
+            int cp = Integer.parseInt(f[2], 16);
+            double p = Double.parseDouble(f[3]);
+            if (HmmModel.covers(cp)) {
+              emit[((cp - HmmModel.FIRST) << 2) + state(f[1])] = p;
+            }
+            break;
+          default:
+            throw new IllegalArgumentException("unknown record '" + f[0] + "'");
+        }
+      } catch (IllegalArgumentException e) {
+        throw new IOException(
+            name + ": line " + lineNo + ": " + e.getMessage() + " in '" + line + "'", e);
+      }
+    }
+    if (starts != 4 || transitions != 8) {
+      throw new IOException(
+          name + ": expected 4 start and 8 trans records, got " + starts + " and " + transitions);
+    }
+    return new HmmModel(start, trans, emit);
+  }
+
+  private static void expectFields(String[] f, int n) {
+    if (f.length != n) {
+      throw new IllegalArgumentException("expected " + n + " fields, got " + f.length);
+    }
+  }
+
+  private static int state(String s) {
+    int state = s.length() == 1 ? HmmModel.STATES.indexOf(s.charAt(0)) : -1;
+    if (state < 0) {
+      throw new IllegalArgumentException("state must be one of B, M, E, S, got '" + s + "'");
+    }
+    return state;
+  }
+
+  private static IOException malformed(
+      String name, int lineNo, String expected, char[] chars, int from, int to) {
+    String line = new String(chars, from, Math.min(to - from, 60));
+    return new IOException(
+        name + ": line " + lineNo + ": expected " + expected + ", got '" + line + "'");
+  }
+
+  /** ln of the few thousand distinct frequencies, each computed once. */
+  private static final class LogCache {
+    private long[] keys = new long[1 << 13];
+    private double[] values = new double[1 << 13];
+    private int size;
+
+    double ln(long f) {
+      int mask = keys.length - 1;
+      int slot = (int) (f * 0x9E3779B97F4A7C15L >>> 40) & mask;
+      while (keys[slot] != 0) {
+        if (keys[slot] == f) {
+          return values[slot];
+        }
+        slot = (slot + 1) & mask;
+      }
+      double v = ExactLog.ln(f);
+      keys[slot] = f;
+      values[slot] = v;
+      if (++size * 2 > keys.length) {
+        grow();
+      }
+      return v;
+    }
+
+    private void grow() {
+      long[] oldKeys = keys;
+      double[] oldValues = values;
+      keys = new long[oldKeys.length * 2];
+      values = new double[oldKeys.length * 2];
+      size = 0;
+      for (int i = 0; i < oldKeys.length; i++) {
+        if (oldKeys[i] != 0) {
+          int mask = keys.length - 1;
+          int slot = (int) (oldKeys[i] * 0x9E3779B97F4A7C15L >>> 40) & mask;
+          while (keys[slot] != 0) {
+            slot = (slot + 1) & mask;
+          }
+          keys[slot] = oldKeys[i];
+          values[slot] = oldValues[i];
+          size++;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+package org.neardup.segment.jieba;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+class WordTrieTest {
+
+  private static WordTrie build(List<String> words) {
+    WordTrie.Builder b = new WordTrie.Builder();
+    List<Integer> nodes = new ArrayList<>();
+    for (String w : words) {
+      char[] c = w.toCharArray();
+      nodes.add(b.add(c, 0, c.length));
+    }
+    double[] weights = new double[b.size()];
+    java.util.Arrays.fill(weights, WordTrie.NOT_A_WORD);
+    for (int i = 0; i < nodes.size(); i++) {
+      weights[nodes.get(i)] = -1 - i;
+    }
+    return b.build(weights);
+  }
+
+  @Test
+  void find_wordsAndPrefixes_distinguished() {
+    WordTrie t = build(List.of("清华大学", "清华", "北京"));
+    assertThat(t.nodeCount()).isEqualTo(1 + 4 + 2);
+    t.checkInvariants();
+    char[] w = "清华大学北京".toCharArray();
+    assertThat(t.isWord(w, 0, 4)).isTrue();
+    assertThat(t.isWord(w, 0, 2)).isTrue();
+    assertThat(t.isWord(w, 0, 3)).isFalse();
+    assertThat(t.find(w, 0, 3)).isNotNegative();
+    assertThat(t.isWord(w, 4, 6)).isTrue();
+    assertThat(t.isWord(w, 0, 5)).isFalse();
+    assertThat(t.find(w, 0, 5)).isEqualTo(-1);
+    assertThat(t.isWord(w, 0, 0)).isFalse(); // the root is not a word
+    assertThat(t.weight(t.find(w, 0, 2))).isEqualTo(-2.0);
+  }
+
+  @Test
+  void child_leafAndMissingChar_minusOne() {
+    WordTrie t = build(List.of("a"));
+    int a = t.child(WordTrie.ROOT, 'a');
+    assertThat(a).isPositive();
+    assertThat(t.child(a, 'a')).isEqualTo(-1);
+    assertThat(t.child(WordTrie.ROOT, 'b')).isEqualTo(-1);
+    assertThat(t.child(WordTrie.ROOT, '\uFFFF')).isEqualTo(-1);
+  }
+
+  @Property(tries = 200)
+  void isWord_randomWordSet_exactlyTheWords(
+      @ForAll("words") Set<String> words, @ForAll("words") Set<String> probes) {
+    WordTrie t = build(new ArrayList<>(words));
+    t.checkInvariants();
+    for (String w : words) {
+      assertThat(t.isWord(w.toCharArray(), 0, w.length())).as(w).isTrue();
+    }
+    for (String p : probes) {
+      assertThat(t.isWord(p.toCharArray(), 0, p.length())).as(p).isEqualTo(words.contains(p));
+    }
+  }
+
+  @Provide
+  Arbitrary<Set<String>> words() {
+    // A small alphabet so words share prefixes; \u0000 and \uFFFF probe the key packing.
+    return Arbitraries.strings()
+        .withChars('a', 'b', 'c', '中', '国', '\u0000', '\uFFFF')
+        .ofMinLength(1)
+        .ofMaxLength(6)
+        .set()
+        .ofMaxSize(200);
+  }
+}
