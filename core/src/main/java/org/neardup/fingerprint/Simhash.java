@@ -8,23 +8,28 @@ public final class Simhash {
   private Simhash() {}
 
   /**
-   * Computes the simhash of {@code n} features.
+   * Computes the simhash of {@code n} features: bit b is 1 when {@code 2 * S1[b] > W}, where
+   * {@code S1[b]} sums (in double precision, in feature order) the weights of the features whose
+   * hash has bit b set and {@code W} sums all weights. This is the sign of {@code sum(+w or -w)},
+   * computed with half the additions.
    *
    * @param sums scratch space of at least 64 doubles, overwritten
    */
   public static long of(long[] hashes, float[] weights, int n, double[] sums) {
     java.util.Arrays.fill(sums, 0, 64, 0.0);
+    double total = 0;
     for (int i = 0; i < n; i++) {
+      long wBits = Double.doubleToRawLongBits(weights[i]);
+      total += weights[i];
       long h = hashes[i];
-      double w = weights[i];
+      // Branch-free: adds w where the bit is set and +0.0 where it is clear (all-ones mask or 0).
       for (int b = 0; b < 64; b++) {
-        // Branch-free: +w when the bit is set, -w when clear.
-        sums[b] += ((h >>> b) & 1L) != 0 ? w : -w;
+        sums[b] += Double.longBitsToDouble(wBits & -((h >>> b) & 1L));
       }
     }
     long fingerprint = 0;
     for (int b = 0; b < 64; b++) {
-      if (sums[b] > 0) {
+      if (2 * sums[b] > total) {
         fingerprint |= 1L << b;
       }
     }

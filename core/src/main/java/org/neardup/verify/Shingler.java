@@ -161,17 +161,29 @@ public final class Shingler {
     }
   }
 
+  /** Odd multipliers, one per position in a shingle, so the order of tokens matters. */
+  private static final long[] POSITION = {
+    0x9E3779B97F4A7C15L,
+    0xC2B2AE3D27D4EB4FL,
+    0x165667B19E3779F9L,
+    0x85EBCA77C2B2AE63L,
+    0x27D4EB2F165667C5L,
+    0xD6E8FEB86659FD93L,
+    0xFF51AFD7ED558CCDL,
+    0xC4CEB93FE53E63BBL
+  };
+
   /**
    * Hashes {@code n} tokens of a ring buffer of size {@code ring}, oldest at position {@code
-   * first % ring}: {@code h = n; h = mix(rotl(h, 21) ^ token * golden)} per token, in order.
+   * first % ring}: {@code mix(n + sum(token[k] * POSITION[k]))}, one multiply per token and one
+   * finaliser per shingle.
    */
   private static long fold(long[] window, int first, int n, int ring) {
     long h = n;
     for (int k = 0; k < n; k++) {
-      long v = window[(first + k) % ring];
-      h = mix(Long.rotateLeft(h, 21) ^ (v * 0x9E3779B97F4A7C15L));
+      h += window[(first + k) % ring] * POSITION[k];
     }
-    return h;
+    return mix(h);
   }
 
   static long mix(long h) {

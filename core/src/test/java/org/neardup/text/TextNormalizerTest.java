@@ -1,0 +1,80 @@
+package org.neardup.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.text.Normalizer;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class TextNormalizerTest {
+
+  /** The definition: NFKC of the whole text, then lower case per code point. */
+  private static String reference(String s) {
+    StringBuilder clean = new StringBuilder();
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        clean.append(c).append(s.charAt(++i));
+      } else {
+        clean.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    String n = Normalizer.normalize(clean, Normalizer.Form.NFKC);
+    StringBuilder out = new StringBuilder();
+    n.codePoints().map(Character::toLowerCase).forEach(out::appendCodePoint);
+    return out.toString();
+  }
+
+  @Test
+  void normalize_fullWidthAndCase_foldsToHalfWidthLowerCase() {
+    assertThat(TextNormalizer.normalize("ＡＢＣ１２３，Hello　World！")).isEqualTo("abc123,hello world!");
+  }
+
+  @Test
+  void normalize_chinese_isUnchanged() {
+    assertThat(TextNormalizer.normalize("今天天气很好")).isEqualTo("今天天气很好");
+  }
+
+  @Test
+  void normalize_combiningMark_composesLikeNfkc() {
+    assertThat(TextNormalizer.normalize("Cafe\u0301")).isEqualTo("café");
+  }
+
+  @Test
+  void normalize_loneSurrogate_becomesReplacementCharacter() {
+    assertThat(TextNormalizer.normalize("a\uDC00b")).isEqualTo("a\uFFFDb");
+  }
+
+  @Test
+  void normalize_randomBmpText_agreesWithJavaNormalizer() {
+    // Random text drawn from ranges that exercise the fast table and the slow path alike.
+    SplittableRandom random = new SplittableRandom(7);
+    int[][] ranges = {{0x20, 0x7E}, {0xA0, 0x24F}, {0x300, 0x36F}, {0x3000, 0x30FF}, {0x4E00, 0x9FFF},
+        {0xAC00, 0xD7A3}, {0x1100, 0x11FF}, {0xF900, 0xFAFF}, {0xFF00, 0xFFEF}, {0x2150, 0x24FF}};
+    for (int round = 0; round < 3000; round++) {
+      StringBuilder b = new StringBuilder();
+      int len = random.nextInt(12);
+      for (int i = 0; i < len; i++) {
+        int[] r = ranges[random.nextInt(ranges.length)];
+        b.append((char) (r[0] + random.nextInt(r[1] - r[0] + 1)));
+      }
+      String s = b.toString();
+      assertThat(TextNormalizer.normalize(s)).as("input %s", s.codePoints().mapToObj(Integer::toHexString).toList()).isEqualTo(reference(s));
+    }
+  }
+
+  @Test
+  void normalize_supplementaryCharacters_agreeWithJavaNormalizer() {
+    for (String s : new String[] {"\uD840\uDC00\uD840\uDC01", "\uD835\uDC00bc", "x\uD83D\uDE00y", "\uD801\uDC00"}) {
+      assertThat(TextNormalizer.normalize(s)).isEqualTo(reference(s));
+    }
+  }
+
+  @Test
+  void normalize_appends_toExistingBuffer() {
+    TextBuffer out = new TextBuffer();
+    out.append('>');
+    TextNormalizer.normalize("ÀB", 0, 2, out);
+    assertThat(out.toString()).isEqualTo(">àb");
+  }
+}

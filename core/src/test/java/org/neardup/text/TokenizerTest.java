@@ -1,0 +1,52 @@
+package org.neardup.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TokenizerTest {
+  private static List<String> words(Tokenizer t, String normalized) {
+    List<String> out = new ArrayList<>();
+    char[] c = normalized.toCharArray();
+    t.tokenize(c, 0, c.length, (text, s, e) -> out.add(new String(text, s, e - s)));
+    return out;
+  }
+
+  @Test
+  void tokenize_withoutSegmenter_cutsHanIntoCharactersAndKeepsWords() {
+    assertThat(words(new Tokenizer(null), "iphone12手机, it's 2024!"))
+        .containsExactly("iphone12", "手", "机", "it", "s", "2024");
+  }
+
+  @Test
+  void tokenize_withSegmenter_sendsWholeHanRuns() {
+    List<String> runs = new ArrayList<>();
+    Segmenter whole =
+        new Segmenter() {
+          @Override
+          public void segment(char[] text, int start, int end, WordSink sink) {
+            runs.add(new String(text, start, end - start));
+            sink.word(text, start, end);
+          }
+
+          @Override
+          public String id() {
+            return "whole";
+          }
+        };
+    assertThat(words(new Tokenizer(whole), "我们去公园，then 散步")).containsExactly("我们去公园", "then", "散步");
+    assertThat(runs).containsExactly("我们去公园", "散步");
+  }
+
+  @Test
+  void tokenize_punctuationOnly_yieldsNothing() {
+    assertThat(words(new Tokenizer(null), "  ,.;!?——…  ")).isEmpty();
+  }
+
+  @Test
+  void tokenize_supplementaryHan_isOneWord() {
+    assertThat(words(new Tokenizer(null), "\uD840\uDC00a")).containsExactly("\uD840\uDC00", "a");
+  }
+}

@@ -1,0 +1,56 @@
+package org.neardup.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class BandIndexTest {
+  @Test
+  void forEach_afterAddsAndRemoves_matchesBruteForceMultimap() {
+    SplittableRandom r = new SplittableRandom(11);
+    BandIndex index = new BandIndex(16);
+    Map<Long, List<Integer>> oracle = new HashMap<>();
+    long[] pool = new long[300];
+    for (int i = 0; i < pool.length; i++) {
+      pool[i] = r.nextLong();
+    }
+    List<long[]> added = new ArrayList<>();
+    for (int step = 0; step < 20_000; step++) {
+      if (r.nextInt(4) > 0 || added.isEmpty()) {
+        long key = pool[r.nextInt(pool.length)];
+        int ordinal = step;
+        index.add(key, ordinal);
+        oracle.computeIfAbsent(key, k -> new ArrayList<>()).add(ordinal);
+        added.add(new long[] {key, ordinal});
+      } else {
+        long[] e = added.remove(r.nextInt(added.size()));
+        assertThat(index.remove(new long[] {e[0]}, (int) e[1])).isEqualTo(1);
+        oracle.get(e[0]).remove(Integer.valueOf((int) e[1]));
+      }
+    }
+    for (long key : pool) {
+      List<Integer> got = new ArrayList<>();
+      index.forEach(new long[] {key}, got::add);
+      // A folded-key collision may add an ordinal of another key; those must be a superset.
+      assertThat(got).containsAll(oracle.getOrDefault(key, List.of()));
+      assertThat(got.size()).isLessThanOrEqualTo(oracle.getOrDefault(key, List.of()).size() + 2);
+    }
+    assertThat(index.size()).isEqualTo(added.size());
+  }
+
+  @Test
+  void remove_missing_returnsZero() {
+    BandIndex index = new BandIndex(4);
+    index.add(new long[] {1, 2}, 7);
+    assertThat(index.remove(new long[] {1, 2}, 8)).isZero();
+    assertThat(index.remove(new long[] {1, 2}, 7)).isEqualTo(2);
+    List<Integer> got = new ArrayList<>();
+    index.forEach(new long[] {1, 2}, got::add);
+    assertThat(got).isEmpty();
+  }
+}
