@@ -124,7 +124,10 @@ public final class FingerprintSettings {
     return topN;
   }
 
-  /** Words shorter than this (in code points) are not features. */
+  /**
+   * Words shorter than this (in code points) are not features, unless the text has no longer word
+   * at all.
+   */
   public int minWordLength() {
     return minWordLength;
   }
@@ -172,8 +175,8 @@ public final class FingerprintSettings {
     private @Nullable IdfTable idf;
     private StopWords stopWords = StopWords.defaults();
     private String stopWordsId = "builtin-1";
-    private int topN = 64;
-    private int minWordLength = 1;
+    private int topN = 20;
+    private int minWordLength = 2;
     private int shingle = 1;
     private TfScaling tf = TfScaling.RAW;
     private Numbers numbers = Numbers.KEEP;

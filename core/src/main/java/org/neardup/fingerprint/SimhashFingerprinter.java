@@ -111,6 +111,9 @@ final class SimhashFingerprinter implements Fingerprinter {
     final TextBuffer norm = new TextBuffer();
     final TermHasher hasher = new TermHasher();
     final TermTable terms = new TermTable();
+    /** Words below the minimum length, used only when a text has no longer word. */
+    final TermTable shortTerms = settings.minWordLength() > 1 ? new TermTable() : null;
+    final List<String> shortWords = new ArrayList<>();
     final double[] sums = new double[64];
     final int shingle = settings.shingle();
     final long[] ringHash = new long[8];
@@ -129,6 +132,10 @@ final class SimhashFingerprinter implements Fingerprinter {
       visible.clear();
       norm.clear();
       terms.clear();
+      if (shortTerms != null) {
+        shortTerms.clear();
+      }
+      shortWords.clear();
       seen = 0;
       this.keepWords = keepWords;
       words.clear();
@@ -137,8 +144,10 @@ final class SimhashFingerprinter implements Fingerprinter {
     @Override
     public void word(char[] text, int start, int end) {
       int len = end - start;
-      if (len < settings.minWordLength()
-          && Character.codePointCount(text, start, len) < settings.minWordLength()) {
+      boolean tooShort =
+          len < settings.minWordLength()
+              && Character.codePointCount(text, start, len) < settings.minWordLength();
+      if (tooShort && (terms.size > 0 || shortTerms == null)) {
         return;
       }
       if (settings.numbers() == FingerprintSettings.Numbers.DROP && allDigits(text, start, end)) {
@@ -149,6 +158,14 @@ final class SimhashFingerprinter implements Fingerprinter {
         return;
       }
       float w = idf == null ? 1f : idf.idf(h);
+      if (tooShort) {
+        // Kept aside in case the text has no longer word at all (a very short text).
+        shortTerms.increment(h, w);
+        if (keepWords && shortWords.size() < shortTerms.size) {
+          shortWords.add(new String(text, start, end - start));
+        }
+        return;
+      }
       if (shingle == 1) {
         add(h, w, text, start, end);
         return;
@@ -180,6 +197,14 @@ final class SimhashFingerprinter implements Fingerprinter {
 
     /** Weights every term and keeps the top n (all when n == 0) in topHashes/topWeights. */
     int selectTop(int n, FingerprintSettings.TfScaling tf) {
+      TermTable terms = this.terms;
+      if (terms.size == 0 && shortTerms != null && shortTerms.size > 0) {
+        terms = shortTerms;
+        if (keepWords) {
+          words.clear();
+          words.addAll(shortWords);
+        }
+      }
       int count = terms.size;
       int limit = n == 0 ? count : Math.min(n, count);
       if (topHashes.length < limit) {

@@ -86,8 +86,8 @@ class FingerprinterTest {
   @Test
   void settingsId_namesEverythingThatChangesFingerprints() {
     String id = FingerprintSettings.builder().build().id();
-    assertThat(id).startsWith("neardup-fp/1;").contains("seg=chars", "idf=none", "top=64", "hash=xxh64-utf8");
-    assertThat(FingerprintSettings.builder().topN(20).build()).isNotEqualTo(FingerprintSettings.builder().build());
+    assertThat(id).startsWith("neardup-fp/1;").contains("seg=chars", "idf=none", "top=20", "min=2", "hash=xxh64-utf8");
+    assertThat(FingerprintSettings.builder().topN(32).build()).isNotEqualTo(FingerprintSettings.builder().build());
     assertThat(FingerprintSettings.builder().build()).isEqualTo(FingerprintSettings.builder().build());
   }
 
@@ -125,6 +125,6 @@ class FingerprinterTest {
     assertThat(Simhash.toHex(fp.fingerprint("今天天气很好，我们去公园散步吧。"))).isEqualTo(GOLDEN_ZH);
   }
 
-  static final String GOLDEN_LONG = "1e9737f858f75086";
+  static final String GOLDEN_LONG = "1c9553b85cd55096";
   static final String GOLDEN_ZH = "cb358d47ebe12f21";
 }
