@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     description = "Measure the index and the all-pairs phase on generated fingerprints; one JSON line each.",
-    subcommands = {BenchIndexCommand.class, BenchAllPairsCommand.class})
+    subcommands = {BenchIndexCommand.class, BenchAllPairsCommand.class, GenerateCommand.class})
 final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;
 

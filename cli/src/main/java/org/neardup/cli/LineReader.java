@@ -149,7 +149,7 @@ final class LineReader {
 
     @Override
     public String getMessage() {
-      return "invalid UTF-8 at byte " + offset;
+      return "invalid UTF-8 at byte offset " + offset;
     }
   }
 }
