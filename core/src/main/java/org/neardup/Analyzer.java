@@ -3,8 +3,8 @@ package org.neardup;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.neardup.fingerprint.Fingerprinter;
-import org.neardup.text.CharClass;
 import org.neardup.text.TextBuffer;
+import org.neardup.verify.ShingleSketch;
 import org.neardup.verify.Shingler;
 import org.neardup.verify.Sketch;
 
@@ -45,26 +45,29 @@ public final class Analyzer {
     fingerprinter.normalize(text, norm);
     char[] chars = norm.array();
     int len = norm.length();
-    int letters = countLetters(chars, len);
-    long fp = fingerprinter.fingerprintNormalized(chars, 0, len);
-    if (shingler == null) {
-      return Analysis.ofFingerprint(fp, letters);
-    }
-    Sketch sketch = shingler.sketch(chars, 0, len);
-    if (norm.array().length > 1 << 20) {
-      buffers.remove(); // do not keep a huge buffer alive after a huge text
-    }
-    return new Analysis(fp, sketch, letters);
-  }
-
-  private static int countLetters(char[] chars, int len) {
-    int n = 0;
-    for (int i = 0; i < len; ) {
-      if (CharClass.at(chars, i, len) != CharClass.SEPARATOR) {
-        n++;
+    long counts = Shingler.letters(chars, 0, len);
+    int letters = (int) Math.min(Integer.MAX_VALUE, (counts >>> 32) + (counts & 0xFFFFFFFFL));
+    try {
+      if (shingler == null) {
+        return Analysis.ofFingerprint(fingerprinter.fingerprintNormalized(chars, 0, len), letters);
       }
-      i += CharClass.width(chars, i, len);
+      ShingleSketch.Mode mode = Shingler.mode(counts);
+      long fp;
+      Sketch sketch;
+      if (mode == ShingleSketch.Mode.WORDS) {
+        // One tokenisation and one hash per word feed both the fingerprint and the shingles.
+        Shingler.WordSession words = shingler.words();
+        fp = fingerprinter.fingerprintNormalized(chars, 0, len, words::word);
+        sketch = words.finish();
+      } else {
+        fp = fingerprinter.fingerprintNormalized(chars, 0, len);
+        sketch = shingler.sketch(chars, 0, len, mode);
+      }
+      return new Analysis(fp, sketch, letters);
+    } finally {
+      if (norm.array().length > 1 << 20) {
+        buffers.remove(); // do not keep a huge buffer alive after a huge text
+      }
     }
-    return n;
   }
 }

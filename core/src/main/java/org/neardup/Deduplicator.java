@@ -130,24 +130,64 @@ public final class Deduplicator {
       Checks.checkArgument(ordinals.get(docId) < 0, "docId %s is already stored", docId);
       Scratch s = scratch.get();
       List<Match> matches = find(analysis, s, true);
+      List<Long> joined = joined(s);
       int ordinal = store(docId, analysis, encoded);
       for (int i = 0; i < s.matchCount; i++) {
         clusters.union(ordinal, s.matchOrdinals[i]);
       }
       long cluster = docIds[clusters.find(ordinal)];
-      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches);
+      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches, joined);
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /** The docIds of the distinct cluster representatives among the matches (earliest first). */
+  private List<Long> joined(Scratch s) {
+    if (s.matchCount == 0) {
+      return List.of();
+    }
+    int[] roots = Arrays.copyOf(s.matchRoots, s.matchCount);
+    Arrays.sort(roots);
+    List<Long> out = new ArrayList<>(2);
+    for (int i = 0; i < roots.length; i++) {
+      if (i == 0 || roots[i] != roots[i - 1]) {
+        out.add(docIds[roots[i]]);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * Stores an analysis without checking it, for rebuilding a deduplicator from a log or snapshot
+   * in the original insertion order: the document joins the clusters of every docId in {@code
+   * joined} that is stored (a verdict's {@link Verdict#joined()}). Nothing is verified, so
+   * restoring N documents costs N index inserts.
+   *
+   * @throws IllegalArgumentException if docId is already stored or the analysis is empty
+   */
+  public void restore(long docId, Analysis analysis, long[] joined) {
+    checkAnalysis(analysis);
+    byte[] encoded = verify ? analysis.sketch().shingles().encode() : null;
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      Checks.checkArgument(ordinals.get(docId) < 0, "docId %s is already stored", docId);
+      int ordinal = store(docId, analysis, encoded);
+      for (long link : joined) {
+        int other = link == docId ? -1 : ordinals.get(link);
+        if (other >= 0) {
+          clusters.union(ordinal, other);
+        }
+      }
     } finally {
       w.unlock();
     }
   }
 
   /**
-   * Stores an analysis without checking it, for rebuilding a deduplicator from a log or snapshot
-   * in the original insertion order: the document joins the cluster of {@code clusterDocId} when
-   * that is stored (pass its own docId, or -1, for a new cluster). Nothing is verified, so
-   * restoring N documents costs N index inserts.
-   *
-   * @throws IllegalArgumentException if docId is already stored or the analysis is empty
+   * As {@link #restore(long, Analysis, long[])} with one link; kept for callers that log only the
+   * verdict's cluster.
    */
   public void restore(long docId, Analysis analysis, long clusterDocId) {
     checkAnalysis(analysis);
@@ -179,8 +219,10 @@ public final class Deduplicator {
     try {
       Scratch s = scratch.get();
       List<Match> matches = find(analysis, s, false);
-      long cluster = s.matchCount == 0 ? -1 : docIds[clusters.find(s.matchOrdinals[0])];
-      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches);
+      List<Long> joined = joined(s);
+      // The earliest representative would represent the text had it been stored.
+      long cluster = joined.isEmpty() ? -1 : joined.get(0);
+      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches, joined);
     } finally {
       r.unlock();
     }

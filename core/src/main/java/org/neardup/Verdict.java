@@ -11,8 +11,12 @@ import java.util.List;
  *     text's own docId when it is new (for a check that stores nothing and finds no match: -1)
  * @param matches the near-duplicates found, most similar first (at most the deduplicator's
  *     maxMatches)
+ * @param joined the representatives of every cluster the text matched, before it joined them: the
+ *     links to log so that {@link Deduplicator#restore(long, Analysis, long[])} rebuilds the same
+ *     clusters. Empty for a new text.
  */
-public record Verdict(boolean isNew, long fingerprint, long cluster, List<Match> matches) {
+public record Verdict(
+    boolean isNew, long fingerprint, long cluster, List<Match> matches, List<Long> joined) {
 
   /** Whether the text is a near-duplicate of a stored document. */
   public boolean isDuplicate() {

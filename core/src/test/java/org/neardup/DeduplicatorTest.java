@@ -40,11 +40,13 @@ class DeduplicatorTest {
     Deduplicator d = builder().build();
     Verdict first = d.checkAndInsert(1, NEWS);
     assertThat(first.isNew()).isTrue();
+    assertThat(first.joined()).isEmpty();
     assertThat(first.cluster()).isEqualTo(1);
     assertThat(first.matches()).isEmpty();
     Verdict second = d.checkAndInsert(2, NEWS.replace("Tuesday", "Wednesday"));
     assertThat(second.isDuplicate()).isTrue();
     assertThat(second.cluster()).isEqualTo(1);
+    assertThat(second.joined()).containsExactly(1L);
     assertThat(second.matches()).singleElement().satisfies(m -> {
       assertThat(m.docId()).isEqualTo(1);
       assertThat(m.similarity()).isGreaterThanOrEqualTo(0.8).isLessThan(1.0);
@@ -126,7 +128,8 @@ class DeduplicatorTest {
     for (int i = 0; i < texts.size(); i++) {
       Analysis a = original.analyzer().analyze(texts.get(i));
       Verdict v = original.checkAndInsert(i, a);
-      restored.restore(i, Analysis.decode(a.encode(), 0, a.encode().length), v.matches().isEmpty() ? i : v.matches().get(0).docId());
+      long[] links = v.joined().stream().mapToLong(Long::longValue).toArray();
+      restored.restore(i, Analysis.decode(a.encode(), 0, a.encode().length), links);
     }
     for (int i = 0; i < texts.size(); i++) {
       assertThat(restored.clusterOf(i)).isEqualTo(original.clusterOf(i));

@@ -200,7 +200,7 @@ final class DedupCommand implements Callable<Integer> {
           done -> collect(done, c),
           () -> {
             progress.stepTo(source.bytesRead());
-            progress.extra(c.count + " docs");
+            progress.extra(String.format(java.util.Locale.ROOT, "  %,d docs", c.count));
           });
     }
   }

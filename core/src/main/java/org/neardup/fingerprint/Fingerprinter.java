@@ -27,6 +27,13 @@ public interface Fingerprinter {
    */
   long fingerprintNormalized(char[] text, int start, int end);
 
+  /**
+   * As {@link #fingerprintNormalized(char[], int, int)}, also showing every word of the text, with
+   * its hash and before any filtering, to {@code tap}.
+   */
+  long fingerprintNormalized(
+      char[] text, int start, int end, org.neardup.text.@org.jspecify.annotations.Nullable WordTap tap);
+
   /** The features of {@code text} that make its fingerprint, heaviest first; for explaining. */
   Features features(CharSequence text);
 

@@ -12,6 +12,7 @@ import org.neardup.text.TextBuffer;
 import org.neardup.text.TextNormalizer;
 import org.neardup.text.Tokenizer;
 import org.neardup.text.WordSink;
+import org.neardup.text.WordTap;
 
 /**
  * The TF-IDF weighted simhash: words (or word n-grams) of the normalised text, weighted by term
@@ -65,9 +66,19 @@ final class SimhashFingerprinter implements Fingerprinter {
 
   @Override
   public long fingerprintNormalized(char[] text, int start, int end) {
+    return fingerprintNormalized(text, start, end, null);
+  }
+
+  @Override
+  public long fingerprintNormalized(char[] text, int start, int end, @Nullable WordTap tap) {
     Scratch s = scratch.get();
     s.reset(false);
-    tokenizer.tokenize(text, start, end, s);
+    s.tap = tap;
+    try {
+      tokenizer.tokenize(text, start, end, s);
+    } finally {
+      s.tap = null;
+    }
     int n = s.selectTop(settings.topN(), settings.tf());
     return Simhash.of(s.topHashes, s.topWeights, n, s.sums);
   }
@@ -127,6 +138,7 @@ final class SimhashFingerprinter implements Fingerprinter {
     int[] heap = new int[64];
     boolean keepWords;
     final List<String> words = new ArrayList<>();
+    @Nullable WordTap tap;
 
     void reset(boolean keepWords) {
       visible.clear();
@@ -143,6 +155,11 @@ final class SimhashFingerprinter implements Fingerprinter {
 
     @Override
     public void word(char[] text, int start, int end) {
+      long h = 0;
+      if (tap != null) {
+        h = hasher.hash(text, start, end);
+        tap.word(text, start, end, h);
+      }
       int len = end - start;
       boolean tooShort =
           len < settings.minWordLength()
@@ -153,7 +170,9 @@ final class SimhashFingerprinter implements Fingerprinter {
       if (settings.numbers() == FingerprintSettings.Numbers.DROP && allDigits(text, start, end)) {
         return;
       }
-      long h = hasher.hash(text, start, end);
+      if (tap == null) {
+        h = hasher.hash(text, start, end);
+      }
       if (stopWords.contains(h)) {
         return;
       }

@@ -34,7 +34,7 @@ public final class Shingler {
   private final int capacity;
   private final BandScheme bands;
   private final boolean foldNumbers;
-  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch());
 
   /**
    * @param capacity shingle hashes kept per text (texts with more keep the smallest)
@@ -77,12 +77,16 @@ public final class Shingler {
 
   /** Sketches normalised text {@code text[start, end)}. */
   public Sketch sketch(char[] text, int start, int end) {
-    Scratch s = scratch.get();
-    s.reset(bands.values(), capacity);
-    ShingleSketch.Mode mode = chooseMode(text, start, end);
+    return sketch(text, start, end, mode(letters(text, start, end)));
+  }
+
+  /** Sketches normalised text {@code text[start, end)} in a mode already chosen by {@link #mode}. */
+  public Sketch sketch(char[] text, int start, int end, ShingleSketch.Mode mode) {
     if (mode == ShingleSketch.Mode.NONE) {
       return new Sketch(ShingleSketch.empty(), new long[0]);
     }
+    Scratch s = scratch.get();
+    s.reset(bands.values(), capacity);
     if (mode == ShingleSketch.Mode.CHARS) {
       charShingles(text, start, end, s);
     } else {
@@ -91,7 +95,11 @@ public final class Shingler {
     return new Sketch(s.bottom(mode, capacity), s.bandKeys(bands));
   }
 
-  private static ShingleSketch.Mode chooseMode(char[] text, int start, int end) {
+  /**
+   * Counts the letters and digits of normalised text: Chinese characters in the high 32 bits, all
+   * others in the low 32 bits (each saturating at 2^31 - 1).
+   */
+  public static long letters(char[] text, int start, int end) {
     long han = 0;
     long other = 0;
     for (int i = start; i < end; ) {
@@ -103,10 +111,64 @@ public final class Shingler {
       }
       i += CharClass.width(text, i, end);
     }
+    return (Math.min(han, Integer.MAX_VALUE) << 32) | Math.min(other, Integer.MAX_VALUE);
+  }
+
+  /** The mode for a text with these {@link #letters} counts. */
+  public static ShingleSketch.Mode mode(long letters) {
+    long han = letters >>> 32;
+    long other = letters & 0xFFFFFFFFL;
     if (han + other == 0) {
       return ShingleSketch.Mode.NONE;
     }
     return han * 10 >= han + other ? ShingleSketch.Mode.CHARS : ShingleSketch.Mode.WORDS;
+  }
+
+  /**
+   * Starts sketching a {@link ShingleSketch.Mode#WORDS} text from words that another pass hashes
+   * anyway (a {@link org.neardup.text.WordTap}): feed every word in order to {@link
+   * WordSession#word}, then call {@link WordSession#finish}. The session belongs to the calling
+   * thread and must be finished before the next one starts on it.
+   */
+  public WordSession words() {
+    Scratch s = scratch.get();
+    s.reset(bands.values(), capacity);
+    s.session.count = 0;
+    return s.session;
+  }
+
+  /** Words fed one by one; see {@link #words()}. */
+  public final class WordSession {
+    private final Scratch s;
+    int count;
+
+    private WordSession(Scratch s) {
+      this.s = s;
+    }
+
+    /** Takes the next word {@code text[start, end)} whose {@link TermHasher} hash is {@code hash}. */
+    public void word(char[] text, int start, int end, long hash) {
+      boolean allDigits = true;
+      for (int i = start; i < end && allDigits; i++) {
+        allDigits = text[i] >= '0' && text[i] <= '9';
+      }
+      s.window[count % WORD_SHINGLE] = foldNumbers && allDigits ? DIGITS + (end - start) : hash;
+      count++;
+      if (count >= WORD_SHINGLE) {
+        s.add(fold(s.window, count - WORD_SHINGLE, WORD_SHINGLE, WORD_SHINGLE));
+      }
+    }
+
+    /** The sketch of the words fed so far. */
+    public Sketch finish() {
+      if (count == 0) {
+        return new Sketch(ShingleSketch.empty(), new long[0]);
+      }
+      if (count < WORD_SHINGLE) {
+        s.add(fold(s.window, 0, count, 8));
+      }
+      return new Sketch(s.bottom(ShingleSketch.Mode.WORDS, capacity), s.bandKeys(bands));
+    }
   }
 
   private void charShingles(char[] text, int start, int end, Scratch s) {
@@ -196,7 +258,8 @@ public final class Shingler {
   }
 
   /** Per-thread buffers. */
-  private static final class Scratch {
+  private final class Scratch {
+    final WordSession session = new WordSession(this);
     final TermHasher hasher = new TermHasher();
     final long[] window = new long[8];
     long[] hashes = new long[1024];
