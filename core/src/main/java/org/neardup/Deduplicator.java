@@ -244,8 +244,8 @@ public final class Deduplicator {
       }
       index.remove(fingerprints[ordinal], ordinal);
       if (bands != null) {
-        bands.remove(bandKeys[ordinal], ordinal);
-        bandKeys[ordinal] = null;
+        int n = bandCount();
+        bands.remove(Arrays.copyOfRange(bandKeys, ordinal * n, ordinal * n + n), ordinal);
       }
       sketches.clear(ordinal);
       removed.set(ordinal);
@@ -292,7 +292,7 @@ public final class Deduplicator {
       long bytes = index.ramBytesUsed() + ordinals.ramBytesUsed() + clusters.ramBytesUsed();
       bytes += sketches.ramBytesUsed() + docIds.length * 16L;
       if (bands != null) {
-        bytes += bands.ramBytesUsed() + bandKeys.length * 8L + (long) live * (16 + 8 * bandCount());
+        bytes += bands.ramBytesUsed() + bandKeys.length * 8L;
       }
       return bytes;
     } finally {
@@ -307,9 +307,17 @@ public final class Deduplicator {
   private void checkAnalysis(Analysis analysis) {
     Objects.requireNonNull(analysis, "analysis");
     Checks.checkArgument(!analysis.isEmpty(), "text has no letters or digits");
+    if (verify) {
+      Checks.checkArgument(
+          analysis.sketch().bandKeys().length == bandCount(),
+          "the analysis has %s band keys, this deduplicator uses %s: it was made with other settings",
+          analysis.sketch().bandKeys().length,
+          bandCount());
+    }
   }
 
-  private long[][] bandKeys = new long[1024][];
+  /** The band keys of every ordinal, {@link #bandCount()} per ordinal (kept for removal). */
+  private long[] bandKeys = new long[0];
 
   private int store(long docId, Analysis analysis, byte @Nullable [] encoded) {
     int ordinal = count++;
@@ -325,11 +333,12 @@ public final class Deduplicator {
     int pooled = sketches.add(encoded == null ? new byte[0] : encoded, 0, encoded == null ? 0 : encoded.length);
     assert pooled == ordinal : "sketch pool out of step: " + pooled + " != " + ordinal;
     if (bands != null) {
-      if (ordinal >= bandKeys.length) {
-        bandKeys = Arrays.copyOf(bandKeys, Math.max(ordinal + 1, bandKeys.length * 2));
-      }
       long[] keys = analysis.sketch().bandKeys();
-      bandKeys[ordinal] = keys;
+      int n = keys.length;
+      if ((ordinal + 1) * n > bandKeys.length) {
+        bandKeys = Arrays.copyOf(bandKeys, Math.max((ordinal + 1) * n, bandKeys.length * 2));
+      }
+      System.arraycopy(keys, 0, bandKeys, ordinal * n, n);
       bands.add(keys, ordinal);
     }
     live++;
