@@ -32,6 +32,12 @@ final class WordTrie {
    * flag is set iff some slot names the node as parent; weights[0] = NOT_A_WORD and every other
    * weight is <= 0.
    *
+   * Tried and dropped, measured by alternating rounds of both builds in one JVM on the 1.32 M-char
+   * zh corpus: root children's cells copied into a dense long[65536] (one random read fewer per
+   * position) ran at 0.95x; that plus an 8-bit signature of each node's child chars in the cell,
+   * to skip most failed probes, at 1.00x. A position costs 1.1 child lookups on average (0.48
+   * hits, 0.65 misses) and most probes stay in one cache line, so there was little to win.
+   *
    * A double-array trie (one base + check read per step, no probing) was tried first: with
    * jieba's 498,113 nodes and Han children spread over 20,000 code points, its first-fit layout
    * took 90 s to build. This table builds in linear time.
