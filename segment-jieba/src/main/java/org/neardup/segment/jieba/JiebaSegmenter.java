@@ -15,7 +15,7 @@ import org.neardup.text.WordSink;
  * algorithm over jieba's own dictionary and model.
  *
  * <p>Thread-safe: the dictionary and model are immutable and shared; each thread has its own
- * scratch arrays, which grow to the longest run it has cut (12 bytes per char) and are kept up to
+ * scratch arrays, which grow to the longest run it has cut (13 bytes per char) and are kept up to
  * {@value #RETAINED_CHARS} chars. Once warm, {@link #segment} allocates nothing for runs up to that
  * length; a longer run takes temporary arrays for the call. Time is linear in the run's length (at
  * most 16 trie steps per char, jieba's longest word).
