@@ -18,9 +18,9 @@ import org.neardup.text.WordSink;
  * sentenceProcess} on the same Han runs. Not a unit test; run it by hand:
  *
  * <pre>
- * mvn -o -pl segment-jieba -am test-compile
- * mvn -o -q -pl segment-jieba dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
- * java -cp segment-jieba/target/test-classes:segment-jieba/target/classes:core/target/classes:$(cat /tmp/cp.txt) \
+ * mvn -o -q -pl segment-jieba -am test-compile dependency:build-classpath \
+ *     -Dmdep.includeScope=test -Dmdep.outputFile=/tmp/cp.txt
+ * java -cp segment-jieba/target/test-classes:segment-jieba/target/classes:$(cat /tmp/cp.txt) \
  *     org.neardup.segment.jieba.SegmenterThroughput [TEXT_FILE] [SECONDS_PER_ROUND]
  * </pre>
  *
