@@ -15,7 +15,7 @@ import org.neardup.text.WordSink;
  * algorithm over jieba's own dictionary and model.
  *
  * <p>Thread-safe: the dictionary and model are immutable and shared; each thread has its own
- * scratch arrays, which grow to the longest run it has cut (12 bytes per char) and are kept up to
+ * scratch arrays, which grow to the longest run it has cut (13 bytes per char) and are kept up to
  * {@value #RETAINED_CHARS} chars. Once warm, {@link #segment} allocates nothing for runs up to that
  * length; a longer run takes temporary arrays for the call. Time is linear in the run's length (at
  * most 16 trie steps per char, jieba's longest word).
@@ -99,18 +99,19 @@ final class JiebaSegmenter implements Segmenter {
     for (int i = n - 1; i >= 0; i--) {
       double best = Double.NEGATIVE_INFINITY;
       int bestEnd = -1;
-      int node = trie.child(WordTrie.ROOT, text[from + i]);
+      int node = trie.rootChild(text[from + i]);
       int j = i;
       while (node >= 0) {
-        double w = trie.weight(node);
-        if (w <= 0) {
-          double candidate = w + route[j + 1];
+        long cell = trie.cell(node);
+        int wi = WordTrie.weightIndex(cell);
+        if (wi != 0) {
+          double candidate = trie.weightOf(wi) + route[j + 1];
           if (candidate >= best) {
             best = candidate;
             bestEnd = j;
           }
         }
-        if (++j == n) {
+        if (++j == n || !WordTrie.hasChildren(cell)) {
           break;
         }
         node = trie.child(node, text[from + j]);

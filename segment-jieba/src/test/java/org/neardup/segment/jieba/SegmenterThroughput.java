@@ -2,6 +2,7 @@ package org.neardup.segment.jieba;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +18,9 @@ import org.neardup.text.WordSink;
  * sentenceProcess} on the same Han runs. Not a unit test; run it by hand:
  *
  * <pre>
- * mvn -o -pl segment-jieba -am test-compile
- * mvn -o -q -pl segment-jieba dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt
- * java -cp segment-jieba/target/test-classes:segment-jieba/target/classes:core/target/classes:$(cat /tmp/cp.txt) \
+ * mvn -o -q -pl segment-jieba -am test-compile dependency:build-classpath \
+ *     -Dmdep.includeScope=test -Dmdep.outputFile=/tmp/cp.txt
+ * java -cp segment-jieba/target/test-classes:segment-jieba/target/classes:$(cat /tmp/cp.txt) \
  *     org.neardup.segment.jieba.SegmenterThroughput [TEXT_FILE] [SECONDS_PER_ROUND]
  * </pre>
  *
@@ -101,29 +102,45 @@ public final class SegmenterThroughput {
     int rounds = 5;
     double[] a = new double[rounds];
     double[] b = new double[rounds];
+    double[] aCpu = new double[rounds];
+    double[] bCpu = new double[rounds];
     for (int i = 0; i < rounds; i++) {
-      a[i] = chars / round(oursPass, seconds);
-      b[i] = chars / round(huabanPass, seconds);
+      double[] ra = round(oursPass, seconds);
+      double[] rb = round(huabanPass, seconds);
+      a[i] = chars / ra[0];
+      aCpu[i] = chars / ra[1];
+      b[i] = chars / rb[0];
+      bCpu[i] = chars / rb[1];
       System.out.printf(
           Locale.ROOT,
-          "round %d: neardup %6.2f M chars/s %6.1f MB/s | jieba-analysis %5.2f M chars/s %5.1f MB/s%n",
+          "round %d: neardup %6.2f M chars/s %6.1f MB/s (per CPU-s %6.2f M) | jieba-analysis"
+              + " %5.2f M chars/s %5.1f MB/s (per CPU-s %5.2f M)%n",
           i + 1,
           a[i] / 1e6,
           a[i] * bytes / chars / 1e6,
+          aCpu[i] / 1e6,
           b[i] / 1e6,
-          b[i] * bytes / chars / 1e6);
+          b[i] * bytes / chars / 1e6,
+          bCpu[i] / 1e6);
     }
     Arrays.sort(a);
     Arrays.sort(b);
+    Arrays.sort(aCpu);
+    Arrays.sort(bCpu);
     System.out.printf(
         Locale.ROOT,
-        "median: neardup %.2f M chars/s (%.1f MB/s), jieba-analysis %.2f M chars/s (%.1f MB/s),"
-            + " ratio %.1fx; load average %.2f (checksum %d)%n",
+        "median: neardup %.2f M chars/s (%.1f MB/s; per CPU-s %.2f M), jieba-analysis %.2f M chars/s"
+            + " (%.1f MB/s; per CPU-s %.2f M), ratio %.1fx; range neardup %.2f-%.2f M chars/s;"
+            + " load average %.2f (checksum %d)%n",
         a[rounds / 2] / 1e6,
         a[rounds / 2] * bytes / chars / 1e6,
+        aCpu[rounds / 2] / 1e6,
         b[rounds / 2] / 1e6,
         b[rounds / 2] * bytes / chars / 1e6,
+        bCpu[rounds / 2] / 1e6,
         a[rounds / 2] / b[rounds / 2],
+        a[0] / 1e6,
+        a[rounds - 1] / 1e6,
         ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
         sum[0]);
   }
@@ -135,8 +152,13 @@ public final class SegmenterThroughput {
     return (System.nanoTime() - t0) / 1e9;
   }
 
-  /** Repeats the pass for about {@code seconds}; returns the mean seconds per pass. */
-  private static double round(Runnable pass, double seconds) {
+  /**
+   * Repeats the pass for about {@code seconds}; returns the mean wall-clock and CPU seconds per
+   * pass. CPU time is this thread's, so it leaves out the time other processes held the core.
+   */
+  private static double[] round(Runnable pass, double seconds) {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long c0 = mx.getCurrentThreadCpuTime();
     long t0 = System.nanoTime();
     long deadline = t0 + (long) (seconds * 1e9);
     int n = 0;
@@ -146,7 +168,8 @@ public final class SegmenterThroughput {
       n++;
       now = System.nanoTime();
     } while (now < deadline);
-    return (now - t0) / 1e9 / n;
+    long cpu = mx.getCurrentThreadCpuTime() - c0;
+    return new double[] {(now - t0) / 1e9 / n, cpu / 1e9 / n};
   }
 
   private static List<char[]> goldenRuns() {

@@ -21,12 +21,15 @@ class WordTrieTest {
       char[] c = w.toCharArray();
       nodes.add(b.add(c, 0, c.length));
     }
-    double[] weights = new double[b.size()];
-    java.util.Arrays.fill(weights, WordTrie.NOT_A_WORD);
+    // Word i weighs -1 - i; weights[0] marks non-words.
+    int[] weightIndex = new int[b.size()];
+    double[] weights = new double[nodes.size() + 1];
+    weights[0] = WordTrie.NOT_A_WORD;
     for (int i = 0; i < nodes.size(); i++) {
-      weights[nodes.get(i)] = -1 - i;
+      weightIndex[nodes.get(i)] = i + 1;
+      weights[i + 1] = -1 - i;
     }
-    return b.build(weights);
+    return b.build(weightIndex, weights);
   }
 
   @Test
