@@ -272,22 +272,7 @@ public final class BlockPermutedIndex implements HammingIndex {
   }
 
   private Segment freeze(AddBuffer b) {
-    int n = b.size;
-    int live = b.live();
-    if (live == 0) {
-      return null;
-    }
-    long[] fps = new long[live];
-    long[] ids = new long[live];
-    int o = 0;
-    for (int j = 0; j < n; j++) {
-      if (!b.isDead(j)) {
-        fps[o] = b.fps[j];
-        ids[o] = b.ids[j];
-        o++;
-      }
-    }
-    return Segment.build(scheme, fps, ids);
+    return b.live() == 0 ? null : Segment.fromBuffer(scheme, b);
   }
 
   /** Merges the two newest segments while the older is not much larger: O(log n) segments. */
