@@ -1,6 +1,7 @@
 package org.neardup.index;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
 
 /**
@@ -271,7 +272,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     return fresh;
   }
 
-  private Segment freeze(AddBuffer b) {
+  private @Nullable Segment freeze(AddBuffer b) {
     return b.live() == 0 ? null : Segment.fromBuffer(scheme, b);
   }
 
@@ -470,9 +471,9 @@ public final class BlockPermutedIndex implements HammingIndex {
    * every bucket (independent loads the CPU overlaps), then binary-search and scan. Overlapping the
    * T cache misses cut the mean query at 10M entries (4:1, k = 3, on a shared 2-core box) from
    * 5.4-9.1 us to 3.9-5.8 us, and with -XX:+UseTransparentHugePages from 7.1-7.8 to 2.4-3.5 us.
-   * Keys wider than 16 bits are binary-searched inside the bucket; touching the whole bucket
-   * first still paid off there (5:2 at 10M, alternating passes in one JVM: 3.6-6.6 us against
-   * 5.0-7.6 us when touching only the bucket's first line).
+   * Keys wider than 16 bits are binary-searched inside the bucket; touching the whole bucket first
+   * still paid off there (5:2 at 10M, alternating passes in one JVM: 3.6-6.6 us against 5.0-7.6 us
+   * when touching only the bucket's first line).
    */
   private void searchSegmentExact(Segment seg, Query query) {
     int[] from = query.from;

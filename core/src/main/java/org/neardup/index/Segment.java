@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable, sorted part of a {@link BlockPermutedIndex}: every entry once per table, plus
@@ -51,7 +52,7 @@ final class Segment {
   final int size;
   final long[] fps;
   final long[] ids;
-  final byte[][] records; // records[0] is unused (table 0 is fps)
+  final byte @Nullable [][] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
   int deadCount; // writer only
@@ -219,7 +220,7 @@ final class Segment {
    * Merges the live entries of {@code a} and {@code b} into a new segment; with {@code b == null}
    * compacts {@code a} (drops its tombstoned entries).
    */
-  static Segment merge(BlockScheme scheme, Segment a, Segment b) {
+  static Segment merge(BlockScheme scheme, Segment a, @Nullable Segment b) {
     if (a.deadCount > 0 || (b != null && b.deadCount > 0)) {
       return mergeLive(scheme, a, b);
     }
@@ -231,8 +232,8 @@ final class Segment {
 
   /**
    * The common case, no tombstones: a two-way merge per directory bucket, comparing 48-bit records
-   * and copying runs' tails with arraycopy. Measured at 10M adds (4:1): merging took 60% of the
-   * add time with a per-entry cursor, and about a quarter of that with this loop.
+   * and copying runs' tails with arraycopy. Measured at 10M adds (4:1): merging took 60% of the add
+   * time with a per-entry cursor, and about a quarter of that with this loop.
    */
   private static Segment mergeAll(BlockScheme scheme, Segment a, Segment b) {
     int n = a.size + b.size;
@@ -312,7 +313,7 @@ final class Segment {
   }
 
   /** Merges with tombstones: cursors skip dead entries of table 0 and dead values elsewhere. */
-  private static Segment mergeLive(BlockScheme scheme, Segment a, Segment b) {
+  private static Segment mergeLive(BlockScheme scheme, Segment a, @Nullable Segment b) {
     int n = a.live() + (b == null ? 0 : b.live());
     long[] fps = new long[n];
     long[] ids = new long[n];
@@ -365,10 +366,10 @@ final class Segment {
   }
 
   /**
-   * Builds a segment from the live entries of a full add buffer without a global sort: each
-   * table's chains already group entries by the top 16 bits of the permuted fingerprint, so each
-   * table is one walk over its 65,536 chains plus a sort of each (small) chain. Falls back to
-   * {@link #build} when the buffer hashes on fewer than 16 bits.
+   * Builds a segment from the live entries of a full add buffer without a global sort: each table's
+   * chains already group entries by the top 16 bits of the permuted fingerprint, so each table is
+   * one walk over its 65,536 chains plus a sort of each (small) chain. Falls back to {@link #build}
+   * when the buffer hashes on fewer than 16 bits.
    */
   static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer) {
     int n = buffer.size;
@@ -468,7 +469,7 @@ final class Segment {
     long fp;
     long id;
 
-    Cursor0(Segment s) {
+    Cursor0(@Nullable Segment s) {
       this.s = s;
       if (s == null) {
         has = false;
@@ -501,7 +502,7 @@ final class Segment {
     boolean has = true;
     long value;
 
-    Cursor(BlockScheme scheme, Segment s, int t) {
+    Cursor(BlockScheme scheme, @Nullable Segment s, int t) {
       this.s = s;
       if (s == null) {
         r = null;
