@@ -2,6 +2,7 @@ package org.neardup.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,13 +20,13 @@ import picocli.CommandLine.Option;
  * {@code neardup bench index}: measures a {@link BlockPermutedIndex} on N uniformly random
  * fingerprints and prints one JSON line.
  *
- * <p>Steps: incremental adds into an empty index (adds/s), a bulk load of the same data into a
- * second index (fingerprints/s), its heap bytes per fingerprint, then Q queries against the bulk
- * loaded index, half of them near-duplicates (a stored fingerprint with 0..k bits flipped) and half
- * random, each timed with {@link System#nanoTime()} after a warm-up pass. {@code mismatches} counts
- * sampled queries whose result set differs from a linear scan over the same arrays; it must be 0.
- * Example: {@code java -Xmx20g -cp ... org.neardup.cli.BenchIndexCommand --size 10000000 --k 3
- * --scheme 4:1}.
+ * <p>Steps: after a warm-up of 2M adds into a throwaway index, incremental adds into an empty index
+ * (adds/s), a bulk load of the same data into a second index (fingerprints/s), its heap bytes per
+ * fingerprint, then Q queries against the bulk loaded index, half of them near-duplicates (a stored
+ * fingerprint with 0..k bits flipped) and half random, each timed with {@link System#nanoTime()}
+ * after a warm-up pass. {@code mismatches} counts sampled queries whose result set differs from a
+ * linear scan over the same arrays; it must be 0. Example: {@code java -Xmx20g -cp ...
+ * org.neardup.cli.BenchIndexCommand --size 10000000 --k 3 --scheme 4:1}.
  */
 @Command(
     name = "index",
@@ -107,6 +108,12 @@ public final class BenchIndexCommand implements Callable<Integer> {
     // Incremental adds into an empty index.
     int adds = addSize < 0 ? n : (int) Math.min(addSize, n);
     if (adds > 0) {
+      // Warm-up: compile the add, freeze and merge paths before timing them.
+      BlockPermutedIndex warm = BlockPermutedIndex.create(blockScheme);
+      for (int i = 0; i < Math.min(n, 2_000_000); i++) {
+        warm.add(fps[n - 1 - i], i);
+      }
+      warm = null;
       BlockPermutedIndex incremental = BlockPermutedIndex.create(blockScheme);
       long t0 = System.nanoTime();
       for (int i = 0; i < adds; i++) {
@@ -157,6 +164,10 @@ public final class BenchIndexCommand implements Callable<Integer> {
     Runtime rt = Runtime.getRuntime();
     result.put("heap_used_mb", (rt.totalMemory() - rt.freeMemory()) >> 20);
     result.put("heap_max_mb", rt.maxMemory() >> 20);
+    result.put("threads", threads);
+    result.put("seed", seed);
+    result.put(
+        "jvm_args", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
     out.println(new ObjectMapper().writeValueAsString(result));
     return 0;
   }
@@ -205,11 +216,6 @@ public final class BenchIndexCommand implements Callable<Integer> {
   private int mismatches(BlockPermutedIndex index, long[] fps, long[] q, int sample)
       throws InterruptedException {
     // Brute force: one pass over fps per block of queries, split over threads by stored range.
-    int[] counts = new int[sample];
-    long[][] found = new long[sample][];
-    for (int i = 0; i < sample; i++) {
-      found[i] = new long[4];
-    }
     Thread[] workers = new Thread[Math.max(1, threads)];
     long[][][] parts = new long[workers.length][][];
     int[][] partCounts = new int[workers.length][];

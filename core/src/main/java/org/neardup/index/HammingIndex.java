@@ -29,14 +29,18 @@ public interface HammingIndex {
   int search(long query, int maxDistance, MatchConsumer out);
 
   /**
-   * Reports the entry nearest to {@code query} within maxDistance (ties: the smallest docId), if
-   * any.
+   * Reports the entry nearest to {@code query} within maxDistance, if any. Ties go to the smallest
+   * docId, then to the smallest fingerprint (unsigned), so every implementation picks the same one.
    *
    * @return its distance, or -1 when nothing is within maxDistance
    */
   int nearest(long query, int maxDistance, MatchConsumer out);
 
-  /** Whether any entry is within maxDistance of query; stops at the first one found. */
+  /**
+   * Whether any entry is within maxDistance of query; stops at the first one found.
+   *
+   * @throws IllegalArgumentException if maxDistance is outside [0, {@link #maxSupportedDistance()}]
+   */
   boolean any(long query, int maxDistance);
 
   /** The number of entries. */

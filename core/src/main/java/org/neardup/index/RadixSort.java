@@ -1,5 +1,7 @@
 package org.neardup.index;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Stable LSD radix sorts of {@code long[]} in unsigned order, optionally carrying a parallel
  * payload array. One counting pass computes every digit's histogram; passes whose digit is the same
@@ -40,14 +42,19 @@ final class RadixSort {
    * least significant first, each cut into digits of at most {@link #DIGIT_BITS} bits.
    */
   static int[][] digitsFor(int[] shifts, int[] widths) {
+    return digitsFor(shifts, widths, DIGIT_BITS);
+  }
+
+  /** As {@link #digitsFor(int[], int[])} with digits of at most {@code maxDigitBits} bits. */
+  static int[][] digitsFor(int[] shifts, int[] widths, int maxDigitBits) {
     int count = 0;
     for (int w : widths) {
-      count += (w + DIGIT_BITS - 1) / DIGIT_BITS;
+      count += (w + maxDigitBits - 1) / maxDigitBits;
     }
     int[][] digits = new int[count][];
     int d = 0;
     for (int i = 0; i < shifts.length; i++) {
-      int pieces = (widths[i] + DIGIT_BITS - 1) / DIGIT_BITS;
+      int pieces = (widths[i] + maxDigitBits - 1) / maxDigitBits;
       int base = widths[i] / pieces;
       int extra = widths[i] % pieces;
       int shift = shifts[i];
@@ -65,7 +72,12 @@ final class RadixSort {
    * payload} (may be null) alike. The result is left in {@code keys} and {@code payload}.
    */
   static void sort(
-      long[] keys, long[] payload, int n, long[] scratchK, long[] scratchP, int[][] digits) {
+      long[] keys,
+      long @Nullable [] payload,
+      int n,
+      long[] scratchK,
+      long @Nullable [] scratchP,
+      int[][] digits) {
     if (n < 2) {
       return;
     }
@@ -134,7 +146,7 @@ final class RadixSort {
     }
   }
 
-  private static void insertionSort(long[] keys, long[] payload, int n, int[][] digits) {
+  private static void insertionSort(long[] keys, long @Nullable [] payload, int n, int[][] digits) {
     long[] m = new long[digits.length];
     for (int p = 0; p < digits.length; p++) {
       m[p] = BlockScheme.mask(digits[p][1]) << digits[p][0];

@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable, sorted part of a {@link BlockPermutedIndex}: every entry once per table, plus
@@ -51,7 +52,7 @@ final class Segment {
   final int size;
   final long[] fps;
   final long[] ids;
-  final byte[][] records; // records[0] is unused (table 0 is fps)
+  final byte @Nullable [][] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
   int deadCount; // writer only
@@ -216,10 +217,103 @@ final class Segment {
   }
 
   /**
-   * Merges the live entries of {@code a} and {@code b} into a new segment (either may be the same
-   * object as a sole source when compacting: pass null for {@code b}).
+   * Merges the live entries of {@code a} and {@code b} into a new segment; with {@code b == null}
+   * compacts {@code a} (drops its tombstoned entries).
    */
-  static Segment merge(BlockScheme scheme, Segment a, Segment b) {
+  static Segment merge(BlockScheme scheme, Segment a, @Nullable Segment b) {
+    if (a.deadCount > 0 || (b != null && b.deadCount > 0)) {
+      return mergeLive(scheme, a, b);
+    }
+    if (b == null) {
+      return a;
+    }
+    return mergeAll(scheme, a, b);
+  }
+
+  /**
+   * The common case, no tombstones: a two-way merge per directory bucket, comparing 48-bit records
+   * and copying runs' tails with arraycopy. Measured at 10M adds (4:1): merging took 60% of the add
+   * time with a per-entry cursor, and about a quarter of that with this loop.
+   */
+  private static Segment mergeAll(BlockScheme scheme, Segment a, Segment b) {
+    int n = a.size + b.size;
+    long[] fps = new long[n];
+    long[] ids = new long[n];
+    {
+      long[] fa = a.fps;
+      long[] fb = b.fps;
+      long[] ia = a.ids;
+      long[] ib = b.ids;
+      int i = 0;
+      int j = 0;
+      int o = 0;
+      while (i < fa.length && j < fb.length) {
+        int c = Long.compareUnsigned(fa[i], fb[j]);
+        if (c < 0 || (c == 0 && ia[i] <= ib[j])) {
+          fps[o] = fa[i];
+          ids[o++] = ia[i++];
+        } else {
+          fps[o] = fb[j];
+          ids[o++] = ib[j++];
+        }
+      }
+      System.arraycopy(fa, i, fps, o, fa.length - i);
+      System.arraycopy(ia, i, ids, o, fa.length - i);
+      o += fa.length - i;
+      System.arraycopy(fb, j, fps, o, fb.length - j);
+      System.arraycopy(ib, j, ids, o, fb.length - j);
+    }
+    int tables = scheme.tables();
+    byte[][] records = new byte[tables][];
+    int[][] dirs = new int[tables][];
+    dirs[0] = directory(fps, n);
+    for (int t = 1; t < tables; t++) {
+      byte[] ra = a.records[t];
+      byte[] rb = b.records[t];
+      int[] da = a.dirs[t];
+      int[] db = b.dirs[t];
+      byte[] r = new byte[n * RECORD + 2];
+      int[] dir = new int[BUCKETS + 1];
+      int o = 0;
+      for (int bucket = 0; bucket < BUCKETS; bucket++) {
+        int i = da[bucket];
+        int ie = da[bucket + 1];
+        int j = db[bucket];
+        int je = db[bucket + 1];
+        if (i < ie && j < je) {
+          long x = read48(ra, i);
+          long y = read48(rb, j);
+          while (true) {
+            if (x <= y) {
+              LONGS.set(r, o++ * RECORD, x);
+              if (++i == ie) {
+                break;
+              }
+              x = read48(ra, i);
+            } else {
+              LONGS.set(r, o++ * RECORD, y);
+              if (++j == je) {
+                break;
+              }
+              y = read48(rb, j);
+            }
+          }
+        }
+        System.arraycopy(ra, i * RECORD, r, o * RECORD, (ie - i) * RECORD);
+        o += ie - i;
+        System.arraycopy(rb, j * RECORD, r, o * RECORD, (je - j) * RECORD);
+        o += je - j;
+        dir[bucket + 1] = o;
+      }
+      assert o == n;
+      records[t] = r;
+      dirs[t] = dir;
+    }
+    return new Segment(n, fps, ids, records, dirs);
+  }
+
+  /** Merges with tombstones: cursors skip dead entries of table 0 and dead values elsewhere. */
+  private static Segment mergeLive(BlockScheme scheme, Segment a, @Nullable Segment b) {
     int n = a.live() + (b == null ? 0 : b.live());
     long[] fps = new long[n];
     long[] ids = new long[n];
@@ -271,6 +365,102 @@ final class Segment {
     return new Segment(n, fps, ids, records, dirs);
   }
 
+  /**
+   * Builds a segment from the live entries of a full add buffer without a global sort: each table's
+   * chains already group entries by the top 16 bits of the permuted fingerprint, so each table is
+   * one walk over its 65,536 chains plus a sort of each (small) chain. Falls back to {@link #build}
+   * when the buffer hashes on fewer than 16 bits.
+   */
+  static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer) {
+    int n = buffer.size;
+    int live = buffer.live();
+    int tables = scheme.tables();
+    boolean chained = true;
+    for (int t = 0; t < tables; t++) {
+      chained &= buffer.hashBits[t] == DIR_BITS;
+    }
+    if (!chained) {
+      long[] fps = new long[live];
+      long[] ids = new long[live];
+      int o = 0;
+      for (int j = 0; j < n; j++) {
+        if (!buffer.isDead(j)) {
+          fps[o] = buffer.fps[j];
+          ids[o++] = buffer.ids[j];
+        }
+      }
+      return build(scheme, fps, ids);
+    }
+    long[] fps = new long[live];
+    long[] ids = new long[live];
+    byte[][] records = new byte[tables][];
+    int[][] dirs = new int[tables][];
+    long[] group = new long[64];
+    long[] groupIds = new long[64];
+    for (int t = 0; t < tables; t++) {
+      int[] head = buffer.heads[t];
+      int[] next = buffer.next[t];
+      int[] dir = new int[BUCKETS + 1];
+      byte[] r = t == 0 ? null : new byte[live * RECORD + 2];
+      int o = 0;
+      for (int bucket = 0; bucket < BUCKETS; bucket++) {
+        int g = 0;
+        for (int c = head[bucket]; c != 0; c = next[c - 1]) {
+          int j = c - 1;
+          if (buffer.isDead(j)) {
+            continue;
+          }
+          if (g == group.length) {
+            group = Arrays.copyOf(group, g * 2);
+            groupIds = Arrays.copyOf(groupIds, g * 2);
+          }
+          group[g] = t == 0 ? buffer.fps[j] : scheme.permute(t, buffer.fps[j]);
+          groupIds[g++] = buffer.ids[j];
+        }
+        // One bucket shares its top 16 bits, so signed order is unsigned order here.
+        if (t == 0) {
+          sortPairs(group, groupIds, g);
+          System.arraycopy(group, 0, fps, o, g);
+          System.arraycopy(groupIds, 0, ids, o, g);
+        } else {
+          if (g > 1) {
+            Arrays.sort(group, 0, g);
+          }
+          for (int x = 0; x < g; x++) {
+            LONGS.set(r, (o + x) * RECORD, group[x] & MASK48);
+          }
+        }
+        o += g;
+        dir[bucket + 1] = o;
+      }
+      assert o == live;
+      records[t] = r;
+      dirs[t] = dir;
+    }
+    return new Segment(live, fps, ids, records, dirs);
+  }
+
+  /** Sorts {@code (a[i], b[i])}, i < n, by a then b, signed (callers keep a's sign fixed). */
+  private static void sortPairs(long[] a, long[] b, int n) {
+    if (n <= 32) {
+      for (int i = 1; i < n; i++) {
+        long x = a[i];
+        long y = b[i];
+        int j = i - 1;
+        while (j >= 0 && (a[j] > x || (a[j] == x && b[j] > y))) {
+          a[j + 1] = a[j];
+          b[j + 1] = b[j];
+          j--;
+        }
+        a[j + 1] = x;
+        b[j + 1] = y;
+      }
+      return;
+    }
+    RadixSort.sortUnsigned(a, b, n, new long[n], new long[n]);
+    sortIdsWithinEqualFingerprints(a, b, n);
+  }
+
   /** Live entries of table 0 in order. */
   private static final class Cursor0 {
     private final Segment s;
@@ -279,7 +469,7 @@ final class Segment {
     long fp;
     long id;
 
-    Cursor0(Segment s) {
+    Cursor0(@Nullable Segment s) {
       this.s = s;
       if (s == null) {
         has = false;
@@ -312,7 +502,7 @@ final class Segment {
     boolean has = true;
     long value;
 
-    Cursor(BlockScheme scheme, Segment s, int t) {
+    Cursor(BlockScheme scheme, @Nullable Segment s, int t) {
       this.s = s;
       if (s == null) {
         r = null;

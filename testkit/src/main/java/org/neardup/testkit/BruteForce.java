@@ -51,6 +51,41 @@ public final class BruteForce {
     return out;
   }
 
+  /**
+   * The same list as {@link #pairs}, for inputs too large for O(n^2) whose near pairs are rare:
+   * cuts the 64 bits into k + 1 blocks (two fingerprints within k bits agree on one of them),
+   * groups positions by each block's value in a hash map and compares every pair within a group.
+   * Quadratic only in the largest group.
+   */
+  public static List<Pair> pairsByPigeonhole(long[] fps, int k) {
+    int blocks = k + 1;
+    java.util.Set<Long> seen = new java.util.HashSet<>();
+    List<Pair> out = new ArrayList<>();
+    for (int b = 0; b < blocks; b++) {
+      int lo = 64 * b / blocks;
+      int hi = 64 * (b + 1) / blocks;
+      long mask = (hi - lo == 64 ? -1L : ((1L << (hi - lo)) - 1)) << lo;
+      java.util.Map<Long, List<Integer>> groups = new java.util.HashMap<>();
+      for (int i = 0; i < fps.length; i++) {
+        groups.computeIfAbsent(fps[i] & mask, x -> new ArrayList<>()).add(i);
+      }
+      for (List<Integer> g : groups.values()) {
+        for (int x = 0; x < g.size(); x++) {
+          for (int y = x + 1; y < g.size(); y++) {
+            int i = g.get(x);
+            int j = g.get(y);
+            int d = Long.bitCount(fps[i] ^ fps[j]);
+            if (d <= k && seen.add(((long) i << 32) | j)) {
+              out.add(new Pair(i, j, d));
+            }
+          }
+        }
+      }
+    }
+    Collections.sort(out);
+    return out;
+  }
+
   /** Every pair {@code i < j} of {@code fps} within k bits, sorted by (i, j). */
   public static List<Pair> pairs(long[] fps, int k) {
     List<Pair> out = new ArrayList<>();

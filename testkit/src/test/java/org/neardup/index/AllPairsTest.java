@@ -31,6 +31,9 @@ class AllPairsTest {
     "4:1, 5, 2",
     "5:2, 8, 1",
     "4:1, 12, 2",
+    // keys too wide to pack with a position: 2:2, and some tables of 6:5
+    "2:2, 0, 1",
+    "6:5, 1, 2",
   })
   void find_everyShape_matchesBruteForce(String schemeText, int k, int threads) {
     BlockScheme scheme = BlockScheme.parse(schemeText);
@@ -68,7 +71,7 @@ class AllPairsTest {
   @Test
   void find_skewedAndDuplicated_agreesAndStaysFast() {
     SplittableRandom random = new SplittableRandom(99);
-    int n = 200_000;
+    int n = 100_000;
     long mask = BlockScheme.of(5, 2).keyMask(0); // share table 0's whole key
     for (double fraction : new double[] {0.01, 0.1}) {
       long[] fps = Fingerprints.skewed(random, n, fraction, mask);
@@ -77,7 +80,7 @@ class AllPairsTest {
         fps[random.nextInt(n)] = fps[0];
         fps[random.nextInt(n)] = Fingerprints.flip(random, fps[0], 1 + random.nextInt(3));
       }
-      List<Pair> expected = pairsAmongSuspects(fps, 3, mask);
+      List<Pair> expected = BruteForce.pairsByPigeonhole(fps, 3);
       long t0 = System.nanoTime();
       List<Pair> actual = collect(fps, 3, BlockScheme.of(5, 2), 2);
       double seconds = (System.nanoTime() - t0) / 1e9;
@@ -86,58 +89,6 @@ class AllPairsTest {
       List<Pair> actual41 = collect(fps, 3, BlockScheme.DEFAULT, 1);
       assertThat(actual41).isEqualTo(expected);
     }
-  }
-
-  /**
-   * Brute force restricted to what can match: fingerprints sharing the skewed key value, and the
-   * duplicated fingerprint's neighbourhood; random 64-bit values elsewhere are never within 3.
-   * Checked by a full linear scan of every suspect.
-   */
-  private static List<Pair> pairsAmongSuspects(long[] fps, int k, long mask) {
-    LinearScanIndex all = new LinearScanIndex();
-    for (int i = 0; i < fps.length; i++) {
-      all.add(fps[i], i);
-    }
-    List<Pair> out = new ArrayList<>();
-    long shared = mode(fps, mask);
-    for (int i = 0; i < fps.length; i++) {
-      int self = i;
-      if ((fps[i] & mask) == shared || Long.bitCount(fps[i] ^ fps[0]) <= 2 * k || i % 997 == 0) {
-        all.search(
-            fps[i],
-            k,
-            (id, fp, d) -> {
-              if (id > self) {
-                out.add(new Pair(self, (int) id, d));
-              }
-            });
-      }
-    }
-    Collections.sort(out);
-    return out;
-  }
-
-  /** The most common value of {@code fp & mask}: the skewed block value. */
-  private static long mode(long[] fps, long mask) {
-    long[] masked = new long[fps.length];
-    for (int i = 0; i < fps.length; i++) {
-      masked[i] = fps[i] & mask;
-    }
-    java.util.Arrays.sort(masked);
-    long best = masked[0];
-    int bestRun = 0;
-    for (int i = 0; i < masked.length; ) {
-      int j = i;
-      while (j < masked.length && masked[j] == masked[i]) {
-        j++;
-      }
-      if (j - i > bestRun) {
-        bestRun = j - i;
-        best = masked[i];
-      }
-      i = j;
-    }
-    return best;
   }
 
   static List<Pair> collect(long[] fps, int k, BlockScheme scheme, int threads) {
@@ -163,6 +114,15 @@ class AllPairsTest {
     assertThatThrownBy(() -> AllPairs.find(null, 3, 1, (i, j, d) -> {}))
         .hasMessage("fingerprints must not be null");
     assertThat(AllPairs.find(new long[] {7}, 3, 1, (i, j, d) -> {})).isZero();
+  }
+
+  @Test
+  void pairsByPigeonhole_agreesWithQuadraticOracle() {
+    SplittableRandom random = new SplittableRandom(8);
+    long[] fps = Fingerprints.clustered(random, 2000, 20, 8);
+    for (int k : new int[] {0, 2, 3, 7}) {
+      assertThat(BruteForce.pairsByPigeonhole(fps, k)).isEqualTo(BruteForce.pairs(fps, k));
+    }
   }
 
   @Test
