@@ -47,6 +47,11 @@ public final class Dataset {
     this.pairs = List.copyOf(byKey.values());
   }
 
+  /** A dataset from documents and pairs already in memory (for tests and generated sets). */
+  static Dataset of(Path dir, List<Doc> docs, List<Pair> pairs, double floor) {
+    return new Dataset(dir, List.copyOf(docs), pairs, floor);
+  }
+
   /**
    * Reads {@code dir/docs.jsonl} and {@code dir/pairs.jsonl}.
    *
