@@ -797,11 +797,19 @@ public final class HtmlReport {
           left.append(folded(s.a(), first, last));
           right.append(folded(s.b(), first, last));
         }
-        case DELETED -> left.append("<del>").append(capped(s.text())).append("</del>");
-        case INSERTED -> right.append("<ins>").append(capped(s.text())).append("</ins>");
+        case DELETED -> left.append(marked("del", s.text()));
+        case INSERTED -> right.append(marked("ins", s.text()));
       }
     }
     return new String[] {left.toString(), right.toString()};
+  }
+
+  /** A changed stretch in {@code <del>} or {@code <ins>}; spacing alone is not worth marking. */
+  private static String marked(String tag, String text) {
+    if (text.isBlank()) {
+      return esc(text);
+    }
+    return "<" + tag + ">" + capped(text) + "</" + tag + ">";
   }
 
   /**

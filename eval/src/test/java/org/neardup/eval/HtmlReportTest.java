@@ -121,6 +121,12 @@ class HtmlReportTest {
   }
 
   @Test
+  void sideBySide_addedSpacingOnly_notMarked() {
+    String[] sides = HtmlReport.sideBySide("相思 何日", "\u3000\u3000相思 何日\n");
+    assertThat(sides[1]).doesNotContain("<ins>").contains("相思");
+  }
+
+  @Test
   void sideBySide_identicalTexts_shownWhole() {
     String[] sides =
         HtmlReport.sideBySide(
