@@ -47,10 +47,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Score near-duplicate detection on a labelled dataset and write a report.",
       "",
-      "DATASET is a directory with docs.jsonl ({id, lang, len_class, text}) and pairs.jsonl",
-      "({a, b, jaccard, kind, lang, len_class}); gold near-duplicates are the listed pairs with",
-      "jaccard >= --label-threshold. Prints precision, recall and F1 as score.py does, then the",
-      "sweeps over k and the similarity threshold and the alternative settings."
+      "DATASET is a directory with docs.jsonl ({id, lang, len_class, text}) and",
+      "pairs.jsonl ({a, b, jaccard, kind, lang, len_class}); the gold near-duplicates",
+      "are the listed pairs with jaccard >= --label-threshold. Pairs are found",
+      "exactly as 'neardup dedup' finds them with the same engine options.",
+      "Prints precision, recall and F1 as score.py does, then the sweeps over k",
+      "and the similarity threshold, and the alternative settings."
     })
 final class EvalCommand implements Callable<Integer> {
   @Parameters(

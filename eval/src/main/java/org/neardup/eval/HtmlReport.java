@@ -1026,6 +1026,7 @@ public final class HtmlReport {
       td.best{background:#dff3e4;font-weight:700}
       small{color:#666;font-weight:400}
       table.ids td{font-size:12.5px}
+      table.ids td:first-child{white-space:nowrap}
       .charts{display:flex;flex-wrap:wrap;gap:20px 36px}
       figure{margin:0;width:620px}
       figure svg{display:block;border:1px solid #e3e6ea;border-radius:6px}
