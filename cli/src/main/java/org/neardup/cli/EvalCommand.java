@@ -154,6 +154,15 @@ final class EvalCommand implements Callable<Integer> {
     List<Evaluation.Engine> variants = noVariants ? List.of() : variants(engine);
     log.accept("reading " + dataset);
     Dataset data = Dataset.read(dataset);
+    if (labelThreshold < data.floor()) {
+      stderr.printf(
+          Locale.ROOT,
+          "neardup eval: warning: --label-threshold %s is below the floor %s down to which the"
+              + " dataset lists pairs; scores are only approximate%n",
+          labelThreshold,
+          data.floor());
+      stderr.flush();
+    }
 
     Evaluation.Options o = new Evaluation.Options();
     o.threads = threads;

@@ -140,6 +140,21 @@ class EvalCommandTest {
   }
 
   @Test
+  void eval_labelThresholdBelowFloor_warnsLikeScorePy() throws Exception {
+    Run r =
+        run(
+            "eval",
+            tiny().toString(),
+            "--label-threshold",
+            "0.4",
+            "--no-sweeps",
+            "--no-variants",
+            "-q");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.err()).contains("warning: --label-threshold 0.4 is below the floor 0.5");
+  }
+
+  @Test
   void eval_missingDataset_oneLineErrorExit1() {
     Run r = run("eval", tmp.resolve("nowhere").toString(), "-q");
     assertThat(r.exit()).isEqualTo(1);
