@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     description = "Near-duplicate text detection: simhash fingerprints, a Hamming index, verification.",
     subcommands = {
       DedupCommand.class,
+      EvalCommand.class,
       FingerprintCommand.class,
       IdfCommand.class,
       BenchCommand.class,

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -25,19 +26,30 @@ public final class Dataset {
   /** One listed pair, a < b by index. */
   public record Pair(int a, int b, double jaccard, String kind, String lang, String lenClass) {}
 
+  /** The floor when {@code stats.json} does not give one: the published sets list J >= 0.5. */
+  public static final double DEFAULT_FLOOR = 0.5;
+
   private final Path dir;
   private final List<Doc> docs;
   private final List<Pair> pairs;
   private final Map<Long, Pair> byKey;
+  private final double floor;
 
-  private Dataset(Path dir, List<Doc> docs, List<Pair> pairs) {
+  private Dataset(Path dir, List<Doc> docs, List<Pair> listed, double floor) {
     this.dir = dir;
     this.docs = docs;
-    this.pairs = pairs;
-    this.byKey = new HashMap<>(pairs.size() * 2);
-    for (Pair p : pairs) {
+    this.floor = floor;
+    // A pair listed twice counts once, with its last line, as score.py's dict does.
+    this.byKey = new LinkedHashMap<>(listed.size() * 2);
+    for (Pair p : listed) {
       byKey.put(key(p.a, p.b), p);
     }
+    this.pairs = List.copyOf(byKey.values());
+  }
+
+  /** A dataset from documents and pairs already in memory (for tests and generated sets). */
+  static Dataset of(Path dir, List<Doc> docs, List<Pair> pairs, double floor) {
+    return new Dataset(dir, List.copyOf(docs), pairs, floor);
   }
 
   /**
@@ -53,7 +65,8 @@ public final class Dataset {
     Path pairsFile = dir.resolve("pairs.jsonl");
     for (Path p : List.of(docsFile, pairsFile)) {
       if (!Files.isRegularFile(p)) {
-        throw new IOException(p + ": missing; a dataset directory holds docs.jsonl and pairs.jsonl");
+        throw new IOException(
+            p + ": missing; a dataset directory holds docs.jsonl and pairs.jsonl");
       }
     }
     try (BufferedReader r = Files.newBufferedReader(docsFile, StandardCharsets.UTF_8)) {
@@ -106,10 +119,25 @@ public final class Dataset {
                 p.path("len_class").asText("?")));
       }
     }
-    return new Dataset(dir, List.copyOf(docs), List.copyOf(pairs));
+    return new Dataset(dir, List.copyOf(docs), pairs, readFloor(json, dir.resolve("stats.json")));
   }
 
-  private static JsonNode parse(ObjectMapper json, String line, Path file, int n) throws IOException {
+  /** {@code manifest.floor} of stats.json when there is one, as score.py reads it. */
+  private static double readFloor(ObjectMapper json, Path stats) throws IOException {
+    if (!Files.isRegularFile(stats)) {
+      return DEFAULT_FLOOR;
+    }
+    JsonNode floor;
+    try {
+      floor = json.readTree(stats.toFile()).path("manifest").path("floor");
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IOException(stats + ": not JSON (" + e.getOriginalMessage() + ")", e);
+    }
+    return floor.isNumber() ? floor.asDouble() : DEFAULT_FLOOR;
+  }
+
+  private static JsonNode parse(ObjectMapper json, String line, Path file, int n)
+      throws IOException {
     try {
       return json.readTree(line);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -139,8 +167,17 @@ public final class Dataset {
     return docs;
   }
 
+  /** The listed pairs, each once. */
   public List<Pair> pairs() {
     return pairs;
+  }
+
+  /**
+   * The Jaccard similarity down to which every pair is listed: a pair that is not listed is below
+   * it ({@code manifest.floor} of stats.json, else {@value #DEFAULT_FLOOR}).
+   */
+  public double floor() {
+    return floor;
   }
 
   /** The listed pair of documents a and b (by index), or null when they are not listed. */

@@ -1,0 +1,191 @@
+package org.neardup.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code neardup eval} end to end on the tiny dataset, against {@code neardup dedup}. */
+class EvalCommandTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path tmp;
+
+  /** What one run printed and returned. */
+  private record Run(int exit, String out, String err) {}
+
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cmd = Main.commandLine();
+    cmd.setOut(new PrintWriter(out, true));
+    cmd.setErr(new PrintWriter(err, true));
+    int exit = cmd.execute(args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  private static Path tiny() throws URISyntaxException {
+    return Path.of(EvalCommandTest.class.getResource("/tiny/docs.jsonl").toURI()).getParent();
+  }
+
+  @Test
+  void eval_tinyDataset_writesReportJsonAndThePairsDedupFinds() throws Exception {
+    Path data = tiny();
+    Path html = tmp.resolve("report.html");
+    Path json = tmp.resolve("result.json");
+    Path pairs = tmp.resolve("pairs.jsonl");
+    Run eval =
+        run(
+            "eval",
+            data.toString(),
+            "--out",
+            html.toString(),
+            "--json",
+            json.toString(),
+            "--pairs",
+            pairs.toString(),
+            "--threads",
+            "2",
+            "--max-k",
+            "8",
+            "-q");
+    assertThat(eval.exit()).as(eval.err()).isZero();
+    assertThat(eval.out())
+        .contains("gold: " + data + "  threshold: jaccard >= 0.8")
+        .contains("ALL ")
+        .contains("fingerprint only (--no-verify)")
+        .contains("by similarity threshold")
+        .contains("settings alternatives")
+        .contains("--numbers fold")
+        .contains("--top-n 0 (all)");
+
+    Run dedup =
+        run(
+            "dedup",
+            data.resolve("docs.jsonl").toString(),
+            "--out",
+            tmp.resolve("dd").toString(),
+            "-q");
+    assertThat(dedup.exit()).as(dedup.err()).isZero();
+    assertThat(pairSet(pairs)).isEqualTo(pairSet(tmp.resolve("dd/pairs.jsonl")));
+    assertThat(pairSet(pairs)).isNotEmpty();
+
+    JsonNode result = JSON.readTree(json.toFile());
+    JsonNode summary = JSON.readTree(tmp.resolve("dd/summary.json").toFile());
+    assertThat(result.path("settings").path("id").asText())
+        .isEqualTo(summary.path("settings").asText());
+    assertThat(result.path("predicted_pairs").asInt()).isEqualTo(pairSet(pairs).size());
+    assertThat(result.path("groups").path("ALL").path("tp").isNumber()).isTrue();
+    assertThat(result.path("sweeps").path("fingerprint_by_k")).hasSize(9);
+    assertThat(result.path("sweeps").path("by_threshold")).hasSize(10);
+    assertThat(result.path("variants").size()).isGreaterThan(5);
+
+    String page = Files.readString(html, StandardCharsets.UTF_8);
+    assertThat(page).startsWith("<!DOCTYPE html>").contains("False negatives").contains("<svg");
+  }
+
+  /** Engine options reach eval as they reach dedup: the same pairs and the same settings id. */
+  @Test
+  void eval_engineOptions_sameAsDedupWithThem() throws Exception {
+    Path data = tiny();
+    String[] engine = {"--numbers", "fold", "-k", "5", "--html", "main", "--threshold", "0.7"};
+    Path pairs = tmp.resolve("pairs.jsonl");
+    Path json = tmp.resolve("r.json");
+    List<String> evalArgs =
+        new ArrayList<>(
+            List.of(
+                "eval",
+                data.toString(),
+                "--pairs",
+                pairs.toString(),
+                "--json",
+                json.toString(),
+                "--no-sweeps",
+                "--no-variants",
+                "-q"));
+    evalArgs.addAll(List.of(engine));
+    Run eval = run(evalArgs.toArray(new String[0]));
+    assertThat(eval.exit()).as(eval.err()).isZero();
+    assertThat(eval.out())
+        .contains("settings: --max-distance 5 --threshold 0.7 --numbers fold --html main");
+    List<String> dedupArgs =
+        new ArrayList<>(
+            List.of(
+                "dedup",
+                data.resolve("docs.jsonl").toString(),
+                "--out",
+                tmp.resolve("dd").toString(),
+                "-q"));
+    dedupArgs.addAll(List.of(engine));
+    Run dedup = run(dedupArgs.toArray(new String[0]));
+    assertThat(dedup.exit()).as(dedup.err()).isZero();
+    assertThat(pairSet(pairs)).isEqualTo(pairSet(tmp.resolve("dd/pairs.jsonl")));
+    assertThat(JSON.readTree(json.toFile()).path("settings").path("id").asText())
+        .isEqualTo(
+            JSON.readTree(tmp.resolve("dd/summary.json").toFile()).path("settings").asText());
+  }
+
+  @Test
+  void eval_labelThresholdBelowFloor_warnsLikeScorePy() throws Exception {
+    Run r =
+        run(
+            "eval",
+            tiny().toString(),
+            "--label-threshold",
+            "0.4",
+            "--no-sweeps",
+            "--no-variants",
+            "-q");
+    assertThat(r.exit()).as(r.err()).isZero();
+    assertThat(r.err()).contains("warning: --label-threshold 0.4 is below the floor 0.5");
+  }
+
+  @Test
+  void eval_missingDataset_oneLineErrorExit1() {
+    Run r = run("eval", tmp.resolve("nowhere").toString(), "-q");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).startsWith("neardup eval: error: ").contains("docs.jsonl: missing");
+  }
+
+  @Test
+  void eval_badThreads_exit1NamesTheOption() throws Exception {
+    Run r = run("eval", tiny().toString(), "--threads", "0", "-q");
+    assertThat(r.exit()).isEqualTo(1);
+    assertThat(r.err()).contains("--threads must be in [1, 256], got 0");
+  }
+
+  @Test
+  void eval_unknownOption_usageExit2() throws Exception {
+    Run r = run("eval", tiny().toString(), "--bogus");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("Unknown option");
+  }
+
+  private static Set<String> pairSet(Path file) throws IOException {
+    Set<String> out = new TreeSet<>();
+    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode n = JSON.readTree(line);
+      String a = n.get("a").asText();
+      String b = n.get("b").asText();
+      out.add(a.compareTo(b) < 0 ? a + " " + b : b + " " + a);
+    }
+    return out;
+  }
+}
