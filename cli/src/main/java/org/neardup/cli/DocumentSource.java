@@ -44,6 +44,40 @@ final class DocumentSource {
   }
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ThreadLocal<java.nio.charset.CharsetDecoder> DECODER =
+      ThreadLocal.withInitial(
+          () ->
+              StandardCharsets.UTF_8
+                  .newDecoder()
+                  .onMalformedInput(CodingErrorAction.REPORT)
+                  .onUnmappableCharacter(CodingErrorAction.REPORT));
+
+  /**
+   * A document as read, not yet decoded or parsed: reading stays cheap and sequential, and the
+   * decoding and JSON parsing run on the worker threads ({@link #parse}).
+   *
+   * @param bytes the raw line or file, or null when {@code error} is set
+   * @param idJson the id when the format gives it (lines, files), else null
+   */
+  record RawDocument(
+      long ordinal, String location, Format format, byte @Nullable [] bytes, @Nullable String idJson, @Nullable String error) {}
+
+  /** Decodes and parses a raw document; thread-safe. */
+  InputDocument parse(RawDocument raw) {
+    if (raw.error() != null || raw.bytes() == null) {
+      return error(raw.ordinal(), raw.idJson(), raw.location(), raw.error() == null ? "unreadable" : raw.error());
+    }
+    String text;
+    try {
+      text = LineReader.decode(DECODER.get(), raw.bytes(), 0, raw.bytes().length);
+    } catch (CharacterCodingException e) {
+      return error(raw.ordinal(), raw.idJson(), raw.location(), e.getMessage());
+    }
+    if (raw.format() == Format.JSONL) {
+      return parseJson(raw.ordinal(), text, raw.location());
+    }
+    return new InputDocument(raw.ordinal(), raw.idJson(), text, raw.location(), null, null);
+  }
 
   private final List<Path> inputs;
   private final Format format;
@@ -109,8 +143,8 @@ final class DocumentSource {
     return bytesRead;
   }
 
-  /** Reads every document in order and hands it to {@code out}. */
-  void forEach(Consumer<InputDocument> out) throws IOException {
+  /** Reads every document in order and hands it, raw, to {@code out}; see {@link #parse}. */
+  void forEach(Consumer<RawDocument> out) throws IOException {
     long[] ordinal = {0};
     long[] before = {0};
     for (Path p : inputs) {
@@ -185,57 +219,34 @@ final class DocumentSource {
   }
 
   private void readStream(
-      InputStream in, String name, Format f, long[] ordinal, Consumer<InputDocument> out, boolean single)
+      InputStream in, String name, Format f, long[] ordinal, Consumer<RawDocument> out, boolean single)
       throws IOException {
     LineReader lines = new LineReader(in, maxBytes);
     while (lines.next()) {
       long n = lines.lineNumber();
       String location = name + ":" + n;
+      String id = f == Format.JSONL ? null : single ? Long.toString(n) : quote(name + ":" + n);
       if (lines.tooLong()) {
         out.accept(
-            error(ordinal[0]++, null, location, "document of " + lines.byteLength() + " bytes exceeds --max-doc-bytes " + maxBytes));
+            new RawDocument(ordinal[0]++, location, f, null, id,
+                "document of " + lines.byteLength() + " bytes exceeds --max-doc-bytes " + maxBytes));
         continue;
       }
       if (f == Format.JSONL && lines.blank()) {
         continue; // blank lines between JSON records are not documents
       }
-      String line;
-      try {
-        line = lines.decode();
-      } catch (CharacterCodingException e) {
-        out.accept(error(ordinal[0]++, null, location, e.getMessage()));
-        continue;
-      }
-      if (f == Format.JSONL) {
-        out.accept(parseJson(ordinal[0]++, line, location));
-      } else {
-        String id = single ? Long.toString(n) : quote(name + ":" + n);
-        out.accept(new InputDocument(ordinal[0]++, id, line, location, null, null));
-      }
+      out.accept(new RawDocument(ordinal[0]++, location, f, lines.copy(), id, null));
     }
   }
 
-  private void readFile(InputStream in, String id, String location, long[] ordinal, Consumer<InputDocument> out)
+  private void readFile(InputStream in, String id, String location, long[] ordinal, Consumer<RawDocument> out)
       throws IOException {
     byte[] bytes = in.readNBytes(maxBytes + 1);
     if (bytes.length > maxBytes) {
-      out.accept(error(ordinal[0]++, quote(id), location, "document exceeds --max-doc-bytes " + maxBytes));
+      out.accept(new RawDocument(ordinal[0]++, location, Format.FILES, null, quote(id), "document exceeds --max-doc-bytes " + maxBytes));
       return;
     }
-    try {
-      String text =
-          LineReader.decode(
-              StandardCharsets.UTF_8
-                  .newDecoder()
-                  .onMalformedInput(CodingErrorAction.REPORT)
-                  .onUnmappableCharacter(CodingErrorAction.REPORT),
-              bytes,
-              0,
-              bytes.length);
-      out.accept(new InputDocument(ordinal[0]++, quote(id), text, location, null, null));
-    } catch (CharacterCodingException e) {
-      out.accept(error(ordinal[0]++, quote(id), location, e.getMessage()));
-    }
+    out.accept(new RawDocument(ordinal[0]++, location, Format.FILES, bytes, quote(id), null));
   }
 
   private InputDocument parseJson(long ordinal, String line, String location) {

@@ -117,6 +117,11 @@ final class LineReader {
     return !tooLong;
   }
 
+  /** A copy of the current line's bytes. */
+  byte[] copy() {
+    return Arrays.copyOf(line, lineLength);
+  }
+
   /**
    * Decodes the current line.
    *

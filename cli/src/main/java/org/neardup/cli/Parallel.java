@@ -11,13 +11,13 @@ import java.util.concurrent.Future;
 import java.util.function.Function;
 
 /**
- * Reads documents on the calling thread, processes them in batches on worker threads, and hands
- * the results back on the calling thread in input order. At most {@code 4 * threads} batches are
+ * Reads documents on the calling thread, decodes, parses and processes them in batches on worker
+ * threads, and hands the results back on the calling thread in input order. At most {@code 4 * threads} batches are
  * in flight, so memory stays bounded however large the input.
  */
 final class Parallel {
   private static final int BATCH_DOCS = 256;
-  private static final long BATCH_CHARS = 4L << 20;
+  private static final long BATCH_CHARS = 4L << 20; // bytes, in fact
 
   /** Receives finished results in input order. */
   interface Sink<T> {
@@ -42,15 +42,15 @@ final class Parallel {
               return t;
             });
     ArrayDeque<Future<List<T>>> inFlight = new ArrayDeque<>();
-    List<InputDocument> batch = new ArrayList<>(BATCH_DOCS);
+    List<DocumentSource.RawDocument> batch = new ArrayList<>(BATCH_DOCS);
     long[] chars = {0};
     try {
       source.forEach(
           doc -> {
             batch.add(doc);
-            chars[0] += doc.text() == null ? 0 : doc.text().length();
+            chars[0] += doc.bytes() == null ? 0 : doc.bytes().length;
             if (batch.size() >= BATCH_DOCS || chars[0] >= BATCH_CHARS) {
-              inFlight.add(submit(pool, work, new ArrayList<>(batch)));
+              inFlight.add(submit(pool, source, work, new ArrayList<>(batch)));
               batch.clear();
               chars[0] = 0;
               drain(inFlight, sink, threads * 4);
@@ -58,7 +58,7 @@ final class Parallel {
             }
           });
       if (!batch.isEmpty()) {
-        inFlight.add(submit(pool, work, new ArrayList<>(batch)));
+        inFlight.add(submit(pool, source, work, new ArrayList<>(batch)));
       }
       drain(inFlight, sink, 0);
       onBatch.run();
@@ -79,12 +79,15 @@ final class Parallel {
   }
 
   private static <T> Future<List<T>> submit(
-      ExecutorService pool, Function<InputDocument, T> work, List<InputDocument> docs) {
+      ExecutorService pool,
+      DocumentSource source,
+      Function<InputDocument, T> work,
+      List<DocumentSource.RawDocument> docs) {
     return pool.submit(
         () -> {
           List<T> out = new ArrayList<>(docs.size());
-          for (InputDocument d : docs) {
-            out.add(work.apply(d));
+          for (DocumentSource.RawDocument d : docs) {
+            out.add(work.apply(source.parse(d)));
           }
           return out;
         });
