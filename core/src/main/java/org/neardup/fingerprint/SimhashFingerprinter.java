@@ -28,15 +28,18 @@ final class SimhashFingerprinter implements Fingerprinter {
    */
   private final FingerprintSettings settings;
   private final Tokenizer tokenizer;
-  private final @Nullable IdfTable idf;
-  private final StopWords stopWords;
+  /** IDF and stop words in one table: stop words weigh -1. */
+  private final IdfTable weights;
   private final ThreadLocal<Scratch> scratch;
 
   SimhashFingerprinter(FingerprintSettings settings) {
     this.settings = settings;
     this.tokenizer = new Tokenizer(settings.segmenter());
-    this.idf = settings.idf();
-    this.stopWords = settings.stopWords();
+    IdfTable idf = settings.idf();
+    this.weights =
+        idf == null
+            ? IdfTable.ofStopWords(settings.stopWords(), 1f, "none")
+            : idf.withStopWords(settings.stopWords());
     this.scratch = ThreadLocal.withInitial(Scratch::new);
   }
 
@@ -173,10 +176,10 @@ final class SimhashFingerprinter implements Fingerprinter {
       if (tap == null) {
         h = hasher.hash(text, start, end);
       }
-      if (stopWords.contains(h)) {
-        return;
+      float w = weights.idf(h);
+      if (w < 0) {
+        return; // a stop word
       }
-      float w = idf == null ? 1f : idf.idf(h);
       if (tooShort) {
         // Kept aside in case the text has no longer word at all (a very short text).
         shortTerms.increment(h, w);

@@ -34,13 +34,63 @@ public final class IdfTable {
   private final int size;
   private final float defaultIdf;
   private final String id;
+  /** Every entry's full hash and IDF, in insertion order, for {@link #withStopWords}. */
+  private final long[] entryHashes;
+  private final float[] entryIdfs;
 
-  private IdfTable(long[] slots, int size, float defaultIdf, String id) {
+  private IdfTable(long[] slots, int size, float defaultIdf, String id, long[] hashes, float[] idfs) {
     this.slots = slots;
     this.mask = slots.length - 1;
     this.size = size;
     this.defaultIdf = defaultIdf;
     this.id = id;
+    this.entryHashes = hashes;
+    this.entryIdfs = idfs;
+  }
+
+  /**
+   * This table with every stop word's IDF set to -1, so one lookup per word answers both "is it
+   * a stop word?" and "what is its weight?". {@link #id()} and {@link #defaultIdf()} stay.
+   */
+  public IdfTable withStopWords(StopWords stopWords) {
+    Builder b = new Builder();
+    for (long h : stopWords.hashes()) {
+      b.put(h, 0f);
+    }
+    for (int i = 0; i < size; i++) {
+      b.put(entryHashes[i], entryIdfs[i]);
+    }
+    IdfTable t = b.build(id);
+    for (long h : stopWords.hashes()) {
+      t.set(h, -1f);
+    }
+    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs);
+  }
+
+  /** A table of stop words only (IDF -1), where every other word weighs {@code defaultIdf}. */
+  public static IdfTable ofStopWords(StopWords stopWords, float defaultIdf, String id) {
+    Builder b = new Builder();
+    for (long h : stopWords.hashes()) {
+      b.put(h, 0f);
+    }
+    if (b.size == 0) {
+      b.put(0x5EED5EED5EED5EEDL, defaultIdf); // an IdfTable is never empty
+    }
+    IdfTable t = b.build(id);
+    for (long h : stopWords.hashes()) {
+      t.set(h, -1f);
+    }
+    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs);
+  }
+
+  private void set(long termHash, float idf) {
+    int tag = tag(termHash);
+    for (int slot = home(termHash, mask); slots[slot] != 0; slot = (slot + 1) & mask) {
+      if ((int) (slots[slot] >>> 32) == tag) {
+        slots[slot] = ((long) tag << 32) | (Float.floatToIntBits(idf) & 0xFFFFFFFFL);
+        return;
+      }
+    }
   }
 
   private static int tag(long hash) {
@@ -96,7 +146,7 @@ public final class IdfTable {
   }
 
   public long ramBytesUsed() {
-    return 64 + slots.length * 8L;
+    return 64 + slots.length * 8L + entryHashes.length * 12L;
   }
 
   /**
@@ -207,7 +257,8 @@ public final class IdfTable {
       }
       float[] sorted = Arrays.copyOf(idfs, size);
       Arrays.sort(sorted);
-      return new IdfTable(slots, size, sorted[size / 2], id);
+      return new IdfTable(
+          slots, size, sorted[size / 2], id, Arrays.copyOf(hashes, size), Arrays.copyOf(idfs, size));
     }
   }
 }

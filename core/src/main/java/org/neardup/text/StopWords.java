@@ -113,4 +113,16 @@ public final class StopWords {
   public int size() {
     return size;
   }
+
+  /** The hashes of the stop words. */
+  long[] hashes() {
+    long[] out = new long[size];
+    int n = 0;
+    for (long k : keys) {
+      if (k != 0) {
+        out[n++] = k;
+      }
+    }
+    return out;
+  }
 }
