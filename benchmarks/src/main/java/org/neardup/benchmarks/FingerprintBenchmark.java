@@ -69,7 +69,7 @@ public class FingerprintBenchmark {
       bytes += t.getBytes(StandardCharsets.UTF_8).length;
     }
     megabytes = bytes / 1e6;
-    System.out.printf("%n%s: %d %s documents, %.3f MB per operation%n", corpus, texts.length, lang, megabytes);
+    System.out.printf(java.util.Locale.ROOT, "%n%s: %d %s documents, %.3f MB per operation%n", corpus, texts.length, lang, megabytes);
     Lexicon jieba = Lexicon.load("jieba");
     fingerprinter = Fingerprinter.create(FingerprintSettings.builder(jieba).build());
     analyzer = Deduplicator.builder().fingerprintSettings(fingerprinter.settings()).analyzer();
