@@ -188,7 +188,11 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
-  private record Analysed(InputDocument doc, Analysis analysis, String error) {}
+  /** One document after the worker thread is done with it: everything phase 1 stores, prepared. */
+  private record Analysed(
+      InputDocument doc, Analysis analysis, String error, byte[] id, long idHash, byte[] record, byte[] sketch) {}
+
+  private static final byte[] NONE = new byte[0];
 
   private void read(DocumentSource source, Analyzer analyzer, Corpus c, boolean show, PrintStream err)
       throws IOException {
@@ -206,11 +210,22 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   private static Analysed analyse(Analyzer analyzer, InputDocument d) {
+    byte[] id = d.idJson() == null ? NONE : d.idJson().getBytes(StandardCharsets.UTF_8);
+    long idHash = d.idJson() == null ? 0 : TermHasher.xxh64(id, 0, id.length);
     if (!d.ok()) {
-      return new Analysed(d, null, d.error());
+      return new Analysed(d, null, d.error(), id, idHash, NONE, NONE);
     }
     Analysis a = analyzer.analyze(d.text());
-    return a.isEmpty() ? new Analysed(d, null, "text has no letters or digits") : new Analysed(d, a, null);
+    if (a.isEmpty()) {
+      return new Analysed(d, null, "text has no letters or digits", id, idHash, NONE, NONE);
+    }
+    byte[] record =
+        d.record() != null
+            ? d.record()
+            : ("{\"id\":" + d.idJson() + ",\"text\":" + DocumentSource.quote(d.text()) + "}")
+                .getBytes(StandardCharsets.UTF_8);
+    byte[] sketch = analyzer.shingler() == null ? NONE : a.sketch().shingles().encode();
+    return new Analysed(d, a, null, id, idHash, record, sketch);
   }
 
   private void collect(List<Analysed> done, Corpus c) throws IOException {
@@ -223,7 +238,7 @@ final class DedupCommand implements Callable<Integer> {
       InputDocument d = a.doc();
       String error = a.error();
       if (error == null && d.idJson() != null) {
-        long h = TermHasher.hash(d.idJson());
+        long h = a.idHash();
         int first = c.seenIds.get(h);
         if (first >= 0) {
           error = "repeated id " + d.idJson() + " (first used by document #" + (first + 1) + ")";
@@ -231,8 +246,7 @@ final class DedupCommand implements Callable<Integer> {
           c.seenIds.put(h, ordinal);
         }
       }
-      byte[] id = d.idJson() == null ? new byte[0] : d.idJson().getBytes(StandardCharsets.UTF_8);
-      c.ids.append(id, 0, id.length);
+      c.ids.append(a.id(), 0, a.id().length);
       if (error != null) {
         c.excluded.set(ordinal);
         c.errors.add(new String[] {d.location(), d.idJson(), error});
@@ -241,16 +255,12 @@ final class DedupCommand implements Callable<Integer> {
         continue;
       }
       c.good++;
-      byte[] record = (d.record() != null ? d.record() : "{\"id\":" + d.idJson() + ",\"text\":" + DocumentSource.quote(d.text()) + "}").getBytes(StandardCharsets.UTF_8);
-      c.records.append(record, 0, record.length);
+      c.records.append(a.record(), 0, a.record().length);
       Analysis an = a.analysis();
       c.fingerprints[ordinal] = an.fingerprint();
+      c.sketches.append(a.sketch(), 0, a.sketch().length);
       if (c.bands > 0) {
-        byte[] s = an.sketch().shingles().encode();
-        c.sketches.append(s, 0, s.length);
         System.arraycopy(an.sketch().bandKeys(), 0, c.bandKeys, ordinal * c.bands, c.bands);
-      } else {
-        c.sketches.appendEmpty();
       }
     }
   }

@@ -74,7 +74,7 @@ final class DocumentSource {
       return error(raw.ordinal(), raw.idJson(), raw.location(), e.getMessage());
     }
     if (raw.format() == Format.JSONL) {
-      return parseJson(raw.ordinal(), text, raw.location());
+      return parseJson(raw.ordinal(), text, raw.bytes(), raw.location());
     }
     return new InputDocument(raw.ordinal(), raw.idJson(), text, raw.location(), null, null);
   }
@@ -249,7 +249,7 @@ final class DocumentSource {
     out.accept(new RawDocument(ordinal[0]++, location, Format.FILES, bytes, quote(id), null));
   }
 
-  private InputDocument parseJson(long ordinal, String line, String location) {
+  private InputDocument parseJson(long ordinal, String line, byte[] raw, String location) {
     JsonNode node;
     try {
       node = JSON.readTree(line);
@@ -275,7 +275,7 @@ final class DocumentSource {
     if (!text.isTextual()) {
       return error(ordinal, idJson, location, "field '" + textField + "' must be a string, got " + kind(text));
     }
-    return new InputDocument(ordinal, idJson, text.textValue(), location, line, null);
+    return new InputDocument(ordinal, idJson, text.textValue(), location, raw, null);
   }
 
   private static String kind(JsonNode n) {

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * @param idJson the document's id as a JSON value ({@code "abc"} or {@code 42}); null if missing
  * @param text the document's text; null when {@code error} is set
  * @param location where it came from, for messages: {@code file:line} or a file path
- * @param record the record to copy to unique.jsonl / duplicates.jsonl: the original JSON object
+ * @param record the record to copy to unique.jsonl / duplicates.jsonl: the original line's bytes
  *     for JSONL input, else null (an {@code {"id", "text"}} object is written)
  * @param error why the document is unusable, or null
  */
@@ -18,7 +18,7 @@ record InputDocument(
     @Nullable String idJson,
     @Nullable String text,
     String location,
-    @Nullable String record,
+    byte @Nullable [] record,
     @Nullable String error) {
 
   boolean ok() {
