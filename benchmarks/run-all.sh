@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every measurement docs/BENCHMARKS.md reports, one after the other, and prints the raw output.
+# Usage: benchmarks/run-all.sh [DEV_DIR]   (DEV_DIR: the labelled dev set, default ../shared/data/dev)
+# Takes 30-45 minutes on 2 cores and needs about 16 GB of RAM for the 50M-fingerprint index runs.
+# Run it on an otherwise idle machine: the figures are only comparable within one run.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+dev="${1:-../shared/data/dev}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+section() { printf '\n===== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
+
+section "machine"
+nproc; grep -m1 'model name' /proc/cpuinfo || true; free -g | head -2; java -version 2>&1 | head -1
+
+mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package
+
+section "fingerprinting, one thread (JMH)"
+java -jar benchmarks/target/benchmarks.jar FingerprintBenchmark -p corpus="$dev/docs.jsonl" -rf text -rff "$work/fp.txt" >/dev/null
+cat "$work/fp.txt"
+java -jar benchmarks/target/benchmarks.jar SegmenterBenchmark -rf text -rff "$work/seg.txt" >/dev/null
+cat "$work/seg.txt"
+
+section "Hamming index, k = 3, uniformly random fingerprints"
+for size in 10000000 50000000; do
+  for scheme in 4:1 5:2 6:3; do
+    NEARDUP_JAVA_OPTS="-Xmx18g -XX:+UseParallelGC" ./neardup bench index --size "$size" --k 3 --scheme "$scheme"
+  done
+done
+
+section "all pairs, 10M random fingerprints, k = 3, 2 threads"
+NEARDUP_JAVA_OPTS="-Xmx8g" ./neardup bench all-pairs --size 10000000 --k 3 --threads 2
+
+section "neardup dedup, 1M generated documents, 2 cores"
+./neardup bench generate --docs 1000000 --out "$work/corpus.jsonl.gz"
+ls -l "$work/corpus.jsonl.gz"
+for mode in "" "--no-verify"; do
+  /usr/bin/time -f "peak RSS %M KB, wall %e s" ./neardup dedup "$work/corpus.jsonl.gz" --out "$work/out" --json $mode
+done
+
+section "accuracy on the dev set (neardup eval)"
+./neardup eval "$dev" --out "$work/report.html" --json "$work/eval.json"
