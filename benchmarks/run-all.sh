@@ -15,6 +15,7 @@ section() { printf '\n===== %s (%s)\n' "$1" "$(date -u +%H:%M:%S)"; }
 section "machine"
 nproc; grep -m1 'model name' /proc/cpuinfo || true; free -g | head -2; java -version 2>&1 | head -1
 
+command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time: apt-get install time" >&2; exit 1; }
 mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package
 
 section "fingerprinting, one thread (JMH)"
