@@ -22,7 +22,8 @@ import org.neardup.internal.Checks;
  * O(1) (a buffer of up to 2^17 entries is frozen into a segment, and segments are merged in the
  * writer's thread like an LSM tree, so one add in a while pays for a merge). Memory: {@code 16 + 6
  * (T - 1)} bytes per entry, 34 for the default scheme, plus 256 KiB of directory per table and
- * segment and the add buffer.
+ * segment, the add buffer, and for schemes with keys wider than 16 bits a fine directory of 2-4
+ * bytes per entry and table in segments of 2M entries or more.
  */
 public final class BlockPermutedIndex implements HammingIndex {
   /*
@@ -480,10 +481,18 @@ public final class BlockPermutedIndex implements HammingIndex {
     int[] to = query.to;
     long touched = 0;
     for (int t = 0; t < tables; t++) {
-      int b = (int) (query.qp[t] >>> (64 - Segment.DIR_BITS));
-      int[] dir = seg.dirs[t];
-      from[t] = dir[b];
-      to[t] = dir[b + 1];
+      int fineBits = seg.fineBits[t];
+      if (fineBits > 0) {
+        int b = (int) (query.qp[t] >>> (64 - fineBits));
+        int[] dir = seg.fineDirs[t];
+        from[t] = dir[b];
+        to[t] = dir[b + 1];
+      } else {
+        int b = (int) (query.qp[t] >>> (64 - Segment.DIR_BITS));
+        int[] dir = seg.dirs[t];
+        from[t] = dir[b];
+        to[t] = dir[b + 1];
+      }
     }
     for (int t = 0; t < tables; t++) {
       int f = from[t];
@@ -511,14 +520,11 @@ public final class BlockPermutedIndex implements HammingIndex {
         continue;
       }
       int w = keyBits[t];
-      if (w > Segment.DIR_BITS) {
-        int subBits = w - Segment.DIR_BITS;
-        long sub = (query.qp[t] >>> (64 - w)) & BlockScheme.mask(subBits);
-        int shift = 48 - subBits;
-        f = seg.lowerBound(t, f, l, sub << shift);
-        if (sub + 1 < (1L << subBits)) {
-          l = seg.lowerBound(t, f, l, (sub + 1) << shift);
-        }
+      if (w > Math.max(Segment.DIR_BITS, seg.fineBits[t])) {
+        // the 48 record bits of the smallest value with the query's key, and the key's step
+        long low = query.qp[t] & (-1L << (64 - w)) & Segment.MASK48;
+        f = seg.lowerBound(t, f, l, low);
+        l = seg.lowerBound(t, f, l, low + (1L << (64 - w)));
       }
       if (t == 0) {
         scanTable0(seg, f, l, query);
