@@ -169,6 +169,7 @@ public final class BlockPermutedIndex implements HammingIndex {
    *
    * @throws IllegalArgumentException if the arrays' lengths differ or the range is out of bounds
    */
+  @Override
   public void addAll(long[] fingerprints, long[] docIds, int from, int to) {
     checkBulk(fingerprints, docIds, from, to);
     if (to - from < maxBufferCapacity) {
