@@ -2,7 +2,6 @@ package org.neardup.index;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -15,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
  * Table0   --> fingerprints long[n], docIds long[n], Directory     sorted by (unsigned fp, docId)
- * Table t  --> records byte[6n + 2], Directory                     sorted unsigned by permute(t, fp)
- * Record   --> the low 48 bits of permute(t, fp), little-endian; the top 16 bits are the bucket
+ * Table t  --> hi int[n], lo short[n], Directory                 sorted unsigned by permute(t, fp)
+ * hi, lo   --> bits 47..16 and 15..0 of permute(t, fp); the top 16 bits are the bucket
  * Directory --> int[65537]: dir[b] = first entry whose top 16 bits are >= b; dir[65536] = n
  *               (+ FineDirectory, the same over the top f bits, when the table's key is wider
  *               than 16 bits and n >= 2^21: f = min(key bits, floor(log2 n) - 4, 26))
@@ -51,16 +50,14 @@ final class Segment {
   static final int MAX_FINE_BITS = 26;
 
   /** The most entries a segment holds, so that record offsets fit an int. */
-  static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / RECORD;
+  static final int MAX_SIZE = Integer.MAX_VALUE - 64;
 
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle DEAD = MethodHandles.arrayElementVarHandle(long[].class);
 
   final int size;
   final long[] fps;
   final long[] ids;
-  final byte @Nullable [][] records; // records[0] is null (table 0 is fps)
+  final Records @Nullable [] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
   // Per table: bits of the fine directory (0 = none) and the directory itself.
@@ -69,7 +66,7 @@ final class Segment {
   int deadCount; // writer only
 
   private Segment(
-      BlockScheme scheme, int size, long[] fps, long[] ids, byte[][] records, int[][] dirs) {
+      BlockScheme scheme, int size, long[] fps, long[] ids, Records[] records, int[][] dirs) {
     this.size = size;
     this.fps = fps;
     this.ids = ids;
@@ -101,7 +98,7 @@ final class Segment {
     for (int b = 0; b < BUCKETS; b++) {
       long top = (long) b << 48;
       for (int i = dir[b]; i < dir[b + 1]; i++) {
-        long v = t == 0 ? fps[i] : top | read48(records[t], i);
+        long v = t == 0 ? fps[i] : top | records[t].get(i);
         fine[(int) (v >>> shift) + 1]++;
       }
     }
@@ -115,12 +112,12 @@ final class Segment {
     return size - deadCount;
   }
 
-  static long read48(byte[] records, int i) {
-    return (long) LONGS.get(records, i * RECORD) & MASK48;
+  static long read48(Records records, int i) {
+    return records.get(i);
   }
 
   /** The full permuted value of entry i in a record table, given its bucket. */
-  static long full(byte[] records, int bucket, int i) {
+  static long full(Records records, int bucket, int i) {
     return ((long) bucket << 48) | read48(records, i);
   }
 
@@ -148,7 +145,7 @@ final class Segment {
     RadixSort.sortUnsigned(fps, ids, n, scratch, scratch2);
     sortIdsWithinEqualFingerprints(fps, ids, n);
     int tables = scheme.tables();
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     long[] permuted = scratch2;
@@ -187,11 +184,10 @@ final class Segment {
     return dir;
   }
 
-  private static byte[] toRecords(long[] sorted, int n) {
-    byte[] r = new byte[n * RECORD + 2];
+  private static Records toRecords(long[] sorted, int n) {
+    Records r = new Records(n);
     for (int i = 0; i < n; i++) {
-      // Writes 8 bytes; the 2 beyond this record are overwritten by the next one (or padding).
-      LONGS.set(r, i * RECORD, sorted[i] & MASK48);
+      r.set(i, sorted[i]);
     }
     return r;
   }
@@ -223,10 +219,18 @@ final class Segment {
       }
       return from;
     }
-    byte[] r = records[t];
+    if (low48 > MASK48) {
+      return to; // the step past the last key of a bucket
+    }
+    // Compare the int part first: the short part (another cache line) only on a tie.
+    int[] hi = records[t].hi;
+    short[] lo = records[t].lo;
+    int targetHi = (int) (low48 >>> 16) ^ Integer.MIN_VALUE;
+    int targetLo = (int) (low48 & 0xFFFF);
     while (from < to) {
       int mid = (from + to) >>> 1;
-      if (read48(r, mid) < low48) {
+      int h = hi[mid] ^ Integer.MIN_VALUE; // unsigned order
+      if (h < targetHi || (h == targetHi && (lo[mid] & 0xFFFF) < targetLo)) {
         from = mid + 1;
       } else {
         to = mid;
@@ -254,7 +258,7 @@ final class Segment {
     long bytes = 64 + 16L * size + 16 + 16; // header, fps, ids, array headers
     for (int t = 0; t < records.length; t++) {
       if (records[t] != null) {
-        bytes += 16 + records[t].length;
+        bytes += 48 + (long) RECORD * records[t].hi.length;
       }
       bytes += 16 + 4L * dirs[t].length;
       if (fineDirs[t] != null) {
@@ -312,15 +316,15 @@ final class Segment {
       System.arraycopy(ib, j, ids, o, fb.length - j);
     }
     int tables = scheme.tables();
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     for (int t = 1; t < tables; t++) {
-      byte[] ra = a.records[t];
-      byte[] rb = b.records[t];
+      Records ra = a.records[t];
+      Records rb = b.records[t];
       int[] da = a.dirs[t];
       int[] db = b.dirs[t];
-      byte[] r = new byte[n * RECORD + 2];
+      Records r = new Records(n);
       int[] dir = new int[BUCKETS + 1];
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
@@ -333,13 +337,13 @@ final class Segment {
           long y = read48(rb, j);
           while (true) {
             if (x <= y) {
-              LONGS.set(r, o++ * RECORD, x);
+              r.set(o++, x);
               if (++i == ie) {
                 break;
               }
               x = read48(ra, i);
             } else {
-              LONGS.set(r, o++ * RECORD, y);
+              r.set(o++, y);
               if (++j == je) {
                 break;
               }
@@ -347,9 +351,9 @@ final class Segment {
             }
           }
         }
-        System.arraycopy(ra, i * RECORD, r, o * RECORD, (ie - i) * RECORD);
+        Records.copy(ra, i, r, o, ie - i);
         o += ie - i;
-        System.arraycopy(rb, j * RECORD, r, o * RECORD, (je - j) * RECORD);
+        Records.copy(rb, j, r, o, je - j);
         o += je - j;
         dir[bucket + 1] = o;
       }
@@ -383,11 +387,11 @@ final class Segment {
     }
     assert !ca.has && !cb.has;
     int tables = scheme.tables();
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     for (int t = 1; t < tables; t++) {
-      byte[] r = new byte[n * RECORD + 2];
+      Records r = new Records(n);
       int[] dir = new int[BUCKETS + 1];
       Cursor cta = new Cursor(scheme, a, t);
       Cursor ctb = new Cursor(scheme, b, t);
@@ -400,7 +404,7 @@ final class Segment {
           v = ctb.value;
           ctb.advance();
         }
-        LONGS.set(r, o * RECORD, v & MASK48);
+        r.set(o, v);
         dir[(int) (v >>> 48) + 1]++;
       }
       assert !cta.has && !ctb.has;
@@ -441,7 +445,7 @@ final class Segment {
     }
     long[] fps = new long[live];
     long[] ids = new long[live];
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     long[] group = new long[64];
     long[] groupIds = new long[64];
@@ -449,7 +453,7 @@ final class Segment {
       int[] head = buffer.heads[t];
       int[] next = buffer.next[t];
       int[] dir = new int[BUCKETS + 1];
-      byte[] r = t == 0 ? null : new byte[live * RECORD + 2];
+      Records r = t == 0 ? null : new Records(live);
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
         int g = 0;
@@ -475,7 +479,7 @@ final class Segment {
             Arrays.sort(group, 0, g);
           }
           for (int x = 0; x < g; x++) {
-            LONGS.set(r, (o + x) * RECORD, group[x] & MASK48);
+            r.set(o + x, group[x]);
           }
         }
         o += g;
@@ -541,7 +545,7 @@ final class Segment {
   /** Live entries of a record table in order: the stored values minus the dead multiset. */
   private static final class Cursor {
     private final Segment s;
-    private final byte[] r;
+    private final Records r;
     private final int[] dir;
     private final long[] deadValues;
     private int dp;
@@ -606,9 +610,10 @@ final class Segment {
     long[] expected = new long[size];
     long[] scratch = new long[size];
     for (int t = 1; t < scheme.tables(); t++) {
-      byte[] r = records[t];
+      Records r = records[t];
       int[] dir = dirs[t];
-      check(r.length == size * RECORD + 2, "table %s records sized %s", t, r.length);
+      check(
+          r.hi.length == size && r.lo.length == size, "table %s records sized %s", t, r.hi.length);
       checkDirectory(dir, null, t);
       long[] actual = new long[size];
       int bucket = 0;
@@ -659,6 +664,34 @@ final class Segment {
     if (!ok) {
       throw new IllegalStateException(
           "Segment invariant broken: " + String.format(java.util.Locale.ROOT, template, args));
+    }
+  }
+
+  /**
+   * The low 48 bits of one record table: bits 47..16 in an int (scanned first, as a filter) and
+   * bits 15..0 in a short (read only for the rare candidates).
+   */
+  static final class Records {
+    final int[] hi;
+    final short[] lo;
+
+    Records(int n) {
+      hi = new int[n];
+      lo = new short[n];
+    }
+
+    long get(int i) {
+      return ((hi[i] & 0xFFFF_FFFFL) << 16) | (lo[i] & 0xFFFFL);
+    }
+
+    void set(int i, long v) {
+      hi[i] = (int) (v >>> 16);
+      lo[i] = (short) v;
+    }
+
+    static void copy(Records src, int from, Records dst, int to, int n) {
+      System.arraycopy(src.hi, from, dst.hi, to, n);
+      System.arraycopy(src.lo, from, dst.lo, to, n);
     }
   }
 }
