@@ -152,6 +152,18 @@ public final class BenchIndexCommand implements Callable<Integer> {
     result.put("query_p50_us", round2(sorted[sorted.length / 2]));
     result.put("query_p99_us", round2(sorted[(int) (sorted.length * 0.99)]));
     result.put("query_max_us", round2(sorted[sorted.length - 1]));
+    // Stalls the index does not cause (GC pauses, a busy machine) show here and in the mean.
+    int over = 0;
+    double trimmed = 0;
+    for (double v : latencies) {
+      if (v > 1000) {
+        over++;
+      } else {
+        trimmed += v;
+      }
+    }
+    result.put("queries_over_1ms", over);
+    result.put("query_mean_under_1ms_us", round2(trimmed / Math.max(1, latencies.length - over)));
     AtomicLong matches = new AtomicLong();
     for (long query : q) {
       matches.addAndGet(index.search(query, k, (id, fp, d) -> {}));

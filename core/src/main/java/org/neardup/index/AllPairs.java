@@ -25,8 +25,8 @@ import org.neardup.internal.Checks;
  * Callers who only need one representative per duplicate group can collapse duplicates first.
  *
  * <p>Threads: tables are spread over the given number of threads, and {@code out} is called from
- * all of them concurrently: it must be thread-safe when {@code threads > 1}. Memory: 16 bytes
- * per fingerprint per thread on top of the input.
+ * all of them concurrently: it must be thread-safe when {@code threads > 1}. Memory: 16 bytes per
+ * fingerprint per thread on top of the input.
  */
 public final class AllPairs {
   /*

@@ -14,6 +14,21 @@ public interface HammingIndex {
   void add(long fingerprint, long docId);
 
   /**
+   * Adds {@code fingerprints[i], docIds[i]} for {@code from <= i < to}, as many {@link #add} calls
+   * would. Implementations may do it much faster ({@link BlockPermutedIndex} sorts the range into a
+   * segment directly).
+   *
+   * @throws IllegalArgumentException if an array is null, the arrays' lengths differ or the range
+   *     is out of bounds; nothing is added then
+   */
+  default void addAll(long[] fingerprints, long[] docIds, int from, int to) {
+    BlockPermutedIndex.checkBulk(fingerprints, docIds, from, to);
+    for (int i = from; i < to; i++) {
+      add(fingerprints[i], docIds[i]);
+    }
+  }
+
+  /**
    * Removes one entry equal to (fingerprint, docId).
    *
    * @return whether such an entry was present

@@ -44,6 +44,7 @@ public final class LinearScanIndex implements HammingIndex {
    *
    * @throws IllegalArgumentException if the arrays' lengths differ or the range is out of bounds
    */
+  @Override
   public void addAll(long[] fingerprints, long[] docIds, int from, int to) {
     BlockPermutedIndex.checkBulk(fingerprints, docIds, from, to);
     for (int i = from; i < to; i++) {

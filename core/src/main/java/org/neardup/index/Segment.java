@@ -2,7 +2,6 @@ package org.neardup.index;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -15,14 +14,17 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
  * Table0   --> fingerprints long[n], docIds long[n], Directory     sorted by (unsigned fp, docId)
- * Table t  --> records byte[6n + 2], Directory                     sorted unsigned by permute(t, fp)
- * Record   --> the low 48 bits of permute(t, fp), little-endian; the top 16 bits are the bucket
+ * Table t  --> hi int[n], lo short[n], Directory                 sorted unsigned by permute(t, fp)
+ * hi, lo   --> bits 47..16 and 15..0 of permute(t, fp); the top 16 bits are the bucket
  * Directory --> int[65537]: dir[b] = first entry whose top 16 bits are >= b; dir[65536] = n
+ *               (+ FineDirectory, the same over the top f bits, when the table's key is wider
+ *               than 16 bits and n >= 2^21: f = min(key bits, floor(log2 n) - 4, 26))
  * Tombstones --> long[ceil(n / 64)]: bit i set when table-0 entry i is removed
  * </pre>
  *
  * 8 + 8 + 6 (T - 1) bytes per entry, 34 for the default 4-table scheme, plus 256 KiB of directory
- * per table and segment. A match found in table t is recovered by un-permuting its record to the
+ * per table and segment, plus 2-4 bytes per entry per table for fine directories (none for 4:1,
+ * whose keys are 16 bits). A match found in table t is recovered by un-permuting its record to the
  * full fingerprint and binary-searching table 0 for it, which yields the docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
@@ -42,40 +44,80 @@ final class Segment {
   static final long MASK48 = (1L << 48) - 1;
   static final int RECORD = 6;
 
-  /** The most entries a segment holds, so that record offsets fit an int. */
-  static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / RECORD;
+  /** Fine directories (keys wider than 16 bits) average 2^FINE_SHIFT entries per slot. */
+  static final int FINE_SHIFT = 4;
 
-  private static final VarHandle LONGS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  static final int MAX_FINE_BITS = 26;
+
+  /** The most entries a segment holds, so that record offsets fit an int. */
+  static final int MAX_SIZE = Integer.MAX_VALUE - 64;
+
   private static final VarHandle DEAD = MethodHandles.arrayElementVarHandle(long[].class);
 
   final int size;
   final long[] fps;
   final long[] ids;
-  final byte @Nullable [][] records; // records[0] is null (table 0 is fps)
+  final Records @Nullable [] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
+  // Per table: bits of the fine directory (0 = none) and the directory itself.
+  final int[] fineBits;
+  final int[][] fineDirs;
   int deadCount; // writer only
 
-  private Segment(int size, long[] fps, long[] ids, byte[][] records, int[][] dirs) {
+  private Segment(
+      BlockScheme scheme, int size, long[] fps, long[] ids, Records[] records, int[][] dirs) {
     this.size = size;
     this.fps = fps;
     this.ids = ids;
     this.records = records;
     this.dirs = dirs;
     this.dead = new long[(size + 63) >>> 6];
+    int tables = dirs.length;
+    fineBits = new int[tables];
+    fineDirs = new int[tables][];
+    int log = 31 - Integer.numberOfLeadingZeros(Math.max(1, size));
+    for (int t = 0; t < tables; t++) {
+      int bits = Math.min(scheme.keyBits(t), Math.min(MAX_FINE_BITS, log - FINE_SHIFT));
+      if (bits > DIR_BITS) {
+        fineBits[t] = bits;
+        fineDirs[t] = fineDirectory(t, bits);
+      }
+    }
+  }
+
+  /**
+   * A directory over the top {@code bits} (> 16) bits of table t: for keys wider than 16 bits it
+   * narrows a lookup to about 2^FINE_SHIFT entries before the binary search, where the 16-bit
+   * directory leaves n / 2^16 (763 at 50M entries: 72 cache lines to touch per table).
+   */
+  private int[] fineDirectory(int t, int bits) {
+    int[] fine = new int[(1 << bits) + 1];
+    int[] dir = dirs[t];
+    int shift = 64 - bits;
+    for (int b = 0; b < BUCKETS; b++) {
+      long top = (long) b << 48;
+      for (int i = dir[b]; i < dir[b + 1]; i++) {
+        long v = t == 0 ? fps[i] : top | records[t].get(i);
+        fine[(int) (v >>> shift) + 1]++;
+      }
+    }
+    for (int x = 0; x < fine.length - 1; x++) {
+      fine[x + 1] += fine[x];
+    }
+    return fine;
   }
 
   int live() {
     return size - deadCount;
   }
 
-  static long read48(byte[] records, int i) {
-    return (long) LONGS.get(records, i * RECORD) & MASK48;
+  static long read48(Records records, int i) {
+    return records.get(i);
   }
 
   /** The full permuted value of entry i in a record table, given its bucket. */
-  static long full(byte[] records, int bucket, int i) {
+  static long full(Records records, int bucket, int i) {
     return ((long) bucket << 48) | read48(records, i);
   }
 
@@ -103,7 +145,7 @@ final class Segment {
     RadixSort.sortUnsigned(fps, ids, n, scratch, scratch2);
     sortIdsWithinEqualFingerprints(fps, ids, n);
     int tables = scheme.tables();
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     long[] permuted = scratch2;
@@ -115,7 +157,7 @@ final class Segment {
       dirs[t] = directory(permuted, n);
       records[t] = toRecords(permuted, n);
     }
-    return new Segment(n, fps, ids, records, dirs);
+    return new Segment(scheme, n, fps, ids, records, dirs);
   }
 
   static void sortIdsWithinEqualFingerprints(long[] fps, long[] ids, int n) {
@@ -142,11 +184,10 @@ final class Segment {
     return dir;
   }
 
-  private static byte[] toRecords(long[] sorted, int n) {
-    byte[] r = new byte[n * RECORD + 2];
+  private static Records toRecords(long[] sorted, int n) {
+    Records r = new Records(n);
     for (int i = 0; i < n; i++) {
-      // Writes 8 bytes; the 2 beyond this record are overwritten by the next one (or padding).
-      LONGS.set(r, i * RECORD, sorted[i] & MASK48);
+      r.set(i, sorted[i]);
     }
     return r;
   }
@@ -178,10 +219,18 @@ final class Segment {
       }
       return from;
     }
-    byte[] r = records[t];
+    if (low48 > MASK48) {
+      return to; // the step past the last key of a bucket
+    }
+    // Compare the int part first: the short part (another cache line) only on a tie.
+    int[] hi = records[t].hi;
+    short[] lo = records[t].lo;
+    int targetHi = (int) (low48 >>> 16) ^ Integer.MIN_VALUE;
+    int targetLo = (int) (low48 & 0xFFFF);
     while (from < to) {
       int mid = (from + to) >>> 1;
-      if (read48(r, mid) < low48) {
+      int h = hi[mid] ^ Integer.MIN_VALUE; // unsigned order
+      if (h < targetHi || (h == targetHi && (lo[mid] & 0xFFFF) < targetLo)) {
         from = mid + 1;
       } else {
         to = mid;
@@ -209,9 +258,12 @@ final class Segment {
     long bytes = 64 + 16L * size + 16 + 16; // header, fps, ids, array headers
     for (int t = 0; t < records.length; t++) {
       if (records[t] != null) {
-        bytes += 16 + records[t].length;
+        bytes += 48 + (long) RECORD * records[t].hi.length;
       }
       bytes += 16 + 4L * dirs[t].length;
+      if (fineDirs[t] != null) {
+        bytes += 16 + 4L * fineDirs[t].length;
+      }
     }
     return bytes + 16 + 8L * dead.length + 16L * records.length;
   }
@@ -264,15 +316,15 @@ final class Segment {
       System.arraycopy(ib, j, ids, o, fb.length - j);
     }
     int tables = scheme.tables();
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     for (int t = 1; t < tables; t++) {
-      byte[] ra = a.records[t];
-      byte[] rb = b.records[t];
+      Records ra = a.records[t];
+      Records rb = b.records[t];
       int[] da = a.dirs[t];
       int[] db = b.dirs[t];
-      byte[] r = new byte[n * RECORD + 2];
+      Records r = new Records(n);
       int[] dir = new int[BUCKETS + 1];
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
@@ -285,13 +337,13 @@ final class Segment {
           long y = read48(rb, j);
           while (true) {
             if (x <= y) {
-              LONGS.set(r, o++ * RECORD, x);
+              r.set(o++, x);
               if (++i == ie) {
                 break;
               }
               x = read48(ra, i);
             } else {
-              LONGS.set(r, o++ * RECORD, y);
+              r.set(o++, y);
               if (++j == je) {
                 break;
               }
@@ -299,9 +351,9 @@ final class Segment {
             }
           }
         }
-        System.arraycopy(ra, i * RECORD, r, o * RECORD, (ie - i) * RECORD);
+        Records.copy(ra, i, r, o, ie - i);
         o += ie - i;
-        System.arraycopy(rb, j * RECORD, r, o * RECORD, (je - j) * RECORD);
+        Records.copy(rb, j, r, o, je - j);
         o += je - j;
         dir[bucket + 1] = o;
       }
@@ -309,7 +361,7 @@ final class Segment {
       records[t] = r;
       dirs[t] = dir;
     }
-    return new Segment(n, fps, ids, records, dirs);
+    return new Segment(scheme, n, fps, ids, records, dirs);
   }
 
   /** Merges with tombstones: cursors skip dead entries of table 0 and dead values elsewhere. */
@@ -335,11 +387,11 @@ final class Segment {
     }
     assert !ca.has && !cb.has;
     int tables = scheme.tables();
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     for (int t = 1; t < tables; t++) {
-      byte[] r = new byte[n * RECORD + 2];
+      Records r = new Records(n);
       int[] dir = new int[BUCKETS + 1];
       Cursor cta = new Cursor(scheme, a, t);
       Cursor ctb = new Cursor(scheme, b, t);
@@ -352,7 +404,7 @@ final class Segment {
           v = ctb.value;
           ctb.advance();
         }
-        LONGS.set(r, o * RECORD, v & MASK48);
+        r.set(o, v);
         dir[(int) (v >>> 48) + 1]++;
       }
       assert !cta.has && !ctb.has;
@@ -362,7 +414,7 @@ final class Segment {
       records[t] = r;
       dirs[t] = dir;
     }
-    return new Segment(n, fps, ids, records, dirs);
+    return new Segment(scheme, n, fps, ids, records, dirs);
   }
 
   /**
@@ -393,7 +445,7 @@ final class Segment {
     }
     long[] fps = new long[live];
     long[] ids = new long[live];
-    byte[][] records = new byte[tables][];
+    Records[] records = new Records[tables];
     int[][] dirs = new int[tables][];
     long[] group = new long[64];
     long[] groupIds = new long[64];
@@ -401,7 +453,7 @@ final class Segment {
       int[] head = buffer.heads[t];
       int[] next = buffer.next[t];
       int[] dir = new int[BUCKETS + 1];
-      byte[] r = t == 0 ? null : new byte[live * RECORD + 2];
+      Records r = t == 0 ? null : new Records(live);
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
         int g = 0;
@@ -427,7 +479,7 @@ final class Segment {
             Arrays.sort(group, 0, g);
           }
           for (int x = 0; x < g; x++) {
-            LONGS.set(r, (o + x) * RECORD, group[x] & MASK48);
+            r.set(o + x, group[x]);
           }
         }
         o += g;
@@ -437,7 +489,7 @@ final class Segment {
       records[t] = r;
       dirs[t] = dir;
     }
-    return new Segment(live, fps, ids, records, dirs);
+    return new Segment(scheme, live, fps, ids, records, dirs);
   }
 
   /** Sorts {@code (a[i], b[i])}, i < n, by a then b, signed (callers keep a's sign fixed). */
@@ -493,7 +545,7 @@ final class Segment {
   /** Live entries of a record table in order: the stored values minus the dead multiset. */
   private static final class Cursor {
     private final Segment s;
-    private final byte[] r;
+    private final Records r;
     private final int[] dir;
     private final long[] deadValues;
     private int dp;
@@ -558,9 +610,10 @@ final class Segment {
     long[] expected = new long[size];
     long[] scratch = new long[size];
     for (int t = 1; t < scheme.tables(); t++) {
-      byte[] r = records[t];
+      Records r = records[t];
       int[] dir = dirs[t];
-      check(r.length == size * RECORD + 2, "table %s records sized %s", t, r.length);
+      check(
+          r.hi.length == size && r.lo.length == size, "table %s records sized %s", t, r.hi.length);
       checkDirectory(dir, null, t);
       long[] actual = new long[size];
       int bucket = 0;
@@ -576,6 +629,14 @@ final class Segment {
       }
       RadixSort.sortUnsigned(expected, size, scratch);
       check(Arrays.equals(expected, actual), "table %s holds other fingerprints than table 0", t);
+    }
+    for (int t = 0; t < scheme.tables(); t++) {
+      if (fineDirs[t] != null) {
+        check(
+            Arrays.equals(fineDirs[t], fineDirectory(t, fineBits[t])),
+            "table %s fine directory inconsistent",
+            t);
+      }
     }
     int bits = 0;
     for (long w : dead) {
@@ -603,6 +664,34 @@ final class Segment {
     if (!ok) {
       throw new IllegalStateException(
           "Segment invariant broken: " + String.format(java.util.Locale.ROOT, template, args));
+    }
+  }
+
+  /**
+   * The low 48 bits of one record table: bits 47..16 in an int (scanned first, as a filter) and
+   * bits 15..0 in a short (read only for the rare candidates).
+   */
+  static final class Records {
+    final int[] hi;
+    final short[] lo;
+
+    Records(int n) {
+      hi = new int[n];
+      lo = new short[n];
+    }
+
+    long get(int i) {
+      return ((hi[i] & 0xFFFF_FFFFL) << 16) | (lo[i] & 0xFFFFL);
+    }
+
+    void set(int i, long v) {
+      hi[i] = (int) (v >>> 16);
+      lo[i] = (short) v;
+    }
+
+    static void copy(Records src, int from, Records dst, int to, int n) {
+      System.arraycopy(src.hi, from, dst.hi, to, n);
+      System.arraycopy(src.lo, from, dst.lo, to, n);
     }
   }
 }

@@ -163,6 +163,52 @@ class BlockPermutedIndexOracleTest {
     }
   }
 
+  /**
+   * Segments of 2^21 entries and more get fine directories for keys wider than 16 bits: search one,
+   * after a bulk load and after merging with a second segment carrying tombstones.
+   */
+  @org.junit.jupiter.api.Test
+  void search_largeSegmentWithFineDirectories_matchesLinearScan() {
+    BlockScheme scheme = BlockScheme.of(5, 2);
+    SplittableRandom random = new SplittableRandom(23);
+    int n = (1 << 21) + (1 << 16);
+    long[] fps = Fingerprints.clustered(random, n, 200_000, 4);
+    long[] ids = new long[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = i;
+    }
+    BlockPermutedIndex index = BlockPermutedIndex.create(scheme, 1 << 16);
+    LinearScanIndex oracle = new LinearScanIndex();
+    int half = 1 << 21; // the smallest segment with a 17-bit fine directory
+    index.addAll(fps, ids, 0, half);
+    oracle.addAll(fps, ids, 0, half);
+    assertThat(index.segmentCount()).isEqualTo(1);
+    compareLarge(index, oracle, random, fps);
+    for (int i = half; i < n; i++) {
+      index.add(fps[i], ids[i]);
+      oracle.add(fps[i], ids[i]);
+    }
+    for (int i = 0; i < 2000; i++) {
+      int at = random.nextInt(n);
+      assertThat(index.remove(fps[at], at)).isEqualTo(oracle.remove(fps[at], at));
+    }
+    index.forceMerge();
+    index.checkInvariants();
+    compareLarge(index, oracle, random, fps);
+  }
+
+  private static void compareLarge(
+      BlockPermutedIndex index, LinearScanIndex oracle, SplittableRandom random, long[] fps) {
+    for (int qi = 0; qi < 60; qi++) {
+      long q = Fingerprints.flip(random, fps[random.nextInt(fps.length)], random.nextInt(6));
+      for (int k : new int[] {2, 3, 4}) {
+        assertThat(collect(index, q, k))
+            .as("query %016x k %d", q, k)
+            .isEqualTo(collect(oracle, q, k));
+      }
+    }
+  }
+
   static long[] generate(SplittableRandom random, Shape shape, int n) {
     switch (shape) {
       case UNIFORM:
