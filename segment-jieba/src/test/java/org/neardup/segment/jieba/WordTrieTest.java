@@ -5,11 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 class WordTrieTest {
@@ -59,27 +54,35 @@ class WordTrieTest {
     assertThat(t.child(WordTrie.ROOT, '\uFFFF')).isEqualTo(-1);
   }
 
-  @Property(tries = 200)
-  void isWord_randomWordSet_exactlyTheWords(
-      @ForAll("words") Set<String> words, @ForAll("words") Set<String> probes) {
-    WordTrie t = build(new ArrayList<>(words));
-    t.checkInvariants();
-    for (String w : words) {
-      assertThat(t.isWord(w.toCharArray(), 0, w.length())).as(w).isTrue();
-    }
-    for (String p : probes) {
-      assertThat(t.isWord(p.toCharArray(), 0, p.length())).as(p).isEqualTo(words.contains(p));
+  @Test
+  void isWord_randomWordSets_exactlyTheWords() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(200);
+    for (int i = 0; i < 200; i++) {
+      Set<String> words = words(r);
+      Set<String> probes = words(r);
+      WordTrie t = build(new ArrayList<>(words));
+      t.checkInvariants();
+      for (String w : words) {
+        assertThat(t.isWord(w.toCharArray(), 0, w.length())).as(w).isTrue();
+      }
+      for (String p : probes) {
+        assertThat(t.isWord(p.toCharArray(), 0, p.length())).as(p).isEqualTo(words.contains(p));
+      }
     }
   }
 
-  @Provide
-  Arbitrary<Set<String>> words() {
-    // A small alphabet so words share prefixes; \u0000 and \uFFFF probe the key packing.
-    return Arbitraries.strings()
-        .withChars('a', 'b', 'c', '中', '国', '\u0000', '\uFFFF')
-        .ofMinLength(1)
-        .ofMaxLength(6)
-        .set()
-        .ofMaxSize(200);
+  /** Up to 200 words of 1-6 chars over a small alphabet, so words share prefixes; \u0000 and \uFFFF probe the key packing. */
+  private static Set<String> words(java.util.SplittableRandom r) {
+    char[] alphabet = {'a', 'b', 'c', '中', '国', '\u0000', '\uFFFF'};
+    Set<String> out = new java.util.HashSet<>();
+    int n = r.nextInt(201);
+    for (int i = 0; i < n; i++) {
+      StringBuilder w = new StringBuilder();
+      for (int len = r.nextInt(1, 7); len > 0; len--) {
+        w.append(alphabet[r.nextInt(alphabet.length)]);
+      }
+      out.add(w.toString());
+    }
+    return out;
   }
 }
