@@ -9,8 +9,8 @@ import org.neardup.verify.Sketch;
  * @param fingerprint the 64-bit simhash
  * @param sketch shingle hashes and band keys; {@link Sketch#shingles()} is empty when verification
  *     is off
- * @param letters the number of letters and digits in the normalised text; 0 means the text is
- *     empty for neardup's purposes
+ * @param letters the number of letters and digits in the normalised text; 0 means the text is empty
+ *     for neardup's purposes
  */
 public record Analysis(long fingerprint, Sketch sketch, int letters) {
   private static final Sketch NO_SKETCH = new Sketch(ShingleSketch.empty(), new long[0]);
@@ -38,7 +38,8 @@ public record Analysis(long fingerprint, Sketch sketch, int letters) {
   public byte[] encode() {
     byte[] sketchBytes = sketch.shingles().encode();
     long[] keys = sketch.bandKeys();
-    java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(8 + 10 + 10 + keys.length * 8 + sketchBytes.length);
+    java.nio.ByteBuffer out =
+        java.nio.ByteBuffer.allocate(8 + 10 + 10 + keys.length * 8 + sketchBytes.length);
     out.putLong(fingerprint);
     putVarint(out, letters);
     putVarint(out, keys.length);

@@ -13,19 +13,22 @@ import org.neardup.internal.Sorts;
 import org.neardup.verify.ShingleSketch;
 
 /**
- * Deduplicates a whole corpus at once: every pair of near-duplicate documents and the clusters
- * they form, with the same meaning as calling {@link Deduplicator#checkAndInsert} on each
- * document in order (the same pairs, the same clusters, the same representatives), but with all
- * candidate pairs found in bulk and verified on several threads.
+ * Deduplicates a whole corpus at once: every pair of near-duplicate documents and the clusters they
+ * form, with the same meaning as calling {@link Deduplicator#checkAndInsert} on each document in
+ * order (the same pairs, the same clusters, the same representatives), but with all candidate pairs
+ * found in bulk and verified on several threads.
  *
  * <p>Candidates: every pair within {@code maxDistance} bits ({@link AllPairs}) and every pair that
- * shares a MinHash band key (one sort per band). A pair sharing band keys is verified only from
- * the first band it shares, and a fingerprint pair only when it shares no band key, so each pair
- * is verified once without a hash set. Only fingerprints and band keys are held in memory; sketches
+ * shares a MinHash band key (one sort per band). A pair sharing band keys is verified only from the
+ * first band it shares, and a fingerprint pair only when it shares no band key, so each pair is
+ * verified once without a hash set. Only fingerprints and band keys are held in memory; sketches
  * are read through {@code sketches}, which may be backed by a file.
  */
 public final class CorpusDedup {
-  /** Receives each near-duplicate pair {@code i < j} (document ordinals). Called from several threads. */
+  /**
+   * Receives each near-duplicate pair {@code i < j} (document ordinals). Called from several
+   * threads.
+   */
   @FunctionalInterface
   public interface PairSink {
     void accept(int i, int j, int distance, double similarity);
@@ -57,9 +60,11 @@ public final class CorpusDedup {
       int threads,
       PairSink out) {
     Objects.requireNonNull(out, "out");
-    Checks.checkArgument(count >= 0 && count <= fingerprints.length, "count %s out of range", count);
+    Checks.checkArgument(
+        count >= 0 && count <= fingerprints.length, "count %s out of range", count);
     Checks.checkArgument(threads >= 1, "threads must be >= 1, got %s", threads);
-    long[] fps = count == fingerprints.length ? fingerprints : java.util.Arrays.copyOf(fingerprints, count);
+    long[] fps =
+        count == fingerprints.length ? fingerprints : java.util.Arrays.copyOf(fingerprints, count);
     boolean verify = sketches != null;
     java.util.concurrent.atomic.AtomicLong reported = new java.util.concurrent.atomic.AtomicLong();
     AllPairs.find(

@@ -32,20 +32,21 @@ import org.neardup.verify.Shingler;
  * scan. With verification off, a match is any stored fingerprint within {@code maxDistance} bits.
  * Clusters are the connected components of matches; each is represented by its earliest member.
  *
- * <p>Thread-safe. {@link #checkAndInsert} is linearizable: of two near-duplicate texts inserted
- * at once from two threads, exactly one is new. Analysis (the expensive part: segmentation,
- * hashing) runs outside the lock; index work runs under a write lock, {@link #check} under a read
- * lock.
+ * <p>Thread-safe. {@link #checkAndInsert} is linearizable: of two near-duplicate texts inserted at
+ * once from two threads, exactly one is new. Analysis (the expensive part: segmentation, hashing)
+ * runs outside the lock; index work runs under a write lock, {@link #check} under a read lock.
  *
- * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme),
- * 8 for the docId, 8 for the fingerprint, about 11 per band key, 4 for the cluster, ~18 for the
- * id map, plus the encoded shingle sketch (see {@link ShingleSketch}).
+ * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme), 8
+ * for the docId, 8 for the fingerprint, about 11 per band key, 4 for the cluster, ~18 for the id
+ * map, plus the encoded shingle sketch (see {@link ShingleSketch}).
  */
 public final class Deduplicator {
   /** The default largest Hamming distance of a fingerprint match. */
   public static final int DEFAULT_MAX_DISTANCE = 3;
+
   /** The default Jaccard similarity at which two texts are near-duplicates. */
   public static final double DEFAULT_THRESHOLD = 0.8;
+
   /** The default number of matches reported per verdict. */
   public static final int DEFAULT_MAX_MATCHES = 100;
 
@@ -120,7 +121,10 @@ public final class Deduplicator {
     return checkAndInsert(docId, analyzer.analyze(text));
   }
 
-  /** As {@link #checkAndInsert(long, CharSequence)} for a text already analysed by {@link #analyzer()}. */
+  /**
+   * As {@link #checkAndInsert(long, CharSequence)} for a text already analysed by {@link
+   * #analyzer()}.
+   */
   public Verdict checkAndInsert(long docId, Analysis analysis) {
     checkAnalysis(analysis);
     byte[] encoded = verify ? analysis.sketch().shingles().encode() : null;
@@ -159,10 +163,10 @@ public final class Deduplicator {
   }
 
   /**
-   * Stores an analysis without checking it, for rebuilding a deduplicator from a log or snapshot
-   * in the original insertion order: the document joins the clusters of every docId in {@code
-   * joined} that is stored (a verdict's {@link Verdict#joined()}). Nothing is verified, so
-   * restoring N documents costs N index inserts.
+   * Stores an analysis without checking it, for rebuilding a deduplicator from a log or snapshot in
+   * the original insertion order: the document joins the clusters of every docId in {@code joined}
+   * that is stored (a verdict's {@link Verdict#joined()}). Nothing is verified, so restoring N
+   * documents costs N index inserts.
    *
    * @throws IllegalArgumentException if docId is already stored or the analysis is empty
    */
@@ -229,8 +233,8 @@ public final class Deduplicator {
   }
 
   /**
-   * Forgets a stored document: it stops matching and its index entries are freed. Its cluster
-   * keeps its other members (and its representative id).
+   * Forgets a stored document: it stops matching and its index entries are freed. Its cluster keeps
+   * its other members (and its representative id).
    *
    * @return whether the docId was stored
    */
@@ -330,7 +334,9 @@ public final class Deduplicator {
     ordinals.put(docId, ordinal);
     clusters.add();
     index.add(analysis.fingerprint(), ordinal);
-    int pooled = sketches.add(encoded == null ? new byte[0] : encoded, 0, encoded == null ? 0 : encoded.length);
+    int pooled =
+        sketches.add(
+            encoded == null ? new byte[0] : encoded, 0, encoded == null ? 0 : encoded.length);
     assert pooled == ordinal : "sketch pool out of step: " + pooled + " != " + ordinal;
     if (bands != null) {
       long[] keys = analysis.sketch().bandKeys();
@@ -386,7 +392,9 @@ public final class Deduplicator {
     }
     out.sort(
         verify
-            ? Comparator.comparingDouble(Match::similarity).reversed().thenComparingInt(Match::distance)
+            ? Comparator.comparingDouble(Match::similarity)
+                .reversed()
+                .thenComparingInt(Match::distance)
             : Comparator.comparingInt(Match::distance));
     return out;
   }
@@ -454,7 +462,10 @@ public final class Deduplicator {
 
     private Builder() {}
 
-    /** Fingerprint settings; by default those of {@link FingerprintSettings#builder(Lexicon)} for the lexicon. */
+    /**
+     * Fingerprint settings; by default those of {@link FingerprintSettings#builder(Lexicon)} for
+     * the lexicon.
+     */
     public Builder fingerprintSettings(FingerprintSettings settings) {
       this.settings = Objects.requireNonNull(settings, "settings");
       return this;
@@ -466,7 +477,9 @@ public final class Deduplicator {
       return this;
     }
 
-    /** k: the largest Hamming distance of a fingerprint candidate (and match, without verification). */
+    /**
+     * k: the largest Hamming distance of a fingerprint candidate (and match, without verification).
+     */
     public Builder maxDistance(int k) {
       Checks.checkArgument(k >= 0 && k <= 64, "maxDistance must be in [0, 64], got %s", k);
       this.maxDistance = k;
@@ -482,15 +495,17 @@ public final class Deduplicator {
       return this;
     }
 
-    /** Whether to verify candidates (on by default); off means fingerprint distance alone decides. */
+    /**
+     * Whether to verify candidates (on by default); off means fingerprint distance alone decides.
+     */
     public Builder verify(boolean verify) {
       this.verify = verify;
       return this;
     }
 
     /**
-     * Whether every digit counts as 0 in verification, so texts that differ only in counters,
-     * dates or times match; off by default (digits are content).
+     * Whether every digit counts as 0 in verification, so texts that differ only in counters, dates
+     * or times match; off by default (digits are content).
      */
     public Builder foldNumbers(boolean fold) {
       this.foldNumbers = fold;

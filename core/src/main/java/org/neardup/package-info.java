@@ -12,8 +12,8 @@
  *   <dt>distance
  *   <dd>The Hamming distance between two fingerprints: {@code Long.bitCount(a ^ b)}, from 0 to 64.
  *   <dt>k, maxDistance
- *   <dd>The largest distance at which two fingerprints still count as a match. 3 by default
- *       (Manku, Jain, Das Sarma, WWW 2007).
+ *   <dd>The largest distance at which two fingerprints still count as a match. 3 by default (Manku,
+ *       Jain, Das Sarma, WWW 2007).
  *   <dt>block
  *   <dd>A fixed range of bits of a fingerprint, used as an index key. If two fingerprints differ in
  *       at most k bits and are cut into more than k blocks, at least one block is identical

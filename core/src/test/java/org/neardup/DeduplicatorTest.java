@@ -47,10 +47,13 @@ class DeduplicatorTest {
     assertThat(second.isDuplicate()).isTrue();
     assertThat(second.cluster()).isEqualTo(1);
     assertThat(second.joined()).containsExactly(1L);
-    assertThat(second.matches()).singleElement().satisfies(m -> {
-      assertThat(m.docId()).isEqualTo(1);
-      assertThat(m.similarity()).isGreaterThanOrEqualTo(0.8).isLessThan(1.0);
-    });
+    assertThat(second.matches())
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.docId()).isEqualTo(1);
+              assertThat(m.similarity()).isGreaterThanOrEqualTo(0.8).isLessThan(1.0);
+            });
     assertThat(d.size()).isEqualTo(2);
   }
 
@@ -68,7 +71,12 @@ class DeduplicatorTest {
   void checkAndInsert_unrelated_isNew() {
     Deduplicator d = builder().build();
     d.checkAndInsert(1, NEWS);
-    assertThat(d.checkAndInsert(2, "Completely different: a recipe for tomato soup with basil, garlic and olive oil.").isNew()).isTrue();
+    assertThat(
+            d.checkAndInsert(
+                    2,
+                    "Completely different: a recipe for tomato soup with basil, garlic and olive oil.")
+                .isNew())
+        .isTrue();
   }
 
   @Test
@@ -77,7 +85,9 @@ class DeduplicatorTest {
     String a = NEWS;
     // a~b and b~c at threshold 0.7, but a and c further apart.
     String b = a.replace("Tuesday evening", "Monday night").replace("old town hall", "new library");
-    String c = b.replace("two new schools", "three new hospitals").replace("summer months", "winter weeks");
+    String c =
+        b.replace("two new schools", "three new hospitals")
+            .replace("summer months", "winter weeks");
     d.checkAndInsert(100, a);
     d.checkAndInsert(200, c);
     assertThat(d.clusterOf(200)).isEqualTo(200); // c alone: too far from a
@@ -94,7 +104,8 @@ class DeduplicatorTest {
     assertThat(v.isDuplicate()).isTrue();
     assertThat(v.cluster()).isEqualTo(1);
     assertThat(d.size()).isEqualTo(1);
-    assertThat(d.check("nothing like it at all, just a few words about ships").cluster()).isEqualTo(-1);
+    assertThat(d.check("nothing like it at all, just a few words about ships").cluster())
+        .isEqualTo(-1);
   }
 
   @Test
@@ -110,14 +121,20 @@ class DeduplicatorTest {
   @Test
   void badInput_rejected_andNothingStored() {
     Deduplicator d = builder().build();
-    assertThatThrownBy(() -> d.checkAndInsert(1, "   ")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no letters or digits");
-    assertThatThrownBy(() -> d.checkAndInsert(1, "!!! ... ???")).hasMessageContaining("no letters or digits");
+    assertThatThrownBy(() -> d.checkAndInsert(1, "   "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no letters or digits");
+    assertThatThrownBy(() -> d.checkAndInsert(1, "!!! ... ???"))
+        .hasMessageContaining("no letters or digits");
     assertThat(d.size()).isZero();
     d.checkAndInsert(1, NEWS);
-    assertThatThrownBy(() -> d.checkAndInsert(1, "another text entirely")).hasMessageContaining("docId 1 is already stored");
+    assertThatThrownBy(() -> d.checkAndInsert(1, "another text entirely"))
+        .hasMessageContaining("docId 1 is already stored");
     assertThat(d.size()).isEqualTo(1);
-    assertThatThrownBy(() -> builder().maxDistance(65)).hasMessageContaining("maxDistance must be in [0, 64]");
-    assertThatThrownBy(() -> builder().threshold(0)).hasMessageContaining("threshold must be in (0, 1]");
+    assertThatThrownBy(() -> builder().maxDistance(65))
+        .hasMessageContaining("maxDistance must be in [0, 64]");
+    assertThatThrownBy(() -> builder().threshold(0))
+        .hasMessageContaining("threshold must be in (0, 1]");
   }
 
   @Test
@@ -175,17 +192,22 @@ class DeduplicatorTest {
     CountDownLatch start = new CountDownLatch(1);
     List<Future<?>> fs = new ArrayList<>();
     for (int t = 0; t < 16; t++) {
-      fs.add(pool.submit(() -> {
-        start.await();
-        for (int i; (i = next.getAndIncrement()) < work.size(); ) {
-          long[] w = work.get(i);
-          String text = w[1] % 2 == 0 ? bases.get((int) w[0]) : bases.get((int) w[0]).replace(" ", "  ");
-          if (d.checkAndInsert(w[0] * copies + w[1], text).isNew()) {
-            newPerGroup[(int) w[0]].incrementAndGet();
-          }
-        }
-        return null;
-      }));
+      fs.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i; (i = next.getAndIncrement()) < work.size(); ) {
+                  long[] w = work.get(i);
+                  String text =
+                      w[1] % 2 == 0
+                          ? bases.get((int) w[0])
+                          : bases.get((int) w[0]).replace(" ", "  ");
+                  if (d.checkAndInsert(w[0] * copies + w[1], text).isNew()) {
+                    newPerGroup[(int) w[0]].incrementAndGet();
+                  }
+                }
+                return null;
+              }));
     }
     start.countDown();
     for (Future<?> f : fs) {
@@ -197,7 +219,9 @@ class DeduplicatorTest {
     }
   }
 
-  /** Without verification, matches are exactly the stored fingerprints within k: brute force agrees. */
+  /**
+   * Without verification, matches are exactly the stored fingerprints within k: brute force agrees.
+   */
   @Test
   void fingerprintOnly_matchesAreExactlyThoseWithinK() {
     Deduplicator d = builder().verify(false).maxDistance(5).build();
@@ -245,10 +269,22 @@ class DeduplicatorTest {
     }
     Set<Long> batchPairs = Collections.synchronizedSet(new HashSet<>());
     List<int[]> list = Collections.synchronizedList(new ArrayList<>());
-    CorpusDedup.findPairs(fps, n, keys, bands, o -> analyses[o].sketch().shingles(), 3, 0.8, new BitSet(), 2,
+    CorpusDedup.findPairs(
+        fps,
+        n,
+        keys,
+        bands,
+        o -> analyses[o].sketch().shingles(),
+        3,
+        0.8,
+        new BitSet(),
+        2,
         (i, j, dist, sim) -> {
           assertThat(batchPairs.add((long) i << 32 | j)).as("pair reported twice").isTrue();
-          assertThat(sim).isEqualTo(ShingleSketch.jaccard(analyses[i].sketch().shingles(), analyses[j].sketch().shingles()));
+          assertThat(sim)
+              .isEqualTo(
+                  ShingleSketch.jaccard(
+                      analyses[i].sketch().shingles(), analyses[j].sketch().shingles()));
           list.add(new int[] {i, j});
         });
     assertThat(batchPairs).isEqualTo(sequentialPairs);

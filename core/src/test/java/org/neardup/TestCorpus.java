@@ -7,9 +7,12 @@ import java.util.SplittableRandom;
 /** Seeded random texts with edited copies, for tests that need near-duplicates. */
 final class TestCorpus {
   private static final String[] WORDS = {
-    "river", "mountain", "city", "council", "budget", "school", "garden", "market", "train", "music",
-    "winter", "summer", "doctor", "bridge", "festival", "library", "harbor", "forest", "museum", "court",
-    "engine", "paper", "window", "silver", "orange", "planet", "storm", "valley", "castle", "island",
+    "river", "mountain", "city", "council", "budget", "school", "garden", "market", "train",
+        "music",
+    "winter", "summer", "doctor", "bridge", "festival", "library", "harbor", "forest", "museum",
+        "court",
+    "engine", "paper", "window", "silver", "orange", "planet", "storm", "valley", "castle",
+        "island",
     "公园", "学校", "预算", "城市", "音乐", "医生", "图书馆", "港口", "森林", "博物馆"
   };
 
@@ -18,7 +21,9 @@ final class TestCorpus {
   static String text(SplittableRandom r, int words) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < words; i++) {
-      b.append(WORDS[r.nextInt(WORDS.length)]).append(r.nextInt(1000)).append(i % 12 == 11 ? ". " : " ");
+      b.append(WORDS[r.nextInt(WORDS.length)])
+          .append(r.nextInt(1000))
+          .append(i % 12 == 11 ? ". " : " ");
     }
     return b.toString();
   }

@@ -43,7 +43,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx2g"})
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class FingerprintBenchmark {
@@ -69,7 +71,13 @@ public class FingerprintBenchmark {
       bytes += t.getBytes(StandardCharsets.UTF_8).length;
     }
     megabytes = bytes / 1e6;
-    System.out.printf(java.util.Locale.ROOT, "%n%s: %d %s documents, %.3f MB per operation%n", corpus, texts.length, lang, megabytes);
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "%n%s: %d %s documents, %.3f MB per operation%n",
+        corpus,
+        texts.length,
+        lang,
+        megabytes);
     Lexicon jieba = Lexicon.load("jieba");
     fingerprinter = Fingerprinter.create(FingerprintSettings.builder(jieba).build());
     analyzer = Deduplicator.builder().fingerprintSettings(fingerprinter.settings()).analyzer();
@@ -92,7 +100,10 @@ public class FingerprintBenchmark {
   }
 
   private static String guess(String text) {
-    long han = text.codePoints().filter(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN).count();
+    long han =
+        text.codePoints()
+            .filter(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN)
+            .count();
     return han * 10 >= text.codePoints().filter(Character::isLetterOrDigit).count() ? "zh" : "en";
   }
 

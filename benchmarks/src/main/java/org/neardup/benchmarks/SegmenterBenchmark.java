@@ -40,18 +40,20 @@ import org.openjdk.jmh.annotations.Warmup;
  * </pre>
  *
  * <p>{@code corpus} is a UTF-8 text file, gzipped if its name ends in {@code .gz} (Debian's
- * debian-reference-zh-cn, manpages-zh and fortunes-zh packages have real ones); empty means a
- * small built-in sample, which fits in cache and so runs faster than real text. Setup checks the
- * segmenter's words on a known sentence, so a fast benchmark of wrong code fails. The same
- * figures, side by side with jieba-analysis 1.0.2, come from {@code SegmenterThroughput} in
- * segment-jieba's tests.
+ * debian-reference-zh-cn, manpages-zh and fortunes-zh packages have real ones); empty means a small
+ * built-in sample, which fits in cache and so runs faster than real text. Setup checks the
+ * segmenter's words on a known sentence, so a fast benchmark of wrong code fails. The same figures,
+ * side by side with jieba-analysis 1.0.2, come from {@code SegmenterThroughput} in segment-jieba's
+ * tests.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class SegmenterBenchmark {
   /**
    * Han chars segmented per invocation, about 3 MB of UTF-8: enough of a real corpus to touch as
@@ -126,8 +128,8 @@ public class SegmenterBenchmark {
   }
 
   /**
-   * Maximal Han runs of {@code text}, in order, repeated as needed, until they hold exactly
-   * {@link #CHARS} chars (the last one cut short, at a code point boundary).
+   * Maximal Han runs of {@code text}, in order, repeated as needed, until they hold exactly {@link
+   * #CHARS} chars (the last one cut short, at a code point boundary).
    */
   static char[][] hanRuns(String text) {
     List<String> all = new ArrayList<>();

@@ -16,7 +16,9 @@ class SegmenterBenchmarkTest {
     int words = b.segment();
     int[] direct = {0};
     char[] sentence = "我来到北京清华大学".toCharArray();
-    Lexicon.load("jieba").segmenter().segment(sentence, 0, sentence.length, (t, s, e) -> direct[0]++);
+    Lexicon.load("jieba")
+        .segmenter()
+        .segment(sentence, 0, sentence.length, (t, s, e) -> direct[0]++);
     assertThat(direct[0]).isEqualTo(4);
     // About CHARS Han chars at 1.5-2 chars per word.
     assertThat(words).isBetween(SegmenterBenchmark.CHARS / 4, SegmenterBenchmark.CHARS);

@@ -7,7 +7,8 @@ import picocli.CommandLine.Spec;
 /** {@code neardup bench}: measurements that print one JSON line each. */
 @Command(
     name = "bench",
-    description = "Measure the index and the all-pairs phase on generated fingerprints; one JSON line each.",
+    description =
+        "Measure the index and the all-pairs phase on generated fingerprints; one JSON line each.",
     subcommands = {BenchIndexCommand.class, BenchAllPairsCommand.class, GenerateCommand.class})
 final class BenchCommand implements Runnable {
   @Spec CommandSpec spec;

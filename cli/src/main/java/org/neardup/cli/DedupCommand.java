@@ -27,10 +27,10 @@ import org.neardup.text.TermHasher;
 import org.neardup.verify.ShingleSketch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code neardup dedup INPUT... --out DIR}: finds every near-duplicate pair of a corpus, groups
@@ -38,8 +38,8 @@ import picocli.CommandLine.Model.CommandSpec;
  *
  * <p>Phases: (1) read and analyse every document on all cores, keeping only fingerprints and band
  * keys in memory and spilling sketches, ids and records to temporary files; (2) find and verify
- * candidate pairs ({@link CorpusDedup}); (3) cluster; (4) write DIR in a staging directory and
- * move it into place only when complete, so a failed run never replaces a good result.
+ * candidate pairs ({@link CorpusDedup}); (3) cluster; (4) write DIR in a staging directory and move
+ * it into place only when complete, so a failed run never replaces a good result.
  */
 @Command(
     name = "dedup",
@@ -55,34 +55,61 @@ import picocli.CommandLine.Model.CommandSpec;
       "DIR/unique.jsonl (one document per cluster), DIR/duplicates.jsonl (the others), DIR/errors.jsonl and DIR/summary.json."
     })
 final class DedupCommand implements Callable<Integer> {
-  @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Files, directories or - (stdin).")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "INPUT",
+      description = "Files, directories or - (stdin).")
   List<Path> inputs = new ArrayList<>();
 
-  @Option(names = {"-o", "--out"}, required = true, paramLabel = "DIR", description = "Output directory (replaced atomically when the run succeeds).")
+  @Option(
+      names = {"-o", "--out"},
+      required = true,
+      paramLabel = "DIR",
+      description = "Output directory (replaced atomically when the run succeeds).")
   Path out;
 
-  @Option(names = "--format", paramLabel = "auto|jsonl|lines|files", description = "How to read the inputs. Default: by file extension.")
+  @Option(
+      names = "--format",
+      paramLabel = "auto|jsonl|lines|files",
+      description = "How to read the inputs. Default: by file extension.")
   String format = "auto";
 
-  @Option(names = "--id-field", paramLabel = "NAME", description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--id-field",
+      paramLabel = "NAME",
+      description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
   String idField = "id";
 
-  @Option(names = "--text-field", paramLabel = "NAME", description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--text-field",
+      paramLabel = "NAME",
+      description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
   String textField = "text";
 
-  @Option(names = "--max-doc-bytes", paramLabel = "N", description = "Documents larger than this are rejected (listed in errors.jsonl). Default: ${DEFAULT-VALUE} (64 MiB).")
+  @Option(
+      names = "--max-doc-bytes",
+      paramLabel = "N",
+      description =
+          "Documents larger than this are rejected (listed in errors.jsonl). Default: ${DEFAULT-VALUE} (64 MiB).")
   int maxDocBytes = 64 << 20;
 
-  @Option(names = "--threads", paramLabel = "N", description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
   int threads = Runtime.getRuntime().availableProcessors();
 
-  @Option(names = {"-q", "--quiet"}, description = "No progress bar and no summary on stdout.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No progress bar and no summary on stdout.")
   boolean quiet;
 
   @Option(names = "--json", description = "Print the summary as one JSON object.")
   boolean json;
 
-  @Option(names = "--force", description = "Replace DIR even if it is not the output of an earlier neardup run.")
+  @Option(
+      names = "--force",
+      description = "Replace DIR even if it is not the output of an earlier neardup run.")
   boolean force;
 
   @Mixin EngineOptions engine = new EngineOptions();
@@ -99,13 +126,15 @@ final class DedupCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--threads must be in [1, 256], got " + threads);
     }
     if (maxDocBytes < 1 || maxDocBytes > SpillFile.MAX_RECORD) {
-      throw new IllegalArgumentException("--max-doc-bytes must be in [1, " + SpillFile.MAX_RECORD + "], got " + maxDocBytes);
+      throw new IllegalArgumentException(
+          "--max-doc-bytes must be in [1, " + SpillFile.MAX_RECORD + "], got " + maxDocBytes);
     }
     DocumentSource.Format fmt;
     try {
       fmt = DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("--format must be auto, jsonl, lines or files, got '" + format + "'");
+      throw new IllegalArgumentException(
+          "--format must be auto, jsonl, lines or files, got '" + format + "'");
     }
     Path target = out.toAbsolutePath().normalize();
     OutputDir.checkReplaceable(target, force);
@@ -132,8 +161,15 @@ final class DedupCommand implements Callable<Integer> {
         summary.readSeconds = (t1 - t0) / 1e9;
         summary.pairSeconds = (t2 - t1) / 1e9;
         summary.writeSeconds = (t3 - t2) / 1e9;
-        summary.settings = analyzer.id() + ";k=" + engine.maxDistance + (verify ? ";threshold=" + engine.threshold : ";verify=off");
-        Files.writeString(staging.dir().resolve("summary.json"), summary.toJson().toPrettyString() + "\n", StandardCharsets.UTF_8);
+        summary.settings =
+            analyzer.id()
+                + ";k="
+                + engine.maxDistance
+                + (verify ? ";threshold=" + engine.threshold : ";verify=off");
+        Files.writeString(
+            staging.dir().resolve("summary.json"),
+            summary.toJson().toPrettyString() + "\n",
+            StandardCharsets.UTF_8);
         staging.commit();
         if (!quiet || json) {
           stdout.println(json ? summary.toJson().toString() : summary.text(target));
@@ -190,13 +226,21 @@ final class DedupCommand implements Callable<Integer> {
 
   /** One document after the worker thread is done with it: everything phase 1 stores, prepared. */
   private record Analysed(
-      InputDocument doc, Analysis analysis, String error, byte[] id, long idHash, byte[] record, byte[] sketch) {}
+      InputDocument doc,
+      Analysis analysis,
+      String error,
+      byte[] id,
+      long idHash,
+      byte[] record,
+      byte[] sketch) {}
 
   private static final byte[] NONE = new byte[0];
 
-  private void read(DocumentSource source, Analyzer analyzer, Corpus c, boolean show, PrintStream err)
+  private void read(
+      DocumentSource source, Analyzer analyzer, Corpus c, boolean show, PrintStream err)
       throws IOException {
-    try (Progress progress = Progress.start(show, "reading", Math.max(1, source.totalBytes()), "MB", 1 << 20, err)) {
+    try (Progress progress =
+        Progress.start(show, "reading", Math.max(1, source.totalBytes()), "MB", 1 << 20, err)) {
       Parallel.run(
           source,
           d -> analyse(analyzer, d),
@@ -318,7 +362,8 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
-  private Pairs findPairs(Corpus c, Analyzer analyzer, boolean verify, int bands, boolean show, PrintStream err) {
+  private Pairs findPairs(
+      Corpus c, Analyzer analyzer, boolean verify, int bands, boolean show, PrintStream err) {
     Pairs pairs = new Pairs();
     ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[4096]);
     try (Progress progress = Progress.start(show, "pairs", -1, "pairs", 1, err)) {
@@ -350,7 +395,14 @@ final class DedupCommand implements Callable<Integer> {
     return pairs;
   }
 
-  private Summary write(Path dir, Corpus c, Pairs pairs, Clusters clusters, boolean verify, boolean show, PrintStream err)
+  private Summary write(
+      Path dir,
+      Corpus c,
+      Pairs pairs,
+      Clusters clusters,
+      boolean verify,
+      boolean show,
+      PrintStream err)
       throws IOException {
     Summary s = new Summary();
     s.documents = c.count;

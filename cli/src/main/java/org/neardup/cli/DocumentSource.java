@@ -24,10 +24,10 @@ import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads documents from the command line's inputs, in order: JSONL files (one JSON object per
- * line, id and text in configurable fields), text files (one document per line) and directories
- * (every .txt, .html, .htm and .md file below, each one document, in path order); any of them may
- * be gzipped ({@code .gz}); {@code -} reads standard input.
+ * Reads documents from the command line's inputs, in order: JSONL files (one JSON object per line,
+ * id and text in configurable fields), text files (one document per line) and directories (every
+ * .txt, .html, .htm and .md file below, each one document, in path order); any of them may be
+ * gzipped ({@code .gz}); {@code -} reads standard input.
  *
  * <p>Per-document problems (malformed JSON, a missing or mistyped field, invalid UTF-8, a document
  * larger than the limit, an empty line) become {@link InputDocument}s with an error, so the caller
@@ -60,12 +60,21 @@ final class DocumentSource {
    * @param idJson the id when the format gives it (lines, files), else null
    */
   record RawDocument(
-      long ordinal, String location, Format format, byte @Nullable [] bytes, @Nullable String idJson, @Nullable String error) {}
+      long ordinal,
+      String location,
+      Format format,
+      byte @Nullable [] bytes,
+      @Nullable String idJson,
+      @Nullable String error) {}
 
   /** Decodes and parses a raw document; thread-safe. */
   InputDocument parse(RawDocument raw) {
     if (raw.error() != null || raw.bytes() == null) {
-      return error(raw.ordinal(), raw.idJson(), raw.location(), raw.error() == null ? "unreadable" : raw.error());
+      return error(
+          raw.ordinal(),
+          raw.idJson(),
+          raw.location(),
+          raw.error() == null ? "unreadable" : raw.error());
     }
     String text;
     try {
@@ -88,7 +97,12 @@ final class DocumentSource {
   private volatile long bytesRead;
 
   private DocumentSource(
-      List<Path> inputs, Format format, String idField, String textField, int maxBytes, long total) {
+      List<Path> inputs,
+      Format format,
+      String idField,
+      String textField,
+      int maxBytes,
+      long total) {
     this.inputs = inputs;
     this.format = format;
     this.idField = idField;
@@ -121,7 +135,8 @@ final class DocumentSource {
       }
       if (Files.isDirectory(p)) {
         if (format != Format.AUTO && format != Format.FILES) {
-          throw new IOException(p + ": is a directory, but --format is " + format.name().toLowerCase(Locale.ROOT));
+          throw new IOException(
+              p + ": is a directory, but --format is " + format.name().toLowerCase(Locale.ROOT));
         }
         for (Path f : filesIn(p)) {
           total += Files.size(f);
@@ -176,7 +191,8 @@ final class DocumentSource {
     if (format != Format.AUTO) {
       return format;
     }
-    String name = p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
+    String name =
+        p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
     if (name.endsWith(".gz")) {
       name = name.substring(0, name.length() - 3);
     }
@@ -208,7 +224,10 @@ final class DocumentSource {
                 if (n.endsWith(".gz")) {
                   n = n.substring(0, n.length() - 3);
                 }
-                return n.endsWith(".txt") || n.endsWith(".html") || n.endsWith(".htm") || n.endsWith(".md");
+                return n.endsWith(".txt")
+                    || n.endsWith(".html")
+                    || n.endsWith(".htm")
+                    || n.endsWith(".md");
               })
           .sorted()
           .forEach(files::add);
@@ -219,7 +238,12 @@ final class DocumentSource {
   }
 
   private void readStream(
-      InputStream in, String name, Format f, long[] ordinal, Consumer<RawDocument> out, boolean single)
+      InputStream in,
+      String name,
+      Format f,
+      long[] ordinal,
+      Consumer<RawDocument> out,
+      boolean single)
       throws IOException {
     LineReader lines = new LineReader(in, maxBytes);
     while (lines.next()) {
@@ -228,8 +252,16 @@ final class DocumentSource {
       String id = f == Format.JSONL ? null : single ? Long.toString(n) : quote(name + ":" + n);
       if (lines.tooLong()) {
         out.accept(
-            new RawDocument(ordinal[0]++, location, f, null, id,
-                "document of " + lines.byteLength() + " bytes exceeds --max-doc-bytes " + maxBytes));
+            new RawDocument(
+                ordinal[0]++,
+                location,
+                f,
+                null,
+                id,
+                "document of "
+                    + lines.byteLength()
+                    + " bytes exceeds --max-doc-bytes "
+                    + maxBytes));
         continue;
       }
       if (f == Format.JSONL && lines.blank()) {
@@ -239,11 +271,19 @@ final class DocumentSource {
     }
   }
 
-  private void readFile(InputStream in, String id, String location, long[] ordinal, Consumer<RawDocument> out)
+  private void readFile(
+      InputStream in, String id, String location, long[] ordinal, Consumer<RawDocument> out)
       throws IOException {
     byte[] bytes = in.readNBytes(maxBytes + 1);
     if (bytes.length > maxBytes) {
-      out.accept(new RawDocument(ordinal[0]++, location, Format.FILES, null, quote(id), "document exceeds --max-doc-bytes " + maxBytes));
+      out.accept(
+          new RawDocument(
+              ordinal[0]++,
+              location,
+              Format.FILES,
+              null,
+              quote(id),
+              "document exceeds --max-doc-bytes " + maxBytes));
       return;
     }
     out.accept(new RawDocument(ordinal[0]++, location, Format.FILES, bytes, quote(id), null));
@@ -257,7 +297,11 @@ final class DocumentSource {
       return error(ordinal, null, location, "malformed JSON: " + e.getOriginalMessage());
     }
     if (node == null || !node.isObject()) {
-      return error(ordinal, null, location, "expected a JSON object, got " + (node == null ? "nothing" : kind(node)));
+      return error(
+          ordinal,
+          null,
+          location,
+          "expected a JSON object, got " + (node == null ? "nothing" : kind(node)));
     }
     JsonNode id = node.get(idField);
     String idJson = null;
@@ -265,7 +309,11 @@ final class DocumentSource {
       return error(ordinal, null, location, "missing field '" + idField + "'");
     }
     if (!(id.isTextual() || id.isIntegralNumber())) {
-      return error(ordinal, null, location, "field '" + idField + "' must be a string or an integer, got " + kind(id));
+      return error(
+          ordinal,
+          null,
+          location,
+          "field '" + idField + "' must be a string or an integer, got " + kind(id));
     }
     idJson = id.toString();
     JsonNode text = node.get(textField);
@@ -273,7 +321,11 @@ final class DocumentSource {
       return error(ordinal, idJson, location, "missing field '" + textField + "'");
     }
     if (!text.isTextual()) {
-      return error(ordinal, idJson, location, "field '" + textField + "' must be a string, got " + kind(text));
+      return error(
+          ordinal,
+          idJson,
+          location,
+          "field '" + textField + "' must be a string, got " + kind(text));
     }
     return new InputDocument(ordinal, idJson, text.textValue(), location, raw, null);
   }
@@ -283,7 +335,8 @@ final class DocumentSource {
     return t.name().toLowerCase(Locale.ROOT);
   }
 
-  private static InputDocument error(long ordinal, @Nullable String idJson, String location, String message) {
+  private static InputDocument error(
+      long ordinal, @Nullable String idJson, String location, String message) {
     return new InputDocument(ordinal, idJson, null, location, null, message);
   }
 

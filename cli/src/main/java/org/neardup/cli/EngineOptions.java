@@ -19,30 +19,35 @@ final class EngineOptions {
   @Option(
       names = {"-k", "--max-distance"},
       paramLabel = "K",
-      description = "Largest Hamming distance between fingerprints of candidates (and of matches with --no-verify). Default: ${DEFAULT-VALUE}.")
+      description =
+          "Largest Hamming distance between fingerprints of candidates (and of matches with --no-verify). Default: ${DEFAULT-VALUE}.")
   int maxDistance = Deduplicator.DEFAULT_MAX_DISTANCE;
 
   @Option(
       names = "--threshold",
       paramLabel = "J",
-      description = "Jaccard similarity of shingles at which two texts are near-duplicates, in (0, 1]. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Jaccard similarity of shingles at which two texts are near-duplicates, in (0, 1]. Default: ${DEFAULT-VALUE}.")
   double threshold = Deduplicator.DEFAULT_THRESHOLD;
 
   @Option(
       names = "--no-verify",
-      description = "Decide by fingerprint distance alone (k), without verifying candidates: faster, less accurate on short texts.")
+      description =
+          "Decide by fingerprint distance alone (k), without verifying candidates: faster, less accurate on short texts.")
   boolean noVerify;
 
   @Option(
       names = "--numbers",
       paramLabel = "keep|fold",
-      description = "keep: digits are content (default). fold: every digit counts as 0 in verification, so pages that differ only in counters, dates or times match.")
+      description =
+          "keep: digits are content (default). fold: every digit counts as 0 in verification, so pages that differ only in counters, dates or times match.")
   String numbers = "keep";
 
   @Option(
       names = "--html",
       paramLabel = "visible|main|raw",
-      description = "What to use of texts that look like HTML: visible text (default), main content without navigation/header/footer, or the raw markup.")
+      description =
+          "What to use of texts that look like HTML: visible text (default), main content without navigation/header/footer, or the raw markup.")
   String html = "visible";
 
   @Option(
@@ -60,13 +65,15 @@ final class EngineOptions {
   @Option(
       names = "--idf",
       paramLabel = "FILE",
-      description = "IDF table ('word idf' per line, e.g. from 'neardup idf build') instead of the lexicon's.")
+      description =
+          "IDF table ('word idf' per line, e.g. from 'neardup idf build') instead of the lexicon's.")
   @Nullable Path idf;
 
   @Option(
       names = "--scheme",
       paramLabel = "M:R",
-      description = "Index block scheme: M blocks, R must match (4:1 = 4 tables of 16 bits, 5:2 = 10 tables, 6:3 = 20 tables). Default: 4:1.")
+      description =
+          "Index block scheme: M blocks, R must match (4:1 = 4 tables of 16 bits, 5:2 = 10 tables, 6:3 = 20 tables). Default: 4:1.")
   String scheme = "4:1";
 
   /** The fingerprint settings these options describe. */
@@ -90,7 +97,8 @@ final class EngineOptions {
       case "raw":
         return FingerprintSettings.Html.RAW;
       default:
-        throw new IllegalArgumentException("--html must be visible, main or raw, got '" + html + "'");
+        throw new IllegalArgumentException(
+            "--html must be visible, main or raw, got '" + html + "'");
     }
   }
 
@@ -108,7 +116,8 @@ final class EngineOptions {
   /** A deduplicator builder configured by these options. */
   Deduplicator.Builder builder() throws IOException {
     if (maxDistance < 0 || maxDistance > 64) {
-      throw new IllegalArgumentException("-k/--max-distance must be in [0, 64], got " + maxDistance);
+      throw new IllegalArgumentException(
+          "-k/--max-distance must be in [0, 64], got " + maxDistance);
     }
     if (!(threshold > 0 && threshold <= 1)) {
       throw new IllegalArgumentException("--threshold must be in (0, 1], got " + threshold);

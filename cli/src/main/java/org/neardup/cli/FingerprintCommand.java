@@ -24,22 +24,40 @@ import picocli.CommandLine.Spec;
       "Documents that cannot be read are reported on stderr, one line each; the exit code is then 1."
     })
 final class FingerprintCommand implements Callable<Integer> {
-  @Parameters(arity = "1..*", paramLabel = "INPUT", description = "Files, directories or - (stdin); as for dedup.")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "INPUT",
+      description = "Files, directories or - (stdin); as for dedup.")
   List<Path> inputs = new ArrayList<>();
 
-  @Option(names = "--format", paramLabel = "auto|jsonl|lines|files", description = "How to read the inputs. Default: by file extension.")
+  @Option(
+      names = "--format",
+      paramLabel = "auto|jsonl|lines|files",
+      description = "How to read the inputs. Default: by file extension.")
   String format = "auto";
 
-  @Option(names = "--id-field", paramLabel = "NAME", description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--id-field",
+      paramLabel = "NAME",
+      description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
   String idField = "id";
 
-  @Option(names = "--text-field", paramLabel = "NAME", description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--text-field",
+      paramLabel = "NAME",
+      description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
   String textField = "text";
 
-  @Option(names = "--max-doc-bytes", paramLabel = "N", description = "Documents larger than this are rejected. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--max-doc-bytes",
+      paramLabel = "N",
+      description = "Documents larger than this are rejected. Default: ${DEFAULT-VALUE}.")
   int maxDocBytes = 64 << 20;
 
-  @Option(names = "--threads", paramLabel = "N", description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
   int threads = Runtime.getRuntime().availableProcessors();
 
   @Mixin EngineOptions engine = new EngineOptions();
@@ -64,7 +82,11 @@ final class FingerprintCommand implements Callable<Integer> {
     }
     DocumentSource source =
         DocumentSource.open(
-            inputs, DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT)), idField, textField, maxDocBytes);
+            inputs,
+            DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT)),
+            idField,
+            textField,
+            maxDocBytes);
     Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -78,7 +100,9 @@ final class FingerprintCommand implements Callable<Integer> {
           if (!hasLetters(d.text())) {
             return new String[] {d.idJson(), null, "text has no letters or digits", d.location()};
           }
-          return new String[] {d.idJson(), Simhash.toHex(fp.fingerprint(d.text())), null, d.location()};
+          return new String[] {
+            d.idJson(), Simhash.toHex(fp.fingerprint(d.text())), null, d.location()
+          };
         },
         threads,
         done -> {

@@ -29,34 +29,51 @@ import picocli.CommandLine.Spec;
  * measuring {@code neardup dedup} at scale (the same seed always gives the same bytes).
  *
  * <p>Half Chinese, half English. Chinese words are drawn from jieba's dictionary by frequency;
- * English words are pronounceable syllable strings drawn from a Zipf distribution. Lengths:
- * half short (40-200 characters), 30% medium (200-500), 20% long (500-3000). A share of the
- * documents ({@code --dup-rate}) are copies of an earlier document with repost-like edits: a few
- * words replaced, inserted or deleted, a sentence added or dropped, a counter or date line added
- * or changed, boilerplate ("转载请注明出处", "Read more at ...") appended.
+ * English words are pronounceable syllable strings drawn from a Zipf distribution. Lengths: half
+ * short (40-200 characters), 30% medium (200-500), 20% long (500-3000). A share of the documents
+ * ({@code --dup-rate}) are copies of an earlier document with repost-like edits: a few words
+ * replaced, inserted or deleted, a sentence added or dropped, a counter or date line added or
+ * changed, boilerplate ("转载请注明出处", "Read more at ...") appended.
  */
 @Command(
     name = "generate",
     sortOptions = false,
-    description = "Write a reproducible synthetic corpus (JSONL, .gz if the name ends so) with near-duplicates, for benchmarks.")
+    description =
+        "Write a reproducible synthetic corpus (JSONL, .gz if the name ends so) with near-duplicates, for benchmarks.")
 final class GenerateCommand implements Callable<Integer> {
-  @Option(names = "--docs", paramLabel = "N", description = "Number of documents. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--docs",
+      paramLabel = "N",
+      description = "Number of documents. Default: ${DEFAULT-VALUE}.")
   int docs = 1_000_000;
 
-  @Option(names = {"-o", "--out"}, required = true, paramLabel = "FILE", description = "Output file (.jsonl or .jsonl.gz).")
+  @Option(
+      names = {"-o", "--out"},
+      required = true,
+      paramLabel = "FILE",
+      description = "Output file (.jsonl or .jsonl.gz).")
   Path out;
 
-  @Option(names = "--seed", paramLabel = "S", description = "Random seed. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      description = "Random seed. Default: ${DEFAULT-VALUE}.")
   long seed = 1;
 
-  @Option(names = "--dup-rate", paramLabel = "R", description = "Share of documents that are edited copies of earlier ones. Default: ${DEFAULT-VALUE}.")
+  @Option(
+      names = "--dup-rate",
+      paramLabel = "R",
+      description =
+          "Share of documents that are edited copies of earlier ones. Default: ${DEFAULT-VALUE}.")
   double dupRate = 0.3;
 
   @Spec CommandSpec spec;
 
   private static final String[] SYLLABLES = {
-    "ka", "ro", "mi", "ten", "sa", "lo", "ve", "dar", "pi", "nu", "ex", "tor", "ba", "li", "con", "fer",
-    "ma", "gi", "re", "sol", "tu", "pre", "an", "di", "ol", "vi", "ser", "mo", "ne", "cal", "par", "is"
+    "ka", "ro", "mi", "ten", "sa", "lo", "ve", "dar", "pi", "nu", "ex", "tor", "ba", "li", "con",
+        "fer",
+    "ma", "gi", "re", "sol", "tu", "pre", "an", "di", "ol", "vi", "ser", "mo", "ne", "cal", "par",
+        "is"
   };
 
   @Override
@@ -72,8 +89,10 @@ final class GenerateCommand implements Callable<Integer> {
     String[] en = englishWords(new SplittableRandom(seed ^ 0x5DEECE66DL), 50_000);
     List<String> recent = new ArrayList<>();
     try (OutputStream raw = Files.newOutputStream(out);
-        OutputStream os = out.toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
-        Writer w = new BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16)) {
+        OutputStream os =
+            out.toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
+        Writer w =
+            new BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16)) {
       for (int i = 0; i < docs; i++) {
         String text;
         if (!recent.isEmpty() && r.nextDouble() < dupRate) {
@@ -81,7 +100,10 @@ final class GenerateCommand implements Callable<Integer> {
         } else {
           boolean chinese = r.nextBoolean();
           double len = r.nextDouble();
-          int chars = len < 0.5 ? 40 + r.nextInt(160) : len < 0.8 ? 200 + r.nextInt(300) : 500 + r.nextInt(2500);
+          int chars =
+              len < 0.5
+                  ? 40 + r.nextInt(160)
+                  : len < 0.8 ? 200 + r.nextInt(300) : 500 + r.nextInt(2500);
           text = chinese ? chinese(r, zh, chars) : english(r, en, chars);
         }
         // Copies are made from a sliding window of recent documents, like reposts of recent news.
@@ -90,7 +112,9 @@ final class GenerateCommand implements Callable<Integer> {
         } else {
           recent.set(r.nextInt(recent.size()), text);
         }
-        String line = String.format(Locale.ROOT, "{\"id\":\"g%08d\",\"text\":%s}\n", i, DocumentSource.quote(text));
+        String line =
+            String.format(
+                Locale.ROOT, "{\"id\":\"g%08d\",\"text\":%s}\n", i, DocumentSource.quote(text));
         w.write(line);
       }
     }
@@ -100,15 +124,21 @@ final class GenerateCommand implements Callable<Integer> {
   }
 
   private static String[] chineseWords() throws IOException {
-    try (InputStream in = GenerateCommand.class.getResourceAsStream("/org/neardup/segment/jieba/dict.txt.gz")) {
+    try (InputStream in =
+        GenerateCommand.class.getResourceAsStream("/org/neardup/segment/jieba/dict.txt.gz")) {
       if (in == null) {
-        throw new IOException("jieba's dictionary is not on the class path (module neardup-segment-jieba)");
+        throw new IOException(
+            "jieba's dictionary is not on the class path (module neardup-segment-jieba)");
       }
       List<String[]> entries = new ArrayList<>();
-      BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8));
+      BufferedReader r =
+          new BufferedReader(
+              new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8));
       for (String line; (line = r.readLine()) != null; ) {
         String[] p = line.split(" ");
-        if (p.length >= 2 && p[0].codePoints().allMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN)) {
+        if (p.length >= 2
+            && p[0].codePoints()
+                .allMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN)) {
           entries.add(p);
         }
       }
@@ -179,27 +209,39 @@ final class GenerateCommand implements Callable<Integer> {
   }
 
   private static String edit(SplittableRandom r, String text, String[] zh, String[] en) {
-    boolean chinese = text.codePoints().anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN);
+    boolean chinese =
+        text.codePoints()
+            .anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN);
     String[] vocab = chinese ? zh : en;
     String sep = chinese ? "" : " ";
     switch (r.nextInt(6)) {
       case 0: // a few words replaced
-      case 1: {
-        List<String> parts = new ArrayList<>(Arrays.asList(chinese ? text.split("(?<=，)") : text.split(" ")));
-        for (int e = 1 + r.nextInt(3); e > 0 && !parts.isEmpty(); e--) {
-          parts.set(r.nextInt(parts.size()), draw(r, vocab) + (chinese ? "，" : ""));
+      case 1:
+        {
+          List<String> parts =
+              new ArrayList<>(Arrays.asList(chinese ? text.split("(?<=，)") : text.split(" ")));
+          for (int e = 1 + r.nextInt(3); e > 0 && !parts.isEmpty(); e--) {
+            parts.set(r.nextInt(parts.size()), draw(r, vocab) + (chinese ? "，" : ""));
+          }
+          return String.join(sep, parts);
         }
-        return String.join(sep, parts);
-      }
       case 2: // boilerplate appended
-        return text + (chinese ? "\n转载请注明出处。原标题：" + draw(r, zh) + draw(r, zh) : "\nRead more at www." + draw(r, en) + ".com");
+        return text
+            + (chinese
+                ? "\n转载请注明出处。原标题：" + draw(r, zh) + draw(r, zh)
+                : "\nRead more at www." + draw(r, en) + ".com");
       case 3: // counter and date line added or changed
-        return (chinese ? r.nextInt(100000) + "人阅读 · " + r.nextInt(5000) + "条评论\n" : r.nextInt(100000) + " views, " + r.nextInt(5000) + " likes\n")
+        return (chinese
+                ? r.nextInt(100000) + "人阅读 · " + r.nextInt(5000) + "条评论\n"
+                : r.nextInt(100000) + " views, " + r.nextInt(5000) + " likes\n")
             + text.replaceAll("^[0-9]+ (views|人阅读).*\n", "");
       case 4: // truncated tail
         return text.substring(0, Math.max(1, text.length() * (85 + r.nextInt(15)) / 100));
       default: // a sentence added
-        return text + (chinese ? draw(r, zh) + draw(r, zh) + draw(r, zh) + "。" : " " + draw(r, en) + " " + draw(r, en) + " " + draw(r, en) + ".");
+        return text
+            + (chinese
+                ? draw(r, zh) + draw(r, zh) + draw(r, zh) + "。"
+                : " " + draw(r, en) + " " + draw(r, en) + " " + draw(r, en) + ".");
     }
   }
 }

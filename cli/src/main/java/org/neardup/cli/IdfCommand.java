@@ -48,25 +48,48 @@ final class IdfCommand implements Runnable {
         "Words are cut exactly as fingerprints cut them (normalisation, segmentation, HTML handling)."
       })
   static final class Build implements Callable<Integer> {
-    @Parameters(arity = "1..*", paramLabel = "CORPUS", description = "Files, directories or - (stdin); as for dedup.")
+    @Parameters(
+        arity = "1..*",
+        paramLabel = "CORPUS",
+        description = "Files, directories or - (stdin); as for dedup.")
     List<Path> inputs = new ArrayList<>();
 
-    @Option(names = {"-o", "--out"}, required = true, paramLabel = "FILE", description = "Where to write the dictionary.")
+    @Option(
+        names = {"-o", "--out"},
+        required = true,
+        paramLabel = "FILE",
+        description = "Where to write the dictionary.")
     Path out;
 
-    @Option(names = "--min-df", paramLabel = "N", description = "Leave out words found in fewer than N documents (they get the median IDF). Default: ${DEFAULT-VALUE}.")
+    @Option(
+        names = "--min-df",
+        paramLabel = "N",
+        description =
+            "Leave out words found in fewer than N documents (they get the median IDF). Default: ${DEFAULT-VALUE}.")
     int minDf = 2;
 
-    @Option(names = "--format", paramLabel = "auto|jsonl|lines|files", description = "How to read the inputs. Default: by file extension.")
+    @Option(
+        names = "--format",
+        paramLabel = "auto|jsonl|lines|files",
+        description = "How to read the inputs. Default: by file extension.")
     String format = "auto";
 
-    @Option(names = "--id-field", paramLabel = "NAME", description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
+    @Option(
+        names = "--id-field",
+        paramLabel = "NAME",
+        description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
     String idField = "id";
 
-    @Option(names = "--text-field", paramLabel = "NAME", description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
+    @Option(
+        names = "--text-field",
+        paramLabel = "NAME",
+        description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
     String textField = "text";
 
-    @Option(names = "--threads", paramLabel = "N", description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
+    @Option(
+        names = "--threads",
+        paramLabel = "N",
+        description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
     int threads = Runtime.getRuntime().availableProcessors();
 
     @Mixin EngineOptions engine = new EngineOptions();
@@ -80,7 +103,11 @@ final class IdfCommand implements Runnable {
       }
       DocumentSource source =
           DocumentSource.open(
-              inputs, DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT)), idField, textField, 64 << 20);
+              inputs,
+              DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT)),
+              idField,
+              textField,
+              64 << 20);
       Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
       Tokenizer tokenizer = new Tokenizer(Lexicon.load(engine.lexicon).segmenter());
       Map<String, int[]> df = new HashMap<>();
@@ -95,7 +122,8 @@ final class IdfCommand implements Runnable {
             TextBuffer norm = new TextBuffer(d.text().length());
             fp.normalize(d.text(), norm);
             Set<String> words = new HashSet<>();
-            tokenizer.tokenize(norm.array(), 0, norm.length(), (t, s, e) -> words.add(new String(t, s, e - s)));
+            tokenizer.tokenize(
+                norm.array(), 0, norm.length(), (t, s, e) -> words.add(new String(t, s, e - s)));
             return words;
           },
           threads,
@@ -124,7 +152,12 @@ final class IdfCommand implements Runnable {
       words.sort(null);
       Path tmp = Files.createTempFile(out.toAbsolutePath().getParent(), ".idf", ".tmp");
       try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-        w.write("# neardup idf build: " + docs[0] + " documents, idf = ln(N / df), words with df >= " + minDf + "\n");
+        w.write(
+            "# neardup idf build: "
+                + docs[0]
+                + " documents, idf = ln(N / df), words with df >= "
+                + minDf
+                + "\n");
         for (String word : words) {
           double idf = Math.log((double) docs[0] / df.get(word)[0]);
           w.write(word);
@@ -138,7 +171,13 @@ final class IdfCommand implements Runnable {
       }
       Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       PrintWriter o = spec.commandLine().getOut();
-      o.printf(Locale.ROOT, "%,d words from %,d documents (%,d unreadable) written to %s%n", words.size(), docs[0], skipped[0], out);
+      o.printf(
+          Locale.ROOT,
+          "%,d words from %,d documents (%,d unreadable) written to %s%n",
+          words.size(),
+          docs[0],
+          skipped[0],
+          out);
       o.flush();
       return 0;
     }

@@ -12,9 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Reads '\n'-terminated lines as raw bytes with a size limit, and decodes them as strict UTF-8.
- * A line longer than the limit is skipped to its end without being held in memory. Not
- * thread-safe.
+ * Reads '\n'-terminated lines as raw bytes with a size limit, and decodes them as strict UTF-8. A
+ * line longer than the limit is skipped to its end without being held in memory. Not thread-safe.
  */
 final class LineReader {
   private final InputStream in;

@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     name = "neardup",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Near-duplicate text detection: simhash fingerprints, a Hamming index, verification.",
+    description =
+        "Near-duplicate text detection: simhash fingerprints, a Hamming index, verification.",
     subcommands = {
       DedupCommand.class,
       EvalCommand.class,
@@ -34,11 +35,15 @@ public final class Main implements Runnable {
 
   static CommandLine commandLine() {
     CommandLine cmd = new CommandLine(new Main());
-    cmd.setOut(new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
-    cmd.setErr(new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+    cmd.setOut(
+        new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
+    cmd.setErr(
+        new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
     cmd.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          commandLine.getErr().println("neardup " + commandLine.getCommandName() + ": error: " + message(e));
+          commandLine
+              .getErr()
+              .println("neardup " + commandLine.getCommandName() + ": error: " + message(e));
           if (System.getenv("NEARDUP_DEBUG") != null) {
             e.printStackTrace(commandLine.getErr());
           }
@@ -49,7 +54,8 @@ public final class Main implements Runnable {
 
   static String message(Throwable e) {
     Throwable t = e;
-    while ((t instanceof IllegalStateException || t instanceof java.util.concurrent.ExecutionException
+    while ((t instanceof IllegalStateException
+            || t instanceof java.util.concurrent.ExecutionException
             || t instanceof java.io.UncheckedIOException)
         && t.getCause() != null
         && t.getMessage() != null

@@ -42,7 +42,8 @@ final class OutputDir implements AutoCloseable {
       return;
     }
     if (!Files.isDirectory(target)) {
-      throw new FileAlreadyExistsException(target.toString(), null, "exists and is not a directory");
+      throw new FileAlreadyExistsException(
+          target.toString(), null, "exists and is not a directory");
     }
     if (force || Files.exists(target.resolve(MARKER))) {
       return;
@@ -50,7 +51,10 @@ final class OutputDir implements AutoCloseable {
     try (Stream<Path> s = Files.list(target)) {
       if (s.findAny().isPresent()) {
         throw new IOException(
-            target + ": refusing to replace a directory that is not a neardup output (no " + MARKER + "); use --force");
+            target
+                + ": refusing to replace a directory that is not a neardup output (no "
+                + MARKER
+                + "); use --force");
       }
     }
   }

@@ -12,8 +12,8 @@ import java.util.function.Function;
 
 /**
  * Reads documents on the calling thread, decodes, parses and processes them in batches on worker
- * threads, and hands the results back on the calling thread in input order. At most {@code 4 * threads} batches are
- * in flight, so memory stays bounded however large the input.
+ * threads, and hands the results back on the calling thread in input order. At most {@code 4 *
+ * threads} batches are in flight, so memory stays bounded however large the input.
  */
 final class Parallel {
   private static final int BATCH_DOCS = 256;
@@ -93,7 +93,10 @@ final class Parallel {
         });
   }
 
-  /** Hands over finished batches in order while more than {@code keep} are in flight or the head is done. */
+  /**
+   * Hands over finished batches in order while more than {@code keep} are in flight or the head is
+   * done.
+   */
   private static <T> void drain(ArrayDeque<Future<List<T>>> inFlight, Sink<T> sink, int keep) {
     try {
       while (!inFlight.isEmpty() && (inFlight.size() > keep || inFlight.peek().isDone())) {

@@ -27,7 +27,8 @@ final class Progress implements AutoCloseable {
    * @param total the amount of work, or -1 when unknown
    * @param unit e.g. "MB", with {@code scale} units of work per displayed unit
    */
-  static Progress start(boolean show, String task, long total, String unit, long scale, PrintStream err) {
+  static Progress start(
+      boolean show, String task, long total, String unit, long scale, PrintStream err) {
     if (!show) {
       return new Progress(null);
     }

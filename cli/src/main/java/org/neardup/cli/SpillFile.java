@@ -18,8 +18,8 @@ import java.util.List;
  * data (sketches, ids, records) lives on disk rather than in the heap: 8 bytes of heap per record.
  *
  * <p>Write phase: {@link #append} (one thread at a time). Read phase after {@link #finish}: {@link
- * #read} from any number of threads, served by memory maps of 1 GiB windows that overlap by
- * {@link #MAX_RECORD} bytes, so a record never straddles two maps.
+ * #read} from any number of threads, served by memory maps of 1 GiB windows that overlap by {@link
+ * #MAX_RECORD} bytes, so a record never straddles two maps.
  */
 final class SpillFile implements Closeable {
   static final int MAX_RECORD = 1 << 26;
@@ -35,7 +35,10 @@ final class SpillFile implements Closeable {
 
   SpillFile(Path path) throws IOException {
     this.path = path;
-    this.out = new BufferedOutputStream(Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 1 << 16);
+    this.out =
+        new BufferedOutputStream(
+            Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+            1 << 16);
   }
 
   /** Appends a record; returns its ordinal. */
@@ -53,7 +56,9 @@ final class SpillFile implements Closeable {
     return count++;
   }
 
-  /** Puts an empty record at ordinal {@code count()}, keeping ordinals in step with another file. */
+  /**
+   * Puts an empty record at ordinal {@code count()}, keeping ordinals in step with another file.
+   */
   int appendEmpty() throws IOException {
     return append(new byte[0], 0, 0);
   }
@@ -83,7 +88,10 @@ final class SpillFile implements Closeable {
     return (int) (offsets[ordinal + 1] - offsets[ordinal]);
   }
 
-  /** Copies record {@code ordinal} into {@code dst} (which must be large enough); returns its length. */
+  /**
+   * Copies record {@code ordinal} into {@code dst} (which must be large enough); returns its
+   * length.
+   */
   int read(int ordinal, byte[] dst) {
     long start = offsets[ordinal];
     int len = (int) (offsets[ordinal + 1] - start);

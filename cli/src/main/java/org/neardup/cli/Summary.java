@@ -78,10 +78,22 @@ final class Summary {
 
   String text(Path out) {
     StringBuilder b = new StringBuilder();
-    b.append(String.format(Locale.ROOT, "%,d documents: %,d unique, %,d duplicates in %,d clusters (%,d near-duplicate pairs)%n",
-        documents - errors, unique, duplicates, clusters, pairs));
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "%,d documents: %,d unique, %,d duplicates in %,d clusters (%,d near-duplicate pairs)%n",
+            documents - errors,
+            unique,
+            duplicates,
+            clusters,
+            pairs));
     if (errors > 0) {
-      b.append(String.format(Locale.ROOT, "%,d documents skipped with errors (see %s), e.g.%n", errors, out.resolve("errors.jsonl")));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%,d documents skipped with errors (see %s), e.g.%n",
+              errors,
+              out.resolve("errors.jsonl")));
       for (String[] e : firstErrors) {
         b.append("  ").append(e[0]).append(": ").append(e[2]).append('\n');
       }
@@ -94,7 +106,9 @@ final class Summary {
       }
       b.append('\n');
     }
-    b.append(String.format(Locale.ROOT, "%.2f s, %,.0f documents/s; output in %s", seconds, docsPerSecond(), out));
+    b.append(
+        String.format(
+            Locale.ROOT, "%.2f s, %,.0f documents/s; output in %s", seconds, docsPerSecond(), out));
     return b.toString();
   }
 }

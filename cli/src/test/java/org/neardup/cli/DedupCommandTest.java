@@ -26,7 +26,8 @@ class DedupCommandTest {
   static final String NEWS_ZH =
       "市议会周二晚间批准了新的年度预算，为公园、图书馆和两所新学校增加了拨款。此前议员们就税收和公共交通问题进行了长时间的辩论。"
           + "市长表示，该计划将在春季进行审查，届时新公交线路的首批结果将会公布。";
-  static final String OTHER = "A recipe for tomato soup: onions, garlic, olive oil, basil and a pinch of salt, simmered for twenty minutes.";
+  static final String OTHER =
+      "A recipe for tomato soup: onions, garlic, olive oil, basil and a pinch of salt, simmered for twenty minutes.";
 
   static List<JsonNode> lines(Path p) throws IOException {
     List<JsonNode> out = new ArrayList<>();
@@ -45,29 +46,44 @@ class DedupCommandTest {
   @Test
   void dedup_jsonl_writesClustersPairsUniqueAndDuplicates() throws IOException {
     Path in = tmp.resolve("in.jsonl");
-    Files.write(in, List.of(
-        doc("a", NEWS_EN),
-        doc("b", NEWS_ZH),
-        doc("c", NEWS_EN.replace("Tuesday", "Wednesday")),
-        doc("d", OTHER),
-        doc("e", NEWS_ZH.replace("周二", "周三") + " 转载请注明出处"),
-        doc("f", NEWS_EN)), StandardCharsets.UTF_8);
+    Files.write(
+        in,
+        List.of(
+            doc("a", NEWS_EN),
+            doc("b", NEWS_ZH),
+            doc("c", NEWS_EN.replace("Tuesday", "Wednesday")),
+            doc("d", OTHER),
+            doc("e", NEWS_ZH.replace("周二", "周三") + " 转载请注明出处"),
+            doc("f", NEWS_EN)),
+        StandardCharsets.UTF_8);
     Path out = tmp.resolve("out");
     CliRunner r = CliRunner.run("dedup", in.toString(), "--out", out.toString());
     assertThat(r.exitCode).as(r.toString()).isZero();
     assertThat(r.out).contains("6 documents: 3 unique, 3 duplicates in 2 clusters");
 
     List<JsonNode> clusters = lines(out.resolve("clusters.jsonl"));
-    assertThat(clusters).extracting(n -> n.get("id").asText()).containsExactly("a", "b", "c", "d", "e", "f");
-    assertThat(clusters).extracting(n -> n.get("cluster").asText()).containsExactly("a", "b", "a", "d", "b", "a");
-    assertThat(clusters).extracting(n -> n.get("representative").asBoolean()).containsExactly(true, true, false, true, false, false);
+    assertThat(clusters)
+        .extracting(n -> n.get("id").asText())
+        .containsExactly("a", "b", "c", "d", "e", "f");
+    assertThat(clusters)
+        .extracting(n -> n.get("cluster").asText())
+        .containsExactly("a", "b", "a", "d", "b", "a");
+    assertThat(clusters)
+        .extracting(n -> n.get("representative").asBoolean())
+        .containsExactly(true, true, false, true, false, false);
     assertThat(clusters.get(5).get("distance").asInt()).isZero();
     assertThat(clusters.get(2).get("similarity").asDouble()).isBetween(0.8, 1.0);
 
     List<JsonNode> pairs = lines(out.resolve("pairs.jsonl"));
-    assertThat(pairs).extracting(n -> n.get("a").asText() + n.get("b").asText()).containsExactly("ac", "af", "be", "cf");
-    assertThat(lines(out.resolve("unique.jsonl"))).extracting(n -> n.get("id").asText()).containsExactly("a", "b", "d");
-    assertThat(lines(out.resolve("duplicates.jsonl"))).extracting(n -> n.get("id").asText()).containsExactly("c", "e", "f");
+    assertThat(pairs)
+        .extracting(n -> n.get("a").asText() + n.get("b").asText())
+        .containsExactly("ac", "af", "be", "cf");
+    assertThat(lines(out.resolve("unique.jsonl")))
+        .extracting(n -> n.get("id").asText())
+        .containsExactly("a", "b", "d");
+    assertThat(lines(out.resolve("duplicates.jsonl")))
+        .extracting(n -> n.get("id").asText())
+        .containsExactly("c", "e", "f");
     assertThat(Files.readString(out.resolve("errors.jsonl"))).isEmpty();
     JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary.get("documents").asInt()).isEqualTo(6);
@@ -78,13 +94,17 @@ class DedupCommandTest {
   void dedup_textLinesAndGzip_idsAreLineNumbers() throws IOException {
     Path in = tmp.resolve("in.txt.gz");
     try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(in))) {
-      o.write((NEWS_EN + "\n" + OTHER + "\r\n" + NEWS_EN.toUpperCase(java.util.Locale.ROOT) + "\n").getBytes(StandardCharsets.UTF_8));
+      o.write(
+          (NEWS_EN + "\n" + OTHER + "\r\n" + NEWS_EN.toUpperCase(java.util.Locale.ROOT) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
     Path out = tmp.resolve("out");
     CliRunner r = CliRunner.run("dedup", in.toString(), "-o", out.toString(), "--quiet");
     assertThat(r.exitCode).as(r.toString()).isZero();
     assertThat(r.out).isEmpty();
-    assertThat(lines(out.resolve("clusters.jsonl"))).extracting(n -> n.get("cluster").asInt()).containsExactly(1, 2, 1);
+    assertThat(lines(out.resolve("clusters.jsonl")))
+        .extracting(n -> n.get("cluster").asInt())
+        .containsExactly(1, 2, 1);
     assertThat(lines(out.resolve("unique.jsonl")).get(1).get("text").asText()).isEqualTo(OTHER);
   }
 
@@ -92,14 +112,19 @@ class DedupCommandTest {
   void dedup_directory_eachFileIsADocument() throws IOException {
     Path dir = Files.createDirectories(tmp.resolve("site/sub"));
     Files.writeString(tmp.resolve("site/one.txt"), NEWS_EN, StandardCharsets.UTF_8);
-    Files.writeString(dir.resolve("page.html"), "<html><body><nav>Home | About</nav><p>" + NEWS_EN + "</p></body></html>", StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("page.html"),
+        "<html><body><nav>Home | About</nav><p>" + NEWS_EN + "</p></body></html>",
+        StandardCharsets.UTF_8);
     Files.writeString(tmp.resolve("site/notes.md"), "# Notes\n\n" + OTHER, StandardCharsets.UTF_8);
     Files.writeString(tmp.resolve("site/ignored.bin"), "binary", StandardCharsets.UTF_8);
     Path out = tmp.resolve("out");
     CliRunner r = CliRunner.run("dedup", tmp.resolve("site").toString(), "-o", out.toString());
     assertThat(r.exitCode).as(r.toString()).isZero();
     List<JsonNode> clusters = lines(out.resolve("clusters.jsonl"));
-    assertThat(clusters).extracting(n -> n.get("id").asText()).containsExactly("notes.md", "one.txt", "sub/page.html");
+    assertThat(clusters)
+        .extracting(n -> n.get("id").asText())
+        .containsExactly("notes.md", "one.txt", "sub/page.html");
     assertThat(clusters.get(2).get("cluster").asText()).isEqualTo("one.txt");
   }
 
@@ -112,7 +137,8 @@ class DedupCommandTest {
       o.write("{\"id\": \"notext\"}\n".getBytes(StandardCharsets.UTF_8));
       o.write("{\"id\": \"wrongtype\", \"text\": 42}\n".getBytes(StandardCharsets.UTF_8));
       o.write("{\"text\": \"no id here\"}\n".getBytes(StandardCharsets.UTF_8));
-      o.write("{\"id\": \"utf8\", \"text\": \"bad \u00ff\"}\n".getBytes(StandardCharsets.ISO_8859_1));
+      o.write(
+          "{\"id\": \"utf8\", \"text\": \"bad \u00ff\"}\n".getBytes(StandardCharsets.ISO_8859_1));
       o.write((doc("empty", "  \t ") + "\n").getBytes(StandardCharsets.UTF_8));
       o.write((doc("punct", "!!! ... ???") + "\n").getBytes(StandardCharsets.UTF_8));
       o.write((doc("ok1", OTHER) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -124,19 +150,33 @@ class DedupCommandTest {
     assertThat(r.exitCode).as(r.toString()).isZero();
     assertThat(r.out).contains("9 documents skipped with errors");
     List<JsonNode> errors = lines(out.resolve("errors.jsonl"));
-    assertThat(errors).extracting(n -> n.get("location").asText()).containsExactly(
-        in + ":2", in + ":3", in + ":4", in + ":5", in + ":6", in + ":7", in + ":8", in + ":9", in + ":10");
-    assertThat(errors).extracting(n -> n.get("error").asText()).satisfiesExactly(
-        e -> assertThat(e).startsWith("malformed JSON"),
-        e -> assertThat(e).isEqualTo("missing field 'text'"),
-        e -> assertThat(e).isEqualTo("field 'text' must be a string, got number"),
-        e -> assertThat(e).isEqualTo("missing field 'id'"),
-        e -> assertThat(e).isEqualTo("invalid UTF-8 at byte offset 28"),
-        e -> assertThat(e).isEqualTo("text has no letters or digits"),
-        e -> assertThat(e).isEqualTo("text has no letters or digits"),
-        e -> assertThat(e).startsWith("repeated id \"ok1\""),
-        e -> assertThat(e).isEqualTo("expected a JSON object, got array"));
-    assertThat(lines(out.resolve("clusters.jsonl"))).extracting(n -> n.get("id").asText()).containsExactly("ok1", "ok2");
+    assertThat(errors)
+        .extracting(n -> n.get("location").asText())
+        .containsExactly(
+            in + ":2",
+            in + ":3",
+            in + ":4",
+            in + ":5",
+            in + ":6",
+            in + ":7",
+            in + ":8",
+            in + ":9",
+            in + ":10");
+    assertThat(errors)
+        .extracting(n -> n.get("error").asText())
+        .satisfiesExactly(
+            e -> assertThat(e).startsWith("malformed JSON"),
+            e -> assertThat(e).isEqualTo("missing field 'text'"),
+            e -> assertThat(e).isEqualTo("field 'text' must be a string, got number"),
+            e -> assertThat(e).isEqualTo("missing field 'id'"),
+            e -> assertThat(e).isEqualTo("invalid UTF-8 at byte offset 28"),
+            e -> assertThat(e).isEqualTo("text has no letters or digits"),
+            e -> assertThat(e).isEqualTo("text has no letters or digits"),
+            e -> assertThat(e).startsWith("repeated id \"ok1\""),
+            e -> assertThat(e).isEqualTo("expected a JSON object, got array"));
+    assertThat(lines(out.resolve("clusters.jsonl")))
+        .extracting(n -> n.get("id").asText())
+        .containsExactly("ok1", "ok2");
     assertThat(lines(out.resolve("pairs.jsonl"))).hasSize(1);
   }
 
@@ -156,21 +196,33 @@ class DedupCommandTest {
     Path out = tmp.resolve("out");
     CliRunner r = CliRunner.run("dedup", in.toString(), "-o", out.toString());
     assertThat(r.exitCode).as(r.toString()).isZero();
-    assertThat(lines(out.resolve("errors.jsonl"))).singleElement()
-        .satisfies(e -> assertThat(e.get("error").asText()).isEqualTo("document of 209715200 bytes exceeds --max-doc-bytes 67108864"));
-    assertThat(lines(out.resolve("clusters.jsonl"))).extracting(n -> n.get("cluster").asInt()).containsExactly(1, 1);
+    assertThat(lines(out.resolve("errors.jsonl")))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.get("error").asText())
+                    .isEqualTo("document of 209715200 bytes exceeds --max-doc-bytes 67108864"));
+    assertThat(lines(out.resolve("clusters.jsonl")))
+        .extracting(n -> n.get("cluster").asInt())
+        .containsExactly(1, 1);
   }
 
   @Test
   void dedup_badOptions_oneLineErrorAndExitCode() throws IOException {
     Path in = tmp.resolve("in.jsonl");
     Files.writeString(in, doc("a", NEWS_EN) + "\n", StandardCharsets.UTF_8);
-    CliRunner k = CliRunner.run("dedup", in.toString(), "-o", tmp.resolve("o").toString(), "-k", "65");
+    CliRunner k =
+        CliRunner.run("dedup", in.toString(), "-o", tmp.resolve("o").toString(), "-k", "65");
     assertThat(k.exitCode).isEqualTo(1);
-    assertThat(k.err.strip()).isEqualTo("neardup dedup: error: -k/--max-distance must be in [0, 64], got 65");
-    CliRunner t = CliRunner.run("dedup", in.toString(), "-o", tmp.resolve("o").toString(), "--threshold", "1.5");
+    assertThat(k.err.strip())
+        .isEqualTo("neardup dedup: error: -k/--max-distance must be in [0, 64], got 65");
+    CliRunner t =
+        CliRunner.run(
+            "dedup", in.toString(), "-o", tmp.resolve("o").toString(), "--threshold", "1.5");
     assertThat(t.err).contains("--threshold must be in (0, 1], got 1.5");
-    CliRunner missing = CliRunner.run("dedup", tmp.resolve("nope.jsonl").toString(), "-o", tmp.resolve("o").toString());
+    CliRunner missing =
+        CliRunner.run(
+            "dedup", tmp.resolve("nope.jsonl").toString(), "-o", tmp.resolve("o").toString());
     assertThat(missing.exitCode).isEqualTo(1);
     assertThat(missing.err).contains("nope.jsonl: no such file or directory");
     CliRunner usage = CliRunner.run("dedup", in.toString());
@@ -182,21 +234,26 @@ class DedupCommandTest {
   @Test
   void dedup_output_replacedOnlyWhenRunSucceeds() throws IOException {
     Path in = tmp.resolve("in.jsonl");
-    Files.writeString(in, doc("a", NEWS_EN) + "\n" + doc("b", OTHER) + "\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        in, doc("a", NEWS_EN) + "\n" + doc("b", OTHER) + "\n", StandardCharsets.UTF_8);
     Path out = tmp.resolve("out");
     assertThat(CliRunner.run("dedup", in.toString(), "-o", out.toString()).exitCode).isZero();
     String first = Files.readString(out.resolve("clusters.jsonl"));
     // A failing run (its input vanished) leaves the earlier output as it was.
-    CliRunner failed = CliRunner.run("dedup", tmp.resolve("gone.jsonl").toString(), "-o", out.toString());
+    CliRunner failed =
+        CliRunner.run("dedup", tmp.resolve("gone.jsonl").toString(), "-o", out.toString());
     assertThat(failed.exitCode).isEqualTo(1);
     assertThat(Files.readString(out.resolve("clusters.jsonl"))).isEqualTo(first);
     // A successful run replaces it.
     Files.writeString(in, doc("x", OTHER) + "\n", StandardCharsets.UTF_8);
     assertThat(CliRunner.run("dedup", in.toString(), "-o", out.toString()).exitCode).isZero();
-    assertThat(lines(out.resolve("clusters.jsonl"))).singleElement().satisfies(n -> assertThat(n.get("id").asText()).isEqualTo("x"));
+    assertThat(lines(out.resolve("clusters.jsonl")))
+        .singleElement()
+        .satisfies(n -> assertThat(n.get("id").asText()).isEqualTo("x"));
     // No staging directories are left behind.
     try (var s = Files.list(tmp)) {
-      assertThat(s.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("neardup-tmp") || n.contains("neardup-old"));
+      assertThat(s.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.contains("neardup-tmp") || n.contains("neardup-old"));
     }
   }
 
@@ -210,17 +267,27 @@ class DedupCommandTest {
     assertThat(r.exitCode).isEqualTo(1);
     assertThat(r.err).contains("refusing to replace a directory that is not a neardup output");
     assertThat(Files.readString(out.resolve("thesis.tex"))).isEqualTo("do not lose me");
-    assertThat(CliRunner.run("dedup", in.toString(), "-o", out.toString(), "--force").exitCode).isZero();
+    assertThat(CliRunner.run("dedup", in.toString(), "-o", out.toString(), "--force").exitCode)
+        .isZero();
   }
 
   @Test
   void dedup_noVerify_usesFingerprintDistanceOnly() throws IOException {
     Path in = tmp.resolve("in.jsonl");
-    Files.write(in, List.of(doc("a", NEWS_EN), doc("b", NEWS_EN.replace(" ", "   ").toLowerCase(java.util.Locale.ROOT))), StandardCharsets.UTF_8);
+    Files.write(
+        in,
+        List.of(
+            doc("a", NEWS_EN),
+            doc("b", NEWS_EN.replace(" ", "   ").toLowerCase(java.util.Locale.ROOT))),
+        StandardCharsets.UTF_8);
     Path out = tmp.resolve("out");
-    CliRunner r = CliRunner.run("dedup", in.toString(), "-o", out.toString(), "--no-verify", "-k", "3", "--json");
+    CliRunner r =
+        CliRunner.run(
+            "dedup", in.toString(), "-o", out.toString(), "--no-verify", "-k", "3", "--json");
     assertThat(r.exitCode).as(r.toString()).isZero();
     assertThat(JSON.readTree(r.out).get("settings").asText()).endsWith(";k=3;verify=off");
-    assertThat(lines(out.resolve("pairs.jsonl"))).singleElement().satisfies(p -> assertThat(p.has("similarity")).isFalse());
+    assertThat(lines(out.resolve("pairs.jsonl")))
+        .singleElement()
+        .satisfies(p -> assertThat(p.has("similarity")).isFalse());
   }
 }

@@ -21,11 +21,14 @@ class OtherCommandsTest {
   @Test
   void fingerprint_printsOneLinePerDocument_errorsOnStderr() throws IOException {
     Path in = tmp.resolve("in.jsonl");
-    Files.write(in, List.of(
-        DedupCommandTest.doc("a", DedupCommandTest.NEWS_EN),
-        "not json",
-        DedupCommandTest.doc("b", DedupCommandTest.NEWS_EN.toUpperCase(java.util.Locale.ROOT)),
-        "{\"id\": 7, \"text\": \"" + DedupCommandTest.NEWS_ZH + "\"}"), StandardCharsets.UTF_8);
+    Files.write(
+        in,
+        List.of(
+            DedupCommandTest.doc("a", DedupCommandTest.NEWS_EN),
+            "not json",
+            DedupCommandTest.doc("b", DedupCommandTest.NEWS_EN.toUpperCase(java.util.Locale.ROOT)),
+            "{\"id\": 7, \"text\": \"" + DedupCommandTest.NEWS_ZH + "\"}"),
+        StandardCharsets.UTF_8);
     CliRunner r = CliRunner.run("fingerprint", in.toString());
     assertThat(r.exitCode).isEqualTo(1);
     List<JsonNode> lines = new ArrayList<>();
@@ -34,7 +37,9 @@ class OtherCommandsTest {
     }
     assertThat(lines).extracting(n -> n.get("id").asText()).containsExactly("a", "b", "7");
     assertThat(lines.get(2).get("id").isInt()).isTrue();
-    assertThat(lines.get(0).get("simhash").asText()).matches("[0-9a-f]{16}").isEqualTo(lines.get(1).get("simhash").asText());
+    assertThat(lines.get(0).get("simhash").asText())
+        .matches("[0-9a-f]{16}")
+        .isEqualTo(lines.get(1).get("simhash").asText());
     assertThat(r.err.strip()).startsWith(in + ":2: malformed JSON");
   }
 
@@ -42,9 +47,12 @@ class OtherCommandsTest {
   void fingerprint_defaultSettings_goldenValues() throws IOException {
     // The fingerprint of fixed texts under the default settings (jieba) is a stored format.
     Path in = tmp.resolve("in.jsonl");
-    Files.write(in, List.of(
-        DedupCommandTest.doc("en", DedupCommandTest.NEWS_EN),
-        DedupCommandTest.doc("zh", DedupCommandTest.NEWS_ZH)), StandardCharsets.UTF_8);
+    Files.write(
+        in,
+        List.of(
+            DedupCommandTest.doc("en", DedupCommandTest.NEWS_EN),
+            DedupCommandTest.doc("zh", DedupCommandTest.NEWS_ZH)),
+        StandardCharsets.UTF_8);
     CliRunner r = CliRunner.run("fingerprint", in.toString());
     assertThat(r.exitCode).as(r.toString()).isZero();
     String[] lines = r.out.split("\n");
@@ -65,13 +73,16 @@ class OtherCommandsTest {
     }
     Files.write(corpus, docs, StandardCharsets.UTF_8);
     Path idf = tmp.resolve("my-idf.txt");
-    CliRunner build = CliRunner.run("idf", "build", corpus.toString(), "-o", idf.toString(), "--min-df", "1");
+    CliRunner build =
+        CliRunner.run("idf", "build", corpus.toString(), "-o", idf.toString(), "--min-df", "1");
     assertThat(build.exitCode).as(build.toString()).isZero();
     List<String> lines = Files.readAllLines(idf, StandardCharsets.UTF_8);
     assertThat(lines.get(0)).startsWith("# neardup idf build: 50 documents");
     assertThat(lines).contains("common 0.000000", "rare7 3.912023", "公园 0.000000");
     Path out = tmp.resolve("out");
-    CliRunner dedup = CliRunner.run("dedup", corpus.toString(), "-o", out.toString(), "--idf", idf.toString(), "--json");
+    CliRunner dedup =
+        CliRunner.run(
+            "dedup", corpus.toString(), "-o", out.toString(), "--idf", idf.toString(), "--json");
     assertThat(dedup.exitCode).as(dedup.toString()).isZero();
     assertThat(JSON.readTree(dedup.out).get("settings").asText()).contains("idf=my-idf.txt/sha1:");
   }
@@ -82,7 +93,9 @@ class OtherCommandsTest {
     Files.writeString(idf, "word 1.0\nbroken-line\n", StandardCharsets.UTF_8);
     Path in = tmp.resolve("in.txt");
     Files.writeString(in, "hello world\n", StandardCharsets.UTF_8);
-    CliRunner r = CliRunner.run("dedup", in.toString(), "-o", tmp.resolve("o").toString(), "--idf", idf.toString());
+    CliRunner r =
+        CliRunner.run(
+            "dedup", in.toString(), "-o", tmp.resolve("o").toString(), "--idf", idf.toString());
     assertThat(r.exitCode).isEqualTo(1);
     assertThat(r.err).contains("bad-idf.txt: line 2: expected 'word idf'");
   }
@@ -91,8 +104,14 @@ class OtherCommandsTest {
   void benchGenerate_isReproducible() throws IOException {
     Path a = tmp.resolve("a.jsonl");
     Path b = tmp.resolve("b.jsonl");
-    assertThat(CliRunner.run("bench", "generate", "--docs", "300", "-o", a.toString(), "--seed", "5").exitCode).isZero();
-    assertThat(CliRunner.run("bench", "generate", "--docs", "300", "-o", b.toString(), "--seed", "5").exitCode).isZero();
+    assertThat(
+            CliRunner.run("bench", "generate", "--docs", "300", "-o", a.toString(), "--seed", "5")
+                .exitCode)
+        .isZero();
+    assertThat(
+            CliRunner.run("bench", "generate", "--docs", "300", "-o", b.toString(), "--seed", "5")
+                .exitCode)
+        .isZero();
     assertThat(Files.readAllBytes(a)).isEqualTo(Files.readAllBytes(b));
     assertThat(Files.readAllLines(a, StandardCharsets.UTF_8)).hasSize(300);
   }

@@ -11,11 +11,12 @@ import org.neardup.Verdict;
 class ReadmeExampleTest {
   @Test
   void readmeJavaExample_printsWhatTheReadmeSays() {
-    Deduplicator dedup = Deduplicator.builder() // jieba, k = 3, Jaccard >= 0.8
-        .build();
+    Deduplicator dedup =
+        Deduplicator.builder() // jieba, k = 3, Jaccard >= 0.8
+            .build();
 
-    String news = "市议会周二晚间批准了新的年度预算，为公园、图书馆和两所新学校增加了拨款。"
-        + "此前议员们就税收和公共交通问题进行了长时间的辩论。市长表示，该计划将在春季进行审查。";
+    String news =
+        "市议会周二晚间批准了新的年度预算，为公园、图书馆和两所新学校增加了拨款。" + "此前议员们就税收和公共交通问题进行了长时间的辩论。市长表示，该计划将在春季进行审查。";
     Verdict v = dedup.checkAndInsert(1L, news);
     assertThat(v.isNew()).isTrue();
     Verdict w = dedup.checkAndInsert(2L, news.replace("周二", "周三"));

@@ -169,7 +169,9 @@ public final class FingerprintSettings {
     return id;
   }
 
-  /** Builds {@link FingerprintSettings}; the defaults are those measured best in docs/BENCHMARKS.md. */
+  /**
+   * Builds {@link FingerprintSettings}; the defaults are those measured best in docs/BENCHMARKS.md.
+   */
   public static final class Builder {
     private @Nullable Segmenter segmenter;
     private @Nullable IdfTable idf;
@@ -219,7 +221,8 @@ public final class FingerprintSettings {
     }
 
     public Builder shingle(int shingle) {
-      Checks.checkArgument(shingle >= 1 && shingle <= 8, "shingle must be in [1, 8], got %s", shingle);
+      Checks.checkArgument(
+          shingle >= 1 && shingle <= 8, "shingle must be in [1, 8], got %s", shingle);
       this.shingle = shingle;
       return this;
     }

@@ -32,7 +32,10 @@ public interface Fingerprinter {
    * its hash and before any filtering, to {@code tap}.
    */
   long fingerprintNormalized(
-      char[] text, int start, int end, org.neardup.text.@org.jspecify.annotations.Nullable WordTap tap);
+      char[] text,
+      int start,
+      int end,
+      org.neardup.text.@org.jspecify.annotations.Nullable WordTap tap);
 
   /** The features of {@code text} that make its fingerprint, heaviest first; for explaining. */
   Features features(CharSequence text);

@@ -8,10 +8,10 @@ public final class Simhash {
   private Simhash() {}
 
   /**
-   * Computes the simhash of {@code n} features: bit b is 1 when {@code 2 * S1[b] > W}, where
-   * {@code S1[b]} sums (in double precision, in feature order) the weights of the features whose
-   * hash has bit b set and {@code W} sums all weights. This is the sign of {@code sum(+w or -w)},
-   * computed with half the additions.
+   * Computes the simhash of {@code n} features: bit b is 1 when {@code 2 * S1[b] > W}, where {@code
+   * S1[b]} sums (in double precision, in feature order) the weights of the features whose hash has
+   * bit b set and {@code W} sums all weights. This is the sign of {@code sum(+w or -w)}, computed
+   * with half the additions.
    *
    * @param sums scratch space of at least 64 doubles, overwritten
    */
@@ -60,7 +60,8 @@ public final class Simhash {
     try {
       return Long.parseUnsignedLong(s, 16);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("a fingerprint is 1 to 16 hex digits, got '" + hex + "'", e);
+      throw new IllegalArgumentException(
+          "a fingerprint is 1 to 16 hex digits, got '" + hex + "'", e);
     }
   }
 }

@@ -6,7 +6,6 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.neardup.text.HtmlText;
 import org.neardup.text.IdfTable;
-import org.neardup.text.StopWords;
 import org.neardup.text.TermHasher;
 import org.neardup.text.TextBuffer;
 import org.neardup.text.TextNormalizer;
@@ -28,8 +27,10 @@ final class SimhashFingerprinter implements Fingerprinter {
    */
   private final FingerprintSettings settings;
   private final Tokenizer tokenizer;
+
   /** IDF and stop words in one table: stop words weigh -1. */
   private final IdfTable weights;
+
   private final ThreadLocal<Scratch> scratch;
 
   SimhashFingerprinter(FingerprintSettings settings) {
@@ -103,7 +104,9 @@ final class SimhashFingerprinter implements Fingerprinter {
         s.terms.size);
   }
 
-  /** Fills s.topHashes / s.topWeights with the kept features, heaviest first; returns their count. */
+  /**
+   * Fills s.topHashes / s.topWeights with the kept features, heaviest first; returns their count.
+   */
   private int extract(CharSequence text, Scratch s, boolean keepWords) {
     s.reset(keepWords);
     TextBuffer norm = s.norm;
@@ -125,8 +128,10 @@ final class SimhashFingerprinter implements Fingerprinter {
     final TextBuffer norm = new TextBuffer();
     final TermHasher hasher = new TermHasher();
     final TermTable terms = new TermTable();
+
     /** Words below the minimum length, used only when a text has no longer word. */
     final TermTable shortTerms = settings.minWordLength() > 1 ? new TermTable() : null;
+
     final List<String> shortWords = new ArrayList<>();
     final double[] sums = new double[64];
     final int shingle = settings.shingle();

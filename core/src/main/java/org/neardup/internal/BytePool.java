@@ -25,7 +25,8 @@ public final class BytePool {
    * @throws IllegalArgumentException if len exceeds one chunk (1 MiB)
    */
   public int add(byte[] data, int off, int len) {
-    Checks.checkArgument(len >= 0 && len <= CHUNK, "entry length must be in [0, %s], got %s", CHUNK, len);
+    Checks.checkArgument(
+        len >= 0 && len <= CHUNK, "entry length must be in [0, %s], got %s", CHUNK, len);
     if (chunkCount == 0 || chunkFill + len > CHUNK) {
       if (chunkCount == chunks.length) {
         chunks = Arrays.copyOf(chunks, chunkCount * 2);

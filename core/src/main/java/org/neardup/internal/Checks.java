@@ -60,8 +60,7 @@ public final class Checks {
    */
   public static int checkMaxDistance(int k, int max) {
     if (k < 0 || k > max) {
-      throw new IllegalArgumentException(
-          format("maxDistance must be in [0, %s], got %s", max, k));
+      throw new IllegalArgumentException(format("maxDistance must be in [0, %s], got %s", max, k));
     }
     return k;
   }

@@ -1,9 +1,9 @@
 package org.neardup.text;
 
 /**
- * The classes of code points that tokenisation and shingling see, after normalisation: {@link
- * #HAN} (Chinese characters), {@link #WORD} (every other letter, digit, letter number or
- * combining mark) and {@link #SEPARATOR} (everything else). One table lookup for BMP characters.
+ * The classes of code points that tokenisation and shingling see, after normalisation: {@link #HAN}
+ * (Chinese characters), {@link #WORD} (every other letter, digit, letter number or combining mark)
+ * and {@link #SEPARATOR} (everything else). One table lookup for BMP characters.
  */
 public final class CharClass {
   public static final byte SEPARATOR = 0;
@@ -51,7 +51,9 @@ public final class CharClass {
 
   /** The number of chars of the code point starting at {@code text[i]}: 1 or 2. */
   public static int width(char[] text, int i, int end) {
-    return Character.isHighSurrogate(text[i]) && i + 1 < end && Character.isLowSurrogate(text[i + 1])
+    return Character.isHighSurrogate(text[i])
+            && i + 1 < end
+            && Character.isLowSurrogate(text[i + 1])
         ? 2
         : 1;
   }

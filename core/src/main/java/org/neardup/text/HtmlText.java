@@ -16,9 +16,9 @@ import java.util.Map;
  * tags html, body, p, div, br, article, span, h1-h6. {@link #extract} then drops comments, the
  * {@code head}, {@code script}, {@code style}, {@code template} and {@code noscript} elements and
  * every tag, puts a space where a block-level tag was (so words from two paragraphs never fuse),
- * and decodes character references (all HTML5 named references, decimal and hexadecimal ones).
- * In {@link Mode#MAIN} it also drops navigation, headers, footers, asides, forms and buttons, and
- * when the page has an {@code article} or {@code main} element keeps only what is inside them.
+ * and decodes character references (all HTML5 named references, decimal and hexadecimal ones). In
+ * {@link Mode#MAIN} it also drops navigation, headers, footers, asides, forms and buttons, and when
+ * the page has an {@code article} or {@code main} element keeps only what is inside them.
  *
  * <p>A streaming scanner, not a DOM: one pass, no allocation per tag beyond a reused name buffer;
  * malformed markup degrades to "text between tags". jsoup is the reference it is tested against.
@@ -66,7 +66,11 @@ public final class HtmlText {
       while (end < n && end - j < 8 && isAsciiLetterOrDigit(text.charAt(end))) {
         end++;
       }
-      if (end == j || (end < n && !(isSpace(text.charAt(end)) || text.charAt(end) == '>' || text.charAt(end) == '/'))) {
+      if (end == j
+          || (end < n
+              && !(isSpace(text.charAt(end))
+                  || text.charAt(end) == '>'
+                  || text.charAt(end) == '/'))) {
         continue;
       }
       if (end == n) {
@@ -222,7 +226,9 @@ public final class HtmlText {
     }
   }
 
-  /** From just after a tag name, returns the index after the tag's closing '>', honouring quotes. */
+  /**
+   * From just after a tag name, returns the index after the tag's closing '>', honouring quotes.
+   */
   private static int skipTag(CharSequence s, int i, int to) {
     char quote = 0;
     for (; i < to; i++) {

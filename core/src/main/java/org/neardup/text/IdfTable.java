@@ -18,8 +18,8 @@ import org.neardup.internal.Checks;
  * (usually one cache miss) and allocates nothing.
  *
  * <p>Text format, one entry per line, UTF-8: {@code word SP idf}, where idf is a non-negative
- * decimal; blank lines and lines starting with {@code #} are skipped. This is the format of
- * jieba's {@code idf.txt} and of {@code neardup idf build}.
+ * decimal; blank lines and lines starting with {@code #} are skipped. This is the format of jieba's
+ * {@code idf.txt} and of {@code neardup idf build}.
  */
 public final class IdfTable {
   /*
@@ -34,11 +34,14 @@ public final class IdfTable {
   private final int size;
   private final float defaultIdf;
   private final String id;
+
   /** Every entry's full hash and IDF, in insertion order, for {@link #withStopWords}. */
   private final long[] entryHashes;
+
   private final float[] entryIdfs;
 
-  private IdfTable(long[] slots, int size, float defaultIdf, String id, long[] hashes, float[] idfs) {
+  private IdfTable(
+      long[] slots, int size, float defaultIdf, String id, long[] hashes, float[] idfs) {
     this.slots = slots;
     this.mask = slots.length - 1;
     this.size = size;
@@ -49,8 +52,8 @@ public final class IdfTable {
   }
 
   /**
-   * This table with every stop word's IDF set to -1, so one lookup per word answers both "is it
-   * a stop word?" and "what is its weight?". {@link #id()} and {@link #defaultIdf()} stay.
+   * This table with every stop word's IDF set to -1, so one lookup per word answers both "is it a
+   * stop word?" and "what is its weight?". {@link #id()} and {@link #defaultIdf()} stay.
    */
   public IdfTable withStopWords(StopWords stopWords) {
     Builder b = new Builder();
@@ -140,7 +143,10 @@ public final class IdfTable {
     return size;
   }
 
-  /** Names the table and its content, e.g. {@code jieba-0.42.1/sha1:5b2e...}; part of fingerprint settings. */
+  /**
+   * Names the table and its content, e.g. {@code jieba-0.42.1/sha1:5b2e...}; part of fingerprint
+   * settings.
+   */
   public String id() {
     return id;
   }
@@ -172,16 +178,19 @@ public final class IdfTable {
       }
       int sp = lastSpace(s);
       if (sp <= 0) {
-        throw new IOException(name + ": line " + lineNo + ": expected 'word idf', got '" + abbreviate(s) + "'");
+        throw new IOException(
+            name + ": line " + lineNo + ": expected 'word idf', got '" + abbreviate(s) + "'");
       }
       float idf;
       try {
         idf = Float.parseFloat(s.substring(sp + 1).strip());
       } catch (NumberFormatException e) {
-        throw new IOException(name + ": line " + lineNo + ": idf is not a number in '" + abbreviate(s) + "'", e);
+        throw new IOException(
+            name + ": line " + lineNo + ": idf is not a number in '" + abbreviate(s) + "'", e);
       }
       if (!(idf >= 0) || Float.isInfinite(idf)) {
-        throw new IOException(name + ": line " + lineNo + ": idf must be a finite number >= 0, got " + idf);
+        throw new IOException(
+            name + ": line " + lineNo + ": idf must be a finite number >= 0, got " + idf);
       }
       String word = s.substring(0, sp).strip();
       norm.clear();
@@ -225,7 +234,8 @@ public final class IdfTable {
 
     /** Adds an entry unless the hash is already present; returns whether it was added. */
     public boolean put(long termHash, float idf) {
-      Checks.checkArgument(idf >= 0 && !Float.isInfinite(idf), "idf must be finite and >= 0, got %s", idf);
+      Checks.checkArgument(
+          idf >= 0 && !Float.isInfinite(idf), "idf must be finite and >= 0, got %s", idf);
       if (seen.get(termHash) >= 0) {
         return false;
       }
@@ -258,7 +268,12 @@ public final class IdfTable {
       float[] sorted = Arrays.copyOf(idfs, size);
       Arrays.sort(sorted);
       return new IdfTable(
-          slots, size, sorted[size / 2], id, Arrays.copyOf(hashes, size), Arrays.copyOf(idfs, size));
+          slots,
+          size,
+          sorted[size / 2],
+          id,
+          Arrays.copyOf(hashes, size),
+          Arrays.copyOf(idfs, size));
     }
   }
 }

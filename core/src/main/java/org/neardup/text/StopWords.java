@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A set of words that carry no content (function words), keyed by {@link TermHasher} hash of the
- * normalised word. {@link #defaults()} holds common English and Chinese function words
- * ({@code stopwords.txt} in this package).
+ * normalised word. {@link #defaults()} holds common English and Chinese function words ({@code
+ * stopwords.txt} in this package).
  *
  * <p>Immutable and thread-safe; {@link #contains(long)} is one probe of an open-addressing table.
  */

@@ -3,8 +3,8 @@ package org.neardup.text;
 import java.util.Arrays;
 
 /**
- * A growable char array reused from text to text, so the hot path does not allocate per text.
- * Not thread-safe.
+ * A growable char array reused from text to text, so the hot path does not allocate per text. Not
+ * thread-safe.
  */
 public final class TextBuffer implements CharSequence {
   char[] chars;
@@ -57,7 +57,9 @@ public final class TextBuffer implements CharSequence {
       if (need > Integer.MAX_VALUE - 16) {
         throw new IllegalArgumentException("text too long: " + need + " chars");
       }
-      chars = Arrays.copyOf(chars, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, chars.length * 2L)));
+      chars =
+          Arrays.copyOf(
+              chars, (int) Math.min(Integer.MAX_VALUE - 16, Math.max(need, chars.length * 2L)));
     }
   }
 

@@ -25,7 +25,9 @@ public final class TextNormalizer {
   private static final char UNSAFE = '\uFFFF';
   private static final char[] FOLD = new char[65536];
 
-  /** Supplementary code points of planes 1-2 that are safe in the same sense; built on first use. */
+  /**
+   * Supplementary code points of planes 1-2 that are safe in the same sense; built on first use.
+   */
   private static volatile BitSet safeSupplementary;
 
   static {
@@ -109,7 +111,9 @@ public final class TextNormalizer {
     StringBuilder clean = new StringBuilder(end - start);
     for (int i = start; i < end; i++) {
       char c = text.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(text.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < end
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
         clean.append(c).append(text.charAt(++i));
       } else {
         clean.append(Character.isSurrogate(c) ? '\uFFFD' : c);

@@ -6,13 +6,12 @@ import java.util.function.IntConsumer;
  * A multimap from MinHash band keys to document ordinals, for finding candidates: every ordinal
  * stored under any of a query's band keys.
  *
- * <p>One open-addressing table of {@code long} slots, each {@code key31 << 32 | (ordinal + 1)}:
- * the band key folded to 31 bits with the low bit set (so a used slot is never 0), duplicates of a
- * key in separate slots of one probe run. At most 3/4 full: about 11 bytes per (key, ordinal)
- * entry. Folding keys to 31 bits lets unrelated keys collide with probability n / 2^31, which
- * only adds a candidate that verification then rejects. Removal leaves a tombstone (the key with
- * ordinal part 0) until the next rebuild. Not thread-safe: the caller serialises writers and
- * readers.
+ * <p>One open-addressing table of {@code long} slots, each {@code key31 << 32 | (ordinal + 1)}: the
+ * band key folded to 31 bits with the low bit set (so a used slot is never 0), duplicates of a key
+ * in separate slots of one probe run. At most 3/4 full: about 11 bytes per (key, ordinal) entry.
+ * Folding keys to 31 bits lets unrelated keys collide with probability n / 2^31, which only adds a
+ * candidate that verification then rejects. Removal leaves a tombstone (the key with ordinal part
+ * 0) until the next rebuild. Not thread-safe: the caller serialises writers and readers.
  */
 public final class BandIndex {
   private long[] slots;
@@ -75,8 +74,8 @@ public final class BandIndex {
   }
 
   /**
-   * Calls {@code out} with every ordinal stored under any of the keys; an ordinal under several
-   * of them is reported once per key it shares.
+   * Calls {@code out} with every ordinal stored under any of the keys; an ordinal under several of
+   * them is reported once per key it shares.
    */
   public void forEach(long[] bandKeys, IntConsumer out) {
     for (long k : bandKeys) {
@@ -121,5 +120,4 @@ public final class BandIndex {
   public String toString() {
     return "BandIndex{entries=" + live + ", slots=" + slots.length + "}";
   }
-
 }

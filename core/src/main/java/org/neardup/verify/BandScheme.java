@@ -3,10 +3,9 @@ package org.neardup.verify;
 import org.neardup.internal.Checks;
 
 /**
- * MinHash banding: {@code bands} groups of {@code rows} MinHash values; two texts become
- * candidates when all rows of any one band agree. For Jaccard similarity J the chance of that is
- * {@code 1 - (1 - J^rows)^bands} (Leskovec, Rajaraman, Ullman, Mining of Massive Datasets, ch. 3).
- * Immutable.
+ * MinHash banding: {@code bands} groups of {@code rows} MinHash values; two texts become candidates
+ * when all rows of any one band agree. For Jaccard similarity J the chance of that is {@code 1 - (1
+ * - J^rows)^bands} (Leskovec, Rajaraman, Ullman, Mining of Massive Datasets, ch. 3). Immutable.
  */
 public final class BandScheme {
   private final int bands;
@@ -28,8 +27,8 @@ public final class BandScheme {
 
   /**
    * The fewest bands of two rows that make a pair at exactly {@code threshold} a candidate with
-   * probability at least {@code recall} (capped at 64 bands). For threshold 0.8 and recall 0.997:
-   * 6 bands, which find a pair at J = 0.8 with probability 0.9978 and at J = 0.9 with 0.99995.
+   * probability at least {@code recall} (capped at 64 bands). For threshold 0.8 and recall 0.997: 6
+   * bands, which find a pair at J = 0.8 with probability 0.9978 and at J = 0.9 with 0.99995.
    */
   public static BandScheme forThreshold(double threshold, double recall) {
     Checks.checkArgument(
@@ -69,7 +68,9 @@ public final class BandScheme {
 
   @Override
   public boolean equals(@org.jspecify.annotations.Nullable Object o) {
-    return o instanceof BandScheme && ((BandScheme) o).bands == bands && ((BandScheme) o).rows == rows;
+    return o instanceof BandScheme
+        && ((BandScheme) o).bands == bands
+        && ((BandScheme) o).rows == rows;
   }
 
   @Override

@@ -171,7 +171,8 @@ public final class ShingleSketch {
     long header = getVarint(in, pos, end);
     Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
     long count = getVarint(in, pos, end);
-    Checks.checkArgument(count >= 0 && count <= len, "corrupt sketch: count %s for %s bytes", count, len);
+    Checks.checkArgument(
+        count >= 0 && count <= len, "corrupt sketch: count %s for %s bytes", count, len);
     int[] hashes = new int[(int) count];
     long prev = 0;
     for (int i = 0; i < count; i++) {
@@ -243,6 +244,11 @@ public final class ShingleSketch {
 
   @Override
   public String toString() {
-    return "ShingleSketch{" + mode + ", " + hashes.length + (complete ? " (complete)" : " (bottom-k)") + "}";
+    return "ShingleSketch{"
+        + mode
+        + ", "
+        + hashes.length
+        + (complete ? " (complete)" : " (bottom-k)")
+        + "}";
   }
 }

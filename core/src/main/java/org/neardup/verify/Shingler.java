@@ -11,10 +11,10 @@ import org.neardup.text.TermHasher;
  * <p>Mode: when at least a tenth of the letters and digits are Chinese characters the shingles are
  * runs of {@value #CHAR_SHINGLE} consecutive letters or digits (punctuation and spaces dropped);
  * otherwise they are runs of {@value #WORD_SHINGLE} consecutive words, a word being a maximal run
- * of letters and digits. A text with fewer letters or words than that has one shingle: all of
- * them. With number folding on, every digit counts as {@code 0} (and every all-digit word as a word
- * of that many zeros), so counters, dates and times that changed value but not length do not
- * change the shingles.
+ * of letters and digits. A text with fewer letters or words than that has one shingle: all of them.
+ * With number folding on, every digit counts as {@code 0} (and every all-digit word as a word of
+ * that many zeros), so counters, dates and times that changed value but not length do not change
+ * the shingles.
  *
  * <p>Thread-safe; per-thread scratch space, so the only allocation per text is the result. Cost:
  * linear in the text, about one 64-bit mix per character; the bottom-{@code capacity} selection
@@ -23,8 +23,10 @@ import org.neardup.text.TermHasher;
 public final class Shingler {
   /** Letters per shingle in character mode. */
   public static final int CHAR_SHINGLE = 5;
+
   /** Words per shingle in word mode. */
   public static final int WORD_SHINGLE = 3;
+
   /** The default number of shingle hashes kept per text. */
   public static final int DEFAULT_CAPACITY = 256;
 
@@ -80,7 +82,9 @@ public final class Shingler {
     return sketch(text, start, end, mode(letters(text, start, end)));
   }
 
-  /** Sketches normalised text {@code text[start, end)} in a mode already chosen by {@link #mode}. */
+  /**
+   * Sketches normalised text {@code text[start, end)} in a mode already chosen by {@link #mode}.
+   */
   public Sketch sketch(char[] text, int start, int end, ShingleSketch.Mode mode) {
     if (mode == ShingleSketch.Mode.NONE) {
       return new Sketch(ShingleSketch.empty(), new long[0]);
@@ -146,7 +150,9 @@ public final class Shingler {
       this.s = s;
     }
 
-    /** Takes the next word {@code text[start, end)} whose {@link TermHasher} hash is {@code hash}. */
+    /**
+     * Takes the next word {@code text[start, end)} whose {@link TermHasher} hash is {@code hash}.
+     */
     public void word(char[] text, int start, int end, long hash) {
       boolean allDigits = true;
       for (int i = start; i < end && allDigits; i++) {
@@ -236,9 +242,9 @@ public final class Shingler {
   };
 
   /**
-   * Hashes {@code n} tokens of a ring buffer of size {@code ring}, oldest at position {@code
-   * first % ring}: {@code mix(n + sum(token[k] * POSITION[k]))}, one multiply per token and one
-   * finaliser per shingle.
+   * Hashes {@code n} tokens of a ring buffer of size {@code ring}, oldest at position {@code first
+   * % ring}: {@code mix(n + sum(token[k] * POSITION[k]))}, one multiply per token and one finaliser
+   * per shingle.
    */
   private static long fold(long[] window, int first, int n, int ring) {
     long h = n;
@@ -262,8 +268,10 @@ public final class Shingler {
     final WordSession session = new WordSession(this);
     final TermHasher hasher = new TermHasher();
     final long[] window = new long[8];
+
     /** The shingles' 32-bit hashes with the sign bit flipped, so signed order is unsigned order. */
     int[] hashes = new int[1024];
+
     int[] tmp = new int[1024];
     int[] counts = new int[1025];
     int n;

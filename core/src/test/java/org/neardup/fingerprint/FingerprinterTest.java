@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.neardup.text.StopWords;
 import org.neardup.text.TextBuffer;
 
-/** Fingerprints without a segmenter (every Han character a word), so core tests need no dictionary. */
+/**
+ * Fingerprints without a segmenter (every Han character a word), so core tests need no dictionary.
+ */
 class FingerprinterTest {
   private final Fingerprinter fp = Fingerprinter.create(FingerprintSettings.builder().build());
 
@@ -28,7 +30,8 @@ class FingerprinterTest {
 
   @Test
   void fingerprint_formattingChanges_doNotMatter() {
-    String reformatted = LONG.toUpperCase(java.util.Locale.ROOT).replace(" ", "  \n").replace(",", "，");
+    String reformatted =
+        LONG.toUpperCase(java.util.Locale.ROOT).replace(" ", "  \n").replace(",", "，");
     assertThat(fp.fingerprint(reformatted)).isEqualTo(fp.fingerprint(LONG));
   }
 
@@ -36,7 +39,9 @@ class FingerprinterTest {
   void fingerprint_smallEdit_isClose_unrelatedIsFar() {
     long a = fp.fingerprint(LONG);
     long b = fp.fingerprint(LONG.replace("light edits", "small edits"));
-    long c = fp.fingerprint("A completely different text about cooking rice, vegetables and soup for dinner tonight.");
+    long c =
+        fp.fingerprint(
+            "A completely different text about cooking rice, vegetables and soup for dinner tonight.");
     assertThat(Simhash.distance(a, b)).isLessThanOrEqualTo(6);
     assertThat(Simhash.distance(a, c)).isGreaterThan(12);
   }
@@ -51,7 +56,8 @@ class FingerprinterTest {
   void fingerprintNormalized_equalsFingerprint() {
     TextBuffer norm = new TextBuffer();
     fp.normalize(LONG, norm);
-    assertThat(fp.fingerprintNormalized(norm.array(), 0, norm.length())).isEqualTo(fp.fingerprint(LONG));
+    assertThat(fp.fingerprintNormalized(norm.array(), 0, norm.length()))
+        .isEqualTo(fp.fingerprint(LONG));
   }
 
   @Test
@@ -73,28 +79,39 @@ class FingerprinterTest {
   @Test
   void fingerprint_stopWordsOnly_isZero() {
     assertThat(fp.fingerprint("the of and to")).isZero();
-    Fingerprinter noStop = Fingerprinter.create(FingerprintSettings.builder().stopWords(StopWords.none(), "none").build());
+    Fingerprinter noStop =
+        Fingerprinter.create(
+            FingerprintSettings.builder().stopWords(StopWords.none(), "none").build());
     assertThat(noStop.fingerprint("the of and to")).isNotZero();
   }
 
   @Test
   void fingerprint_numbersDrop_ignoresCounters() {
-    Fingerprinter drop = Fingerprinter.create(FingerprintSettings.builder().numbers(FingerprintSettings.Numbers.DROP).build());
-    assertThat(drop.fingerprint(LONG + " views 1234")).isEqualTo(drop.fingerprint(LONG + " views 98765"));
+    Fingerprinter drop =
+        Fingerprinter.create(
+            FingerprintSettings.builder().numbers(FingerprintSettings.Numbers.DROP).build());
+    assertThat(drop.fingerprint(LONG + " views 1234"))
+        .isEqualTo(drop.fingerprint(LONG + " views 98765"));
   }
 
   @Test
   void settingsId_namesEverythingThatChangesFingerprints() {
     String id = FingerprintSettings.builder().build().id();
-    assertThat(id).startsWith("neardup-fp/1;").contains("seg=chars", "idf=none", "top=20", "min=2", "hash=xxh64-utf8");
-    assertThat(FingerprintSettings.builder().topN(32).build()).isNotEqualTo(FingerprintSettings.builder().build());
-    assertThat(FingerprintSettings.builder().build()).isEqualTo(FingerprintSettings.builder().build());
+    assertThat(id)
+        .startsWith("neardup-fp/1;")
+        .contains("seg=chars", "idf=none", "top=20", "min=2", "hash=xxh64-utf8");
+    assertThat(FingerprintSettings.builder().topN(32).build())
+        .isNotEqualTo(FingerprintSettings.builder().build());
+    assertThat(FingerprintSettings.builder().build())
+        .isEqualTo(FingerprintSettings.builder().build());
   }
 
   @Test
   void builder_badValues_rejectedWithTheRule() {
-    assertThatThrownBy(() -> FingerprintSettings.builder().topN(-1)).hasMessageContaining("topN must be >= 0");
-    assertThatThrownBy(() -> FingerprintSettings.builder().shingle(0)).hasMessageContaining("shingle must be in [1, 8]");
+    assertThatThrownBy(() -> FingerprintSettings.builder().topN(-1))
+        .hasMessageContaining("topN must be >= 0");
+    assertThatThrownBy(() -> FingerprintSettings.builder().shingle(0))
+        .hasMessageContaining("shingle must be in [1, 8]");
   }
 
   @Test

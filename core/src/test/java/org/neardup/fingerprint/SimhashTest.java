@@ -41,7 +41,8 @@ class SimhashTest {
 
   @Test
   void of_singleFeature_isItsHash() {
-    assertThat(Simhash.of(new long[] {0xDEADBEEFL}, new float[] {2f}, 1, new double[64])).isEqualTo(0xDEADBEEFL);
+    assertThat(Simhash.of(new long[] {0xDEADBEEFL}, new float[] {2f}, 1, new double[64]))
+        .isEqualTo(0xDEADBEEFL);
   }
 
   @Test
@@ -52,7 +53,9 @@ class SimhashTest {
   @Test
   void of_heavyFeature_dominates() {
     long heavy = 0x0123456789ABCDEFL;
-    assertThat(Simhash.of(new long[] {heavy, ~heavy, 42}, new float[] {10, 3, 3}, 3, new double[64])).isEqualTo(heavy);
+    assertThat(
+            Simhash.of(new long[] {heavy, ~heavy, 42}, new float[] {10, 3, 3}, 3, new double[64]))
+        .isEqualTo(heavy);
   }
 
   @Test
@@ -61,7 +64,8 @@ class SimhashTest {
     assertThat(Simhash.parseHex("ffffffffffffffff")).isEqualTo(-1L);
     assertThat(Simhash.parseHex("0xAB")).isEqualTo(0xABL);
     assertThatThrownBy(() -> Simhash.parseHex("xyz")).hasMessageContaining("16 hex digits");
-    assertThatThrownBy(() -> Simhash.parseHex("00000000000000000")).hasMessageContaining("16 hex digits");
+    assertThatThrownBy(() -> Simhash.parseHex("00000000000000000"))
+        .hasMessageContaining("16 hex digits");
   }
 
   @Test

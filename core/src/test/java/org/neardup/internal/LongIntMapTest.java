@@ -20,7 +20,9 @@ class LongIntMapTest {
           assertThat(map.put(key, step)).isEqualTo(oracle.getOrDefault(key, -1));
           oracle.put(key, step);
         }
-        case 1 -> assertThat(map.remove(key)).isEqualTo(oracle.containsKey(key) ? oracle.remove(key) : -1);
+        case 1 ->
+            assertThat(map.remove(key))
+                .isEqualTo(oracle.containsKey(key) ? oracle.remove(key) : -1);
         default -> assertThat(map.get(key)).isEqualTo(oracle.getOrDefault(key, -1));
       }
     }

@@ -18,7 +18,9 @@ class HtmlTextTest {
           + "<footer><p>&copy; 2020 Site</p></footer></body></html>";
 
   private static List<String> words(String s) {
-    return Arrays.stream(TextNormalizer.normalize(s).split("[^\\p{L}\\p{N}]+")).filter(w -> !w.isEmpty()).toList();
+    return Arrays.stream(TextNormalizer.normalize(s).split("[^\\p{L}\\p{N}]+"))
+        .filter(w -> !w.isEmpty())
+        .toList();
   }
 
   @Test
@@ -47,7 +49,10 @@ class HtmlTextTest {
 
   @Test
   void extract_blockTags_separateWords() {
-    assertThat(words(HtmlText.extract("<p>one</p><p>two</p><div>three<br>four</div>", HtmlText.Mode.VISIBLE)))
+    assertThat(
+            words(
+                HtmlText.extract(
+                    "<p>one</p><p>two</p><div>three<br>four</div>", HtmlText.Mode.VISIBLE)))
         .containsExactly("one", "two", "three", "four");
   }
 
@@ -59,13 +64,18 @@ class HtmlTextTest {
 
   @Test
   void extract_main_withoutArticle_dropsNavigationAndFooter() {
-    String page = "<body><nav>Menu items</nav><div>Real content here</div><footer>Legal</footer></body>";
-    assertThat(words(HtmlText.extract(page, HtmlText.Mode.MAIN))).containsExactly("real", "content", "here");
+    String page =
+        "<body><nav>Menu items</nav><div>Real content here</div><footer>Legal</footer></body>";
+    assertThat(words(HtmlText.extract(page, HtmlText.Mode.MAIN)))
+        .containsExactly("real", "content", "here");
   }
 
   @Test
   void extract_malformed_degradesToTextBetweenTags() {
-    assertThat(words(HtmlText.extract("<p>a < b <unclosed attr=\"x>y\" >c &bogus; &#xZZ;", HtmlText.Mode.VISIBLE)))
+    assertThat(
+            words(
+                HtmlText.extract(
+                    "<p>a < b <unclosed attr=\"x>y\" >c &bogus; &#xZZ;", HtmlText.Mode.VISIBLE)))
         .containsExactly("a", "b", "c", "bogus", "xzz");
     assertThat(HtmlText.extract("<script>never closed", HtmlText.Mode.VISIBLE)).isEmpty();
   }
@@ -78,7 +88,9 @@ class HtmlTextTest {
       "<div><p>Tom &amp; Jerry&apos;s &quot;show&quot; &mdash; &hellip; &#8364;5</p></div>"
     };
     for (String p : pages) {
-      assertThat(words(HtmlText.extract(p, HtmlText.Mode.VISIBLE))).as(p).isEqualTo(words(Jsoup.parse(p).body().text()));
+      assertThat(words(HtmlText.extract(p, HtmlText.Mode.VISIBLE)))
+          .as(p)
+          .isEqualTo(words(Jsoup.parse(p).body().text()));
     }
   }
 }

@@ -28,10 +28,18 @@ class IdfTableTest {
 
   @Test
   void read_malformedLine_namesTheLine() {
-    assertThatThrownBy(() -> read("a 1\nbroken\n")).isInstanceOf(IOException.class).hasMessageContaining("line 2");
-    assertThatThrownBy(() -> read("a x\n")).isInstanceOf(IOException.class).hasMessageContaining("not a number");
-    assertThatThrownBy(() -> read("a -1\n")).isInstanceOf(IOException.class).hasMessageContaining(">= 0");
-    assertThatThrownBy(() -> read("# nothing\n")).isInstanceOf(IOException.class).hasMessageContaining("no entries");
+    assertThatThrownBy(() -> read("a 1\nbroken\n"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("line 2");
+    assertThatThrownBy(() -> read("a x\n"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("not a number");
+    assertThatThrownBy(() -> read("a -1\n"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(">= 0");
+    assertThatThrownBy(() -> read("# nothing\n"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("no entries");
   }
 
   @Test

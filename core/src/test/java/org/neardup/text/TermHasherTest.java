@@ -19,7 +19,9 @@ class TermHasherTest {
         b.appendCodePoint(r.nextInt(4) == 0 ? r.nextInt(0x10000, 0x30000) : r.nextInt(0xD800));
       }
       String s = b.toString();
-      assertThat(TermHasher.hash(s)).as(s).isEqualTo(REFERENCE.hashBytes(s.getBytes(StandardCharsets.UTF_8)));
+      assertThat(TermHasher.hash(s))
+          .as(s)
+          .isEqualTo(REFERENCE.hashBytes(s.getBytes(StandardCharsets.UTF_8)));
     }
   }
 
@@ -32,17 +34,24 @@ class TermHasherTest {
       for (int i = 0; i < len; i++) {
         // Mix 1-, 2- and 3-byte UTF-8 characters.
         int kind = random.nextInt(3);
-        chars[i] = (char) (kind == 0 ? 'a' + random.nextInt(26) : kind == 1 ? 0x400 + random.nextInt(200) : 0x4E00 + random.nextInt(20000));
+        chars[i] =
+            (char)
+                (kind == 0
+                    ? 'a' + random.nextInt(26)
+                    : kind == 1 ? 0x400 + random.nextInt(200) : 0x4E00 + random.nextInt(20000));
       }
       byte[] utf8 = new String(chars).getBytes(StandardCharsets.UTF_8);
-      assertThat(hasher.hash(chars, 0, len)).as("length %s", len).isEqualTo(REFERENCE.hashBytes(utf8));
+      assertThat(hasher.hash(chars, 0, len))
+          .as("length %s", len)
+          .isEqualTo(REFERENCE.hashBytes(utf8));
     }
   }
 
   @Test
   void hash_surrogatePair_isTheCodePointsUtf8() {
     String s = "\uD840\uDC00"; // U+20000, CJK Extension B
-    assertThat(TermHasher.hash(s)).isEqualTo(REFERENCE.hashBytes(s.getBytes(StandardCharsets.UTF_8)));
+    assertThat(TermHasher.hash(s))
+        .isEqualTo(REFERENCE.hashBytes(s.getBytes(StandardCharsets.UTF_8)));
   }
 
   @Test

@@ -13,7 +13,9 @@ class TextNormalizerTest {
     StringBuilder clean = new StringBuilder();
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
-      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
         clean.append(c).append(s.charAt(++i));
       } else {
         clean.append(Character.isSurrogate(c) ? '\uFFFD' : c);
@@ -49,8 +51,18 @@ class TextNormalizerTest {
   void normalize_randomBmpText_agreesWithJavaNormalizer() {
     // Random text drawn from ranges that exercise the fast table and the slow path alike.
     SplittableRandom random = new SplittableRandom(7);
-    int[][] ranges = {{0x20, 0x7E}, {0xA0, 0x24F}, {0x300, 0x36F}, {0x3000, 0x30FF}, {0x4E00, 0x9FFF},
-        {0xAC00, 0xD7A3}, {0x1100, 0x11FF}, {0xF900, 0xFAFF}, {0xFF00, 0xFFEF}, {0x2150, 0x24FF}};
+    int[][] ranges = {
+      {0x20, 0x7E},
+      {0xA0, 0x24F},
+      {0x300, 0x36F},
+      {0x3000, 0x30FF},
+      {0x4E00, 0x9FFF},
+      {0xAC00, 0xD7A3},
+      {0x1100, 0x11FF},
+      {0xF900, 0xFAFF},
+      {0xFF00, 0xFFEF},
+      {0x2150, 0x24FF}
+    };
     for (int round = 0; round < 3000; round++) {
       StringBuilder b = new StringBuilder();
       int len = random.nextInt(12);
@@ -59,13 +71,18 @@ class TextNormalizerTest {
         b.append((char) (r[0] + random.nextInt(r[1] - r[0] + 1)));
       }
       String s = b.toString();
-      assertThat(TextNormalizer.normalize(s)).as("input %s", s.codePoints().mapToObj(Integer::toHexString).toList()).isEqualTo(reference(s));
+      assertThat(TextNormalizer.normalize(s))
+          .as("input %s", s.codePoints().mapToObj(Integer::toHexString).toList())
+          .isEqualTo(reference(s));
     }
   }
 
   @Test
   void normalize_supplementaryCharacters_agreeWithJavaNormalizer() {
-    for (String s : new String[] {"\uD840\uDC00\uD840\uDC01", "\uD835\uDC00bc", "x\uD83D\uDE00y", "\uD801\uDC00"}) {
+    for (String s :
+        new String[] {
+          "\uD840\uDC00\uD840\uDC01", "\uD835\uDC00bc", "x\uD83D\uDE00y", "\uD801\uDC00"
+        }) {
       assertThat(TextNormalizer.normalize(s)).isEqualTo(reference(s));
     }
   }

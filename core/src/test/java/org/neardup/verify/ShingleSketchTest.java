@@ -15,7 +15,12 @@ class ShingleSketchTest {
     while (s.size() < n) {
       s.add(r.nextInt());
     }
-    return s.stream().mapToInt(Integer::intValue).boxed().sorted(Integer::compareUnsigned).mapToInt(Integer::intValue).toArray();
+    return s.stream()
+        .mapToInt(Integer::intValue)
+        .boxed()
+        .sorted(Integer::compareUnsigned)
+        .mapToInt(Integer::intValue)
+        .toArray();
   }
 
   @Test
@@ -23,7 +28,11 @@ class ShingleSketchTest {
     SplittableRandom r = new SplittableRandom(1);
     for (int round = 0; round < 500; round++) {
       int[] h = sortedDistinct(r, r.nextInt(300));
-      ShingleSketch s = ShingleSketch.of(r.nextBoolean() ? ShingleSketch.Mode.CHARS : ShingleSketch.Mode.WORDS, h, r.nextBoolean());
+      ShingleSketch s =
+          ShingleSketch.of(
+              r.nextBoolean() ? ShingleSketch.Mode.CHARS : ShingleSketch.Mode.WORDS,
+              h,
+              r.nextBoolean());
       byte[] e = s.encode();
       assertThat(e.length).isEqualTo(s.encodedSize());
       assertThat(ShingleSketch.decode(e, 0, e.length)).isEqualTo(s);
@@ -33,15 +42,20 @@ class ShingleSketchTest {
   @Test
   void decode_corruptBytes_rejectedClearly() {
     byte[] e = ShingleSketch.of(ShingleSketch.Mode.WORDS, new int[] {1, 5, 9}, true).encode();
-    assertThatThrownBy(() -> ShingleSketch.decode(e, 0, e.length - 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("corrupt sketch");
+    assertThatThrownBy(() -> ShingleSketch.decode(e, 0, e.length - 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("corrupt sketch");
     byte[] trailing = Arrays.copyOf(e, e.length + 1);
-    assertThatThrownBy(() -> ShingleSketch.decode(trailing, 0, trailing.length)).hasMessageContaining("trailing");
-    assertThatThrownBy(() -> ShingleSketch.decode(new byte[] {(byte) 0xFF}, 0, 1)).hasMessageContaining("corrupt sketch");
+    assertThatThrownBy(() -> ShingleSketch.decode(trailing, 0, trailing.length))
+        .hasMessageContaining("trailing");
+    assertThatThrownBy(() -> ShingleSketch.decode(new byte[] {(byte) 0xFF}, 0, 1))
+        .hasMessageContaining("corrupt sketch");
   }
 
   @Test
   void of_unsorted_rejected() {
-    assertThatThrownBy(() -> ShingleSketch.of(ShingleSketch.Mode.WORDS, new int[] {5, 1}, true)).hasMessageContaining("sorted");
+    assertThatThrownBy(() -> ShingleSketch.of(ShingleSketch.Mode.WORDS, new int[] {5, 1}, true))
+        .hasMessageContaining("sorted");
   }
 
   @Test
@@ -110,11 +124,18 @@ class ShingleSketchTest {
   }
 
   private static ShingleSketch sketch(Set<Integer> s, boolean complete) {
-    return ShingleSketch.of(ShingleSketch.Mode.WORDS, s.stream().sorted(Integer::compareUnsigned).mapToInt(Integer::intValue).toArray(), complete);
+    return ShingleSketch.of(
+        ShingleSketch.Mode.WORDS,
+        s.stream().sorted(Integer::compareUnsigned).mapToInt(Integer::intValue).toArray(),
+        complete);
   }
 
   private static ShingleSketch bottom(Set<Integer> s, int k) {
-    int[] sorted = s.stream().sorted(Integer::compareUnsigned).mapToInt(Integer::intValue).toArray();
-    return ShingleSketch.of(ShingleSketch.Mode.WORDS, Arrays.copyOf(sorted, Math.min(k, sorted.length)), sorted.length <= k);
+    int[] sorted =
+        s.stream().sorted(Integer::compareUnsigned).mapToInt(Integer::intValue).toArray();
+    return ShingleSketch.of(
+        ShingleSketch.Mode.WORDS,
+        Arrays.copyOf(sorted, Math.min(k, sorted.length)),
+        sorted.length <= k);
   }
 }

@@ -47,18 +47,25 @@ class ShinglerTest {
 
   @Test
   void sketch_formatting_doesNotMatter() {
-    assertThat(j(keep, "Hello, World! This is a test.", "hello world this   is a TEST")).isEqualTo(1.0);
+    assertThat(j(keep, "Hello, World! This is a test.", "hello world this   is a TEST"))
+        .isEqualTo(1.0);
     assertThat(j(keep, "今天天气很好，我们去公园。", "今天 天气 很好 我们 去 公园")).isEqualTo(1.0);
   }
 
   @Test
   void sketch_fold_makesCountersAndDatesEqual_keepDoesNot() {
-    String a = "Breaking: the council approved the new budget for parks and schools. Views: 1234. Updated 2024-05-01 10:22";
-    String b = "Breaking: the council approved the new budget for parks and schools. Views: 9876. Updated 2024-06-13 18:05";
+    String a =
+        "Breaking: the council approved the new budget for parks and schools. Views: 1234. Updated 2024-05-01 10:22";
+    String b =
+        "Breaking: the council approved the new budget for parks and schools. Views: 9876. Updated 2024-06-13 18:05";
     assertThat(j(fold, a, b)).isEqualTo(1.0);
     assertThat(j(keep, a, b)).isLessThan(1.0);
     // Real content still differs with folding on.
-    assertThat(j(fold, a, "Breaking: the mayor resigned after the vote on the stadium. Views: 1234. Updated 2024-05-01 10:22"))
+    assertThat(
+            j(
+                fold,
+                a,
+                "Breaking: the mayor resigned after the vote on the stadium. Views: 1234. Updated 2024-05-01 10:22"))
         .isLessThan(0.5);
     String c1 = "阅读 1234 次。市议会今天通过了公园和学校的新预算方案，明年开始实施。";
     String c2 = "阅读 5678 次。市议会今天通过了公园和学校的新预算方案，明年开始实施。";
@@ -78,11 +85,16 @@ class ShinglerTest {
 
   @Test
   void sketch_nearDuplicates_shareBandKeys_unrelatedDoNot() {
-    String a = "The committee met on Tuesday to discuss the annual report, the budget and the hiring plan for next year.";
+    String a =
+        "The committee met on Tuesday to discuss the annual report, the budget and the hiring plan for next year.";
     String b = a.replace("Tuesday", "Wednesday");
     long[] ka = sketch(keep, a).bandKeys();
     long[] kb = sketch(keep, b).bandKeys();
-    long[] kc = sketch(keep, "Completely unrelated words about gardening, tomatoes and the weather in spring.").bandKeys();
+    long[] kc =
+        sketch(
+                keep,
+                "Completely unrelated words about gardening, tomatoes and the weather in spring.")
+            .bandKeys();
     int shared = 0;
     int sharedUnrelated = 0;
     for (int i = 0; i < ka.length; i++) {
@@ -98,12 +110,15 @@ class ShinglerTest {
     BandScheme b = BandScheme.forThreshold(0.8, 0.997);
     assertThat(b.toString()).isEqualTo("6x2");
     assertThat(b.candidateProbability(0.8)).isGreaterThanOrEqualTo(0.997);
-    assertThat(BandScheme.forThreshold(0.5, 0.997).candidateProbability(0.5)).isGreaterThanOrEqualTo(0.997);
-    assertThatThrownBy(() -> BandScheme.forThreshold(1.5, 0.9)).hasMessageContaining("threshold must be in (0, 1]");
+    assertThat(BandScheme.forThreshold(0.5, 0.997).candidateProbability(0.5))
+        .isGreaterThanOrEqualTo(0.997);
+    assertThatThrownBy(() -> BandScheme.forThreshold(1.5, 0.9))
+        .hasMessageContaining("threshold must be in (0, 1]");
   }
 
   @Test
   void constructor_badCapacity_rejected() {
-    assertThatThrownBy(() -> new Shingler(1, BandScheme.of(6, 2), false)).hasMessageContaining("capacity must be in");
+    assertThatThrownBy(() -> new Shingler(1, BandScheme.of(6, 2), false))
+        .hasMessageContaining("capacity must be in");
   }
 }

@@ -194,8 +194,8 @@ class JiebaSegmenterTest {
   }
 
   /**
-   * Up to 60 chars: mostly common and in-range Han characters, some of extension A, lone
-   * surrogates and arbitrary chars (weights 5:5:1:1:1).
+   * Up to 60 chars: mostly common and in-range Han characters, some of extension A, lone surrogates
+   * and arbitrary chars (weights 5:5:1:1:1).
    */
   private static String mixedRun(java.util.SplittableRandom r) {
     char[] common = {'的', '一', '是', '中', '国', '人', '学', '大', '华', '清', '北', '京'};

@@ -71,7 +71,10 @@ class WordTrieTest {
     }
   }
 
-  /** Up to 200 words of 1-6 chars over a small alphabet, so words share prefixes; \u0000 and \uFFFF probe the key packing. */
+  /**
+   * Up to 200 words of 1-6 chars over a small alphabet, so words share prefixes; \u0000 and \uFFFF
+   * probe the key packing.
+   */
   private static Set<String> words(java.util.SplittableRandom r) {
     char[] alphabet = {'a', 'b', 'c', '中', '国', '\u0000', '\uFFFF'};
     Set<String> out = new java.util.HashSet<>();
