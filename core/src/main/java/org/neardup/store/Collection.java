@@ -3,6 +3,7 @@ package org.neardup.store;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 
@@ -53,6 +54,36 @@ public interface Collection {
    *     stored
    */
   List<Outcome> checkAndInsertAll(List<Document> documents) throws IOException;
+
+  /**
+   * {@link #checkAndInsert} without waiting for durability: the document is decided (checked,
+   * ordered among all writes) before this returns, and the future completes once the insert is
+   * durable, on a thread of the store's choosing (keep what runs there short). A server can thus
+   * answer many requests per fsync without a thread waiting for each.
+   *
+   * <p>The default calls {@link #checkAndInsert} and returns a completed future.
+   *
+   * @throws IllegalArgumentException as {@link #checkAndInsert}, before anything is stored
+   * @throws IllegalStateException if the collection was dropped
+   */
+  default CompletableFuture<Outcome> checkAndInsertAsync(Document document) {
+    try {
+      return CompletableFuture.completedFuture(checkAndInsert(document));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * {@link #checkAndInsertAll} without waiting for durability; see {@link #checkAndInsertAsync}.
+   */
+  default CompletableFuture<List<Outcome>> checkAndInsertAllAsync(List<Document> documents) {
+    try {
+      return CompletableFuture.completedFuture(checkAndInsertAll(documents));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /** Checks an analysis against every stored document; stores nothing. */
   Outcome check(Analysis analysis);

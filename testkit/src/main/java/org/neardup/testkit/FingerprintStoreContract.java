@@ -300,6 +300,28 @@ public abstract class FingerprintStoreContract {
     assertThat(far.isNew()).isTrue();
   }
 
+  @Test
+  public void checkAndInsertAsync_decidedInCallOrder_completesWithTheOutcome() throws Exception {
+    FingerprintStore s = store();
+    Collection c = s.create("news", SETTINGS);
+    SplittableRandom r = new SplittableRandom(SEED);
+    String text = Texts.text(r, 30);
+    // b is decided after a even if a is not durable yet when b is called.
+    java.util.concurrent.CompletableFuture<Outcome> a = c.checkAndInsertAsync(doc(c, "a", text));
+    java.util.concurrent.CompletableFuture<Outcome> b = c.checkAndInsertAsync(doc(c, "b", text));
+    java.util.concurrent.CompletableFuture<List<Outcome>> all =
+        c.checkAndInsertAllAsync(List.of(doc(c, "c", text), doc(c, "a", Texts.text(r, 30))));
+    assertThat(a.get(30, TimeUnit.SECONDS).isNew()).isTrue();
+    assertThat(b.get(30, TimeUnit.SECONDS).isNew()).isFalse();
+    assertThat(b.get().cluster()).isEqualTo("a");
+    assertThat(all.get(30, TimeUnit.SECONDS))
+        .extracting(Outcome::status)
+        .containsExactly(Status.STORED, Status.EXISTS);
+    assertThat(c.get("c").orElseThrow().cluster()).isEqualTo("a");
+    assertThatThrownBy(() -> c.checkAndInsertAsync(doc(c, "", text)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   // --- get and delete ----------------------------------------------------------------------
 
   @Test

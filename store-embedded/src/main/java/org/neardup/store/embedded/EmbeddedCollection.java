@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
@@ -161,34 +162,75 @@ final class EmbeddedCollection implements Collection {
 
   @Override
   public Outcome checkAndInsert(Document document) throws IOException {
-    Prepared p = prepare(document, -1, store.clock().millis());
-    Outcome o;
-    long position;
-    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
-    w.lock();
-    try {
-      checkOpen();
-      lastAppend = 0;
-      o = insertLocked(p);
-      position = lastAppend;
-    } finally {
-      w.unlock();
-    }
-    if (position > 0) {
-      store.log().await(position);
+    long[] position = new long[1];
+    Outcome o = decide(document, position);
+    if (position[0] > 0) {
+      store.log().await(position[0]);
     }
     return o;
   }
 
   @Override
+  public CompletableFuture<Outcome> checkAndInsertAsync(Document document) {
+    long[] position = new long[1];
+    Outcome o;
+    try {
+      o = decide(document, position);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return position[0] > 0
+        ? store.log().whenAcknowledged(position[0], o)
+        : CompletableFuture.completedFuture(o);
+  }
+
+  /** Validates, decides and appends one document; sets position[0] to its record's end, if any. */
+  private Outcome decide(Document document, long[] position) throws IOException {
+    Prepared p = prepare(document, -1, store.clock().millis());
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      checkOpen();
+      lastAppend = 0;
+      Outcome o = insertLocked(p);
+      position[0] = lastAppend;
+      return o;
+    } finally {
+      w.unlock();
+    }
+  }
+
+  @Override
   public List<Outcome> checkAndInsertAll(List<Document> documents) throws IOException {
+    long[] position = new long[1];
+    List<Outcome> out = decideAll(documents, position);
+    if (position[0] > 0) {
+      store.log().await(position[0]);
+    }
+    return out;
+  }
+
+  @Override
+  public CompletableFuture<List<Outcome>> checkAndInsertAllAsync(List<Document> documents) {
+    long[] position = new long[1];
+    List<Outcome> out;
+    try {
+      out = decideAll(documents, position);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return position[0] > 0
+        ? store.log().whenAcknowledged(position[0], out)
+        : CompletableFuture.completedFuture(out);
+  }
+
+  private List<Outcome> decideAll(List<Document> documents, long[] position) throws IOException {
     long now = store.clock().millis();
     List<Prepared> prepared = new ArrayList<>(documents.size());
     for (int i = 0; i < documents.size(); i++) {
       prepared.add(prepare(documents.get(i), i, now));
     }
     List<Outcome> out = new ArrayList<>(documents.size());
-    long position = 0;
     // Chunks keep other writers' latency low; the order within the list is kept.
     for (int from = 0; from < prepared.size(); from += BATCH_CHUNK) {
       int to = Math.min(prepared.size(), from + BATCH_CHUNK);
@@ -199,14 +241,11 @@ final class EmbeddedCollection implements Collection {
         for (int i = from; i < to; i++) {
           lastAppend = 0;
           out.add(insertLocked(prepared.get(i)));
-          position = Math.max(position, lastAppend);
+          position[0] = Math.max(position[0], lastAppend);
         }
       } finally {
         w.unlock();
       }
-    }
-    if (position > 0) {
-      store.log().await(position);
     }
     return out;
   }

@@ -329,7 +329,7 @@ public final class EmbeddedStore implements FingerprintStore {
       }
       valid = r.offset();
       problem = r.problem();
-      replayedBytes += valid;
+      replayedBytes += Math.max(0, valid - LogFormat.HEADER_SIZE);
     }
     if (problem == null) {
       return;

@@ -7,6 +7,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
@@ -60,6 +65,11 @@ final class Log implements Closeable {
   private long segment;
 
   private final Thread flusher;
+  private final PriorityQueue<Waiter> waiters =
+      new PriorityQueue<>(Comparator.comparingLong(Waiter::position));
+
+  /** A future to complete once its position is acknowledged. */
+  private record Waiter(long position, CompletableFuture<Object> future, Object value) {}
 
   final LongAdder records = new LongAdder();
   final LongAdder syncs = new LongAdder();
@@ -195,6 +205,32 @@ final class Log implements Closeable {
     }
   }
 
+  /**
+   * A future that completes with {@code value} once the record ending at {@code position} is
+   * acknowledged, on the log's thread (or at once if it already is); exceptionally if the log fails
+   * first.
+   */
+  @SuppressWarnings("unchecked")
+  <T> CompletableFuture<T> whenAcknowledged(long position, T value) {
+    CompletableFuture<Object> f = new CompletableFuture<>();
+    if (acknowledged() < position) {
+      synchronized (waiters) {
+        // Checked again under the lock: signalAcks() publishes progress before taking it.
+        if (acknowledged() < position && failure == null) {
+          waiters.add(new Waiter(position, f, value));
+          return (CompletableFuture<T>) (CompletableFuture<?>) f;
+        }
+      }
+    }
+    IOException fail = failure;
+    if (fail != null && acknowledged() < position) {
+      f.completeExceptionally(new IOException("the log failed: " + fail.getMessage(), fail));
+    } else {
+      f.complete(value);
+    }
+    return (CompletableFuture<T>) (CompletableFuture<?>) f;
+  }
+
   /** Forces everything appended so far to the disk, whatever the policy. */
   void sync() throws IOException {
     ioLock.lock();
@@ -281,6 +317,27 @@ final class Log implements Closeable {
       acked.signalAll();
     } finally {
       ackLock.unlock();
+    }
+    long done = acknowledged();
+    IOException fail = failure;
+    List<Waiter> ready = null;
+    synchronized (waiters) {
+      while (!waiters.isEmpty() && (waiters.peek().position <= done || fail != null)) {
+        if (ready == null) {
+          ready = new ArrayList<>();
+        }
+        ready.add(waiters.poll());
+      }
+    }
+    if (ready != null) {
+      for (Waiter w : ready) {
+        if (w.position <= done) {
+          w.future.complete(w.value);
+        } else {
+          w.future.completeExceptionally(
+              new IOException("the log failed: " + fail.getMessage(), fail));
+        }
+      }
     }
   }
 

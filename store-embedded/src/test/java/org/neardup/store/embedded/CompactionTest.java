@@ -125,8 +125,11 @@ class CompactionTest {
                 }));
       }
       for (int k = 0; k < 5; k++) {
-        Thread.sleep(30);
-        s.checkpoint(); // rebuilds whatever holds deleted documents
+        // Wait for fresh deletions, so every checkpoint has removed documents to rebuild away.
+        while (deleted.size() < 10 * (k + 1)) {
+          Thread.sleep(2);
+        }
+        s.checkpoint(); // rebuilds whatever holds deleted documents, writers still running
       }
       stop.set(true);
       for (Future<?> f : futures) {
