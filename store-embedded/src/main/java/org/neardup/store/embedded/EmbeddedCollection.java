@@ -523,7 +523,7 @@ final class EmbeddedCollection implements Collection {
   SnapshotFormat.CollectionEntry entry() {
     assert lock.isWriteLockedByCurrentThread();
     return new SnapshotFormat.CollectionEntry(
-        number, nextDocId, name, settings.toText(), analyzer.id());
+        number, nextDocId, gen.docs.live(), name, settings.toText(), analyzer.id());
   }
 
   /**

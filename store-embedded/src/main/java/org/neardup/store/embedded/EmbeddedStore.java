@@ -294,7 +294,10 @@ public final class EmbeddedStore implements FingerprintStore {
       for (SnapshotFormat.CollectionEntry e : r.collections()) {
         Pending p = define(file, e.number(), e.name(), e.settings(), e.analyzerId(), e.nextDocId());
         pending.put(e.number(), p);
-        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, 1024));
+        // Sized for what follows plus a quarter: the engine grows by doubling, which at ten
+        // million documents stalls writers for about a second each time.
+        int expected = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, e.documents() * 5 / 4));
+        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, expected));
       }
       while (r.next()) {
         byte[] body = r.body();

@@ -33,7 +33,8 @@ import org.neardup.store.CorruptStoreException;
  * LastSegment --> int64: the snapshot holds the effect of log segments up to this one
  * CreatedAt   --> int64: epoch milliseconds
  * CollectionCount --> int32
- * Collection  --> Number (int32), NextDocId (int64), Name, Settings, AnalyzerId
+ * Collection  --> Number (int32), NextDocId (int64), Documents (int64), Name, Settings, AnalyzerId
+ * Documents   --> about how many documents follow for it (to size memory before loading)
  * Name, Settings, AnalyzerId --> uint16 length, UTF-8 bytes
  * Document    --> Length (int32, in [1, 64 MiB]), Body: an Insert body of {@link LogFormat},
  *                 whose Cluster is the representative when the snapshot was written
@@ -68,7 +69,12 @@ final class SnapshotFormat {
 
   /** A collection as a snapshot header lists it. */
   record CollectionEntry(
-      int number, long nextDocId, String name, String settings, String analyzerId) {}
+      int number,
+      long nextDocId,
+      long documents,
+      String name,
+      String settings,
+      String analyzerId) {}
 
   /** Writes a snapshot to {@code <name>.tmp} and moves it into place on {@link #commit}. */
   static final class Writer implements Closeable {
@@ -95,6 +101,7 @@ final class SnapshotFormat {
       for (CollectionEntry c : collections) {
         out.writeInt(c.number());
         out.writeLong(c.nextDocId());
+        out.writeLong(c.documents());
         writeString(c.name());
         writeString(c.settings());
         writeString(c.analyzerId());
@@ -204,7 +211,8 @@ final class SnapshotFormat {
         }
         for (int i = 0; i < count; i++) {
           collections.add(
-              new CollectionEntry(readInt(), readLong(), readString(), readString(), readString()));
+              new CollectionEntry(
+                  readInt(), readLong(), readLong(), readString(), readString(), readString()));
         }
       } catch (IOException | RuntimeException e) {
         in.close();
