@@ -81,10 +81,11 @@ public final class EmbeddedStore implements FingerprintStore {
   private final Map<Integer, EmbeddedCollection> byNumber = new HashMap<>();
   private int nextCollectionNumber = 1;
 
-  private long snapshotSegment = -1;
-  private long lastSnapshotBytes;
-  private long replayedBytes;
-  private long appendedAtCut;
+  // Written under compactionLock (or while opening); read by maintenance and metrics.
+  private volatile long snapshotSegment = -1;
+  private volatile long lastSnapshotBytes;
+  private volatile long replayedBytes;
+  private volatile long appendedAtCut;
 
   private final @Nullable ScheduledExecutorService maintenance;
   private final @Nullable ExecutorService compactor;
