@@ -18,6 +18,8 @@ import picocli.CommandLine.Command;
       FingerprintCommand.class,
       IdfCommand.class,
       BenchCommand.class,
+      ServeCommand.class,
+      SendCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -1,0 +1,160 @@
+package org.neardup.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.neardup.client.NeardupClient;
+import org.neardup.server.NeardupServer;
+import org.neardup.server.ServerConfig;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.embedded.EmbeddedStore;
+import picocli.CommandLine;
+
+/** {@code neardup send} against a real service on loopback. */
+class SendCommandTest {
+  @TempDir Path dir;
+  private NeardupServer server;
+
+  @BeforeEach
+  void start() throws Exception {
+    server =
+        NeardupServer.start(
+            ServerConfig.builder()
+                .port(0)
+                .defaults(CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON))
+                .shutdownTimeout(Duration.ofSeconds(5))
+                .build(),
+            EmbeddedStore.builder(dir.resolve("data")).background(false).open());
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  private String run(String... args) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    CommandLine cmd = new CommandLine(new SendCommand(out));
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    cmd.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
+    cmd.setExecutionExceptionHandler(
+        (e, c, p) -> {
+          c.getErr().println("neardup send: error: " + e.getMessage());
+          return 1;
+        });
+    int code = cmd.execute(args);
+    return code
+        + "\n"
+        + bytes.toString(StandardCharsets.UTF_8)
+        + err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  public void jsonl_inSmallBatches_summarisesAndShowsDuplicates() throws Exception {
+    Path f = dir.resolve("news.jsonl");
+    String a = "the quick brown fox jumps over the lazy dog again and again in the park today";
+    String b = "a completely different story about markets rising and falling over many years";
+    Files.write(
+        f,
+        List.of(
+            "{\"id\":\"u1\",\"text\":\"" + a + "\",\"timestamp\":\"2025-01-01T00:00:00Z\"}",
+            "{\"id\":\"u2\",\"text\":\"" + b + "\"}",
+            "",
+            "{\"id\":\"u3\",\"text\":\"" + a + "\"}",
+            "{\"id\":\"u1\",\"text\":\"" + b + "\"}",
+            "{\"id\":\"u4\",\"text\":\"" + b + " indeed\",\"timestamp\":1735689600000}"),
+        StandardCharsets.UTF_8);
+    String out =
+        run(f.toString(), "--url", server.uri().toString(), "--batch", "2", "--show", "duplicates");
+    assertThat(out).startsWith("0\n");
+    assertThat(out).contains("u3\tduplicate\tu1").contains("u4\tduplicate\tu2");
+    assertThat(out)
+        .contains("sent 5 documents in 3 batches")
+        .contains("2 new, 2 duplicates, 1 already stored, 0 expired");
+    NeardupClient client = NeardupClient.builder(server.uri()).build();
+    assertThat(client.get("default", "u1").orElseThrow().timestamp()).isEqualTo(1735689600000L);
+  }
+
+  @Test
+  public void textFile_idsAreFileAndLine() throws Exception {
+    Path f = dir.resolve("lines.txt");
+    Files.write(
+        f,
+        List.of(
+            "first line of words here", "second line of other words", "first line of words here"),
+        StandardCharsets.UTF_8);
+    String out = run(f.toString(), "--url", server.uri().toString(), "--show", "all");
+    assertThat(out).contains(f + ":3\tduplicate\t" + f + ":1").contains("2 new, 1 duplicates");
+  }
+
+  @Test
+  public void badLine_failsNamingFileAndLine() throws Exception {
+    Path f = dir.resolve("bad.jsonl");
+    Files.write(
+        f,
+        List.of("{\"id\":\"u1\",\"text\":\"words\"}", "{\"id\": \"u2\", \"txt\": \"oops\"}"),
+        StandardCharsets.UTF_8);
+    String out = run(f.toString(), "--url", server.uri().toString());
+    assertThat(out).startsWith("1\n").contains("bad.jsonl:2: field 'text'");
+  }
+
+  @Test
+  public void unknownCollection_failsClearly() throws Exception {
+    Path f = dir.resolve("x.txt");
+    Files.write(f, List.of("words"), StandardCharsets.UTF_8);
+    String out = run(f.toString(), "--url", server.uri().toString(), "--collection", "nope");
+    assertThat(out).startsWith("1\n").contains("no collection 'nope'");
+  }
+
+  @Test
+  public void serveOptions_mapToTheServerConfig() {
+    ServeCommand serve = new ServeCommand();
+    new CommandLine(serve)
+        .parseArgs(
+            "--data",
+            "d",
+            "--port",
+            "0",
+            "--retention",
+            "48h",
+            "--retention-basis",
+            "arrival",
+            "--k",
+            "2",
+            "--threshold",
+            "0.9",
+            "--verify",
+            "false",
+            "--lexicon",
+            "none",
+            "--fsync",
+            "interval",
+            "--token",
+            "t",
+            "--store-option",
+            "snapshot-bytes=1000");
+    ServerConfig c = serve.config();
+    assertThat(c.host()).isEqualTo("127.0.0.1");
+    assertThat(c.port()).isZero();
+    assertThat(c.token()).isEqualTo("t");
+    assertThat(c.defaults().retention()).isEqualTo(Duration.ofHours(48));
+    assertThat(c.defaults().retentionBasis()).isEqualTo(CollectionSettings.RetentionBasis.ARRIVAL);
+    assertThat(c.defaults().maxDistance()).isEqualTo(2);
+    assertThat(c.defaults().verify()).isFalse();
+    assertThat(c.storeOptions())
+        .containsEntry("data", "d")
+        .containsEntry("fsync", "interval")
+        .containsEntry("snapshot-bytes", "1000");
+  }
+}

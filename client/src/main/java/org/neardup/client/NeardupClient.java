@@ -1,0 +1,456 @@
+package org.neardup.client;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A client of one neardup service. Thread-safe: share one instance; it keeps HTTP/1.1 connections
+ * open between calls.
+ *
+ * <pre>{@code
+ * try (NeardupClient client = NeardupClient.builder(URI.create("http://127.0.0.1:8080")).build()) {
+ *   Result r = client.insert("default", Doc.text("https://example.com/a", text));
+ *   if (!r.isNew()) System.out.println("duplicate of " + r.cluster());
+ * }
+ * }</pre>
+ *
+ * <p>Every method throws {@link NeardupException} when the service refuses the request, with its
+ * status and message; {@link NeardupException#isRetryable()} tells a full queue (503) from bad
+ * input. Inserting an id that is stored already is not an error: the result says {@code exists}.
+ */
+public final class NeardupClient implements AutoCloseable {
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private final HttpClient http;
+  private final URI base;
+  private final @Nullable String authorization;
+  private final Duration timeout;
+
+  private NeardupClient(Builder b) {
+    HttpClient.Builder hb =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(b.connectTimeout);
+    if (b.executor != null) {
+      hb.executor(b.executor);
+    }
+    this.http = hb.build();
+    String s = b.base.toString();
+    this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
+    this.authorization = b.token == null ? null : "Bearer " + b.token;
+    this.timeout = b.timeout;
+  }
+
+  public static Builder builder(URI base) {
+    return new Builder(base);
+  }
+
+  public URI base() {
+    return base;
+  }
+
+  // --- documents ----------------------------------------------------------------------------
+
+  /** Checks a document against everything stored and stores it; answered once durable. */
+  public Result insert(String collection, Doc doc) throws IOException {
+    return join(insertAsync(collection, doc));
+  }
+
+  /** {@link #insert(String, Doc)} for a text. */
+  public Result insert(String collection, String id, String text) throws IOException {
+    return insert(collection, Doc.text(id, text));
+  }
+
+  /** {@link #insert(String, Doc)} without blocking. */
+  public CompletableFuture<Result> insertAsync(String collection, Doc doc) {
+    byte[] body = write(g -> document(g, doc));
+    return send(post(path(collection, "documents"), body, "application/json"), 200, 409)
+        .thenApply(r -> result(parse(r.body())));
+  }
+
+  /** Checks a text against everything stored; stores nothing. */
+  public Result check(String collection, String text) throws IOException {
+    byte[] body =
+        write(
+            g -> {
+              g.writeStartObject();
+              g.writeStringField("text", text);
+              g.writeEndObject();
+            });
+    return join(
+        send(post(path(collection, "check"), body, "application/json"), 200)
+            .thenApply(r -> result(parse(r.body()))));
+  }
+
+  /** Checks a precomputed fingerprint (collections without verification). */
+  public Result check(String collection, long fingerprint) throws IOException {
+    byte[] body =
+        write(
+            g -> {
+              g.writeStartObject();
+              g.writeStringField("fingerprint", hex(fingerprint));
+              g.writeEndObject();
+            });
+    return join(
+        send(post(path(collection, "check"), body, "application/json"), 200)
+            .thenApply(r -> result(parse(r.body()))));
+  }
+
+  /** The fingerprint of a text under the collection's settings. */
+  public long fingerprint(String collection, String text) throws IOException {
+    byte[] body =
+        write(
+            g -> {
+              g.writeStartObject();
+              g.writeStringField("text", text);
+              g.writeEndObject();
+            });
+    JsonNode n =
+        join(
+            send(post(path(collection, "fingerprint"), body, "application/json"), 200)
+                .thenApply(r -> parse(r.body())));
+    return Long.parseUnsignedLong(n.get("fingerprint").asText(), 16);
+  }
+
+  /**
+   * Sends many documents in one request (NDJSON); the results come in the same order, with the same
+   * meaning as inserting them one by one in that order.
+   */
+  public List<Result> batch(String collection, List<Doc> docs) throws IOException {
+    return join(batchAsync(collection, docs));
+  }
+
+  /** {@link #batch} without blocking. */
+  public CompletableFuture<List<Result>> batchAsync(String collection, List<Doc> docs) {
+    byte[] body =
+        write(
+            g -> {
+              for (Doc d : docs) {
+                document(g, d);
+                g.writeRaw('\n');
+              }
+            });
+    return send(post(path(collection, "batch"), body, "application/x-ndjson"), 200)
+        .thenApply(
+            r -> {
+              List<Result> out = new ArrayList<>(docs.size());
+              try (MappingIterator<JsonNode> it =
+                  MAPPER.readerFor(JsonNode.class).readValues(r.body())) {
+                while (it.hasNextValue()) {
+                  out.add(result(it.nextValue()));
+                }
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+              return out;
+            });
+  }
+
+  /** The stored document with this id, if any. */
+  public Optional<StoredDoc> get(String collection, String id) throws IOException {
+    HttpResponse<byte[]> r =
+        join(
+            send(
+                request(path(collection, "documents") + "?id=" + encode(id)).GET().build(),
+                200,
+                404));
+    if (r.statusCode() == 404) {
+      return Optional.empty();
+    }
+    JsonNode n = parse(r.body());
+    JsonNode exp = n.get("expiresAt");
+    return Optional.of(
+        new StoredDoc(
+            n.get("id").asText(),
+            Long.parseUnsignedLong(n.get("fingerprint").asText(), 16),
+            n.get("timestamp").asLong(),
+            exp == null || exp.isNull() ? null : exp.asLong(),
+            n.get("cluster").asText()));
+  }
+
+  /** Deletes a document; returns whether it was stored. */
+  public boolean delete(String collection, String id) throws IOException {
+    HttpResponse<byte[]> r =
+        join(
+            send(
+                request(path(collection, "documents") + "?id=" + encode(id)).DELETE().build(),
+                200,
+                404));
+    return r.statusCode() == 200;
+  }
+
+  // --- collections --------------------------------------------------------------------------
+
+  /**
+   * Creates a collection. {@code settings} may hold {@code k}, {@code threshold}, {@code verify},
+   * {@code retention} (e.g. "48h"), {@code retentionBasis}, {@code lexicon}; the rest take the
+   * server's defaults.
+   */
+  public CollectionInfo createCollection(String name, Map<String, ?> settings) throws IOException {
+    Map<String, Object> body = new LinkedHashMap<>(settings);
+    body.put("name", name);
+    byte[] json;
+    try {
+      json = MAPPER.writeValueAsBytes(body);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return collectionInfo(
+        join(
+            send(post("/v1/collections", json, "application/json"), 201)
+                .thenApply(r -> parse(r.body()))));
+  }
+
+  public List<CollectionInfo> collections() throws IOException {
+    JsonNode n =
+        join(send(request("/v1/collections").GET().build(), 200).thenApply(r -> parse(r.body())));
+    List<CollectionInfo> out = new ArrayList<>();
+    for (JsonNode c : n.get("collections")) {
+      out.add(collectionInfo(c));
+    }
+    return out;
+  }
+
+  public Optional<CollectionInfo> collection(String name) throws IOException {
+    HttpResponse<byte[]> r =
+        join(send(request("/v1/collections/" + encode(name)).GET().build(), 200, 404));
+    return r.statusCode() == 404 ? Optional.empty() : Optional.of(collectionInfo(parse(r.body())));
+  }
+
+  /** Drops a collection and its documents; returns whether it existed. */
+  public boolean dropCollection(String name) throws IOException {
+    HttpResponse<byte[]> r =
+        join(send(request("/v1/collections/" + encode(name)).DELETE().build(), 200, 404));
+    return r.statusCode() == 200;
+  }
+
+  /** Whether /ready answers 200. */
+  public boolean ready() throws IOException {
+    return join(send(request("/ready").GET().build(), 200, 503)).statusCode() == 200;
+  }
+
+  /** The Prometheus exposition text of /metrics. */
+  public String metrics() throws IOException {
+    return new String(
+        join(send(request("/metrics").GET().build(), 200)).body(), StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    // HttpClient has no close() before JDK 21; its threads are daemons and idle ones expire.
+  }
+
+  // --- plumbing -----------------------------------------------------------------------------
+
+  private static String path(String collection, String tail) {
+    return "/v1/collections/" + encode(collection) + "/" + tail;
+  }
+
+  private static String encode(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return b;
+  }
+
+  private HttpRequest post(String path, byte[] body, String type) {
+    return request(path)
+        .header("Content-Type", type)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+        .build();
+  }
+
+  private CompletableFuture<HttpResponse<byte[]>> send(HttpRequest request, int... ok) {
+    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+        .thenApply(
+            r -> {
+              for (int s : ok) {
+                if (r.statusCode() == s) {
+                  return r;
+                }
+              }
+              String message;
+              try {
+                JsonNode n = MAPPER.readTree(r.body());
+                message =
+                    n.has("error")
+                        ? n.get("error").asText()
+                        : new String(r.body(), StandardCharsets.UTF_8);
+              } catch (IOException e) {
+                message = new String(r.body(), StandardCharsets.UTF_8);
+              }
+              long retry = r.headers().firstValueAsLong("Retry-After").orElse(-1);
+              throw new CompletionException(new NeardupException(r.statusCode(), message, retry));
+            });
+  }
+
+  private static <T> T join(CompletableFuture<T> f) throws IOException {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      Throwable c = e.getCause();
+      if (c instanceof IOException) {
+        throw (IOException) c;
+      }
+      if (c instanceof UncheckedIOException) {
+        throw ((UncheckedIOException) c).getCause();
+      }
+      if (c instanceof RuntimeException) {
+        throw (RuntimeException) c;
+      }
+      throw new IOException(c);
+    }
+  }
+
+  private static JsonNode parse(byte[] body) {
+    try {
+      return MAPPER.readTree(body);
+    } catch (IOException e) {
+      throw new UncheckedIOException("the service answered with malformed JSON", e);
+    }
+  }
+
+  static Result result(JsonNode n) {
+    List<Result.Match> matches = new ArrayList<>();
+    JsonNode ms = n.get("matches");
+    if (ms != null) {
+      for (JsonNode m : ms) {
+        JsonNode sim = m.get("similarity");
+        matches.add(
+            new Result.Match(
+                m.get("id").asText(),
+                m.get("distance").asInt(),
+                sim == null ? Double.NaN : sim.asDouble()));
+      }
+    }
+    JsonNode cluster = n.get("cluster");
+    JsonNode id = n.get("id");
+    JsonNode error = n.get("error");
+    return new Result(
+        n.get("status").asText(),
+        id == null ? null : id.asText(),
+        n.get("new").asBoolean(),
+        Long.parseUnsignedLong(n.get("fingerprint").asText(), 16),
+        cluster == null || cluster.isNull() ? null : cluster.asText(),
+        matches,
+        error == null ? null : error.asText());
+  }
+
+  private static CollectionInfo collectionInfo(JsonNode n) {
+    Map<String, Object> settings = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.get("settings").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode v = e.getValue();
+      settings.put(
+          e.getKey(),
+          v.isNumber() ? v.numberValue() : v.isBoolean() ? v.booleanValue() : v.asText());
+    }
+    Map<String, Long> stats = new LinkedHashMap<>();
+    for (Iterator<Map.Entry<String, JsonNode>> it = n.get("stats").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> e = it.next();
+      stats.put(e.getKey(), e.getValue().asLong());
+    }
+    return new CollectionInfo(n.get("name").asText(), settings, n.get("analyzer").asText(), stats);
+  }
+
+  private interface Writer {
+    void write(JsonGenerator g) throws IOException;
+  }
+
+  private static byte[] write(Writer w) {
+    ByteArrayBuilder out = new ByteArrayBuilder(256);
+    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+      w.write(g);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toByteArray();
+  }
+
+  private static void document(JsonGenerator g, Doc d) throws IOException {
+    g.writeStartObject();
+    g.writeStringField("id", d.id());
+    if (d.text() != null) {
+      g.writeStringField("text", d.text());
+    } else {
+      g.writeStringField("fingerprint", hex(Objects.requireNonNull(d.fingerprint())));
+    }
+    if (d.timestamp() != null) {
+      g.writeNumberField("timestamp", d.timestamp().toEpochMilli());
+    }
+    g.writeEndObject();
+  }
+
+  static String hex(long fp) {
+    String s = Long.toHexString(fp);
+    return "0".repeat(16 - s.length()) + s;
+  }
+
+  /** Configures a {@link NeardupClient}. */
+  public static final class Builder {
+    private final URI base;
+    private @Nullable String token;
+    private Duration timeout = Duration.ofSeconds(60);
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private @Nullable Executor executor;
+
+    private Builder(URI base) {
+      this.base = Objects.requireNonNull(base, "base");
+    }
+
+    /** The bearer token, when the service was started with one. */
+    public Builder token(@Nullable String token) {
+      this.token = token;
+      return this;
+    }
+
+    /** How long a request may take; 60 s by default. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = Objects.requireNonNull(timeout, "timeout");
+      return this;
+    }
+
+    /** The executor of the HTTP client's callbacks. */
+    public Builder executor(Executor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    public NeardupClient build() {
+      return new NeardupClient(this);
+    }
+  }
+}

@@ -1,0 +1,8 @@
+/**
+ * A small Java client of the neardup service over {@code java.net.http}: {@link
+ * org.neardup.client.NeardupClient}. Thread-safe; share one instance. Depends on Jackson only.
+ */
+@NullMarked
+package org.neardup.client;
+
+import org.jspecify.annotations.NullMarked;

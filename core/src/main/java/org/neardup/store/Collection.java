@@ -1,0 +1,110 @@
+package org.neardup.store;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.neardup.Analysis;
+import org.neardup.Analyzer;
+
+/**
+ * One independent index of a {@link FingerprintStore}: documents, each checked against every
+ * document stored before it, grouped into clusters, forgotten after the retention window.
+ *
+ * <p>Thread-safe. {@link #checkAndInsert} and {@link #checkAndInsertAll} are linearizable with each
+ * other and with {@link #delete}: they act as if executed one at a time in some order that respects
+ * real time, so of two near-duplicates inserted at once exactly one is new. Analysis is the
+ * caller's job (with {@link #analyzer()}), so the expensive part runs outside any lock.
+ *
+ * <p>A document's id is unique within the collection while the document is stored: inserting an id
+ * that is stored answers {@link Outcome.Status#EXISTS} and changes nothing, which makes retrying an
+ * insert after a timeout safe.
+ */
+public interface Collection {
+
+  /** The largest id, in UTF-8 bytes. */
+  int MAX_ID_BYTES = 4096;
+
+  String name();
+
+  CollectionSettings settings();
+
+  /** The analyzer of this collection's settings; texts must be analysed with it. */
+  Analyzer analyzer();
+
+  /**
+   * Checks a document against every stored one and stores it, unless its id is stored ({@link
+   * Outcome.Status#EXISTS}) or its timestamp is already outside the retention window ({@link
+   * Outcome.Status#EXPIRED}; it is still checked). Returns once the insert is durable.
+   *
+   * @throws IllegalArgumentException if the id is empty or longer than {@link #MAX_ID_BYTES}, or
+   *     the analysis is empty; nothing is stored
+   * @throws IllegalStateException if the collection was dropped
+   * @throws IOException if the store's medium failed; the document may or may not be stored
+   */
+  Outcome checkAndInsert(Document document) throws IOException;
+
+  /**
+   * {@link #checkAndInsert} for each document, in order, with the same meaning as calling it once
+   * per document in that order (other writers may interleave). Every document is validated before
+   * any is stored. Returns once all inserts are durable; after a crash, the stored ones are a
+   * prefix of the list.
+   *
+   * @throws IllegalArgumentException naming the first invalid document's position; nothing is
+   *     stored
+   */
+  List<Outcome> checkAndInsertAll(List<Document> documents) throws IOException;
+
+  /**
+   * {@link #checkAndInsert} without waiting for durability: the document is decided (checked,
+   * ordered among all writes) before this returns, and the future completes once the insert is
+   * durable, on a thread of the store's choosing (keep what runs there short). A server can thus
+   * answer many requests per fsync without a thread waiting for each.
+   *
+   * <p>The default calls {@link #checkAndInsert} and returns a completed future.
+   *
+   * @throws IllegalArgumentException as {@link #checkAndInsert}, before anything is stored
+   * @throws IllegalStateException if the collection was dropped
+   */
+  default CompletableFuture<Outcome> checkAndInsertAsync(Document document) {
+    try {
+      return CompletableFuture.completedFuture(checkAndInsert(document));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * {@link #checkAndInsertAll} without waiting for durability; see {@link #checkAndInsertAsync}.
+   */
+  default CompletableFuture<List<Outcome>> checkAndInsertAllAsync(List<Document> documents) {
+    try {
+      return CompletableFuture.completedFuture(checkAndInsertAll(documents));
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Checks an analysis against every stored document; stores nothing. */
+  Outcome check(Analysis analysis);
+
+  /** The stored document with this id, if any. */
+  Optional<StoredDocument> get(String id);
+
+  /**
+   * Removes the document with this id: it stops matching; its cluster keeps its other members.
+   * Durable when it returns.
+   *
+   * @return whether it was stored
+   */
+  boolean delete(String id) throws IOException;
+
+  /**
+   * Removes every document outside the retention window as of the store's clock.
+   *
+   * @return how many were removed
+   */
+  int expire();
+
+  CollectionStats stats();
+}

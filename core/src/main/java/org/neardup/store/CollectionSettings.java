@@ -1,0 +1,285 @@
+package org.neardup.store;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.neardup.Deduplicator;
+import org.neardup.fingerprint.FingerprintSettings;
+
+/**
+ * What a collection is: how texts are compared and how long they are kept. Immutable; fixed when
+ * the collection is created.
+ *
+ * <p>The text form ({@link #toText()}, {@link #parse}) is what stores persist, e.g. {@code
+ * k=3;threshold=0.8;verify=true;retention=PT48H;basis=timestamp;lexicon=jieba}.
+ *
+ * @param maxDistance k: fingerprints within this many bits are candidates (and, without
+ *     verification, matches)
+ * @param threshold the Jaccard similarity at which a verified candidate is a near-duplicate
+ * @param verify whether candidates are confirmed with shingle sketches; a collection without
+ *     verification accepts precomputed fingerprints instead of texts
+ * @param retention how long documents are kept; {@link Duration#ZERO} keeps them forever
+ * @param retentionBasis what a document's age is measured from
+ * @param lexicon the Chinese segmenter and IDF table by name ({@code jieba}), or {@link
+ *     #NO_LEXICON} for none (each Han character is a word)
+ */
+public record CollectionSettings(
+    int maxDistance,
+    double threshold,
+    boolean verify,
+    Duration retention,
+    RetentionBasis retentionBasis,
+    String lexicon) {
+
+  /** The lexicon of the default settings. */
+  public static final String DEFAULT_LEXICON = "jieba";
+
+  /** The lexicon name that means no segmenter and no IDF table. */
+  public static final String NO_LEXICON = "none";
+
+  /** What a document's age is measured from. */
+  public enum RetentionBasis {
+    /**
+     * The document's own timestamp, or its arrival when it has none; a timestamp in the future
+     * counts as the arrival, so no document outlives the window after it arrived.
+     */
+    TIMESTAMP,
+    /** The time the store received it. */
+    ARRIVAL
+  }
+
+  public CollectionSettings {
+    Objects.requireNonNull(retention, "retention");
+    Objects.requireNonNull(retentionBasis, "retentionBasis");
+    Objects.requireNonNull(lexicon, "lexicon");
+    if (maxDistance < 0 || maxDistance > 64) {
+      throw new IllegalArgumentException("k (maxDistance) must be in [0, 64], got " + maxDistance);
+    }
+    if (!(threshold > 0 && threshold <= 1)) {
+      throw new IllegalArgumentException("threshold must be in (0, 1], got " + threshold);
+    }
+    if (retention.isNegative()) {
+      throw new IllegalArgumentException(
+          "retention must be >= 0 (0 keeps documents forever), got " + retention);
+    }
+    if (!lexicon.matches("[a-z0-9][a-z0-9_-]{0,31}")) {
+      throw new IllegalArgumentException(
+          "lexicon must be a name such as 'jieba' or 'none', got '" + lexicon + "'");
+    }
+  }
+
+  /** k = 3, Jaccard 0.8 verification, jieba, documents kept forever. */
+  public static CollectionSettings defaults() {
+    return new CollectionSettings(
+        Deduplicator.DEFAULT_MAX_DISTANCE,
+        Deduplicator.DEFAULT_THRESHOLD,
+        true,
+        Duration.ZERO,
+        RetentionBasis.TIMESTAMP,
+        DEFAULT_LEXICON);
+  }
+
+  public CollectionSettings withMaxDistance(int k) {
+    return new CollectionSettings(k, threshold, verify, retention, retentionBasis, lexicon);
+  }
+
+  public CollectionSettings withThreshold(double t) {
+    return new CollectionSettings(maxDistance, t, verify, retention, retentionBasis, lexicon);
+  }
+
+  public CollectionSettings withVerify(boolean v) {
+    return new CollectionSettings(maxDistance, threshold, v, retention, retentionBasis, lexicon);
+  }
+
+  public CollectionSettings withRetention(Duration r) {
+    return new CollectionSettings(maxDistance, threshold, verify, r, retentionBasis, lexicon);
+  }
+
+  public CollectionSettings withRetentionBasis(RetentionBasis b) {
+    return new CollectionSettings(maxDistance, threshold, verify, retention, b, lexicon);
+  }
+
+  public CollectionSettings withLexicon(String l) {
+    return new CollectionSettings(maxDistance, threshold, verify, retention, retentionBasis, l);
+  }
+
+  /**
+   * A deduplicator builder with these settings, ready for {@code expectedSize} and {@code build()}.
+   *
+   * @throws IllegalArgumentException if the lexicon is not on the class path
+   */
+  public Deduplicator.Builder deduplicator() {
+    Deduplicator.Builder b = Deduplicator.builder().maxDistance(maxDistance).verify(verify);
+    if (verify) {
+      b.threshold(threshold);
+    }
+    if (NO_LEXICON.equals(lexicon)) {
+      b.fingerprintSettings(FingerprintSettings.builder().build());
+    } else {
+      b.lexicon(lexicon);
+    }
+    return b;
+  }
+
+  /**
+   * When a document expires, in epoch milliseconds: {@link Long#MAX_VALUE} without retention.
+   *
+   * @param timestamp the document's timestamp, or {@link Document#NO_TIMESTAMP}
+   * @param arrival when the store received it
+   */
+  public long expiresAt(long timestamp, long arrival) {
+    if (retention.isZero()) {
+      return Long.MAX_VALUE;
+    }
+    long basis =
+        retentionBasis == RetentionBasis.ARRIVAL || timestamp == Document.NO_TIMESTAMP
+            ? arrival
+            : Math.min(timestamp, arrival);
+    long millis = retention.toMillis();
+    return basis > Long.MAX_VALUE - millis ? Long.MAX_VALUE : basis + millis;
+  }
+
+  /** The canonical text form, {@code key=value} pairs joined by {@code ;}. */
+  public String toText() {
+    return "k="
+        + maxDistance
+        + ";threshold="
+        + threshold
+        + ";verify="
+        + verify
+        + ";retention="
+        + retention
+        + ";basis="
+        + retentionBasis.name().toLowerCase(Locale.ROOT)
+        + ";lexicon="
+        + lexicon;
+  }
+
+  @Override
+  public String toString() {
+    return toText();
+  }
+
+  /**
+   * Parses {@link #toText()}'s form; keys may come in any order and missing keys take the defaults.
+   *
+   * @throws IllegalArgumentException naming the bad pair
+   */
+  public static CollectionSettings parse(String text) {
+    Map<String, String> pairs = new LinkedHashMap<>();
+    for (String pair : text.split(";")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("settings must be key=value pairs, got '" + pair + "'");
+      }
+      pairs.put(pair.substring(0, eq), pair.substring(eq + 1));
+    }
+    CollectionSettings s = defaults();
+    for (Map.Entry<String, String> e : pairs.entrySet()) {
+      String v = e.getValue();
+      try {
+        switch (e.getKey()) {
+          case "k":
+            s = s.withMaxDistance(Integer.parseInt(v));
+            break;
+          case "threshold":
+            s = s.withThreshold(Double.parseDouble(v));
+            break;
+          case "verify":
+            s = s.withVerify(parseBoolean("verify", v));
+            break;
+          case "retention":
+            s = s.withRetention(parseDuration(v));
+            break;
+          case "basis":
+            s = s.withRetentionBasis(parseBasis(v));
+            break;
+          case "lexicon":
+            s = s.withLexicon(v);
+            break;
+          default:
+            throw new IllegalArgumentException(
+                "unknown setting '"
+                    + e.getKey()
+                    + "' (known: k, threshold, verify, retention, basis, lexicon)");
+        }
+      } catch (NumberFormatException ex) {
+        throw new IllegalArgumentException(
+            "setting " + e.getKey() + " must be a number, got '" + v + "'", ex);
+      }
+    }
+    return s;
+  }
+
+  /** Parses {@code timestamp} or {@code arrival}. */
+  public static RetentionBasis parseBasis(String text) {
+    switch (text) {
+      case "timestamp":
+        return RetentionBasis.TIMESTAMP;
+      case "arrival":
+        return RetentionBasis.ARRIVAL;
+      default:
+        throw new IllegalArgumentException(
+            "retention basis must be 'timestamp' or 'arrival', got '" + text + "'");
+    }
+  }
+
+  private static boolean parseBoolean(String name, String text) {
+    if (text.equals("true") || text.equals("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    throw new IllegalArgumentException(name + " must be true or false, got '" + text + "'");
+  }
+
+  /**
+   * Parses a duration: a number with a unit {@code ms}, {@code s}, {@code m}, {@code h} or {@code
+   * d} ({@code 48h}, {@code 2d}, {@code 90m}), {@code 0}, or ISO-8601 ({@code PT48H}).
+   *
+   * @throws IllegalArgumentException naming the accepted forms
+   */
+  public static Duration parseDuration(String text) {
+    String t = text.trim();
+    if (t.equals("0")) {
+      return Duration.ZERO;
+    }
+    try {
+      if (t.startsWith("P") || t.startsWith("p")) {
+        return Duration.parse(t);
+      }
+      int i = 0;
+      while (i < t.length() && Character.isDigit(t.charAt(i))) {
+        i++;
+      }
+      if (i > 0 && i < t.length() && i <= 12) {
+        long n = Long.parseLong(t.substring(0, i));
+        switch (t.substring(i)) {
+          case "ms":
+            return Duration.ofMillis(n);
+          case "s":
+            return Duration.ofSeconds(n);
+          case "m":
+            return Duration.ofMinutes(n);
+          case "h":
+            return Duration.ofHours(n);
+          case "d":
+            return Duration.ofDays(n);
+          default:
+            break;
+        }
+      }
+    } catch (DateTimeParseException | ArithmeticException e) {
+      // fall through to the message below
+    }
+    throw new IllegalArgumentException(
+        "duration must be a number with a unit (ms, s, m, h, d) such as 48h, or 0, or ISO-8601"
+            + " such as PT48H; got '"
+            + text
+            + "'");
+  }
+}

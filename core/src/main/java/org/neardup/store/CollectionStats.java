@@ -1,0 +1,21 @@
+package org.neardup.store;
+
+/**
+ * Counters of one collection. Counts since the store opened unless they say otherwise.
+ *
+ * @param documents documents stored now
+ * @param ramBytesUsed heap bytes of the collection's index, ids and bookkeeping (estimate)
+ * @param inserted documents stored by check-and-insert
+ * @param duplicates of those, how many were near-duplicates of a stored document
+ * @param checked checks that stored nothing
+ * @param expired documents removed by the retention window
+ * @param deleted documents removed by delete
+ */
+public record CollectionStats(
+    long documents,
+    long ramBytesUsed,
+    long inserted,
+    long duplicates,
+    long checked,
+    long expired,
+    long deleted) {}

@@ -1,0 +1,622 @@
+package org.neardup.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.undertow.io.Receiver;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RequestTooBigException;
+import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
+import io.undertow.util.HttpString;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
+import org.neardup.Analysis;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.Document;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.Outcome;
+import org.neardup.store.StoredDocument;
+
+/**
+ * The routing and handlers of the HTTP API, shared by {@link NeardupServer} and its tests.
+ *
+ * <p>On the I/O thread: authentication, routing, admission (bounded count and bytes, else 503 with
+ * Retry-After), the size limit (413) and reading the body. On a worker thread: parsing, analysis,
+ * the store call (which returns once the write is durable) and the answer. Every refusal is JSON
+ * {@code {"error": "..."}} naming the problem, and nothing is stored from a request that fails
+ * validation: a batch is checked whole before its first document is stored.
+ */
+final class Api implements HttpHandler {
+  private static final System.Logger LOG = System.getLogger(Api.class.getName());
+  private static final String JSON = "application/json";
+  private static final String NDJSON = "application/x-ndjson";
+  private static final HttpString RETRY_AFTER = HttpString.tryFromString("Retry-After");
+  private static final byte[] NO_BODY = new byte[0];
+
+  private final FingerprintStore store;
+  private final ServerConfig config;
+  private final Admission admission;
+  private final ExecutorService workers;
+  private final Metrics metrics;
+  private final byte @Nullable [] tokenHash;
+  private final byte[] openApi;
+  private volatile boolean accepting = true;
+
+  Api(
+      FingerprintStore store,
+      ServerConfig config,
+      Admission admission,
+      ExecutorService workers,
+      Metrics metrics) {
+    this.store = store;
+    this.config = config;
+    this.admission = admission;
+    this.workers = workers;
+    this.metrics = metrics;
+    this.tokenHash = config.token() == null ? null : sha256(config.token());
+    this.openApi = resource("openapi.json");
+  }
+
+  /** Stops answering /ready with 200 (the first step of a graceful shutdown). */
+  void stopAccepting() {
+    accepting = false;
+  }
+
+  private static byte[] sha256(String s) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every JDK has SHA-256", e);
+    }
+  }
+
+  private static byte[] resource(String name) {
+    try (InputStream in = Api.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("resource " + name + " is missing from the jar");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read resource " + name, e);
+    }
+  }
+
+  // --- I/O thread ---------------------------------------------------------------------------
+
+  @Override
+  public void handleRequest(HttpServerExchange ex) {
+    long start = System.nanoTime();
+    Route.Match match;
+    try {
+      authenticate(ex);
+      match = Route.match(ex.getRequestMethod(), ex.getRequestPath());
+    } catch (ApiException e) {
+      record(ex, "unmatched", start);
+      fail(ex, e);
+      return;
+    }
+    Route route = match.route();
+    record(ex, route.template, start);
+    if (route == Route.HEALTH) {
+      send(ex, 200, JSON, "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    long declared = ex.getRequestContentLength();
+    if (route.hasBody && declared > config.maxRequestBytes()) {
+      fail(ex, tooLarge());
+      return;
+    }
+    long reserve = route.hasBody ? (declared >= 0 ? declared : config.maxRequestBytes()) : 0;
+    if (!admission.tryAcquire(reserve)) {
+      ex.getResponseHeaders().put(RETRY_AFTER, "1");
+      fail(
+          ex,
+          new ApiException(
+              503,
+              "the server is at capacity ("
+                  + config.maxInFlight()
+                  + " requests or "
+                  + config.maxQueuedBytes()
+                  + " body bytes in progress); retry after 1 s"));
+      return;
+    }
+    ex.addExchangeCompleteListener(
+        (e, next) -> {
+          admission.release(reserve);
+          next.proceed();
+        });
+    if (!route.hasBody) {
+      dispatch(ex, match, NO_BODY);
+      return;
+    }
+    Receiver.ErrorCallback onError =
+        (e, error) -> {
+          if (error instanceof RequestTooBigException) {
+            fail(e, tooLarge());
+          } else {
+            LOG.log(Level.DEBUG, "reading a request body failed", error);
+            e.setStatusCode(400);
+            e.endExchange();
+          }
+        };
+    if (declared >= 0) {
+      ex.setMaxEntitySize(config.maxRequestBytes());
+      ex.getRequestReceiver().receiveFullBytes((e, body) -> dispatch(e, match, body), onError);
+      return;
+    }
+    // Chunked: collect up to the limit, then read on and discard so that the client, still
+    // sending, gets the 413 instead of a reset connection. Undertow cuts the connection at 4
+    // times the limit (its MAX_ENTITY_SIZE option, which is what bounds chunked bodies: a
+    // per-exchange setting comes too late for them).
+    ChunkedBody collected = new ChunkedBody(config.maxRequestBytes());
+    ex.getRequestReceiver()
+        .receivePartialBytes(
+            (e, chunk, last) -> {
+              if (collected.done) {
+                return;
+              }
+              collected.add(chunk);
+              if (last) {
+                collected.done = true;
+                if (collected.tooLarge) {
+                  fail(e, tooLarge());
+                } else {
+                  dispatch(e, match, collected.bytes());
+                }
+              }
+            },
+            onError);
+  }
+
+  /** A chunked body being read, kept only while it fits the limit. */
+  private static final class ChunkedBody {
+    private final int max;
+    private java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    boolean tooLarge;
+    boolean done;
+
+    ChunkedBody(int max) {
+      this.max = max;
+    }
+
+    void add(byte[] chunk) {
+      if (tooLarge) {
+        return;
+      }
+      if (out.size() + chunk.length > max) {
+        tooLarge = true;
+        out = new java.io.ByteArrayOutputStream(0);
+        return;
+      }
+      out.write(chunk, 0, chunk.length);
+    }
+
+    byte[] bytes() {
+      return out.toByteArray();
+    }
+  }
+
+  private ApiException tooLarge() {
+    return new ApiException(
+        413,
+        "the request body exceeds "
+            + config.maxRequestBytes()
+            + " bytes; split it (see --max-request-bytes)");
+  }
+
+  private void record(HttpServerExchange ex, String route, long start) {
+    String method = ex.getRequestMethod().toString();
+    ex.addExchangeCompleteListener(
+        (e, next) -> {
+          metrics.request(route, method, e.getStatusCode(), System.nanoTime() - start);
+          next.proceed();
+        });
+  }
+
+  private void authenticate(HttpServerExchange ex) throws ApiException {
+    if (tokenHash == null) {
+      return;
+    }
+    HeaderValues h = ex.getRequestHeaders().get(Headers.AUTHORIZATION);
+    String value = h == null ? null : h.getFirst();
+    String given =
+        value != null && value.regionMatches(true, 0, "Bearer ", 0, 7)
+            ? value.substring(7).trim()
+            : "";
+    // Hash both sides: MessageDigest.isEqual then compares 32 bytes in constant time, whatever
+    // the length of the guess.
+    if (!MessageDigest.isEqual(tokenHash, sha256(given))) {
+      ex.getResponseHeaders().put(Headers.WWW_AUTHENTICATE, "Bearer realm=\"neardup\"");
+      throw new ApiException(
+          401,
+          value == null
+              ? "this server needs 'Authorization: Bearer <token>'"
+              : "the bearer token is wrong");
+    }
+  }
+
+  private void dispatch(HttpServerExchange ex, Route.Match match, byte[] body) {
+    try {
+      ex.dispatch(workers, () -> run(ex, match, body));
+    } catch (RejectedExecutionException e) {
+      ex.getResponseHeaders().put(RETRY_AFTER, "1");
+      fail(ex, new ApiException(503, "the server is shutting down"));
+    }
+  }
+
+  // --- worker thread ------------------------------------------------------------------------
+
+  private void run(HttpServerExchange ex, Route.Match match, byte[] body) {
+    try {
+      handle(ex, match, body);
+    } catch (ApiException e) {
+      fail(ex, e);
+    } catch (IllegalArgumentException e) {
+      fail(ex, ApiException.badRequest(e.getMessage()));
+    } catch (IllegalStateException e) {
+      // A collection dropped while the request ran, or a store closing.
+      fail(ex, new ApiException(store.isHealthy() ? 404 : 503, e.getMessage()));
+    } catch (IOException e) {
+      LOG.log(Level.ERROR, "the store failed", e);
+      ex.getResponseHeaders().put(RETRY_AFTER, "10");
+      fail(ex, new ApiException(503, "the store cannot take writes: " + e.getMessage()));
+    } catch (RuntimeException | Error e) {
+      LOG.log(Level.ERROR, "internal error on " + match.route().template, e);
+      fail(ex, new ApiException(500, "internal error: " + e));
+    }
+  }
+
+  private void handle(HttpServerExchange ex, Route.Match m, byte[] body)
+      throws ApiException, IOException {
+    switch (m.route()) {
+      case READY:
+        {
+          boolean ok = accepting && store.isHealthy();
+          send(
+              ex,
+              ok ? 200 : 503,
+              JSON,
+              Json.write(
+                  g -> {
+                    g.writeStartObject();
+                    g.writeStringField(
+                        "status", ok ? "ready" : accepting ? "store unhealthy" : "shutting down");
+                    g.writeEndObject();
+                  }));
+          return;
+        }
+      case METRICS:
+        send(
+            ex,
+            200,
+            "text/plain; version=0.0.4; charset=utf-8",
+            metrics.scrape().getBytes(StandardCharsets.UTF_8));
+        return;
+      case OPENAPI:
+        send(ex, 200, JSON, openApi);
+        return;
+      case LIST_COLLECTIONS:
+        send(
+            ex,
+            200,
+            JSON,
+            Json.write(
+                g -> {
+                  g.writeStartObject();
+                  g.writeArrayFieldStart("collections");
+                  for (Collection c : store.collections()) {
+                    Json.collection(g, c);
+                  }
+                  g.writeEndArray();
+                  g.writeEndObject();
+                }));
+        return;
+      case CREATE_COLLECTION:
+        createCollection(ex, body);
+        return;
+      case GET_COLLECTION:
+        {
+          Collection c = collection(m);
+          send(ex, 200, JSON, Json.write(g -> Json.collection(g, c)));
+          return;
+        }
+      case STATS:
+        {
+          Collection c = collection(m);
+          send(ex, 200, JSON, Json.write(g -> Json.stats(g, c.stats())));
+          return;
+        }
+      case DROP_COLLECTION:
+        {
+          String name = m.collection();
+          if (!store.drop(name)) {
+            throw noCollection(name);
+          }
+          send(
+              ex,
+              200,
+              JSON,
+              Json.write(
+                  g -> {
+                    g.writeStartObject();
+                    g.writeBooleanField("dropped", true);
+                    g.writeEndObject();
+                  }));
+          return;
+        }
+      case INSERT:
+        insert(ex, collection(m), body);
+        return;
+      case CHECK:
+        {
+          Collection c = collection(m);
+          Json.DocInput in = Json.document(Json.parse(body), "", false);
+          Outcome o = c.check(analysis(c, in, ""));
+          metrics.document(c.name(), o);
+          send(ex, 200, JSON, Json.outcome(o, c.name()));
+          return;
+        }
+      case FINGERPRINT:
+        {
+          Collection c = collection(m);
+          JsonNode n = Json.parse(body);
+          Json.checkObject(n, "", java.util.Set.of("text"));
+          String text = Json.string(n, "text", "");
+          if (text == null) {
+            throw ApiException.badRequest("field 'text' is required");
+          }
+          Analysis a = c.analyzer().analyze(text);
+          send(
+              ex,
+              200,
+              JSON,
+              Json.write(
+                  g -> {
+                    g.writeStartObject();
+                    g.writeStringField("fingerprint", Json.hex(a.fingerprint()));
+                    g.writeNumberField("letters", a.letters());
+                    g.writeStringField("analyzer", c.analyzer().id());
+                    g.writeEndObject();
+                  }));
+          return;
+        }
+      case GET_DOCUMENT:
+        {
+          Collection c = collection(m);
+          String id = idParameter(ex);
+          Optional<StoredDocument> d = c.get(id);
+          if (d.isEmpty()) {
+            throw ApiException.notFound(
+                "no document with id '" + id + "' in collection '" + c.name() + "'");
+          }
+          send(ex, 200, JSON, Json.stored(d.get()));
+          return;
+        }
+      case DELETE_DOCUMENT:
+        {
+          Collection c = collection(m);
+          String id = idParameter(ex);
+          if (!c.delete(id)) {
+            throw ApiException.notFound(
+                "no document with id '" + id + "' in collection '" + c.name() + "'");
+          }
+          send(
+              ex,
+              200,
+              JSON,
+              Json.write(
+                  g -> {
+                    g.writeStartObject();
+                    g.writeBooleanField("deleted", true);
+                    g.writeEndObject();
+                  }));
+          return;
+        }
+      case BATCH:
+        batch(ex, collection(m), body);
+        return;
+      default:
+        throw new IllegalStateException("unhandled route " + m.route());
+    }
+  }
+
+  private Collection collection(Route.Match m) throws ApiException {
+    String name = m.collection();
+    Collection c = name == null ? null : store.collection(name);
+    if (c == null) {
+      throw noCollection(name);
+    }
+    return c;
+  }
+
+  private ApiException noCollection(@Nullable String name) {
+    List<String> names = new ArrayList<>();
+    for (Collection c : store.collections()) {
+      names.add(c.name());
+    }
+    String shown = name == null ? "" : name.length() > 80 ? name.substring(0, 80) + "..." : name;
+    return ApiException.notFound(
+        "no collection named '" + shown + "' (collections: " + String.join(", ", names) + ")");
+  }
+
+  private static String idParameter(HttpServerExchange ex) throws ApiException {
+    Deque<String> ids = ex.getQueryParameters().get("id");
+    if (ids == null || ids.isEmpty() || ids.getFirst().isEmpty()) {
+      throw ApiException.badRequest(
+          "query parameter 'id' is required, e.g. ?id=https%3A%2F%2Fexample.com%2Fa");
+    }
+    if (ids.size() > 1) {
+      throw ApiException.badRequest(
+          "give query parameter 'id' once, got it " + ids.size() + " times");
+    }
+    return ids.getFirst();
+  }
+
+  private void createCollection(HttpServerExchange ex, byte[] body)
+      throws ApiException, IOException {
+    JsonNode n = Json.parse(body);
+    Json.checkObject(n, "", Json.COLLECTION_FIELDS);
+    String name = Json.string(n, "name", "");
+    if (name == null) {
+      throw ApiException.badRequest("field 'name' is required");
+    }
+    FingerprintStore.checkName(name);
+    CollectionSettings settings = Json.settings(n, config.defaults());
+    if (store.collection(name) != null) {
+      throw new ApiException(409, "collection '" + name + "' exists");
+    }
+    Collection c = store.create(name, settings);
+    send(ex, 201, JSON, Json.write(g -> Json.collection(g, c)));
+  }
+
+  /** Analyses a document's text, or wraps its fingerprint; checks it can be compared. */
+  private static Analysis analysis(Collection c, Json.DocInput in, String where)
+      throws ApiException {
+    if (in.hasText()) {
+      Analysis a = c.analyzer().analyze(in.text());
+      if (a.isEmpty()) {
+        throw ApiException.badRequest(where + "field 'text' has no letters or digits");
+      }
+      return a;
+    }
+    if (c.settings().verify()) {
+      throw ApiException.badRequest(
+          where
+              + "collection '"
+              + c.name()
+              + "' verifies candidates with the text's shingles, so it needs 'text'; send"
+              + " fingerprints only to a collection created with \"verify\": false");
+    }
+    return Analysis.ofFingerprint(in.fingerprint(), 1);
+  }
+
+  private void insert(HttpServerExchange ex, Collection c, byte[] body) throws ApiException {
+    Json.DocInput in = Json.document(Json.parse(body), "", true);
+    Analysis a = analysis(c, in, "");
+    // Decided now; answered when durable, from the store's thread, with no worker waiting.
+    c.checkAndInsertAsync(new Document(in.id(), a, in.timestamp()))
+        .whenComplete(
+            (o, error) ->
+                answer(
+                    ex,
+                    error,
+                    () -> {
+                      metrics.document(c.name(), o);
+                      send(
+                          ex,
+                          o.status() == Outcome.Status.EXISTS ? 409 : 200,
+                          JSON,
+                          Json.outcome(o, c.name()));
+                    }));
+  }
+
+  private void batch(HttpServerExchange ex, Collection c, byte[] body) throws ApiException {
+    boolean array = Json.startsWithArray(body);
+    List<JsonNode> nodes = Json.parseBatch(body, array, config.maxBatch());
+    if (nodes.isEmpty()) {
+      throw ApiException.badRequest("the batch is empty; send a JSON array or NDJSON of documents");
+    }
+    List<Document> docs = new ArrayList<>(nodes.size());
+    for (int i = 0; i < nodes.size(); i++) {
+      String where = "document " + i + ": ";
+      Json.DocInput in = Json.document(nodes.get(i), where, true);
+      docs.add(new Document(in.id(), analysis(c, in, where), in.timestamp()));
+    }
+    c.checkAndInsertAllAsync(docs)
+        .whenComplete(
+            (outcomes, error) ->
+                answer(
+                    ex,
+                    error,
+                    () -> {
+                      for (Outcome o : outcomes) {
+                        metrics.document(c.name(), o);
+                      }
+                      byte[] out =
+                          Json.write(
+                              g -> {
+                                if (array) {
+                                  g.writeStartArray();
+                                }
+                                for (Outcome o : outcomes) {
+                                  Json.outcome(g, o, c.name());
+                                  if (!array) {
+                                    g.writeRaw('\n');
+                                  }
+                                }
+                                if (array) {
+                                  g.writeEndArray();
+                                }
+                              });
+                      send(ex, 200, array ? JSON : NDJSON, out);
+                    }));
+  }
+
+  /**
+   * Sends what {@code ok} sends, or the error a store future failed with, from the exchange's I/O
+   * thread: the store completes futures on its log thread, and an exchange finished there would
+   * make XNIO wake the I/O thread once per request to resume reading; queued to the I/O thread, one
+   * wake-up serves a whole group commit. Never throws.
+   */
+  private void answer(HttpServerExchange ex, @Nullable Throwable error, Runnable ok) {
+    if (!ex.isInIoThread()) {
+      ex.getIoThread().execute(() -> answerNow(ex, error, ok));
+    } else {
+      answerNow(ex, error, ok);
+    }
+  }
+
+  private void answerNow(HttpServerExchange ex, @Nullable Throwable error, Runnable ok) {
+    try {
+      if (error == null) {
+        ok.run();
+        return;
+      }
+      Throwable cause =
+          error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+              ? error.getCause()
+              : error;
+      if (cause instanceof IOException) {
+        LOG.log(Level.ERROR, "the store failed", cause);
+        ex.getResponseHeaders().put(RETRY_AFTER, "10");
+        fail(ex, new ApiException(503, "the store cannot take writes: " + cause.getMessage()));
+      } else {
+        LOG.log(Level.ERROR, "internal error", cause);
+        fail(ex, new ApiException(500, "internal error: " + cause));
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "answering failed", e);
+      fail(ex, new ApiException(500, "internal error: " + e));
+    }
+  }
+
+  // --- answers ------------------------------------------------------------------------------
+
+  private static void send(HttpServerExchange ex, int status, String type, byte[] body) {
+    ex.setStatusCode(status);
+    ex.getResponseHeaders().put(Headers.CONTENT_TYPE, type);
+    ex.getResponseHeaders().put(Headers.CONTENT_LENGTH, body.length);
+    ex.getResponseSender().send(ByteBuffer.wrap(body));
+  }
+
+  private static void fail(HttpServerExchange ex, ApiException e) {
+    if (ex.isResponseStarted()) {
+      ex.endExchange();
+      return;
+    }
+    send(ex, e.status, JSON, Json.error(e.getMessage()));
+  }
+}

@@ -1,0 +1,189 @@
+package org.neardup.server;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionStats;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.Outcome;
+
+/**
+ * The service's Prometheus metrics: request counts and latency histograms by route and status,
+ * documents by result, and gauges of every collection (documents, bytes, expiries), the queue and
+ * the store. Thread-safe; meters are cached so recording costs a map lookup.
+ */
+final class Metrics {
+  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final FingerprintStore store;
+  private final ConcurrentHashMap<String, Timer> timers = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Counter> documents = new ConcurrentHashMap<>();
+  private final Map<String, List<Meter>> collectionMeters = new HashMap<>();
+  private final Set<String> storeMetrics = new HashSet<>();
+
+  Metrics(FingerprintStore store, Admission admission, ThreadPoolExecutor workers) {
+    this.store = store;
+    Gauge.builder("neardup.queue.depth", admission, Admission::inFlight)
+        .description("requests admitted and not yet answered")
+        .register(registry);
+    Gauge.builder("neardup.queue.bytes", admission, Admission::inFlightBytes)
+        .description("body bytes of requests admitted and not yet answered")
+        .baseUnit("bytes")
+        .register(registry);
+    FunctionCounter.builder("neardup.queue.rejected", admission, a -> a.rejected.sum())
+        .description("requests refused with 503 because the queue was full")
+        .register(registry);
+    Gauge.builder("neardup.workers.queued", workers, w -> w.getQueue().size())
+        .description("admitted requests waiting for a worker thread")
+        .register(registry);
+    Gauge.builder("neardup.workers.active", workers, ThreadPoolExecutor::getActiveCount)
+        .register(registry);
+    new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
+    new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
+  }
+
+  /** Records one answered request. */
+  void request(String route, String method, int status, long nanos) {
+    String key = route + ' ' + method + ' ' + status;
+    Timer t = timers.get(key);
+    if (t == null) {
+      t =
+          timers.computeIfAbsent(
+              key,
+              k ->
+                  Timer.builder("neardup.http.requests")
+                      .description("HTTP requests by route, method and status")
+                      .tag("route", route)
+                      .tag("method", method)
+                      .tag("status", Integer.toString(status))
+                      .publishPercentileHistogram()
+                      .minimumExpectedValue(Duration.ofMillis(1))
+                      .maximumExpectedValue(Duration.ofSeconds(10))
+                      .register(registry));
+    }
+    t.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Counts one document's outcome in a collection. */
+  void document(String collection, Outcome o) {
+    String result =
+        o.status() == Outcome.Status.STORED
+            ? (o.isNew() ? "new" : "duplicate")
+            : Json.status(o.status());
+    String key = collection + ' ' + result;
+    Counter c = documents.get(key);
+    if (c == null) {
+      c =
+          documents.computeIfAbsent(
+              key,
+              k ->
+                  Counter.builder("neardup.documents")
+                      .description(
+                          "documents by result: new, duplicate (both stored), exists, expired,"
+                              + " checked")
+                      .tag("collection", collection)
+                      .tag("result", result)
+                      .register(registry));
+    }
+    c.increment();
+  }
+
+  /** Brings the per-collection and store meters up to date and renders the exposition text. */
+  synchronized String scrape() {
+    Set<String> names = new HashSet<>();
+    for (Collection c : store.collections()) {
+      names.add(c.name());
+      collectionMeters.computeIfAbsent(c.name(), this::registerCollection);
+    }
+    for (String gone : new ArrayList<>(collectionMeters.keySet())) {
+      if (!names.contains(gone)) {
+        for (Meter m : collectionMeters.remove(gone)) {
+          registry.remove(m);
+        }
+        documents.keySet().removeIf(k -> k.startsWith(gone + ' '));
+        registry.getMeters().stream()
+            .filter(m -> gone.equals(m.getId().getTag("collection")))
+            .forEach(registry::remove);
+      }
+    }
+    for (String key : store.metrics().keySet()) {
+      if (storeMetrics.add(key)) {
+        ToDoubleFunction<FingerprintStore> f =
+            s -> {
+              Number n = s.metrics().get(key);
+              return n == null ? Double.NaN : n.doubleValue();
+            };
+        if (key.endsWith("_total")) {
+          String name = "neardup.store." + key.substring(0, key.length() - "_total".length());
+          FunctionCounter.builder(name, store, f).tag("store", store.kind()).register(registry);
+        } else {
+          Gauge.builder("neardup.store." + key, store, f)
+              .tag("store", store.kind())
+              .register(registry);
+        }
+      }
+    }
+    return registry.scrape();
+  }
+
+  private List<Meter> registerCollection(String name) {
+    List<Meter> out = new ArrayList<>();
+    out.add(gauge("neardup.index.documents", name, "documents stored", CollectionStats::documents));
+    out.add(
+        Gauge.builder(
+                "neardup.index.bytes", store, s -> stat(s, name, CollectionStats::ramBytesUsed))
+            .description("heap bytes of the collection's index, ids and bookkeeping")
+            .baseUnit("bytes")
+            .tag("collection", name)
+            .register(registry));
+    out.add(
+        counter(
+            "neardup.index.expired",
+            name,
+            "documents removed by retention",
+            CollectionStats::expired));
+    out.add(
+        counter(
+            "neardup.index.deleted",
+            name,
+            "documents removed by delete",
+            CollectionStats::deleted));
+    return out;
+  }
+
+  private Meter gauge(
+      String metric, String name, String description, ToDoubleFunction<CollectionStats> f) {
+    return Gauge.builder(metric, store, s -> stat(s, name, f))
+        .description(description)
+        .tag("collection", name)
+        .register(registry);
+  }
+
+  private Meter counter(
+      String metric, String name, String description, ToDoubleFunction<CollectionStats> f) {
+    return FunctionCounter.builder(metric, store, s -> stat(s, name, f))
+        .description(description)
+        .tag("collection", name)
+        .register(registry);
+  }
+
+  private static double stat(FingerprintStore s, String name, ToDoubleFunction<CollectionStats> f) {
+    Collection c = s.collection(name);
+    return c == null ? Double.NaN : f.applyAsDouble(c.stats());
+  }
+}

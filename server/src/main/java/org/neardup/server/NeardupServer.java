@@ -1,0 +1,162 @@
+package org.neardup.server;
+
+import io.undertow.Undertow;
+import io.undertow.UndertowOptions;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.handlers.GracefulShutdownHandler;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.neardup.store.FingerprintStore;
+import org.xnio.Options;
+
+/**
+ * The running service: Undertow on {@link ServerConfig#host()}:{@link ServerConfig#port()} in front
+ * of a store, which it owns from {@link #start} on and closes on {@link #close()}.
+ *
+ * <p>{@link #close()} is the graceful shutdown that SIGTERM triggers: /ready turns 503 and every
+ * new request gets 503, requests in progress finish and are answered (up to {@link
+ * ServerConfig#shutdownTimeout()}), the listener closes, then the store syncs, writes a snapshot
+ * and closes.
+ */
+public final class NeardupServer implements Closeable {
+  private static final System.Logger LOG = System.getLogger(NeardupServer.class.getName());
+
+  private final FingerprintStore store;
+  private final ServerConfig config;
+  private final Undertow undertow;
+  private final GracefulShutdownHandler graceful;
+  private final Api api;
+  private final ThreadPoolExecutor workers;
+  private final int port;
+  private final CountDownLatch closed = new CountDownLatch(1);
+  private boolean closing;
+
+  private NeardupServer(ServerConfig config, FingerprintStore store) throws IOException {
+    this.store = store;
+    this.config = config;
+    AtomicInteger n = new AtomicInteger();
+    this.workers =
+        new ThreadPoolExecutor(
+            config.workerThreads(),
+            config.workerThreads(),
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), // bounded by Admission: at most maxInFlight tasks
+            r -> {
+              Thread t = new Thread(r, "neardup-worker-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    workers.allowCoreThreadTimeOut(true);
+    Admission admission = new Admission(config.maxInFlight(), config.maxQueuedBytes());
+    Metrics metrics = new Metrics(store, admission, workers);
+    String name = config.defaultCollection();
+    if (name != null && store.collection(name) == null) {
+      store.create(name, config.defaults());
+    }
+    this.api = new Api(store, config, admission, workers, metrics);
+    this.graceful = new GracefulShutdownHandler(routing(api));
+    this.undertow =
+        Undertow.builder()
+            .addHttpListener(config.port(), config.host())
+            .setIoThreads(config.ioThreads())
+            .setWorkerThreads(2)
+            // Api enforces maxRequestBytes; this is the hard cut for chunked bodies (see Api).
+            .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 4L * config.maxRequestBytes())
+            .setServerOption(UndertowOptions.ALWAYS_SET_DATE, false)
+            .setServerOption(UndertowOptions.RECORD_REQUEST_START_TIME, false)
+            .setSocketOption(Options.BACKLOG, 1024)
+            .setHandler(graceful)
+            .build();
+    undertow.start();
+    this.port = ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+  }
+
+  /**
+   * The handler tree of the service: the same in {@link Main} and in tests. Exposed so tests and
+   * embedders can mount it.
+   */
+  static HttpHandler routing(Api api) {
+    return api;
+  }
+
+  /**
+   * Starts the service on {@code store}, creating the default collection if it is missing.
+   *
+   * @throws IllegalArgumentException if the default collection's settings are not valid here
+   * @throws IOException if the port cannot be bound or the store fails
+   */
+  public static NeardupServer start(ServerConfig config, FingerprintStore store)
+      throws IOException {
+    try {
+      return new NeardupServer(config, store);
+    } catch (RuntimeException e) {
+      if (e.getCause() instanceof IOException) {
+        throw (IOException) e.getCause(); // Undertow wraps bind failures
+      }
+      throw e;
+    }
+  }
+
+  /** The port listened on (the real one when the config asked for 0). */
+  public int port() {
+    return port;
+  }
+
+  /** The base URI, e.g. {@code http://127.0.0.1:8080}. */
+  public URI uri() {
+    String h = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+    return URI.create("http://" + h + ":" + port);
+  }
+
+  public FingerprintStore store() {
+    return store;
+  }
+
+  /** Blocks until {@link #close()} has finished. */
+  public void awaitClosed() throws InterruptedException {
+    closed.await();
+  }
+
+  /** Graceful shutdown; see the class doc. Idempotent. */
+  @Override
+  public void close() throws IOException {
+    synchronized (this) {
+      if (closing) {
+        return;
+      }
+      closing = true;
+    }
+    try {
+      api.stopAccepting();
+      // Not ListenerInfo.suspend(): in Undertow 2.3 it also closes every open connection, which
+      // would cut the requests in progress. New requests get 503 from the graceful handler.
+      graceful.shutdown();
+      if (!graceful.awaitShutdown(config.shutdownTimeout().toMillis())) {
+        LOG.log(
+            Level.WARNING,
+            "requests still in progress after {0}; stopping anyway",
+            config.shutdownTimeout());
+      }
+      undertow.stop();
+      workers.shutdown();
+      workers.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      try {
+        store.close();
+      } finally {
+        closed.countDown();
+      }
+    }
+  }
+}

@@ -1,0 +1,393 @@
+package org.neardup.server;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.neardup.store.CollectionSettings;
+
+/**
+ * Everything {@code neardup serve} can be told. Immutable; build with {@link #builder()} or {@link
+ * #parse}.
+ */
+public final class ServerConfig {
+  /** The environment variable that supplies the bearer token when {@code --token} is absent. */
+  public static final String TOKEN_ENV = "NEARDUP_TOKEN";
+
+  private final String host;
+  private final int port;
+  private final @Nullable String token;
+  private final String store;
+  private final Map<String, String> storeOptions;
+  private final CollectionSettings defaults;
+  private final @Nullable String defaultCollection;
+  private final int ioThreads;
+  private final int workerThreads;
+  private final int maxInFlight;
+  private final long maxQueuedBytes;
+  private final int maxRequestBytes;
+  private final int maxBatch;
+  private final Duration shutdownTimeout;
+
+  private ServerConfig(Builder b) {
+    this.host = b.host;
+    this.port = b.port;
+    this.token = b.token;
+    this.store = b.store;
+    this.storeOptions = Map.copyOf(b.storeOptions);
+    this.defaults = b.defaults;
+    this.defaultCollection = b.defaultCollection;
+    this.ioThreads = b.ioThreads;
+    this.workerThreads = b.workerThreads;
+    this.maxInFlight = b.maxInFlight;
+    this.maxQueuedBytes = b.maxQueuedBytes;
+    this.maxRequestBytes = b.maxRequestBytes;
+    this.maxBatch = b.maxBatch;
+    this.shutdownTimeout = b.shutdownTimeout;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The interface to listen on; 127.0.0.1 by default. */
+  public String host() {
+    return host;
+  }
+
+  /** The port; 8080 by default, 0 for any free one. */
+  public int port() {
+    return port;
+  }
+
+  /** The bearer token every request must carry, or null for none. */
+  public @Nullable String token() {
+    return token;
+  }
+
+  /** The store's kind ({@code embedded} by default). */
+  public String store() {
+    return store;
+  }
+
+  /** The store's options, e.g. {@code data} and {@code fsync} for the embedded store. */
+  public Map<String, String> storeOptions() {
+    return storeOptions;
+  }
+
+  /** Settings of collections created without them, and of the default collection. */
+  public CollectionSettings defaults() {
+    return defaults;
+  }
+
+  /** A collection created at start if missing ({@code default}), or null for none. */
+  public @Nullable String defaultCollection() {
+    return defaultCollection;
+  }
+
+  public int ioThreads() {
+    return ioThreads;
+  }
+
+  public int workerThreads() {
+    return workerThreads;
+  }
+
+  /** Requests admitted at once; more are refused with 503. */
+  public int maxInFlight() {
+    return maxInFlight;
+  }
+
+  /** Body bytes admitted at once; more are refused with 503. */
+  public long maxQueuedBytes() {
+    return maxQueuedBytes;
+  }
+
+  /** The largest request body; larger ones are refused with 413. */
+  public int maxRequestBytes() {
+    return maxRequestBytes;
+  }
+
+  /** The most documents in one batch; more are refused with 413. */
+  public int maxBatch() {
+    return maxBatch;
+  }
+
+  /** How long a graceful shutdown waits for requests in progress. */
+  public Duration shutdownTimeout() {
+    return shutdownTimeout;
+  }
+
+  /** The command-line help of {@link #parse}. */
+  public static String usage() {
+    return String.join(
+        "\n",
+        "Usage: neardup serve [options]",
+        "  --data DIR              data directory of the embedded store (neardup-data)",
+        "  --host HOST             interface to listen on (127.0.0.1)",
+        "  --port P                port, 0 for any free one (8080)",
+        "  --token T               bearer token every request must carry (or env "
+            + TOKEN_ENV
+            + ")",
+        "  --fsync POLICY          always (default), interval or never",
+        "  --fsync-interval D      fsync period of 'interval' (10ms)",
+        "  --retention D           keep documents this long, e.g. 48h, 2d; 0 = forever (0)",
+        "  --retention-basis B     timestamp (default) or arrival",
+        "  --k K                   max Hamming distance of fingerprint candidates (3)",
+        "  --threshold T           Jaccard similarity of near-duplicates (0.8)",
+        "  --verify BOOL           confirm candidates with shingles (true); false accepts",
+        "                          precomputed fingerprints",
+        "  --lexicon NAME          Chinese segmenter: jieba (default) or none",
+        "  --collection NAME       collection created at start with these settings (default);",
+        "                          '' for none",
+        "  --store KIND            store kind (embedded)",
+        "  --store-option K=V      store option, repeatable",
+        "  --max-request-bytes N   largest request body (16777216)",
+        "  --max-batch N           most documents per batch (10000)",
+        "  --max-in-flight N       requests admitted at once, more get 503 (1024)",
+        "  --max-queued-bytes N    body bytes admitted at once, more get 503 (268435456)",
+        "  --workers N             worker threads (4 per core)",
+        "  --io-threads N          I/O threads (number of cores)",
+        "  --shutdown-timeout D    wait this long for requests at shutdown (30s)");
+  }
+
+  /**
+   * Parses {@code --name value} and {@code --name=value} options (see {@link #usage()}).
+   *
+   * @param env the environment, for {@value #TOKEN_ENV}
+   * @throws IllegalArgumentException naming the bad option
+   */
+  public static ServerConfig parse(String[] args, Map<String, String> env) {
+    Builder b = builder();
+    CollectionSettings s = b.defaults;
+    String token = env.get(TOKEN_ENV);
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        throw new IllegalArgumentException(
+            "unexpected argument '" + arg + "'; options start with --");
+      }
+      String name = arg.substring(2);
+      String value;
+      int eq = name.indexOf('=');
+      if (eq >= 0) {
+        value = name.substring(eq + 1);
+        name = name.substring(0, eq);
+      } else {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException("option --" + name + " needs a value");
+        }
+        value = args[++i];
+      }
+      switch (name) {
+        case "data":
+          b.storeOption("data", value);
+          break;
+        case "fsync":
+          b.storeOption("fsync", value.toLowerCase(Locale.ROOT));
+          break;
+        case "fsync-interval":
+          b.storeOption("fsync-interval", value);
+          break;
+        case "host":
+          b.host(value);
+          break;
+        case "port":
+          b.port(integer(name, value));
+          break;
+        case "token":
+          token = value;
+          break;
+        case "retention":
+          s = s.withRetention(CollectionSettings.parseDuration(value));
+          break;
+        case "retention-basis":
+          s = s.withRetentionBasis(CollectionSettings.parseBasis(value));
+          break;
+        case "k":
+          s = s.withMaxDistance(integer(name, value));
+          break;
+        case "threshold":
+          try {
+            s = s.withThreshold(Double.parseDouble(value));
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                "--threshold must be a number, got '" + value + "'", e);
+          }
+          break;
+        case "verify":
+          if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException(
+                "--verify must be true or false, got '" + value + "'");
+          }
+          s = s.withVerify(Boolean.parseBoolean(value));
+          break;
+        case "lexicon":
+          s = s.withLexicon(value);
+          break;
+        case "collection":
+          b.defaultCollection(value.isEmpty() ? null : value);
+          break;
+        case "store":
+          b.store(value);
+          break;
+        case "store-option":
+          {
+            int e = value.indexOf('=');
+            if (e <= 0) {
+              throw new IllegalArgumentException(
+                  "--store-option must be key=value, got '" + value + "'");
+            }
+            b.storeOption(value.substring(0, e), value.substring(e + 1));
+            break;
+          }
+        case "max-request-bytes":
+          b.maxRequestBytes(integer(name, value));
+          break;
+        case "max-batch":
+          b.maxBatch(integer(name, value));
+          break;
+        case "max-in-flight":
+          b.maxInFlight(integer(name, value));
+          break;
+        case "max-queued-bytes":
+          b.maxQueuedBytes(integer(name, value));
+          break;
+        case "workers":
+          b.workerThreads(integer(name, value));
+          break;
+        case "io-threads":
+          b.ioThreads(integer(name, value));
+          break;
+        case "shutdown-timeout":
+          b.shutdownTimeout(CollectionSettings.parseDuration(value));
+          break;
+        default:
+          throw new IllegalArgumentException("unknown option --" + name + "\n" + usage());
+      }
+    }
+    if (token != null && !token.isEmpty()) {
+      b.token(token);
+    }
+    return b.defaults(s).build();
+  }
+
+  private static int integer(String name, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--" + name + " must be an integer, got '" + value + "'", e);
+    }
+  }
+
+  /** Builds a {@link ServerConfig}. */
+  public static final class Builder {
+    private String host = "127.0.0.1";
+    private int port = 8080;
+    private @Nullable String token;
+    private String store = "embedded";
+    private final Map<String, String> storeOptions = new LinkedHashMap<>();
+    private CollectionSettings defaults = CollectionSettings.defaults();
+    private @Nullable String defaultCollection = "default";
+    private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private int workerThreads = Math.max(4, 4 * Runtime.getRuntime().availableProcessors());
+    private int maxInFlight = 1024;
+    private long maxQueuedBytes = 256L << 20;
+    private int maxRequestBytes = 16 << 20;
+    private int maxBatch = 10_000;
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    private Builder() {}
+
+    public Builder host(String host) {
+      this.host = Objects.requireNonNull(host, "host");
+      return this;
+    }
+
+    public Builder port(int port) {
+      check(port >= 0 && port <= 65535, "port must be in [0, 65535], got " + port);
+      this.port = port;
+      return this;
+    }
+
+    public Builder token(@Nullable String token) {
+      this.token = token;
+      return this;
+    }
+
+    public Builder store(String kind) {
+      this.store = Objects.requireNonNull(kind, "kind");
+      return this;
+    }
+
+    public Builder storeOption(String key, String value) {
+      storeOptions.put(key, value);
+      return this;
+    }
+
+    public Builder defaults(CollectionSettings settings) {
+      this.defaults = Objects.requireNonNull(settings, "settings");
+      return this;
+    }
+
+    public Builder defaultCollection(@Nullable String name) {
+      this.defaultCollection = name;
+      return this;
+    }
+
+    public Builder ioThreads(int n) {
+      check(n >= 1, "io threads must be >= 1, got " + n);
+      this.ioThreads = n;
+      return this;
+    }
+
+    public Builder workerThreads(int n) {
+      check(n >= 1, "workers must be >= 1, got " + n);
+      this.workerThreads = n;
+      return this;
+    }
+
+    public Builder maxInFlight(int n) {
+      check(n >= 1, "max in flight must be >= 1, got " + n);
+      this.maxInFlight = n;
+      return this;
+    }
+
+    public Builder maxQueuedBytes(long n) {
+      check(n >= 1, "max queued bytes must be >= 1, got " + n);
+      this.maxQueuedBytes = n;
+      return this;
+    }
+
+    public Builder maxRequestBytes(int n) {
+      check(n >= 1024, "max request bytes must be >= 1024, got " + n);
+      this.maxRequestBytes = n;
+      return this;
+    }
+
+    public Builder maxBatch(int n) {
+      check(n >= 1, "max batch must be >= 1, got " + n);
+      this.maxBatch = n;
+      return this;
+    }
+
+    public Builder shutdownTimeout(Duration d) {
+      check(!d.isNegative(), "shutdown timeout must be >= 0, got " + d);
+      this.shutdownTimeout = d;
+      return this;
+    }
+
+    private static void check(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(this);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+-- wrk load for check-and-insert in batches (NDJSON).
+--   wrk -t1 -c16 -d30s --latency -s batch.lua http://127.0.0.1:8080 -- [collection] [size] [mode] [words]
+-- size: documents per request (default 100). mode "fingerprint" (default): random 64-bit
+-- fingerprints, for collections with verify=false; mode "text": generated texts of `words` words
+-- (default 30, about 200 characters). Ids are unique per run. Documents/s = requests/s * size.
+
+local threads = {}
+
+function setup(thread)
+  thread:set("tid", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  collection = args[1] or "default"
+  size = tonumber(args[2] or "100")
+  mode = args[3] or "fingerprint"
+  words = tonumber(args[4] or "30")
+  path = "/v1/collections/" .. collection .. "/batch"
+  salt = tostring(os.time()) .. "-" .. tostring(tid)
+  math.randomseed(os.time() * 1000 + tid)
+  vocab = {}
+  for i = 1, 20000 do
+    local w = {}
+    for j = 1, 3 + (i % 7) do
+      w[j] = string.char(97 + math.random(0, 25))
+    end
+    vocab[i] = table.concat(w)
+  end
+  counter = 0
+  headers = {["Content-Type"] = "application/x-ndjson"}
+  if os.getenv("NEARDUP_TOKEN") then
+    headers["Authorization"] = "Bearer " .. os.getenv("NEARDUP_TOKEN")
+  end
+end
+
+function request()
+  local lines = {}
+  for i = 1, size do
+    counter = counter + 1
+    local id = salt .. "-" .. counter
+    if mode == "text" then
+      local t = {}
+      for k = 1, words do
+        t[k] = vocab[math.random(#vocab)]
+      end
+      lines[i] = '{"id":"' .. id .. '","text":"' .. table.concat(t, " ") .. '"}'
+    else
+      lines[i] = string.format('{"id":"%s","fingerprint":"%08x%08x"}', id,
+        math.random(0, 0x7fffffff) * 2 + math.random(0, 1), math.random(0, 0x7fffffff) * 2 + math.random(0, 1))
+    end
+  end
+  return wrk.format("POST", path, headers, table.concat(lines, "\n") .. "\n")
+end
+
+function response(status, headers, body)
+  if status ~= 200 then
+    print("status " .. status .. ": " .. string.sub(body, 1, 200))
+  end
+end

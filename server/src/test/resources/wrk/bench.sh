@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Measures the service on a data directory built by BulkLoad, from a separate process on loopback.
+#
+#   bench.sh CLASSPATH TEMPLATE_DIR COLLECTION MODE [SECONDS] [CONNECTIONS] [BATCH]
+#
+# MODE: fingerprint | text (one document per request, insert.lua) or batch-fingerprint |
+# batch-text (BATCH documents per request, batch.lua). Copies TEMPLATE_DIR (so every run starts
+# from the same 10M documents), starts org.neardup.server.Main with ZGC and fsync=always, records
+# the start time, warms up for 10 s, runs wrk for SECONDS, then prints wrk's report, the server's
+# CPU per request, its heap after a full GC and its GC pauses. Needs wrk, jcmd and curl.
+set -euo pipefail
+CP=$1; TEMPLATE=$2; COLLECTION=$3; MODE=$4; SECONDS_=${5:-60}; CONNS=${6:-64}; BATCH=${7:-100}
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d /tmp/neardup-bench.XXXXXX)
+PORT=$((20000 + RANDOM % 20000))
+cp -r "$TEMPLATE" "$WORK/data"
+java -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" -cp "$CP" org.neardup.server.Main \
+  --data "$WORK/data" --port "$PORT" --lexicon none --fsync always > "$WORK/out" 2> "$WORK/err" &
+PID=$!
+trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+until [ -s "$WORK/out" ]; do sleep 0.5; kill -0 $PID; done
+cat "$WORK/out"
+URL=http://127.0.0.1:$PORT
+case $MODE in
+  fingerprint|text) SCRIPT=insert.lua; ARGS=("$COLLECTION" 30 "$MODE"); PER=1 ;;
+  batch-fingerprint) SCRIPT=batch.lua; ARGS=("$COLLECTION" "$BATCH" fingerprint); PER=$BATCH ;;
+  batch-text) SCRIPT=batch.lua; ARGS=("$COLLECTION" "$BATCH" text 30); PER=$BATCH ;;
+  *) echo "unknown mode $MODE"; exit 2 ;;
+esac
+wrk -t1 -c"$CONNS" -d10s -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" > /dev/null
+cpu() { awk '{print $14 + $15}' /proc/$PID/stat; }
+C0=$(cpu)
+wrk -t1 -c"$CONNS" -d"${SECONDS_}s" --latency -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" | tee "$WORK/wrk"
+C1=$(cpu)
+N=$(grep -oP '\d+(?= requests in)' "$WORK/wrk")
+RPS=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")
+echo "documents/s: $(awk -v r="$RPS" -v p="$PER" 'BEGIN {printf "%.0f", r * p}')"
+echo "server CPU per request: $(( (C1 - C0) * 10000 / N )) us (user+sys, clock ticks of 10 ms)"
+curl -s "$URL/metrics" | grep -E '^neardup_store_open_seconds|^neardup_index_(documents|bytes)\{collection="'"$COLLECTION"'"' || true
+jcmd $PID GC.run > /dev/null; sleep 2
+jcmd $PID GC.heap_info | head -3
+echo "GC pauses over 1 ms during the run: $(grep -oP 'Pause \w+.* \K[0-9.]+(?=ms)' "$WORK/gc.log" | awk '$1 > 1' | wc -l), max $(grep -oP 'Pause \w+.* \K[0-9.]+(?=ms)' "$WORK/gc.log" | sort -n | tail -1) ms"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GB, load $(cut -d' ' -f1-3 /proc/loadavg), $(java -version 2>&1 | head -1)"

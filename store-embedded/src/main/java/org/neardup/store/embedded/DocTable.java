@@ -1,0 +1,177 @@
+package org.neardup.store.embedded;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Per-document facts of one generation, addressed by slot = docId - base: the id's bytes, the
+ * fingerprint, the timestamp and the expiry, in paged {@code long} arrays (no object per document,
+ * no big copy when growing), and the ids' UTF-8 bytes in 1 MiB chunks.
+ *
+ * <p>Not thread-safe: the owning collection's lock guards it. Memory: 32 bytes per slot plus the
+ * id's bytes. A removed document keeps its slot and id bytes (its id may still name a cluster)
+ * until the generation is replaced.
+ */
+final class DocTable {
+  /*
+   * ref[slot] packs the id's location: bit 63 = removed, bits 16..62 = offset in the arena,
+   * bits 0..15 = length (ids are 1..4096 bytes, so a slot never used has length 0).
+   * Invariant: a slot is used iff length > 0; live == number of used slots without bit 63.
+   */
+  private static final int PAGE_BITS = 14;
+  private static final int PAGE = 1 << PAGE_BITS;
+  private static final int CHUNK_BITS = 20;
+  private static final int CHUNK = 1 << CHUNK_BITS;
+  private static final long REMOVED = Long.MIN_VALUE;
+
+  final long base;
+  private long[][] ref = new long[16][];
+  private long[][] fingerprint = new long[16][];
+  private long[][] timestamp = new long[16][];
+  private long[][] expiresAt = new long[16][];
+  private int pages;
+  private int slots;
+  private int live;
+  private byte[][] chunks = new byte[16][];
+  private int chunkCount;
+  private int chunkFill = CHUNK;
+
+  DocTable(long base) {
+    this.base = base;
+  }
+
+  /** Slots from base up to the last one used, removed or not. */
+  int slots() {
+    return slots;
+  }
+
+  int live() {
+    return live;
+  }
+
+  /** The slot of docId, or -1 if it is outside this table. */
+  int slot(long docId) {
+    long s = docId - base;
+    return s >= 0 && s < slots ? (int) s : -1;
+  }
+
+  /** Records a new document; its docId must be beyond every docId recorded so far. */
+  int add(long docId, byte[] id, int idOff, int idLen, long fp, long ts, long exp) {
+    long s = docId - base;
+    if (s < slots || s >= Integer.MAX_VALUE) {
+      throw new IllegalStateException(
+          "docId " + docId + " does not follow the last slot " + (base + slots - 1));
+    }
+    assert idLen >= 1 && idLen <= 0xFFFF;
+    int slot = (int) s;
+    while (slot >= pages * PAGE) {
+      addPage();
+    }
+    long at = storeId(id, idOff, idLen);
+    int p = slot >>> PAGE_BITS;
+    int i = slot & (PAGE - 1);
+    ref[p][i] = (at << 16) | idLen;
+    fingerprint[p][i] = fp;
+    timestamp[p][i] = ts;
+    expiresAt[p][i] = exp;
+    slots = slot + 1;
+    live++;
+    return slot;
+  }
+
+  private void addPage() {
+    if (pages == ref.length) {
+      ref = Arrays.copyOf(ref, pages * 2);
+      fingerprint = Arrays.copyOf(fingerprint, pages * 2);
+      timestamp = Arrays.copyOf(timestamp, pages * 2);
+      expiresAt = Arrays.copyOf(expiresAt, pages * 2);
+    }
+    ref[pages] = new long[PAGE];
+    fingerprint[pages] = new long[PAGE];
+    timestamp[pages] = new long[PAGE];
+    expiresAt[pages] = new long[PAGE];
+    pages++;
+  }
+
+  private long storeId(byte[] id, int off, int len) {
+    if (chunkFill + len > CHUNK) {
+      if (chunkCount == chunks.length) {
+        chunks = Arrays.copyOf(chunks, chunkCount * 2);
+      }
+      chunks[chunkCount++] = new byte[CHUNK];
+      chunkFill = 0;
+    }
+    long at = ((long) (chunkCount - 1) << CHUNK_BITS) | chunkFill;
+    System.arraycopy(id, off, chunks[chunkCount - 1], chunkFill, len);
+    chunkFill += len;
+    return at;
+  }
+
+  private long ref(int slot) {
+    return ref[slot >>> PAGE_BITS][slot & (PAGE - 1)];
+  }
+
+  /** Whether the slot holds a document that was not removed. */
+  boolean isLive(int slot) {
+    long r = ref(slot);
+    return r > 0 && (r & 0xFFFF) != 0;
+  }
+
+  /** Whether the slot was ever used (live or removed). */
+  boolean isUsed(int slot) {
+    return (ref(slot) & 0xFFFF) != 0;
+  }
+
+  /** Marks a live slot removed; its id bytes stay readable. */
+  void remove(int slot) {
+    assert isLive(slot) : "slot " + slot + " is not live";
+    ref[slot >>> PAGE_BITS][slot & (PAGE - 1)] |= REMOVED;
+    live--;
+  }
+
+  long fingerprint(int slot) {
+    return fingerprint[slot >>> PAGE_BITS][slot & (PAGE - 1)];
+  }
+
+  long timestamp(int slot) {
+    return timestamp[slot >>> PAGE_BITS][slot & (PAGE - 1)];
+  }
+
+  long expiresAt(int slot) {
+    return expiresAt[slot >>> PAGE_BITS][slot & (PAGE - 1)];
+  }
+
+  /** The id of a used slot. */
+  String id(int slot) {
+    long r = ref(slot) & ~REMOVED;
+    int len = (int) (r & 0xFFFF);
+    long at = r >>> 16;
+    return new String(
+        chunks[(int) (at >>> CHUNK_BITS)], (int) (at & (CHUNK - 1)), len, StandardCharsets.UTF_8);
+  }
+
+  /** Whether the id of a used slot equals {@code id}. */
+  boolean idEquals(int slot, byte[] id) {
+    long r = ref(slot) & ~REMOVED;
+    int len = (int) (r & 0xFFFF);
+    if (len != id.length) {
+      return false;
+    }
+    long at = r >>> 16;
+    int off = (int) (at & (CHUNK - 1));
+    return Arrays.equals(chunks[(int) (at >>> CHUNK_BITS)], off, off + len, id, 0, id.length);
+  }
+
+  /** The hash {@link IdTable} files an id under. */
+  int idHash(int slot) {
+    long r = ref(slot) & ~REMOVED;
+    int len = (int) (r & 0xFFFF);
+    long at = r >>> 16;
+    int off = (int) (at & (CHUNK - 1));
+    return IdTable.hash(chunks[(int) (at >>> CHUNK_BITS)], off, len);
+  }
+
+  long ramBytesUsed() {
+    return 64 + (long) pages * PAGE * 32 + (long) chunkCount * CHUNK + ref.length * 32L;
+  }
+}

@@ -1,0 +1,651 @@
+package org.neardup.store.embedded;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.jspecify.annotations.Nullable;
+import org.neardup.Analysis;
+import org.neardup.Analyzer;
+import org.neardup.Match;
+import org.neardup.Verdict;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.CollectionStats;
+import org.neardup.store.Document;
+import org.neardup.store.Outcome;
+import org.neardup.store.Outcome.Status;
+import org.neardup.store.StoredDocument;
+
+/**
+ * A collection of the {@link EmbeddedStore}: a {@link Generation} in memory, made durable through
+ * the store's log.
+ *
+ * <p>Thread-safety and order: writers (insert, delete, expiry, the swap at the end of a rebuild)
+ * hold the write lock; readers (check, get, stats) the read lock. An insert decides with the engine
+ * and appends its log record under the same write lock, so the log holds decisions in the order
+ * they were made; it waits for the log to acknowledge outside the lock, and because the log
+ * acknowledges in order, an acknowledged duplicate's original is durable too.
+ */
+final class EmbeddedCollection implements Collection {
+  /*
+   * Invariants (under the write lock): every live slot of gen.docs is filed in gen.ids and held
+   * by gen.engine; nextDocId > every docId ever used; minExpiresAt <= expiresAt of every live
+   * slot; every slot below sweepFrom is not live. While rebuild != null, every change made to gen
+   * after the cut is also queued in rebuild.pending, in order.
+   */
+  private static final int SWEEP_CHUNK = 1 << 14;
+  private static final int REMOVE_CHUNK = 1 << 10;
+  private static final int BATCH_CHUNK = 256;
+
+  private final EmbeddedStore store;
+  final int number;
+  private final String name;
+  private final CollectionSettings settings;
+  private final Analyzer analyzer;
+  final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+
+  private Generation gen;
+  private long nextDocId;
+  private volatile boolean dropped;
+  private @Nullable Rebuild rebuild;
+  private long minExpiresAt = Long.MIN_VALUE;
+  private long insertedMinExpiresAt = Long.MAX_VALUE;
+  private int sweepFrom;
+  private long lastAppend;
+
+  private final LongAdder inserted = new LongAdder();
+  private final LongAdder duplicates = new LongAdder();
+  private final LongAdder checked = new LongAdder();
+  private final LongAdder expired = new LongAdder();
+  private final LongAdder deleted = new LongAdder();
+
+  EmbeddedCollection(
+      EmbeddedStore store,
+      int number,
+      String name,
+      CollectionSettings settings,
+      Analyzer analyzer,
+      long nextDocId,
+      Generation gen) {
+    this.store = store;
+    this.number = number;
+    this.name = name;
+    this.settings = settings;
+    this.analyzer = analyzer;
+    this.nextDocId = nextDocId;
+    this.gen = gen;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public CollectionSettings settings() {
+    return settings;
+  }
+
+  @Override
+  public Analyzer analyzer() {
+    return analyzer;
+  }
+
+  // --- validation -------------------------------------------------------------------------
+
+  private static byte[] checkId(String id, int position) {
+    Objects.requireNonNull(id, "id");
+    if (id.isEmpty()) {
+      throw new IllegalArgumentException(at(position) + "id must not be empty");
+    }
+    byte[] b = id.getBytes(StandardCharsets.UTF_8);
+    if (b.length > MAX_ID_BYTES) {
+      throw new IllegalArgumentException(
+          at(position) + "id must be at most " + MAX_ID_BYTES + " bytes of UTF-8, got " + b.length);
+    }
+    return b;
+  }
+
+  private static void checkAnalysis(Analysis a, int position) {
+    Objects.requireNonNull(a, "analysis");
+    if (a.isEmpty()) {
+      throw new IllegalArgumentException(at(position) + "text has no letters or digits");
+    }
+  }
+
+  private static String at(int position) {
+    return position < 0 ? "" : "document " + position + ": ";
+  }
+
+  private void checkOpen() {
+    if (dropped) {
+      throw new IllegalStateException("collection '" + name + "' was dropped");
+    }
+  }
+
+  // --- check-and-insert ---------------------------------------------------------------------
+
+  /** A validated document, encoded outside the lock. */
+  private static final class Prepared {
+    final Document doc;
+    final byte[] id;
+    final int hash;
+    final long timestamp;
+    final long expiresAt;
+    final byte @Nullable [] body;
+
+    Prepared(Document doc, byte[] id, long timestamp, long expiresAt, byte @Nullable [] body) {
+      this.doc = doc;
+      this.id = id;
+      this.hash = IdTable.hash(id, 0, id.length);
+      this.timestamp = timestamp;
+      this.expiresAt = expiresAt;
+      this.body = body;
+    }
+  }
+
+  private Prepared prepare(Document d, int position, long now) {
+    byte[] id = checkId(d.id(), position);
+    checkAnalysis(d.analysis(), position);
+    long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
+    long exp = settings.expiresAt(d.timestamp(), now);
+    byte[] body = exp <= now ? null : LogFormat.insert(number, ts, exp, id, d.analysis().encode());
+    return new Prepared(d, id, ts, exp, body);
+  }
+
+  @Override
+  public Outcome checkAndInsert(Document document) throws IOException {
+    long[] position = new long[1];
+    Outcome o = decide(document, position);
+    if (position[0] > 0) {
+      store.log().await(position[0]);
+    }
+    return o;
+  }
+
+  @Override
+  public CompletableFuture<Outcome> checkAndInsertAsync(Document document) {
+    long[] position = new long[1];
+    Outcome o;
+    try {
+      o = decide(document, position);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return position[0] > 0
+        ? store.log().whenAcknowledged(position[0], o)
+        : CompletableFuture.completedFuture(o);
+  }
+
+  /** Validates, decides and appends one document; sets position[0] to its record's end, if any. */
+  private Outcome decide(Document document, long[] position) throws IOException {
+    Prepared p = prepare(document, -1, store.clock().millis());
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      checkOpen();
+      lastAppend = 0;
+      Outcome o = insertLocked(p);
+      position[0] = lastAppend;
+      return o;
+    } finally {
+      w.unlock();
+    }
+  }
+
+  @Override
+  public List<Outcome> checkAndInsertAll(List<Document> documents) throws IOException {
+    long[] position = new long[1];
+    List<Outcome> out = decideAll(documents, position);
+    if (position[0] > 0) {
+      store.log().await(position[0]);
+    }
+    return out;
+  }
+
+  @Override
+  public CompletableFuture<List<Outcome>> checkAndInsertAllAsync(List<Document> documents) {
+    long[] position = new long[1];
+    List<Outcome> out;
+    try {
+      out = decideAll(documents, position);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return position[0] > 0
+        ? store.log().whenAcknowledged(position[0], out)
+        : CompletableFuture.completedFuture(out);
+  }
+
+  private List<Outcome> decideAll(List<Document> documents, long[] position) throws IOException {
+    long now = store.clock().millis();
+    List<Prepared> prepared = new ArrayList<>(documents.size());
+    for (int i = 0; i < documents.size(); i++) {
+      prepared.add(prepare(documents.get(i), i, now));
+    }
+    List<Outcome> out = new ArrayList<>(documents.size());
+    // Chunks keep other writers' latency low; the order within the list is kept.
+    for (int from = 0; from < prepared.size(); from += BATCH_CHUNK) {
+      int to = Math.min(prepared.size(), from + BATCH_CHUNK);
+      ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+      w.lock();
+      try {
+        checkOpen();
+        for (int i = from; i < to; i++) {
+          lastAppend = 0;
+          out.add(insertLocked(prepared.get(i)));
+          position[0] = Math.max(position[0], lastAppend);
+        }
+      } finally {
+        w.unlock();
+      }
+    }
+    return out;
+  }
+
+  /** Decides and records one document; sets lastAppend when it appended a record. */
+  private Outcome insertLocked(Prepared p) throws IOException {
+    Generation g = gen;
+    Analysis a = p.doc.analysis();
+    int existing = g.find(p.id, p.hash);
+    if (existing >= 0) {
+      long docId = g.docId(existing);
+      return new Outcome(
+          Status.EXISTS,
+          p.doc.id(),
+          false,
+          g.docs.fingerprint(existing),
+          g.idOf(g.engine.clusterOf(docId)),
+          List.of());
+    }
+    if (p.body == null) {
+      Verdict v = g.engine.check(a);
+      checked.increment();
+      return outcome(g, Status.EXPIRED, p.doc.id(), v);
+    }
+    store.log().checkHealthy();
+    long docId = nextDocId;
+    Verdict v = g.engine.checkAndInsert(docId, a);
+    nextDocId++;
+    g.add(docId, p.id, p.hash, v.fingerprint(), p.timestamp, p.expiresAt);
+    byte[] body = p.body;
+    Bytes.putLong(body, LogFormat.DOC_ID, docId);
+    Bytes.putLong(body, LogFormat.CLUSTER, v.cluster());
+    lastAppend = store.log().append(body);
+    Rebuild r = rebuild;
+    if (r != null) {
+      r.pending.add(new PendingInsert(docId, a, v.cluster(), p.id, p.timestamp, p.expiresAt));
+    }
+    minExpiresAt = Math.min(minExpiresAt, p.expiresAt);
+    insertedMinExpiresAt = Math.min(insertedMinExpiresAt, p.expiresAt);
+    inserted.increment();
+    if (v.isDuplicate()) {
+      duplicates.increment();
+    }
+    return outcome(g, Status.STORED, p.doc.id(), v);
+  }
+
+  private static Outcome outcome(Generation g, Status status, @Nullable String id, Verdict v) {
+    List<Outcome.Match> matches = new ArrayList<>(v.matches().size());
+    for (Match m : v.matches()) {
+      matches.add(new Outcome.Match(g.idOf(m.docId()), m.distance(), m.similarity()));
+    }
+    String cluster = v.cluster() < 0 ? null : g.idOf(v.cluster());
+    return new Outcome(status, id, v.isNew(), v.fingerprint(), cluster, matches);
+  }
+
+  // --- reads --------------------------------------------------------------------------------
+
+  @Override
+  public Outcome check(Analysis analysis) {
+    checkAnalysis(analysis, -1);
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      checkOpen();
+      Generation g = gen;
+      Verdict v = g.engine.check(analysis);
+      checked.increment();
+      return outcome(g, Status.CHECKED, null, v);
+    } finally {
+      r.unlock();
+    }
+  }
+
+  @Override
+  public Optional<StoredDocument> get(String id) {
+    byte[] b = id.getBytes(StandardCharsets.UTF_8);
+    int hash = IdTable.hash(b, 0, b.length);
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      checkOpen();
+      Generation g = gen;
+      int slot = g.find(b, hash);
+      if (slot < 0) {
+        return Optional.empty();
+      }
+      long docId = g.docId(slot);
+      return Optional.of(
+          new StoredDocument(
+              id,
+              g.docs.fingerprint(slot),
+              g.docs.timestamp(slot),
+              g.docs.expiresAt(slot),
+              g.idOf(g.engine.clusterOf(docId))));
+    } finally {
+      r.unlock();
+    }
+  }
+
+  @Override
+  public boolean delete(String id) throws IOException {
+    byte[] b = id.getBytes(StandardCharsets.UTF_8);
+    int hash = IdTable.hash(b, 0, b.length);
+    long position;
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      checkOpen();
+      Generation g = gen;
+      int slot = g.find(b, hash);
+      if (slot < 0) {
+        return false;
+      }
+      store.log().checkHealthy();
+      long docId = g.docId(slot);
+      g.remove(slot);
+      position = store.log().append(LogFormat.delete(number, docId));
+      queueRemoval(docId);
+      deleted.increment();
+    } finally {
+      w.unlock();
+    }
+    store.log().await(position);
+    return true;
+  }
+
+  private void queueRemoval(long docId) {
+    Rebuild r = rebuild;
+    if (r != null) {
+      r.pending.add(docId);
+    }
+  }
+
+  // --- retention ----------------------------------------------------------------------------
+
+  @Override
+  public int expire() {
+    if (settings.retention().isZero()) {
+      return 0;
+    }
+    long now = store.clock().millis();
+    Generation g;
+    int from;
+    int to;
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      if (dropped || now < minExpiresAt) {
+        return 0;
+      }
+      g = gen;
+      from = sweepFrom;
+      to = g.docs.slots();
+      insertedMinExpiresAt = Long.MAX_VALUE;
+    } finally {
+      w.unlock();
+    }
+    // Scan under the read lock a chunk at a time, so writers wait microseconds, not the sweep.
+    int[] victims = new int[64];
+    int count = 0;
+    long nextMin = Long.MAX_VALUE;
+    int firstLive = -1;
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    for (int start = from; start < to; start += SWEEP_CHUNK) {
+      int end = Math.min(to, start + SWEEP_CHUNK);
+      r.lock();
+      try {
+        if (gen != g) {
+          return 0; // a rebuild swapped generations; the next sweep starts over
+        }
+        for (int slot = start; slot < end; slot++) {
+          if (!g.docs.isLive(slot)) {
+            continue;
+          }
+          long e = g.docs.expiresAt(slot);
+          if (e <= now) {
+            if (count == victims.length) {
+              victims = Arrays.copyOf(victims, count * 2);
+            }
+            victims[count++] = slot;
+          } else {
+            nextMin = Math.min(nextMin, e);
+            if (firstLive < 0) {
+              firstLive = slot;
+            }
+          }
+        }
+      } finally {
+        r.unlock();
+      }
+    }
+    int removed = 0;
+    for (int i = 0; i < count || i == 0; i += REMOVE_CHUNK) {
+      w.lock();
+      try {
+        if (gen != g || dropped) {
+          return removed;
+        }
+        for (int j = i; j < Math.min(count, i + REMOVE_CHUNK); j++) {
+          int slot = victims[j];
+          if (g.docs.isLive(slot) && g.docs.expiresAt(slot) <= now) {
+            g.remove(slot);
+            queueRemoval(g.docId(slot));
+            removed++;
+          }
+        }
+        if (i + REMOVE_CHUNK >= count) {
+          sweepFrom = firstLive < 0 ? to : firstLive;
+          minExpiresAt = Math.min(nextMin, insertedMinExpiresAt);
+        }
+      } finally {
+        w.unlock();
+      }
+    }
+    expired.add(removed);
+    return removed;
+  }
+
+  // --- stats --------------------------------------------------------------------------------
+
+  @Override
+  public CollectionStats stats() {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      Rebuild rb = rebuild;
+      return new CollectionStats(
+          gen.docs.live(),
+          gen.ramBytesUsed() + (rb == null ? 0 : rb.restorer.ramBytesUsed()),
+          inserted.sum(),
+          duplicates.sum(),
+          checked.sum(),
+          expired.sum(),
+          deleted.sum());
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /** Slots of the current generation that hold removed documents. */
+  int deadSlots() {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      return gen.docs.slots() - gen.docs.live();
+    } finally {
+      r.unlock();
+    }
+  }
+
+  int liveDocuments() {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      return gen.docs.live();
+    } finally {
+      r.unlock();
+    }
+  }
+
+  // --- store-side hooks ---------------------------------------------------------------------
+
+  /** Marks the collection dropped; caller holds the write lock. */
+  void markDropped() {
+    assert lock.isWriteLockedByCurrentThread();
+    dropped = true;
+    rebuild = null;
+  }
+
+  boolean isDropped() {
+    return dropped;
+  }
+
+  /** The snapshot header entry; caller holds the write lock. */
+  SnapshotFormat.CollectionEntry entry() {
+    assert lock.isWriteLockedByCurrentThread();
+    return new SnapshotFormat.CollectionEntry(
+        number, nextDocId, gen.docs.live(), name, settings.toText(), analyzer.id());
+  }
+
+  /**
+   * Starts a rebuild at the cut if enough of the generation is dead (or any is, when forced);
+   * caller holds the write lock.
+   */
+  boolean beginRebuild(boolean force, int minDead) {
+    assert lock.isWriteLockedByCurrentThread();
+    int live = gen.docs.live();
+    int dead = gen.docs.slots() - live;
+    if (dead == 0 || (!force && (dead < minDead || dead < live))) {
+      return false;
+    }
+    rebuild = new Rebuild(new Restorer(settings, analyzer, Math.max(1024, live)), nextDocId);
+    return true;
+  }
+
+  boolean isRebuilding() {
+    return rebuild != null;
+  }
+
+  /**
+   * For the snapshot: the representative of a live document, or -1 if it is not live (removed,
+   * expired, or the collection dropped).
+   */
+  long snapshotCluster(long docId, long now) {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      if (dropped) {
+        return -1;
+      }
+      Generation g = gen;
+      int slot = g.docs.slot(docId);
+      if (slot < 0 || !g.docs.isLive(slot) || g.docs.expiresAt(slot) <= now) {
+        return -1;
+      }
+      return g.engine.clusterOf(docId);
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /** Feeds one snapshot document to the rebuild; called by the compacting thread only. */
+  void rebuildRestore(byte[] body, int length, long now) {
+    Rebuild r = rebuild; // written under the write lock by the same compacting thread
+    if (r != null) {
+      r.restorer.restore(body, length, now);
+    }
+  }
+
+  void abortRebuild() {
+    lock.writeLock().lock();
+    try {
+      rebuild = null;
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Applies what happened since the cut to the new generation, then swaps it in: most of the
+   * catching up runs outside the lock, the last few changes and the swap under it.
+   */
+  void finishRebuild() {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    while (true) {
+      List<Object> batch;
+      Rebuild r;
+      w.lock();
+      try {
+        r = rebuild;
+        if (r == null) {
+          return; // dropped meanwhile
+        }
+        batch = r.pending;
+        r.pending = new ArrayList<>();
+        if (batch.size() < 1024) {
+          apply(r, batch);
+          Generation next = r.restorer.finish(r.cut);
+          gen = next;
+          rebuild = null;
+          sweepFrom = 0;
+          minExpiresAt = Long.MIN_VALUE; // the next sweep looks at everything once
+          return;
+        }
+      } finally {
+        w.unlock();
+      }
+      apply(r, batch);
+    }
+  }
+
+  private void apply(Rebuild r, List<Object> ops) {
+    long now = store.clock().millis();
+    for (Object op : ops) {
+      if (op instanceof PendingInsert) {
+        PendingInsert p = (PendingInsert) op;
+        r.restorer.restore(p.docId, p.analysis, p.cluster, p.id, p.timestamp, p.expiresAt, now);
+      } else {
+        r.restorer.remove((Long) op);
+      }
+    }
+  }
+
+  /** A rebuild in progress: the new generation and the changes made since the cut. */
+  private static final class Rebuild {
+    final Restorer restorer;
+    final long cut;
+    List<Object> pending = new ArrayList<>();
+
+    Rebuild(Restorer restorer, long cut) {
+      this.restorer = restorer;
+      this.cut = cut;
+    }
+  }
+
+  private record PendingInsert(
+      long docId, Analysis analysis, long cluster, byte[] id, long timestamp, long expiresAt) {}
+
+  @Override
+  public String toString() {
+    return "EmbeddedCollection[" + name + ", " + settings + "]";
+  }
+}

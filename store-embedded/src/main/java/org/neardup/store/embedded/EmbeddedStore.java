@@ -1,0 +1,874 @@
+package org.neardup.store.embedded;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.neardup.Analyzer;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.CorruptStoreException;
+import org.neardup.store.FingerprintStore;
+
+/**
+ * The default {@link FingerprintStore}: collections in memory, made durable in one local directory
+ * by an append-only log with group commit and periodic snapshots (see the package doc for the
+ * directory and {@link LogFormat}, {@link SnapshotFormat} for the files).
+ *
+ * <p>Thread-safe. Writes are acknowledged per the {@link FsyncPolicy}; every acknowledged write
+ * survives {@code kill -9}, and with {@link FsyncPolicy#ALWAYS} (the default) a power loss.
+ *
+ * <p>Opening loads the newest snapshot and replays the log segments after it, restoring each
+ * document without re-verifying it; a torn tail of the newest segment (a crash mid-write) is cut at
+ * the last valid record with a warning, a corrupt snapshot or a corrupt older segment is refused
+ * with a {@link CorruptStoreException} naming the file. One process at a time may open a directory.
+ *
+ * <p>Maintenance (a background thread unless {@link Builder#background(boolean) turned off}, else
+ * {@link #maintain()}): every second, expired documents are removed; when the log has grown as
+ * large as the last snapshot (and at least {@link Builder#snapshotBytes}), or a collection holds
+ * more removed documents than live ones, a compaction writes a new snapshot from the old one and
+ * the log, deletes them, and rebuilds those collections' memory without their removed documents
+ * while they keep serving.
+ */
+public final class EmbeddedStore implements FingerprintStore {
+  /*
+   * Locks, always taken in this order: compactionLock; collectionsLock; collection write locks in
+   * increasing number; the log's own locks. The cut of a compaction holds collectionsLock and
+   * every collection's write lock while it rotates the log, so each log segment ends between two
+   * whole decisions and the snapshot of segments <= N is exactly "every record before the cut".
+   */
+  private static final System.Logger LOG = System.getLogger(EmbeddedStore.class.getName());
+
+  private final Path dir;
+  private final InstantSource clock;
+  private final FsyncPolicy fsync;
+  private final Duration fsyncInterval;
+  private final long snapshotBytes;
+  private final int minDeadForRebuild;
+  private final boolean snapshotOnClose;
+  private final FileChannel lockChannel;
+  private final FileLock fileLock;
+  private Log log;
+
+  private final ReentrantLock collectionsLock = new ReentrantLock();
+  private final ReentrantLock compactionLock = new ReentrantLock();
+  private final ConcurrentHashMap<String, EmbeddedCollection> byName = new ConcurrentHashMap<>();
+  private final Map<Integer, EmbeddedCollection> byNumber = new HashMap<>();
+  private int nextCollectionNumber = 1;
+
+  // Written under compactionLock (or while opening); read by maintenance and metrics.
+  private volatile long snapshotSegment = -1;
+  private volatile long lastSnapshotBytes;
+  private volatile long replayedBytes;
+  private volatile long appendedAtCut;
+
+  private final @Nullable ScheduledExecutorService maintenance;
+  private final @Nullable ExecutorService compactor;
+  private final AtomicBoolean compacting = new AtomicBoolean();
+  private volatile boolean closed;
+
+  private final AtomicLong compactions = new AtomicLong();
+  private final AtomicLong rebuilds = new AtomicLong();
+  private volatile long lastCompactionMillis;
+  private volatile long openMillis;
+  private volatile long truncatedBytes;
+
+  private EmbeddedStore(Builder b) throws IOException {
+    this.dir = b.dir;
+    this.clock = b.clock;
+    this.fsync = b.fsync;
+    this.fsyncInterval = b.fsyncInterval;
+    this.snapshotBytes = b.snapshotBytes;
+    this.minDeadForRebuild = b.minDeadForRebuild;
+    this.snapshotOnClose = b.snapshotOnClose;
+    Files.createDirectories(dir);
+    this.lockChannel =
+        FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock l;
+    try {
+      l = lockChannel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      l = null;
+    }
+    if (l == null) {
+      lockChannel.close();
+      throw new IOException(
+          "data directory " + dir + " is in use by another neardup store (its lock file is held)");
+    }
+    this.fileLock = l;
+    try {
+      long t0 = System.nanoTime();
+      load();
+      openMillis = (System.nanoTime() - t0) / 1_000_000;
+    } catch (IOException | RuntimeException e) {
+      releaseLock();
+      throw e;
+    }
+    if (b.background) {
+      maintenance =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> daemon(r, "neardup-maintenance-" + dir.getFileName()));
+      compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "neardup-compaction"));
+      long every = b.maintenanceInterval.toMillis();
+      maintenance.scheduleWithFixedDelay(
+          this::maintainQuietly, every, every, TimeUnit.MILLISECONDS);
+    } else {
+      maintenance = null;
+      compactor = null;
+    }
+  }
+
+  private static Thread daemon(Runnable r, String name) {
+    Thread t = new Thread(r, name);
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** A builder for a store in {@code dir}, created if missing. */
+  public static Builder builder(Path dir) {
+    return new Builder(dir);
+  }
+
+  @Override
+  public String kind() {
+    return EmbeddedStoreProvider.KIND;
+  }
+
+  Log log() {
+    return log;
+  }
+
+  InstantSource clock() {
+    return clock;
+  }
+
+  public Path directory() {
+    return dir;
+  }
+
+  // --- open ---------------------------------------------------------------------------------
+
+  private void load() throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (p.getFileName().toString().endsWith(".tmp")) {
+          Files.delete(p);
+        }
+      }
+    }
+    TreeMap<Long, Path> snapshots = new TreeMap<>();
+    TreeMap<Long, Path> segments = new TreeMap<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        long s = SnapshotFormat.segmentOf(p);
+        if (s >= 0) {
+          snapshots.put(s, p);
+        }
+        long g = LogFormat.segmentOf(p);
+        if (g >= 0) {
+          segments.put(g, p);
+        }
+      }
+    }
+    long now = clock.millis();
+    Map<Integer, Restorer> restorers = new HashMap<>();
+    Map<Integer, Pending> pending = new LinkedHashMap<>();
+    if (!snapshots.isEmpty()) {
+      Path snap = snapshots.lastEntry().getValue();
+      loadSnapshot(snap, now, pending, restorers);
+      snapshotSegment = snapshots.lastKey();
+      lastSnapshotBytes = Files.size(snap);
+    }
+    long expect = snapshotSegment + 1;
+    long last = snapshotSegment;
+    List<Long> numbers = new ArrayList<>(segments.tailMap(snapshotSegment, false).keySet());
+    for (int i = 0; i < numbers.size(); i++) {
+      long n = numbers.get(i);
+      Path file = segments.get(n);
+      if (expect > 0 && n != expect && !(snapshotSegment < 0 && i == 0)) {
+        throw new CorruptStoreException(
+            file,
+            "log segment "
+                + expect
+                + " is missing (found "
+                + n
+                + " next); the log must be contiguous after the snapshot");
+      }
+      replaySegment(file, n, i == numbers.size() - 1, now, pending, restorers);
+      expect = n + 1;
+      last = n;
+    }
+    for (Map.Entry<Integer, Pending> e : pending.entrySet()) {
+      Pending p = e.getValue();
+      Restorer r = restorers.get(e.getKey());
+      Generation g = r.finish(p.nextDocId);
+      EmbeddedCollection c =
+          new EmbeddedCollection(this, p.number, p.name, p.settings, p.analyzer, p.nextDocId, g);
+      byName.put(p.name, c);
+      byNumber.put(p.number, c);
+    }
+    // Everything is loaded: files the snapshot covers can go.
+    for (Map.Entry<Long, Path> e : snapshots.headMap(snapshotSegment, false).entrySet()) {
+      Files.deleteIfExists(e.getValue());
+    }
+    for (Map.Entry<Long, Path> e : segments.headMap(snapshotSegment, true).entrySet()) {
+      Files.deleteIfExists(e.getValue());
+    }
+    log = Log.create(dir, Math.max(last, snapshotSegment) + 1, fsync, fsyncInterval);
+    appendedAtCut = 0;
+  }
+
+  /** A collection being loaded. */
+  private static final class Pending {
+    final int number;
+    final String name;
+    final CollectionSettings settings;
+    final Analyzer analyzer;
+    long nextDocId;
+
+    Pending(int number, String name, CollectionSettings settings, Analyzer analyzer, long next) {
+      this.number = number;
+      this.name = name;
+      this.settings = settings;
+      this.analyzer = analyzer;
+      this.nextDocId = next;
+    }
+  }
+
+  private Pending define(
+      Path file, int number, String name, String settingsText, String analyzerId, long nextDocId)
+      throws IOException {
+    CollectionSettings settings;
+    Analyzer analyzer;
+    try {
+      settings = CollectionSettings.parse(settingsText);
+      analyzer = settings.deduplicator().analyzer();
+    } catch (IllegalArgumentException e) {
+      throw new IOException(
+          file + ": collection '" + name + "' cannot be opened: " + e.getMessage(), e);
+    }
+    if (!analyzer.id().equals(analyzerId)) {
+      throw new IOException(
+          file
+              + ": collection '"
+              + name
+              + "' was written with analyzer '"
+              + analyzerId
+              + "' but this build analyses its settings as '"
+              + analyzer.id()
+              + "'; its fingerprints would not compare. Use the release (and dictionary) that"
+              + " wrote it, or re-insert its documents into a new collection");
+    }
+    nextCollectionNumber = Math.max(nextCollectionNumber, number + 1);
+    return new Pending(number, name, settings, analyzer, nextDocId);
+  }
+
+  private void loadSnapshot(
+      Path file, long now, Map<Integer, Pending> pending, Map<Integer, Restorer> restorers)
+      throws IOException {
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(file)) {
+      for (SnapshotFormat.CollectionEntry e : r.collections()) {
+        Pending p = define(file, e.number(), e.name(), e.settings(), e.analyzerId(), e.nextDocId());
+        pending.put(e.number(), p);
+        // Sized for what follows plus a quarter: the engine grows by doubling, which at ten
+        // million documents stalls writers for about a second each time.
+        int expected = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, e.documents() * 5 / 4));
+        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, expected));
+      }
+      while (r.next()) {
+        byte[] body = r.body();
+        int c = Bytes.getInt(body, LogFormat.COLLECTION);
+        Restorer restorer = restorers.get(c);
+        if (restorer == null) {
+          throw new CorruptStoreException(
+              file, "a document names collection number " + c + ", which the header does not list");
+        }
+        try {
+          restorer.restore(body, r.length(), now);
+        } catch (IllegalArgumentException e) {
+          throw new CorruptStoreException(file, "a document does not decode: " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  private void replaySegment(
+      Path file,
+      long number,
+      boolean newest,
+      long now,
+      Map<Integer, Pending> pending,
+      Map<Integer, Restorer> restorers)
+      throws IOException {
+    long valid;
+    String problem;
+    try (SegmentReader r = SegmentReader.open(file, number)) {
+      while (r.next()) {
+        apply(file, r.body(), r.length(), now, pending, restorers);
+      }
+      valid = r.offset();
+      problem = r.problem();
+      replayedBytes += Math.max(0, valid - LogFormat.HEADER_SIZE);
+    }
+    if (problem == null) {
+      return;
+    }
+    long size = Files.size(file);
+    if (!newest) {
+      throw new CorruptStoreException(
+          file,
+          valid,
+          problem
+              + "; only the newest segment may end in a torn record, and this one is followed by"
+              + " later segments");
+    }
+    cutTail(file, valid, size, problem);
+  }
+
+  /** Cuts a torn tail at {@code valid}, keeping the cut bytes beside the log for inspection. */
+  private void cutTail(Path file, long valid, long size, String problem) throws IOException {
+    Path kept = file.resolveSibling(file.getFileName() + ".cut-" + valid);
+    try (FileChannel in =
+            FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        OutputStream out = Files.newOutputStream(kept)) {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) Math.min(size - valid, 1 << 20));
+      in.position(valid);
+      while (in.read(buf) > 0) {
+        out.write(buf.array(), 0, buf.position());
+        buf.clear();
+      }
+      in.truncate(valid < LogFormat.HEADER_SIZE ? 0 : valid);
+      in.force(true);
+    }
+    if (valid < LogFormat.HEADER_SIZE) {
+      Files.delete(file); // nothing valid in it, not even the header
+    }
+    truncatedBytes += size - valid;
+    LOG.log(
+        Level.WARNING,
+        "{0}: cut {1} bytes of torn log tail at byte {2} ({3}); every record before it is kept,"
+            + " the cut bytes are in {4}",
+        file,
+        size - valid,
+        valid,
+        problem,
+        kept.getFileName());
+  }
+
+  private void apply(
+      Path file,
+      byte[] body,
+      int length,
+      long now,
+      Map<Integer, Pending> pending,
+      Map<Integer, Restorer> restorers)
+      throws IOException {
+    int c = Bytes.getInt(body, LogFormat.COLLECTION);
+    switch (body[0]) {
+      case LogFormat.CREATE:
+        {
+          String[] s = LogFormat.createStrings(body, length);
+          Pending p = define(file, c, s[0], s[1], s[2], 0);
+          pending.values().removeIf(q -> q.name.equals(p.name));
+          pending.put(c, p);
+          restorers.put(c, new Restorer(p.settings, p.analyzer, 1024));
+          break;
+        }
+      case LogFormat.DROP:
+        pending.remove(c);
+        restorers.remove(c);
+        break;
+      case LogFormat.INSERT:
+        {
+          Pending p = pending.get(c);
+          if (p == null) {
+            break;
+          }
+          long docId = Bytes.getLong(body, LogFormat.DOC_ID);
+          p.nextDocId = Math.max(p.nextDocId, docId + 1);
+          try {
+            restorers.get(c).restore(body, length, now);
+          } catch (IllegalArgumentException e) {
+            throw new CorruptStoreException(
+                file, "an insert record does not decode: " + e.getMessage());
+          }
+          break;
+        }
+      case LogFormat.DELETE:
+        {
+          Restorer r = restorers.get(c);
+          if (r != null) {
+            r.remove(Bytes.getLong(body, LogFormat.DOC_ID));
+          }
+          break;
+        }
+      default:
+        throw new CorruptStoreException(file, "unknown record type " + body[0]);
+    }
+  }
+
+  // --- collections --------------------------------------------------------------------------
+
+  @Override
+  public Collection create(String name, CollectionSettings settings) throws IOException {
+    FingerprintStore.checkName(name);
+    Objects.requireNonNull(settings, "settings");
+    Analyzer analyzer = settings.deduplicator().analyzer(); // may load a dictionary: no lock
+    long position;
+    EmbeddedCollection c;
+    collectionsLock.lock();
+    try {
+      checkNotClosed();
+      if (byName.containsKey(name)) {
+        throw new IllegalArgumentException("collection '" + name + "' exists");
+      }
+      int number = nextCollectionNumber;
+      position = log.append(LogFormat.create(number, name, settings.toText(), analyzer.id()));
+      nextCollectionNumber++;
+      c =
+          new EmbeddedCollection(
+              this,
+              number,
+              name,
+              settings,
+              analyzer,
+              0,
+              new Generation(settings, analyzer, 0, 1024));
+      byName.put(name, c);
+      byNumber.put(number, c);
+    } finally {
+      collectionsLock.unlock();
+    }
+    log.await(position);
+    return c;
+  }
+
+  @Override
+  public @Nullable Collection collection(String name) {
+    return byName.get(name);
+  }
+
+  @Override
+  public List<Collection> collections() {
+    List<Collection> out = new ArrayList<>(byName.values());
+    out.sort(Comparator.comparing(Collection::name));
+    return out;
+  }
+
+  @Override
+  public boolean drop(String name) throws IOException {
+    long position;
+    collectionsLock.lock();
+    try {
+      checkNotClosed();
+      EmbeddedCollection c = byName.get(name);
+      if (c == null) {
+        return false;
+      }
+      c.lock.writeLock().lock();
+      try {
+        position = log.append(LogFormat.drop(c.number));
+        c.markDropped();
+      } finally {
+        c.lock.writeLock().unlock();
+      }
+      byName.remove(name);
+      byNumber.remove(c.number);
+    } finally {
+      collectionsLock.unlock();
+    }
+    log.await(position);
+    return true;
+  }
+
+  private void checkNotClosed() {
+    if (closed) {
+      throw new IllegalStateException("the store in " + dir + " is closed");
+    }
+  }
+
+  // --- durability and maintenance -----------------------------------------------------------
+
+  @Override
+  public void sync() throws IOException {
+    log.sync();
+  }
+
+  @Override
+  public boolean isHealthy() {
+    return !closed && log.isHealthy();
+  }
+
+  /** Log bytes written since the snapshot: what the next open replays. */
+  long logBytesSinceSnapshot() {
+    return replayedBytes + log.appended() - appendedAtCut;
+  }
+
+  /**
+   * Removes expired documents from every collection, then compacts if the log or a collection's
+   * removed documents call for it. The background thread calls this every second; call it yourself
+   * when the store was built without {@link Builder#background(boolean) background}.
+   */
+  public void maintain() throws IOException {
+    expireAll();
+    if (compactionDue()) {
+      compact(false, true);
+    }
+  }
+
+  private void maintainQuietly() {
+    try {
+      expireAll();
+      if (compactionDue() && compactor != null && compacting.compareAndSet(false, true)) {
+        compactor.execute(
+            () -> {
+              try {
+                compact(false, true);
+              } catch (IOException | RuntimeException e) {
+                LOG.log(Level.ERROR, "compaction of " + dir + " failed; will retry", e);
+              } finally {
+                compacting.set(false);
+              }
+            });
+      }
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "maintenance of " + dir + " failed", e);
+    }
+  }
+
+  private void expireAll() {
+    for (EmbeddedCollection c : byName.values()) {
+      c.expire();
+    }
+  }
+
+  private boolean compactionDue() {
+    if (closed || !log.isHealthy()) {
+      return false;
+    }
+    if (logBytesSinceSnapshot() >= Math.max(snapshotBytes, lastSnapshotBytes)) {
+      return true;
+    }
+    for (EmbeddedCollection c : byName.values()) {
+      int dead = c.deadSlots();
+      if (dead >= minDeadForRebuild && dead >= c.liveDocuments()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Writes a snapshot now and rebuilds every collection that holds removed documents. */
+  @Override
+  public void checkpoint() throws IOException {
+    compact(true, true);
+  }
+
+  /**
+   * Cuts the log, writes a snapshot of everything before the cut from the previous snapshot and the
+   * log, deletes what it replaces, and rebuilds collections with removed documents.
+   */
+  private void compact(boolean forceRebuild, boolean allowRebuild) throws IOException {
+    compactionLock.lock();
+    try {
+      long t0 = System.nanoTime();
+      long previous = snapshotSegment;
+      long closedSegment;
+      List<SnapshotFormat.CollectionEntry> entries = new ArrayList<>();
+      Map<Integer, EmbeddedCollection> cut = new TreeMap<>();
+      collectionsLock.lock();
+      try {
+        log.checkHealthy();
+        cut.putAll(byNumber);
+        for (EmbeddedCollection c : cut.values()) {
+          c.lock.writeLock().lock();
+        }
+        try {
+          closedSegment = log.rotate();
+          for (EmbeddedCollection c : cut.values()) {
+            entries.add(c.entry());
+            if (allowRebuild
+                && c.beginRebuild(forceRebuild, forceRebuild ? 1 : minDeadForRebuild)) {
+              rebuilds.incrementAndGet();
+            }
+          }
+          appendedAtCut = log.appended();
+          replayedBytes = 0;
+        } finally {
+          for (EmbeddedCollection c : cut.values()) {
+            c.lock.writeLock().unlock();
+          }
+        }
+      } finally {
+        collectionsLock.unlock();
+      }
+      long size;
+      long now = clock.millis();
+      try (SnapshotFormat.Writer w =
+          new SnapshotFormat.Writer(dir, closedSegment, clock.millis(), entries)) {
+        if (previous >= 0) {
+          Path old = dir.resolve(SnapshotFormat.fileName(previous));
+          try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(old)) {
+            while (r.next()) {
+              copy(w, cut, r.body(), r.length(), now);
+            }
+          }
+        }
+        for (long n = previous + 1; n <= closedSegment; n++) {
+          Path file = dir.resolve(LogFormat.fileName(n));
+          if (!Files.exists(file)) {
+            continue; // a segment with nothing valid in it was deleted at open
+          }
+          try (SegmentReader r = SegmentReader.open(file, n)) {
+            while (r.next()) {
+              if (r.body()[0] == LogFormat.INSERT) {
+                copy(w, cut, r.body(), r.length(), now);
+              }
+            }
+            if (r.problem() != null) {
+              throw new CorruptStoreException(file, r.offset(), r.problem());
+            }
+          }
+        }
+        size = w.commit();
+      } catch (IOException | RuntimeException e) {
+        for (EmbeddedCollection c : cut.values()) {
+          c.abortRebuild();
+        }
+        throw e;
+      }
+      snapshotSegment = closedSegment;
+      lastSnapshotBytes = size;
+      if (previous >= 0) {
+        Files.deleteIfExists(dir.resolve(SnapshotFormat.fileName(previous)));
+      }
+      for (long n = previous + 1; n <= closedSegment; n++) {
+        Files.deleteIfExists(dir.resolve(LogFormat.fileName(n)));
+      }
+      for (EmbeddedCollection c : cut.values()) {
+        if (c.isRebuilding()) {
+          c.finishRebuild();
+        }
+      }
+      compactions.incrementAndGet();
+      lastCompactionMillis = (System.nanoTime() - t0) / 1_000_000;
+    } finally {
+      compactionLock.unlock();
+    }
+  }
+
+  private static void copy(
+      SnapshotFormat.Writer w,
+      Map<Integer, EmbeddedCollection> cut,
+      byte[] body,
+      int length,
+      long now)
+      throws IOException {
+    EmbeddedCollection c = cut.get(Bytes.getInt(body, LogFormat.COLLECTION));
+    if (c == null) {
+      return;
+    }
+    long cluster = c.snapshotCluster(Bytes.getLong(body, LogFormat.DOC_ID), now);
+    if (cluster < 0) {
+      return;
+    }
+    Bytes.putLong(body, LogFormat.CLUSTER, cluster);
+    w.document(body, 0, length);
+    c.rebuildRestore(body, length, now);
+  }
+
+  @Override
+  public Map<String, Number> metrics() {
+    Map<String, Number> m = new LinkedHashMap<>();
+    m.put("log_records_total", log.records.sum());
+    m.put("log_bytes_written_total", log.bytesWritten.sum());
+    m.put("log_fsyncs_total", log.syncs.sum());
+    m.put("log_fsync_seconds_total", log.syncNanos.sum() / 1e9);
+    m.put("log_bytes_since_snapshot", logBytesSinceSnapshot());
+    m.put("snapshot_bytes", lastSnapshotBytes);
+    m.put("compactions_total", compactions.get());
+    m.put("rebuilds_total", rebuilds.get());
+    m.put("last_compaction_seconds", lastCompactionMillis / 1e3);
+    m.put("open_seconds", openMillis / 1e3);
+    m.put("torn_bytes_cut_total", truncatedBytes);
+    m.put("healthy", isHealthy() ? 1 : 0);
+    return m;
+  }
+
+  /** How long the last open took to load the snapshot and replay the log, in milliseconds. */
+  public long openMillis() {
+    return openMillis;
+  }
+
+  /**
+   * Stops maintenance, writes a snapshot if the log has grown since the last one (so the next open
+   * is fast), forces and closes the log and releases the directory. Idempotent.
+   */
+  @Override
+  public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    try {
+      if (maintenance != null) {
+        maintenance.shutdown();
+        compactor.shutdown();
+        awaitQuietly(maintenance);
+        awaitQuietly(compactor);
+      }
+      if (snapshotOnClose && log.isHealthy() && logBytesSinceSnapshot() > 0) {
+        compact(false, false);
+      }
+    } finally {
+      closed = true;
+      try {
+        log.close();
+      } finally {
+        releaseLock();
+      }
+    }
+  }
+
+  private static void awaitQuietly(ExecutorService e) {
+    try {
+      if (!e.awaitTermination(10, TimeUnit.MINUTES)) {
+        LOG.log(Level.WARNING, "maintenance did not stop within 10 minutes");
+      }
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void releaseLock() throws IOException {
+    try {
+      fileLock.release();
+    } finally {
+      lockChannel.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedStore[" + dir + ", fsync=" + fsync + "]";
+  }
+
+  /** Configures an {@link EmbeddedStore}. */
+  public static final class Builder {
+    private final Path dir;
+    private InstantSource clock = InstantSource.system();
+    private FsyncPolicy fsync = FsyncPolicy.ALWAYS;
+    private Duration fsyncInterval = Duration.ofMillis(10);
+    private boolean background = true;
+    private Duration maintenanceInterval = Duration.ofSeconds(1);
+    private long snapshotBytes = 64L << 20;
+    private int minDeadForRebuild = 1 << 16;
+    private boolean snapshotOnClose = true;
+
+    private Builder(Path dir) {
+      this.dir = Objects.requireNonNull(dir, "dir");
+    }
+
+    /** The clock of arrival times and expiry; the system clock by default. */
+    public Builder clock(InstantSource clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** When the log is forced to disk; {@link FsyncPolicy#ALWAYS} by default. */
+    public Builder fsync(FsyncPolicy policy) {
+      this.fsync = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** The fsync period of {@link FsyncPolicy#INTERVAL}; 10 ms by default. */
+    public Builder fsyncInterval(Duration interval) {
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("fsync interval must be > 0, got " + interval);
+      }
+      this.fsyncInterval = interval;
+      return this;
+    }
+
+    /** Whether a background thread runs {@link #maintain()}; on by default. */
+    public Builder background(boolean on) {
+      this.background = on;
+      return this;
+    }
+
+    /** How often maintenance runs; every second by default. */
+    public Builder maintenanceInterval(Duration interval) {
+      if (interval.isNegative() || interval.isZero()) {
+        throw new IllegalArgumentException("maintenance interval must be > 0, got " + interval);
+      }
+      this.maintenanceInterval = interval;
+      return this;
+    }
+
+    /**
+     * The log size that calls for a compaction at the least; 64 MiB by default. A compaction also
+     * waits for the log to grow as large as the last snapshot, so its cost stays proportional to
+     * the writes.
+     */
+    public Builder snapshotBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("snapshot bytes must be >= 0, got " + bytes);
+      }
+      this.snapshotBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Removed documents a collection must hold (and more than its live ones) before maintenance
+     * rebuilds it; 65,536 by default.
+     */
+    public Builder minDeadForRebuild(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("minDeadForRebuild must be >= 1, got " + n);
+      }
+      this.minDeadForRebuild = n;
+      return this;
+    }
+
+    /** Whether {@link EmbeddedStore#close()} writes a snapshot; on by default. */
+    public Builder snapshotOnClose(boolean on) {
+      this.snapshotOnClose = on;
+      return this;
+    }
+
+    /**
+     * Opens the store.
+     *
+     * @throws CorruptStoreException if the newest snapshot or a log segment other than the newest
+     *     fails its checks
+     * @throws IOException if the directory is in use by another process or cannot be read
+     */
+    public EmbeddedStore open() throws IOException {
+      return new EmbeddedStore(this);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package org.neardup.store.embedded;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
+
+/**
+ * Opens {@link EmbeddedStore}s by the name {@value #KIND}. Options: {@code data} (the directory,
+ * {@code neardup-data} by default), {@code fsync} ({@code always}, {@code interval}, {@code
+ * never}), {@code fsync-interval} (e.g. {@code 10ms}), {@code snapshot-bytes}, {@code
+ * maintenance-interval}.
+ */
+public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
+  public static final String KIND = "embedded";
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public FingerprintStore open(StoreConfig config) throws IOException {
+    config.checkKnown(
+        KIND, "data", "fsync", "fsync-interval", "snapshot-bytes", "maintenance-interval");
+    EmbeddedStore.Builder b =
+        EmbeddedStore.builder(Path.of(config.get("data", "neardup-data")))
+            .clock(config.clock())
+            .fsync(FsyncPolicy.parse(config.get("fsync", "always")));
+    String interval = config.get("fsync-interval");
+    if (interval != null) {
+      b.fsyncInterval(CollectionSettings.parseDuration(interval));
+    }
+    String bytes = config.get("snapshot-bytes");
+    if (bytes != null) {
+      try {
+        b.snapshotBytes(Long.parseLong(bytes));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "snapshot-bytes must be a number of bytes, got '" + bytes + "'", e);
+      }
+    }
+    String every = config.get("maintenance-interval");
+    if (every != null) {
+      b.maintenanceInterval(CollectionSettings.parseDuration(every));
+    }
+    return b.open();
+  }
+}

@@ -1,0 +1,64 @@
+package org.neardup.store.embedded;
+
+import org.neardup.Analyzer;
+import org.neardup.Deduplicator;
+import org.neardup.store.CollectionSettings;
+
+/**
+ * One collection's in-memory state between two rebuilds: the engine, the documents' facts and the
+ * id table. A rebuild replaces the whole generation, which is how the memory of removed documents
+ * comes back (the engine keeps a little of every document it ever held).
+ *
+ * <p>Not thread-safe: the owning collection's lock guards it, or, while a rebuild builds it, the
+ * rebuilding thread alone.
+ */
+final class Generation {
+  final Deduplicator engine;
+  final DocTable docs;
+  final IdTable ids;
+
+  Generation(CollectionSettings settings, Analyzer analyzer, long base, int expected) {
+    this.engine = settings.deduplicator().expectedSize(expected).build(analyzer);
+    this.docs = new DocTable(base);
+    this.ids = new IdTable(docs, expected);
+  }
+
+  /** The slot of a live document with this id, or -1. */
+  int find(byte[] id, int hash) {
+    return ids.find(id, hash);
+  }
+
+  long docId(int slot) {
+    return docs.base + slot;
+  }
+
+  /** Records a document the engine has just stored. */
+  void add(long docId, byte[] id, int hash, long fingerprint, long timestamp, long expiresAt) {
+    int slot = docs.add(docId, id, 0, id.length, fingerprint, timestamp, expiresAt);
+    ids.put(hash, slot);
+  }
+
+  /** Removes a live document from the engine and the id table. */
+  void remove(int slot) {
+    long docId = docId(slot);
+    boolean removed = engine.remove(docId);
+    assert removed : "engine did not hold docId " + docId;
+    boolean filed = ids.remove(docs.idHash(slot), slot);
+    assert filed : "id table did not hold slot " + slot;
+    docs.remove(slot);
+  }
+
+  /** The id of a document this generation held (live or removed), or a placeholder. */
+  String idOf(long docId) {
+    int slot = docs.slot(docId);
+    if (slot < 0 || !docs.isUsed(slot)) {
+      assert false : "docId " + docId + " is not in this generation (base " + docs.base + ")";
+      return "#" + docId;
+    }
+    return docs.id(slot);
+  }
+
+  long ramBytesUsed() {
+    return engine.ramBytesUsed() + docs.ramBytesUsed() + ids.ramBytesUsed();
+  }
+}

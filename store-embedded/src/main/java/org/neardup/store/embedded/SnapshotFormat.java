@@ -1,0 +1,349 @@
+package org.neardup.store.embedded;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
+import org.neardup.store.CorruptStoreException;
+
+/**
+ * The snapshot's file format: every live document of every collection as of the end of one log
+ * segment.
+ *
+ * <pre>
+ * Snapshot    --> Header, CollectionCount, Collection^CollectionCount, Document*, End, Footer
+ * Header      --> Magic, Version, LastSegment, CreatedAt
+ * Magic       --> the 8 bytes "NDUPSNAP"
+ * Version     --> int32: 1
+ * LastSegment --> int64: the snapshot holds the effect of log segments up to this one
+ * CreatedAt   --> int64: epoch milliseconds
+ * CollectionCount --> int32
+ * Collection  --> Number (int32), NextDocId (int64), Documents (int64), Name, Settings, AnalyzerId
+ * Documents   --> about how many documents follow for it (to size memory before loading)
+ * Name, Settings, AnalyzerId --> uint16 length, UTF-8 bytes
+ * Document    --> Length (int32, in [1, 64 MiB]), Body: an Insert body of {@link LogFormat},
+ *                 whose Cluster is the representative when the snapshot was written
+ * End         --> int32: 0
+ * Footer      --> DocumentCount (int64), Checksum (int32), EndMagic
+ * Checksum    --> CRC32C of every byte of the file before it
+ * EndMagic    --> the 8 bytes "NDUPSEND"
+ * </pre>
+ *
+ * Documents of one collection appear in increasing DocId order, which is their insertion order, so
+ * restoring them in file order rebuilds every cluster with its earliest member as representative. A
+ * snapshot is written to a {@code .tmp} file, forced, and renamed into place; a snapshot that fails
+ * any check is refused with a {@link CorruptStoreException}, never loaded in part.
+ */
+final class SnapshotFormat {
+  static final long MAGIC = 0x4E44_5550_534E_4150L; // "NDUPSNAP"
+  static final long END_MAGIC = 0x4E44_5550_5345_4E44L; // "NDUPSEND"
+  static final int VERSION = 1;
+  private static final String PREFIX = "snapshot-";
+  private static final String SUFFIX = ".ndsnap";
+
+  private SnapshotFormat() {}
+
+  static String fileName(long lastSegment) {
+    return String.format(Locale.ROOT, "%s%020d%s", PREFIX, lastSegment, SUFFIX);
+  }
+
+  /** The last segment of a snapshot file name, or -1 if it is not one. */
+  static long segmentOf(Path file) {
+    return LogFormat.numberOf(file.getFileName().toString(), PREFIX, SUFFIX);
+  }
+
+  /** A collection as a snapshot header lists it. */
+  record CollectionEntry(
+      int number,
+      long nextDocId,
+      long documents,
+      String name,
+      String settings,
+      String analyzerId) {}
+
+  /** Writes a snapshot to {@code <name>.tmp} and moves it into place on {@link #commit}. */
+  static final class Writer implements Closeable {
+    private final Path tmp;
+    private final Path target;
+    private final OutputStream file;
+    private final CheckedOutputStream checked;
+    private final DataOutputStream out;
+    private long documents;
+    private boolean done;
+
+    Writer(Path dir, long lastSegment, long createdAt, List<CollectionEntry> collections)
+        throws IOException {
+      this.target = dir.resolve(fileName(lastSegment));
+      this.tmp = dir.resolve(fileName(lastSegment) + ".tmp");
+      this.file = Files.newOutputStream(tmp);
+      this.checked = new CheckedOutputStream(new BufferedOutputStream(file, 1 << 16), new CRC32C());
+      this.out = new DataOutputStream(checked);
+      out.writeLong(MAGIC);
+      out.writeInt(VERSION);
+      out.writeLong(lastSegment);
+      out.writeLong(createdAt);
+      out.writeInt(collections.size());
+      for (CollectionEntry c : collections) {
+        out.writeInt(c.number());
+        out.writeLong(c.nextDocId());
+        out.writeLong(c.documents());
+        writeString(c.name());
+        writeString(c.settings());
+        writeString(c.analyzerId());
+      }
+    }
+
+    private void writeString(String s) throws IOException {
+      byte[] b = s.getBytes(StandardCharsets.UTF_8);
+      out.writeShort(b.length);
+      out.write(b);
+    }
+
+    /** Appends one Insert body. */
+    void document(byte[] body, int off, int len) throws IOException {
+      out.writeInt(len);
+      out.write(body, off, len);
+      documents++;
+    }
+
+    long documents() {
+      return documents;
+    }
+
+    /** Finishes the file, forces it and renames it into place; returns its size. */
+    long commit() throws IOException {
+      out.writeInt(0);
+      out.writeLong(documents);
+      out.flush();
+      int crc = (int) checked.getChecksum().getValue();
+      out.writeInt(crc);
+      out.writeLong(END_MAGIC);
+      out.flush();
+      out.close();
+      try (java.nio.channels.FileChannel ch =
+          java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
+        ch.force(true);
+      }
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files2.syncDirectory(target.getParent());
+      done = true;
+      return Files.size(target);
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (!done) {
+        out.close();
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  /** Reads a snapshot, checking everything; see the class doc. */
+  static final class Reader implements Closeable {
+    private final Path file;
+    private final CheckedInputStream checked;
+    private final DataInputStream in;
+    private final long lastSegment;
+    private final long createdAt;
+    private final List<CollectionEntry> collections = new ArrayList<>();
+    private long offset;
+    private long documents;
+    private byte[] body = new byte[1 << 12];
+    private int length;
+
+    Reader(Path file) throws IOException {
+      this.file = file;
+      InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+      this.checked = new CheckedInputStream(raw, new CRC32C());
+      this.in = new DataInputStream(checked);
+      try {
+        long magic = readLong();
+        if (magic != MAGIC) {
+          throw new CorruptStoreException(
+              file,
+              0,
+              String.format(
+                  Locale.ROOT,
+                  "not a neardup snapshot: magic is %016x, expected %016x (\"NDUPSNAP\")",
+                  magic,
+                  MAGIC));
+        }
+        int version = readInt();
+        if (version != VERSION) {
+          throw new CorruptStoreException(
+              file,
+              8,
+              "snapshot format version "
+                  + version
+                  + " is not supported by this build (it reads version "
+                  + VERSION
+                  + ")");
+        }
+        lastSegment = readLong();
+        createdAt = readLong();
+        long expectedSegment = segmentOf(file);
+        if (expectedSegment >= 0 && expectedSegment != lastSegment) {
+          throw new CorruptStoreException(
+              file,
+              12,
+              "header says last segment " + lastSegment + ", file name says " + expectedSegment);
+        }
+        int count = readInt();
+        if (count < 0 || count > 1_000_000) {
+          throw new CorruptStoreException(
+              file, offset - 4, "collection count " + count + " is impossible");
+        }
+        for (int i = 0; i < count; i++) {
+          collections.add(
+              new CollectionEntry(
+                  readInt(), readLong(), readLong(), readString(), readString(), readString()));
+        }
+      } catch (IOException | RuntimeException e) {
+        in.close();
+        throw e;
+      }
+    }
+
+    long lastSegment() {
+      return lastSegment;
+    }
+
+    long createdAt() {
+      return createdAt;
+    }
+
+    List<CollectionEntry> collections() {
+      return collections;
+    }
+
+    /**
+     * Reads the next document; false after the last one, once the footer has checked out.
+     *
+     * @throws CorruptStoreException if a length is impossible, the file ends early, or the checksum
+     *     or end magic is wrong
+     */
+    boolean next() throws IOException {
+      int len = readInt();
+      if (len == 0) {
+        finish();
+        return false;
+      }
+      if (len < 0 || len > LogFormat.MAX_BODY) {
+        throw new CorruptStoreException(
+            file,
+            offset - 4,
+            "document length " + len + " is outside [1, " + LogFormat.MAX_BODY + "]");
+      }
+      if (body.length < len) {
+        body = new byte[Math.max(len, body.length * 2)];
+      }
+      try {
+        in.readFully(body, 0, len);
+      } catch (EOFException e) {
+        throw new CorruptStoreException(file, offset, "the file ends inside a document");
+      }
+      offset += len;
+      length = len;
+      documents++;
+      if (body[0] != LogFormat.INSERT) {
+        throw new CorruptStoreException(file, offset - len, "document record has type " + body[0]);
+      }
+      return true;
+    }
+
+    byte[] body() {
+      return body;
+    }
+
+    int length() {
+      return length;
+    }
+
+    private void finish() throws IOException {
+      long count = readLong();
+      int computed = (int) checked.getChecksum().getValue();
+      int stored = readInt();
+      if (stored != computed) {
+        throw new CorruptStoreException(
+            file,
+            offset - 4,
+            String.format(
+                Locale.ROOT,
+                "checksum mismatch: the footer says %08x, the content gives %08x",
+                stored,
+                computed));
+      }
+      if (count != documents) {
+        throw new CorruptStoreException(
+            file,
+            offset - 12,
+            "footer counts " + count + " documents, the file holds " + documents);
+      }
+      if (readLong() != END_MAGIC) {
+        throw new CorruptStoreException(file, offset - 8, "end magic \"NDUPSEND\" missing");
+      }
+      if (in.read() != -1) {
+        throw new CorruptStoreException(file, offset, "bytes after the end of the snapshot");
+      }
+    }
+
+    private int readInt() throws IOException {
+      try {
+        int v = in.readInt();
+        offset += 4;
+        return v;
+      } catch (EOFException e) {
+        throw new CorruptStoreException(file, offset, "the file ends early (truncated snapshot)");
+      }
+    }
+
+    private long readLong() throws IOException {
+      try {
+        long v = in.readLong();
+        offset += 8;
+        return v;
+      } catch (EOFException e) {
+        throw new CorruptStoreException(file, offset, "the file ends early (truncated snapshot)");
+      }
+    }
+
+    private String readString() throws IOException {
+      int n;
+      try {
+        n = in.readUnsignedShort();
+      } catch (EOFException e) {
+        throw new CorruptStoreException(file, offset, "the file ends early (truncated snapshot)");
+      }
+      offset += 2;
+      byte[] b = new byte[n];
+      try {
+        in.readFully(b);
+      } catch (EOFException e) {
+        throw new CorruptStoreException(file, offset, "the file ends early (truncated snapshot)");
+      }
+      offset += n;
+      return new String(b, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
+    }
+  }
+}

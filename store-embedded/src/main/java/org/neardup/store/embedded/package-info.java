@@ -1,0 +1,28 @@
+/**
+ * The default {@link org.neardup.store.FingerprintStore}: everything in one local directory, no
+ * server to install.
+ *
+ * <p>{@link org.neardup.store.embedded.EmbeddedStore} keeps each collection's index in memory (a
+ * {@link org.neardup.Deduplicator} plus compact id tables) and makes it durable with an append-only
+ * log of CRC-checked records, written by one thread that commits many requests with one fsync
+ * (group commit), and with periodic snapshots that also reclaim the memory of expired and deleted
+ * documents. Opening a directory loads the newest snapshot and replays the log after it with {@link
+ * org.neardup.Deduplicator#restore}, never re-verifying.
+ *
+ * <h2>Directory</h2>
+ *
+ * <pre>
+ * lock                          held (FileChannel lock) while a process has the store open
+ * snapshot-NNNNNNNNNNNNNNNNNNNN.ndsnap   every live document as of the end of log segment N
+ * log-NNNNNNNNNNNNNNNNNNNN.ndlog         log segments after the snapshot, replayed in order
+ * *.tmp                         a snapshot being written; deleted on open
+ * log-N.ndlog.cut-OFFSET        bytes cut from a torn log tail, kept for inspection
+ * </pre>
+ *
+ * The file grammars are in {@link org.neardup.store.embedded.LogFormat} and {@link
+ * org.neardup.store.embedded.SnapshotFormat}.
+ */
+@NullMarked
+package org.neardup.store.embedded;
+
+import org.jspecify.annotations.NullMarked;
