@@ -2,8 +2,8 @@
  * Judging quality apart from speed: precision, recall and F1 of the engine on a labelled dataset
  * (documents plus labelled pairs, the layout of the project's development set), per language,
  * length and kind of edit, swept over k, the similarity threshold and the settings a user can
- * switch, rendered as text, JSON and a self-contained HTML report. The scorer counts exactly as
- * the dataset's own {@code score.py} does.
+ * switch, rendered as text, JSON and a self-contained HTML report. The scorer counts exactly as the
+ * dataset's own {@code score.py} does.
  */
 @NullMarked
 package org.neardup.eval;
