@@ -30,7 +30,9 @@ public final class BandIndex {
   }
 
   private static int home(int key31, int mask) {
-    return (int) ((key31 * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+    // The top 32 bits of the product: enough for any table up to 2^31 slots. (Taking 24 bits
+    // here once made tables past 2^24 slots pile every entry into their first 16M slots.)
+    return (int) ((key31 * 0x9E3779B97F4A7C15L) >>> 32) & mask;
   }
 
   /** Stores ordinal (>= 0) under each of the keys. */

@@ -53,4 +53,22 @@ class BandIndexTest {
     index.forEach(new long[] {1, 2}, got::add);
     assertThat(got).isEmpty();
   }
+
+  /**
+   * Issue found in the service at 10M documents: home slots were taken from 24 bits of the hash,
+   * so a table past 2^24 slots used only its first 2^24 as homes and adds went quadratic. Home
+   * slots must spread over the whole table.
+   */
+  @Test
+  void home_bigTable_usesItsWholeRange() throws Exception {
+    java.lang.reflect.Method home = BandIndex.class.getDeclaredMethod("home", int.class, int.class);
+    home.setAccessible(true);
+    int mask = (1 << 26) - 1;
+    int highest = 0;
+    java.util.SplittableRandom r = new java.util.SplittableRandom(3);
+    for (int i = 0; i < 10_000; i++) {
+      highest = Math.max(highest, (int) home.invoke(null, r.nextInt() | 1, mask));
+    }
+    assertThat(highest).isGreaterThan(1 << 25);
+  }
 }

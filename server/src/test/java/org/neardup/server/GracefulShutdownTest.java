@@ -85,6 +85,7 @@ class GracefulShutdownTest {
           .contains("neardup_store_log_bytes_since_snapshot{store=\"embedded\"} 0.0");
       long stored = client.collection("default").orElseThrow().documents();
       System.out.printf(
+          java.util.Locale.ROOT,
           "graceful shutdown: %d acknowledged, %d in flight when the listener closed, %d stored%n",
           acked.size(), inDoubt.size(), stored);
       assertThat(stored).isBetween((long) acked.size(), (long) acked.size() + inDoubt.size());
