@@ -414,6 +414,12 @@ final class DedupCommand implements Callable<Integer> {
         sizes[clusters.find(o)]++;
       }
     }
+    // What check-and-insert would have answered on arrival: a document is new when no earlier
+    // document is its near-duplicate (pairs are (i, j) with i < j).
+    java.util.BitSet seenBefore = new java.util.BitSet(c.count);
+    for (int k = 0; k < pairs.n; k++) {
+      seenBefore.set(pairs.j[k]);
+    }
     JsonFactory factory = JSON.getFactory();
     byte[] nl = {'\n'};
     try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
@@ -435,6 +441,10 @@ final class DedupCommand implements Callable<Integer> {
         } else {
           s.duplicates++;
         }
+        boolean isNew = !seenBefore.get(o);
+        if (isNew) {
+          s.newOnArrival++;
+        }
         try (JsonGenerator g = factory.createGenerator(clustersOut)) {
           g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
           g.writeStartObject();
@@ -443,6 +453,7 @@ final class DedupCommand implements Callable<Integer> {
           g.writeFieldName("cluster");
           g.writeRawValue(c.id(rep));
           g.writeBooleanField("representative", isRep);
+          g.writeBooleanField("new", isNew);
           g.writeNumberField("size", sizes[rep]);
           g.writeNumberField("distance", Long.bitCount(c.fingerprints[o] ^ c.fingerprints[rep]));
           if (verify) {

@@ -18,6 +18,7 @@ final class Summary {
   long documents;
   long errors;
   long unique;
+  long newOnArrival;
   long duplicates;
   long clusters;
   long pairs;
@@ -53,6 +54,7 @@ final class Summary {
     n.put("documents", documents);
     n.put("errors", errors);
     n.put("unique", unique);
+    n.put("new_on_arrival", newOnArrival);
     n.put("duplicates", duplicates);
     n.put("clusters", clusters);
     n.put("pairs", pairs);
@@ -87,6 +89,15 @@ final class Summary {
             duplicates,
             clusters,
             pairs));
+    if (newOnArrival != unique) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "(checked one by one in input order, %,d would be new on arrival: %,d of them joined"
+                  + " a cluster a later document merged)%n",
+              newOnArrival,
+              newOnArrival - unique));
+    }
     if (errors > 0) {
       b.append(
           String.format(

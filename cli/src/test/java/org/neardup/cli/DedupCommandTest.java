@@ -290,4 +290,32 @@ class DedupCommandTest {
         .singleElement()
         .satisfies(p -> assertThat(p.has("similarity")).isFalse());
   }
+
+  /**
+   * The same answer everywhere: dedup's clusters.jsonl says, for every document of the example
+   * corpus, what check-and-insert answers when the documents arrive one by one in input order.
+   */
+  @Test
+  void dedup_sampleCorpus_agreesWithCheckAndInsertInInputOrder() throws IOException {
+    Path sample = Path.of("../examples/sample.jsonl");
+    Path out = tmp.resolve("out");
+    assertThat(CliRunner.run("dedup", sample.toString(), "-o", out.toString(), "-q").exitCode).isZero();
+    List<JsonNode> clusters = lines(out.resolve("clusters.jsonl"));
+    org.neardup.Deduplicator d = org.neardup.Deduplicator.builder().build();
+    List<String> lines = Files.readAllLines(sample, StandardCharsets.UTF_8);
+    assertThat(clusters).hasSize(lines.size());
+    java.util.Map<String, Long> number = new java.util.HashMap<>();
+    for (int i = 0; i < lines.size(); i++) {
+      JsonNode doc = JSON.readTree(lines.get(i));
+      number.put(doc.get("id").asText(), (long) i);
+      org.neardup.Verdict v = d.checkAndInsert(i, doc.get("text").asText());
+      JsonNode c = clusters.get(i);
+      assertThat(c.get("id").asText()).isEqualTo(doc.get("id").asText());
+      assertThat(c.get("new").asBoolean()).as("line %s", i + 1).isEqualTo(v.isNew());
+    }
+    // And the clusters are the same: every document's representative.
+    for (int i = 0; i < lines.size(); i++) {
+      assertThat(number.get(clusters.get(i).get("cluster").asText())).isEqualTo(d.clusterOf(i));
+    }
+  }
 }
