@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -29,7 +28,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -55,11 +53,7 @@ import picocli.CommandLine.Spec;
       "DIR/unique.jsonl (one document per cluster), DIR/duplicates.jsonl (the others), DIR/errors.jsonl and DIR/summary.json."
     })
 final class DedupCommand implements Callable<Integer> {
-  @Parameters(
-      arity = "1..*",
-      paramLabel = "INPUT",
-      description = "Files, directories or - (stdin).")
-  List<Path> inputs = new ArrayList<>();
+  @Mixin InputOptions input = new InputOptions();
 
   @Option(
       names = {"-o", "--out"},
@@ -67,37 +61,6 @@ final class DedupCommand implements Callable<Integer> {
       paramLabel = "DIR",
       description = "Output directory (replaced atomically when the run succeeds).")
   Path out;
-
-  @Option(
-      names = "--format",
-      paramLabel = "auto|jsonl|lines|files",
-      description = "How to read the inputs. Default: by file extension.")
-  String format = "auto";
-
-  @Option(
-      names = "--id-field",
-      paramLabel = "NAME",
-      description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
-  String idField = "id";
-
-  @Option(
-      names = "--text-field",
-      paramLabel = "NAME",
-      description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
-  String textField = "text";
-
-  @Option(
-      names = "--max-doc-bytes",
-      paramLabel = "N",
-      description =
-          "Documents larger than this are rejected (listed in errors.jsonl). Default: ${DEFAULT-VALUE} (64 MiB).")
-  int maxDocBytes = 64 << 20;
-
-  @Option(
-      names = "--threads",
-      paramLabel = "N",
-      description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
-  int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(
       names = {"-q", "--quiet"},
@@ -122,23 +85,9 @@ final class DedupCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     java.io.PrintWriter stdout = spec.commandLine().getOut();
     PrintStream err = System.err;
-    if (threads < 1 || threads > 256) {
-      throw new IllegalArgumentException("--threads must be in [1, 256], got " + threads);
-    }
-    if (maxDocBytes < 1 || maxDocBytes > SpillFile.MAX_RECORD) {
-      throw new IllegalArgumentException(
-          "--max-doc-bytes must be in [1, " + SpillFile.MAX_RECORD + "], got " + maxDocBytes);
-    }
-    DocumentSource.Format fmt;
-    try {
-      fmt = DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "--format must be auto, jsonl, lines or files, got '" + format + "'");
-    }
+    DocumentSource source = input.open();
     Path target = out.toAbsolutePath().normalize();
     OutputDir.checkReplaceable(target, force);
-    DocumentSource source = DocumentSource.open(inputs, fmt, idField, textField, maxDocBytes);
     Analyzer analyzer = engine.builder().analyzer();
     boolean verify = analyzer.shingler() != null;
     int bands = verify ? analyzer.shingler().bands().bands() : 0;
@@ -244,7 +193,7 @@ final class DedupCommand implements Callable<Integer> {
       Parallel.run(
           source,
           d -> analyse(analyzer, d),
-          threads,
+          input.threads,
           done -> collect(done, c),
           () -> {
             progress.stepTo(source.bytesRead());
@@ -387,7 +336,7 @@ final class DedupCommand implements Callable<Integer> {
           engine.maxDistance,
           engine.threshold,
           c.excluded,
-          threads,
+          input.threads,
           pairs);
       progress.stepTo(pairs.n);
     }

@@ -1,18 +1,12 @@
 package org.neardup.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.neardup.fingerprint.Fingerprinter;
 import org.neardup.fingerprint.Simhash;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code neardup fingerprint INPUT...}: one {@code {"id", "simhash"}} line per document. */
@@ -24,41 +18,7 @@ import picocli.CommandLine.Spec;
       "Documents that cannot be read are reported on stderr, one line each; the exit code is then 1."
     })
 final class FingerprintCommand implements Callable<Integer> {
-  @Parameters(
-      arity = "1..*",
-      paramLabel = "INPUT",
-      description = "Files, directories or - (stdin); as for dedup.")
-  List<Path> inputs = new ArrayList<>();
-
-  @Option(
-      names = "--format",
-      paramLabel = "auto|jsonl|lines|files",
-      description = "How to read the inputs. Default: by file extension.")
-  String format = "auto";
-
-  @Option(
-      names = "--id-field",
-      paramLabel = "NAME",
-      description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
-  String idField = "id";
-
-  @Option(
-      names = "--text-field",
-      paramLabel = "NAME",
-      description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
-  String textField = "text";
-
-  @Option(
-      names = "--max-doc-bytes",
-      paramLabel = "N",
-      description = "Documents larger than this are rejected. Default: ${DEFAULT-VALUE}.")
-  int maxDocBytes = 64 << 20;
-
-  @Option(
-      names = "--threads",
-      paramLabel = "N",
-      description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
-  int threads = Runtime.getRuntime().availableProcessors();
+  @Mixin InputOptions input = new InputOptions();
 
   @Mixin EngineOptions engine = new EngineOptions();
 
@@ -77,16 +37,7 @@ final class FingerprintCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (threads < 1 || threads > 256) {
-      throw new IllegalArgumentException("--threads must be in [1, 256], got " + threads);
-    }
-    DocumentSource source =
-        DocumentSource.open(
-            inputs,
-            DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT)),
-            idField,
-            textField,
-            maxDocBytes);
+    DocumentSource source = input.open();
     Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -104,7 +55,7 @@ final class FingerprintCommand implements Callable<Integer> {
             d.idJson(), Simhash.toHex(fp.fingerprint(d.text())), null, d.location()
           };
         },
-        threads,
+        input.threads,
         done -> {
           for (String[] r : done) {
             if (r[2] != null) {

@@ -22,7 +22,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code neardup idf}: IDF dictionaries. */
@@ -48,11 +47,7 @@ final class IdfCommand implements Runnable {
         "Words are cut exactly as fingerprints cut them (normalisation, segmentation, HTML handling)."
       })
   static final class Build implements Callable<Integer> {
-    @Parameters(
-        arity = "1..*",
-        paramLabel = "CORPUS",
-        description = "Files, directories or - (stdin); as for dedup.")
-    List<Path> inputs = new ArrayList<>();
+    @Mixin InputOptions input = new InputOptions();
 
     @Option(
         names = {"-o", "--out"},
@@ -68,30 +63,6 @@ final class IdfCommand implements Runnable {
             "Leave out words found in fewer than N documents (they get the median IDF). Default: ${DEFAULT-VALUE}.")
     int minDf = 2;
 
-    @Option(
-        names = "--format",
-        paramLabel = "auto|jsonl|lines|files",
-        description = "How to read the inputs. Default: by file extension.")
-    String format = "auto";
-
-    @Option(
-        names = "--id-field",
-        paramLabel = "NAME",
-        description = "JSONL field holding the id. Default: ${DEFAULT-VALUE}.")
-    String idField = "id";
-
-    @Option(
-        names = "--text-field",
-        paramLabel = "NAME",
-        description = "JSONL field holding the text. Default: ${DEFAULT-VALUE}.")
-    String textField = "text";
-
-    @Option(
-        names = "--threads",
-        paramLabel = "N",
-        description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
-    int threads = Runtime.getRuntime().availableProcessors();
-
     @Mixin EngineOptions engine = new EngineOptions();
 
     @Spec CommandSpec spec;
@@ -101,13 +72,7 @@ final class IdfCommand implements Runnable {
       if (minDf < 1) {
         throw new IllegalArgumentException("--min-df must be >= 1, got " + minDf);
       }
-      DocumentSource source =
-          DocumentSource.open(
-              inputs,
-              DocumentSource.Format.valueOf(format.toUpperCase(Locale.ROOT)),
-              idField,
-              textField,
-              64 << 20);
+      DocumentSource source = input.open();
       Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
       Tokenizer tokenizer = new Tokenizer(Lexicon.load(engine.lexicon).segmenter());
       Map<String, int[]> df = new HashMap<>();
@@ -126,7 +91,7 @@ final class IdfCommand implements Runnable {
                 norm.array(), 0, norm.length(), (t, s, e) -> words.add(new String(t, s, e - s)));
             return words;
           },
-          threads,
+          input.threads,
           done -> {
             for (Set<String> words : done) {
               if (words == null) {

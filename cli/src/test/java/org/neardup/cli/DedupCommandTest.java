@@ -299,7 +299,8 @@ class DedupCommandTest {
   void dedup_sampleCorpus_agreesWithCheckAndInsertInInputOrder() throws IOException {
     Path sample = Path.of("../examples/sample.jsonl");
     Path out = tmp.resolve("out");
-    assertThat(CliRunner.run("dedup", sample.toString(), "-o", out.toString(), "-q").exitCode).isZero();
+    assertThat(CliRunner.run("dedup", sample.toString(), "-o", out.toString(), "-q").exitCode)
+        .isZero();
     List<JsonNode> clusters = lines(out.resolve("clusters.jsonl"));
     org.neardup.Deduplicator d = org.neardup.Deduplicator.builder().build();
     List<String> lines = Files.readAllLines(sample, StandardCharsets.UTF_8);
