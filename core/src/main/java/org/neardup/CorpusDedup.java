@@ -6,7 +6,6 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
-import org.neardup.cluster.Clusters;
 import org.neardup.index.AllPairs;
 import org.neardup.internal.Checks;
 import org.neardup.internal.Sorts;
@@ -191,18 +190,5 @@ public final class CorpusDedup {
 
   private static boolean isExcluded(java.util.@Nullable BitSet excluded, int i) {
     return excluded != null && excluded.get(i);
-  }
-
-  /**
-   * The clusters of {@code count} documents given their near-duplicate pairs: union-find where the
-   * representative of each cluster is its smallest ordinal (the earliest document).
-   */
-  public static Clusters clusters(int count, int[] pairI, int[] pairJ, long pairs) {
-    Clusters c = new Clusters(count);
-    c.ensure(count);
-    for (long p = 0; p < pairs; p++) {
-      c.union(pairI[(int) p], pairJ[(int) p]);
-    }
-    return c;
   }
 }

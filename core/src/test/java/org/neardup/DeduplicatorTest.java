@@ -268,7 +268,7 @@ class DeduplicatorTest {
       System.arraycopy(analyses[i].sketch().bandKeys(), 0, keys, i * bands, bands);
     }
     Set<Long> batchPairs = Collections.synchronizedSet(new HashSet<>());
-    List<int[]> list = Collections.synchronizedList(new ArrayList<>());
+    PairList list = new PairList();
     CorpusDedup.findPairs(
         fps,
         n,
@@ -285,12 +285,10 @@ class DeduplicatorTest {
               .isEqualTo(
                   ShingleSketch.jaccard(
                       analyses[i].sketch().shingles(), analyses[j].sketch().shingles()));
-          list.add(new int[] {i, j});
+          list.accept(i, j, dist, sim);
         });
     assertThat(batchPairs).isEqualTo(sequentialPairs);
-    int[] pi = list.stream().mapToInt(p -> p[0]).toArray();
-    int[] pj = list.stream().mapToInt(p -> p[1]).toArray();
-    Clusters c = CorpusDedup.clusters(n, pi, pj, pi.length);
+    Clusters c = list.clusters(n);
     for (int i = 0; i < n; i++) {
       assertThat((long) c.find(i)).isEqualTo(sequentialCluster.get(i));
     }

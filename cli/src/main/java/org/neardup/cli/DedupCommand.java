@@ -19,9 +19,9 @@ import java.util.concurrent.Callable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.CorpusDedup;
+import org.neardup.PairList;
 import org.neardup.cluster.Clusters;
 import org.neardup.internal.LongIntMap;
-import org.neardup.internal.Sorts;
 import org.neardup.text.TermHasher;
 import org.neardup.verify.ShingleSketch;
 import picocli.CommandLine.Command;
@@ -101,9 +101,9 @@ final class DedupCommand implements Callable<Integer> {
         read(source, analyzer, c, show, err);
         long t1 = System.nanoTime();
         c.finish();
-        Pairs pairs = findPairs(c, analyzer, verify, bands, show, err);
+        PairList pairs = findPairs(c, analyzer, verify, bands, show, err);
         long t2 = System.nanoTime();
-        Clusters clusters = CorpusDedup.clusters(c.count, pairs.i, pairs.j, pairs.n);
+        Clusters clusters = pairs.clusters(c.count);
         Summary summary = write(staging.dir(), c, pairs, clusters, verify, show, err);
         long t3 = System.nanoTime();
         summary.seconds = (t3 - t0) / 1e9;
@@ -258,62 +258,9 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
-  /** Pairs found in phase 2, in primitive arrays. */
-  static final class Pairs implements CorpusDedup.PairSink {
-    int[] i = new int[1024];
-    int[] j = new int[1024];
-    byte[] distance = new byte[1024];
-    float[] similarity = new float[1024];
-    int n;
-
-    @Override
-    public synchronized void accept(int a, int b, int d, double s) {
-      if (n == i.length) {
-        if (n > Integer.MAX_VALUE / 2 - 16) {
-          throw new IllegalStateException("more than " + n + " near-duplicate pairs");
-        }
-        i = Arrays.copyOf(i, n * 2);
-        j = Arrays.copyOf(j, n * 2);
-        distance = Arrays.copyOf(distance, n * 2);
-        similarity = Arrays.copyOf(similarity, n * 2);
-      }
-      i[n] = a;
-      j[n] = b;
-      distance[n] = (byte) d;
-      similarity[n] = (float) s;
-      n++;
-    }
-
-    /** Sorts the pairs by (i, j) so output is deterministic. */
-    void sort() {
-      long[] keys = new long[n];
-      int[] order = new int[n];
-      for (int k = 0; k < n; k++) {
-        keys[k] = ((long) i[k] << 32) | (j[k] & 0xFFFFFFFFL);
-        order[k] = k;
-      }
-      Sorts.sortByKey(keys, order, n);
-      int[] ni = new int[n];
-      int[] nj = new int[n];
-      byte[] nd = new byte[n];
-      float[] ns = new float[n];
-      for (int k = 0; k < n; k++) {
-        int o = order[k];
-        ni[k] = i[o];
-        nj[k] = j[o];
-        nd[k] = distance[o];
-        ns[k] = similarity[o];
-      }
-      i = ni;
-      j = nj;
-      distance = nd;
-      similarity = ns;
-    }
-  }
-
-  private Pairs findPairs(
+  private PairList findPairs(
       Corpus c, Analyzer analyzer, boolean verify, int bands, boolean show, PrintStream err) {
-    Pairs pairs = new Pairs();
+    PairList pairs = new PairList();
     ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[4096]);
     try (Progress progress = Progress.start(show, "pairs", -1, "pairs", 1, err)) {
       CorpusDedup.findPairs(
@@ -338,7 +285,7 @@ final class DedupCommand implements Callable<Integer> {
           c.excluded,
           input.threads,
           pairs);
-      progress.stepTo(pairs.n);
+      progress.stepTo(pairs.size());
     }
     pairs.sort();
     return pairs;
@@ -347,7 +294,7 @@ final class DedupCommand implements Callable<Integer> {
   private Summary write(
       Path dir,
       Corpus c,
-      Pairs pairs,
+      PairList pairs,
       Clusters clusters,
       boolean verify,
       boolean show,
@@ -356,7 +303,7 @@ final class DedupCommand implements Callable<Integer> {
     Summary s = new Summary();
     s.documents = c.count;
     s.errors = c.errors.size();
-    s.pairs = pairs.n;
+    s.pairs = pairs.size();
     int[] sizes = new int[c.count];
     for (int o = 0; o < c.count; o++) {
       if (!c.excluded.get(o)) {
@@ -366,8 +313,8 @@ final class DedupCommand implements Callable<Integer> {
     // What check-and-insert would have answered on arrival: a document is new when no earlier
     // document is its near-duplicate (pairs are (i, j) with i < j).
     java.util.BitSet seenBefore = new java.util.BitSet(c.count);
-    for (int k = 0; k < pairs.n; k++) {
-      seenBefore.set(pairs.j[k]);
+    for (int k = 0; k < pairs.size(); k++) {
+      seenBefore.set(pairs.second(k));
     }
     JsonFactory factory = JSON.getFactory();
     byte[] nl = {'\n'};
@@ -423,17 +370,17 @@ final class DedupCommand implements Callable<Integer> {
       progress.stepTo(c.count);
     }
     try (OutputStream pairsOut = buffered(dir.resolve("pairs.jsonl"))) {
-      for (int k = 0; k < pairs.n; k++) {
+      for (int k = 0; k < pairs.size(); k++) {
         try (JsonGenerator g = factory.createGenerator(pairsOut)) {
           g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
           g.writeStartObject();
           g.writeFieldName("a");
-          g.writeRawValue(c.id(pairs.i[k]));
+          g.writeRawValue(c.id(pairs.first(k)));
           g.writeFieldName("b");
-          g.writeRawValue(c.id(pairs.j[k]));
-          g.writeNumberField("distance", pairs.distance[k]);
+          g.writeRawValue(c.id(pairs.second(k)));
+          g.writeNumberField("distance", pairs.distance(k));
           if (verify) {
-            g.writeNumberField("similarity", round(pairs.similarity[k]));
+            g.writeNumberField("similarity", round(pairs.similarity(k)));
           }
           g.writeEndObject();
         }

@@ -330,8 +330,7 @@ public final class Evaluation {
       o.log.accept("sweeping k from 0 to " + o.maxK);
       PairList within = r.corpus.findPairs(o.maxK, base.threshold(), false, o.threads);
       r.fingerprintByK =
-          scorer.scoreLevels(
-              within.keys(), Arrays.copyOf(within.distance, within.n), within.n, o.maxK);
+          scorer.scoreLevels(within.keys(), distances(within), within.size(), o.maxK);
       if (base.verifies()) {
         r.verifiedByK = verifiedByK(r.corpus, r.pairs, within, base.threshold(), scorer, o.maxK);
       }
@@ -693,5 +692,13 @@ public final class Evaluation {
 
   static String ratio(double v) {
     return Double.isNaN(v) ? "n/a" : Score.formatF(v, 0, 4);
+  }
+
+  private static int[] distances(PairList pairs) {
+    int[] d = new int[pairs.size()];
+    for (int k = 0; k < d.length; k++) {
+      d[k] = pairs.distance(k);
+    }
+    return d;
   }
 }
