@@ -1,24 +1,17 @@
 package org.neardup.cli;
 
-import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import org.neardup.testkit.CorpusGenerator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -28,12 +21,13 @@ import picocli.CommandLine.Spec;
  * {@code neardup bench generate}: a reproducible synthetic corpus with known near-duplicates, for
  * measuring {@code neardup dedup} at scale (the same seed always gives the same bytes).
  *
- * <p>Half Chinese, half English. Chinese words are drawn from jieba's dictionary by frequency;
- * English words are pronounceable syllable strings drawn from a Zipf distribution. Lengths: half
- * short (40-200 characters), 30% medium (200-500), 20% long (500-3000). A share of the documents
- * ({@code --dup-rate}) are copies of an earlier document with repost-like edits: a few words
- * replaced, inserted or deleted, a sentence added or dropped, a counter or date line added or
- * changed, boilerplate ("转载请注明出处", "Read more at ...") appended.
+ * <p>The texts come from {@link CorpusGenerator}. Half Chinese, half English. Chinese words are
+ * drawn from jieba's dictionary by frequency; English words are pronounceable syllable strings
+ * drawn from a Zipf distribution. Lengths: half short (40-200 characters), 30% medium (200-500),
+ * 20% long (500-3000). A share of the documents ({@code --dup-rate}) are copies of an earlier
+ * document with repost-like edits: a few words replaced, inserted or deleted, a sentence added or
+ * dropped, a counter or date line added or changed, boilerplate ("转载请注明出处", "Read more at ...")
+ * appended.
  */
 @Command(
     name = "generate",
@@ -69,13 +63,6 @@ final class GenerateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  private static final String[] SYLLABLES = {
-    "ka", "ro", "mi", "ten", "sa", "lo", "ve", "dar", "pi", "nu", "ex", "tor", "ba", "li", "con",
-        "fer",
-    "ma", "gi", "re", "sol", "tu", "pre", "an", "di", "ol", "vi", "ser", "mo", "ne", "cal", "par",
-        "is"
-  };
-
   @Override
   public Integer call() throws IOException {
     if (docs < 1) {
@@ -84,164 +71,23 @@ final class GenerateCommand implements Callable<Integer> {
     if (!(dupRate >= 0 && dupRate < 1)) {
       throw new IllegalArgumentException("--dup-rate must be in [0, 1), got " + dupRate);
     }
-    SplittableRandom r = new SplittableRandom(seed);
-    String[] zh = chineseWords();
-    String[] en = englishWords(new SplittableRandom(seed ^ 0x5DEECE66DL), 50_000);
-    List<String> recent = new ArrayList<>();
+    CorpusGenerator generator = new CorpusGenerator(seed, dupRate);
     try (OutputStream raw = Files.newOutputStream(out);
         OutputStream os =
             out.toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
         Writer w =
             new BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16)) {
       for (int i = 0; i < docs; i++) {
-        String text;
-        if (!recent.isEmpty() && r.nextDouble() < dupRate) {
-          text = edit(r, recent.get(r.nextInt(recent.size())), zh, en);
-        } else {
-          boolean chinese = r.nextBoolean();
-          double len = r.nextDouble();
-          int chars =
-              len < 0.5
-                  ? 40 + r.nextInt(160)
-                  : len < 0.8 ? 200 + r.nextInt(300) : 500 + r.nextInt(2500);
-          text = chinese ? chinese(r, zh, chars) : english(r, en, chars);
-        }
-        // Copies are made from a sliding window of recent documents, like reposts of recent news.
-        if (recent.size() < 10_000) {
-          recent.add(text);
-        } else {
-          recent.set(r.nextInt(recent.size()), text);
-        }
-        String line =
+        w.write(
             String.format(
-                Locale.ROOT, "{\"id\":\"g%08d\",\"text\":%s}\n", i, DocumentSource.quote(text));
-        w.write(line);
+                Locale.ROOT,
+                "{\"id\":\"g%08d\",\"text\":%s}\n",
+                i,
+                DocumentSource.quote(generator.next())));
       }
     }
     spec.commandLine().getOut().printf(Locale.ROOT, "%,d documents written to %s%n", docs, out);
     spec.commandLine().getOut().flush();
     return 0;
-  }
-
-  private static String[] chineseWords() throws IOException {
-    try (InputStream in =
-        GenerateCommand.class.getResourceAsStream("/org/neardup/segment/jieba/dict.txt.gz")) {
-      if (in == null) {
-        throw new IOException(
-            "jieba's dictionary is not on the class path (module neardup-segment-jieba)");
-      }
-      List<String[]> entries = new ArrayList<>();
-      BufferedReader r =
-          new BufferedReader(
-              new InputStreamReader(new GZIPInputStream(in), StandardCharsets.UTF_8));
-      for (String line; (line = r.readLine()) != null; ) {
-        String[] p = line.split(" ");
-        if (p.length >= 2
-            && p[0].codePoints()
-                .allMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN)) {
-          entries.add(p);
-        }
-      }
-      entries.sort((a, b) -> Long.compare(Long.parseLong(b[1]), Long.parseLong(a[1])));
-      String[] words = new String[Math.min(50_000, entries.size())];
-      for (int i = 0; i < words.length; i++) {
-        words[i] = entries.get(i)[0];
-      }
-      return words;
-    }
-  }
-
-  private static String[] englishWords(SplittableRandom r, int n) {
-    String[] words = new String[n];
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    for (int i = 0; i < n; ) {
-      StringBuilder b = new StringBuilder();
-      int syllables = 1 + (int) Math.min(4, Math.abs(r.nextGaussian() * 1.2) + (i > 200 ? 1 : 0));
-      for (int s = 0; s < syllables; s++) {
-        b.append(SYLLABLES[r.nextInt(SYLLABLES.length)]);
-      }
-      if (seen.add(b.toString())) {
-        words[i++] = b.toString();
-      }
-    }
-    return words;
-  }
-
-  /** A Zipf-like draw: rank ~ n^u, so low ranks (frequent words) dominate. */
-  private static String draw(SplittableRandom r, String[] words) {
-    int rank = (int) Math.pow(words.length, r.nextDouble()) - 1;
-    return words[Math.min(words.length - 1, Math.max(0, rank))];
-  }
-
-  private static String chinese(SplittableRandom r, String[] zh, int chars) {
-    StringBuilder b = new StringBuilder(chars + 16);
-    int sentence = 0;
-    while (b.length() < chars) {
-      b.append(draw(r, zh));
-      if (++sentence > 6 + r.nextInt(10)) {
-        b.append(r.nextInt(4) == 0 ? "；" : "，");
-        if (r.nextInt(3) == 0) {
-          b.append("。");
-        }
-        sentence = 0;
-      }
-    }
-    return b.append("。").toString();
-  }
-
-  private static String english(SplittableRandom r, String[] en, int chars) {
-    StringBuilder b = new StringBuilder(chars + 16);
-    int sentence = 0;
-    boolean capital = true;
-    while (b.length() < chars) {
-      String w = draw(r, en);
-      b.append(capital ? Character.toUpperCase(w.charAt(0)) + w.substring(1) : w);
-      capital = false;
-      if (++sentence > 8 + r.nextInt(12)) {
-        b.append(". ");
-        capital = true;
-        sentence = 0;
-      } else {
-        b.append(' ');
-      }
-    }
-    return b.toString().trim() + ".";
-  }
-
-  private static String edit(SplittableRandom r, String text, String[] zh, String[] en) {
-    boolean chinese =
-        text.codePoints()
-            .anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN);
-    String[] vocab = chinese ? zh : en;
-    String sep = chinese ? "" : " ";
-    switch (r.nextInt(6)) {
-      case 0: // a few words replaced
-      case 1:
-        {
-          List<String> parts =
-              new ArrayList<>(Arrays.asList(chinese ? text.split("(?<=，)") : text.split(" ")));
-          for (int e = 1 + r.nextInt(3); e > 0 && !parts.isEmpty(); e--) {
-            parts.set(r.nextInt(parts.size()), draw(r, vocab) + (chinese ? "，" : ""));
-          }
-          return String.join(sep, parts);
-        }
-      case 2: // boilerplate appended
-        return text
-            + (chinese
-                ? "\n转载请注明出处。原标题：" + draw(r, zh) + draw(r, zh)
-                : "\nRead more at www." + draw(r, en) + ".com");
-      case 3: // counter and date line added or changed
-        return (chinese
-                ? r.nextInt(100000) + "人阅读 · " + r.nextInt(5000) + "条评论\n"
-                : r.nextInt(100000) + " views, " + r.nextInt(5000) + " likes\n")
-            + text.replaceAll("^[0-9]+ (views|人阅读).*\n", "");
-      case 4: // truncated tail
-        return text.substring(0, Math.max(1, text.length() * (85 + r.nextInt(15)) / 100));
-      default: // a sentence added
-        return text
-            + (chinese
-                ? draw(r, zh) + draw(r, zh) + draw(r, zh) + "。"
-                : " " + draw(r, en) + " " + draw(r, en) + " " + draw(r, en) + ".");
-    }
   }
 }
