@@ -514,6 +514,10 @@ public final class Deduplicator {
 
     /** Shingle hashes kept per document for verification; 256 by default. */
     public Builder sketchCapacity(int capacity) {
+      Checks.checkArgument(
+          capacity >= 16 && capacity <= 1 << 20,
+          "sketchCapacity must be in [16, 1048576], got %s",
+          capacity);
       this.sketchCapacity = capacity;
       return this;
     }

@@ -57,6 +57,13 @@ final class EngineOptions {
   int topN = FingerprintSettings.builder().build().topN();
 
   @Option(
+      names = "--sketch-capacity",
+      paramLabel = "N",
+      description =
+          "Shingle hashes kept per document for verification: all of them for texts with up to N shingles, the N smallest beyond. Default: ${DEFAULT-VALUE}.")
+  int sketchCapacity = org.neardup.verify.Shingler.DEFAULT_CAPACITY;
+
+  @Option(
       names = "--lexicon",
       paramLabel = "NAME",
       description = "Chinese segmenter and IDF table by name. Default: ${DEFAULT-VALUE}.")
@@ -127,7 +134,8 @@ final class EngineOptions {
             .fingerprintSettings(fingerprintSettings())
             .maxDistance(maxDistance)
             .scheme(BlockScheme.parse(scheme))
-            .foldNumbers(foldNumbers());
+            .foldNumbers(foldNumbers())
+            .sketchCapacity(sketchCapacity);
     if (noVerify) {
       b.verify(false);
     } else {
