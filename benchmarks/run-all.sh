@@ -41,5 +41,17 @@ for mode in "" "--no-verify"; do
   /usr/bin/time -f "peak RSS %M KB, wall %e s" ./neardup dedup "$work/corpus.jsonl.gz" --out "$work/out" --json $mode
 done
 
+section "the service: 10M documents stored, fsync always, wrk from a separate process on loopback"
+command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 1; }
+jar=cli/target/neardup.jar
+java -Xmx16g -cp "$jar" org.neardup.store.embedded.BulkLoad "$work/fp10m" default 10000000 fingerprints
+server/src/test/resources/wrk/bench.sh "$jar" "$work/fp10m" default fingerprint 60 64
+server/src/test/resources/wrk/bench.sh "$jar" "$work/fp10m" default batch-fingerprint 60 4 100
+rm -rf "$work/fp10m"
+java -Xmx16g -cp "$jar" org.neardup.store.embedded.BulkLoad "$work/text1m" default 1000000 text
+server/src/test/resources/wrk/bench.sh "$jar" "$work/text1m" default text 60 64
+server/src/test/resources/wrk/bench.sh "$jar" "$work/text1m" default batch-text 60 4 100
+rm -rf "$work/text1m"
+
 section "accuracy on the dev set (neardup eval)"
 ./neardup eval "$dev" --out "$work/report.html" --json "$work/eval.json"
