@@ -512,7 +512,7 @@ public final class Deduplicator {
       return this;
     }
 
-    /** Shingle hashes kept per document for verification; 256 by default. */
+    /** Shingle hashes kept per document for verification; 512 by default. */
     public Builder sketchCapacity(int capacity) {
       Checks.checkArgument(
           capacity >= 16 && capacity <= 1 << 20,

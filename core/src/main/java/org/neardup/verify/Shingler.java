@@ -28,7 +28,7 @@ public final class Shingler {
   public static final int WORD_SHINGLE = 3;
 
   /** The default number of shingle hashes kept per text. */
-  public static final int DEFAULT_CAPACITY = 256;
+  public static final int DEFAULT_CAPACITY = 512;
 
   /** Folded all-digit words hash to this plus their length. */
   private static final long DIGITS = 0x2323232323232323L;
@@ -63,7 +63,7 @@ public final class Shingler {
     return foldNumbers;
   }
 
-  /** Names these settings, e.g. {@code shingle/1;cap=256;bands=6x2;numbers=keep}. */
+  /** Names these settings, e.g. {@code shingle/1;cap=512;bands=6x2;numbers=keep}. */
   public String id() {
     return "shingle/1;chars="
         + CHAR_SHINGLE
