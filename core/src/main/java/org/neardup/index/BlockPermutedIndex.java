@@ -21,13 +21,13 @@ import org.neardup.internal.Checks;
  * it, without locks. A reader sees every entry whose add completed before its call began, never a
  * half-written entry, and never an entry twice.
  *
- * <p><b>Background work.</b> Full add buffers become segments, and segments merge, on daemon
- * threads shared by all indexes ({@code neardup-index-merge-N}); the writer never waits for a
- * freeze or a merge. A full buffer is swapped for a fresh one and searched as it is until its
- * segment is ready; a merge's inputs are searched until its output replaces them; a remove made
- * meanwhile is carried over into the output. Nothing needs closing. {@link #awaitMerges} waits for
- * the background work to finish (tests, bulk loads, benchmarks); {@link #forceMerge} waits for it
- * and then merges everything in the caller's thread.
+ * <p><b>Background work.</b> Full add buffers become segments, and segments merge, on a daemon
+ * thread shared by all indexes ({@code neardup-index-merge}); the writer never waits for a freeze
+ * or a merge. A full buffer is swapped for a fresh one and searched as it is until its segment is
+ * ready; a merge's inputs are searched until its output replaces them; a remove made meanwhile is
+ * carried over into the output. Nothing needs closing. {@link #awaitMerges} waits for the
+ * background work to finish (tests, bulk loads, benchmarks); {@link #forceMerge} waits for it and
+ * then merges everything in the caller's thread.
  *
  * <p><b>Cost</b>, n entries, T tables, default scheme and k = 3: a search looks up one key per
  * table and segment and compares about {@code T * n / 2^16} stored fingerprints (some 600 at 10M)
