@@ -15,13 +15,16 @@ import java.lang.invoke.VarHandle;
  * entries at or beyond it. Head slots are published with release stores after the entry and its
  * {@code next} links are written, and read with acquire loads, so a reader that reaches an entry
  * through a chain sees it whole. The arrays never move: when the buffer is full the index builds a
- * bigger one (or a segment) and publishes it as a new state.
+ * bigger one, or swaps in a fresh one and keeps searching this one, now frozen (never appended to
+ * again), until a background job has built its segment. Tombstones of a frozen buffer are set under
+ * the index's lock, as a segment's are.
  */
 final class AddBuffer {
   /*
    * Invariants: for every table t and bucket b, the chain from heads[t][b] visits exactly the
    * entries j < size with bucket(t, fps[j]) == b, in decreasing j (next[t][j] <= j);
-   * deadCount == popcount(dead).
+   * deadCount == popcount(dead); removals != null exactly while a background job reads the
+   * (frozen) buffer.
    */
   private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
   private static final VarHandle DEAD = MethodHandles.arrayElementVarHandle(long[].class);
@@ -34,7 +37,10 @@ final class AddBuffer {
   final int[][] next;
   final int[] hashBits; // per table
   volatile int size;
-  int deadCount; // writer only
+  int deadCount; // writer only while active; under the index's lock once frozen
+
+  /** Removes made while a background job freezes this buffer; guarded by the index's lock. */
+  @org.jspecify.annotations.Nullable RemovalLog removals;
 
   AddBuffer(BlockScheme scheme, int capacity) {
     assert Integer.bitCount(capacity) == 1;
@@ -95,17 +101,32 @@ final class AddBuffer {
 
   /** Writer only: removes one live entry equal to (fp, docId), if any. */
   boolean remove(BlockScheme scheme, long fp, long docId) {
+    int j = find(scheme, fp, docId);
+    if (j < 0) {
+      return false;
+    }
+    markDead(j);
+    return true;
+  }
+
+  /** The position of a live entry equal to (fp, docId), or -1. */
+  int find(BlockScheme scheme, long fp, long docId) {
     int n = size;
     for (int e = head(0, bucket(0, fp)); e != 0; e = next[0][e - 1]) {
       int j = e - 1;
       if (j < n && fps[j] == fp && ids[j] == docId && !isDead(j)) {
-        long word = dead[j >>> 6];
-        DEAD.setRelease(dead, j >>> 6, word | (1L << j));
-        deadCount++;
-        return true;
+        return j;
       }
     }
-    return false;
+    return -1;
+  }
+
+  /** Marks live entry j dead; by the writer, under the index's lock once the buffer is frozen. */
+  void markDead(int j) {
+    long word = dead[j >>> 6];
+    assert (word & (1L << j)) == 0;
+    DEAD.setRelease(dead, j >>> 6, word | (1L << j));
+    deadCount++;
   }
 
   int live() {

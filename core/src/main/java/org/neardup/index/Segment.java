@@ -28,8 +28,11 @@ import org.jspecify.annotations.Nullable;
  * full fingerprint and binary-searching table 0 for it, which yields the docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
- * and never again. The single writer sets tombstone bits with release stores; readers read them
- * with acquire loads, so a reader sees a removal either fully or not at all.
+ * and never again. Tombstone bits are set under the index's lock (by the writer's removes, and by a
+ * background job carrying removes over into the segment it built) with release stores; readers read
+ * them with acquire loads, so a reader sees a removal either fully or not at all. A background
+ * merge reads its inputs' tombstones once, as a {@linkplain #snapshot snapshot}, and uses that
+ * snapshot for every table, so the tables of its output agree even while removes go on.
  */
 final class Segment {
   /*
@@ -38,6 +41,7 @@ final class Segment {
    * - every table t >= 1 holds the multiset {permute(t, fps[i])}, sorted unsigned.
    * - dirs[t][b] == number of entries of table t whose top 16 bits are < b.
    * - deadCount == popcount(dead); no bit at or beyond size is set.
+   * - removals != null exactly while a background job of the index reads this segment.
    */
   static final int DIR_BITS = 16;
   static final int BUCKETS = 1 << DIR_BITS;
@@ -63,7 +67,10 @@ final class Segment {
   // Per table: bits of the fine directory (0 = none) and the directory itself.
   final int[] fineBits;
   final int[][] fineDirs;
-  int deadCount; // writer only
+  int deadCount; // guarded by the index's lock
+
+  /** Removes made while a background job reads this segment; guarded by the index's lock. */
+  @Nullable RemovalLog removals;
 
   private Segment(
       BlockScheme scheme, int size, long[] fps, long[] ids, Records[] records, int[][] dirs) {
@@ -125,12 +132,52 @@ final class Segment {
     return ((long) DEAD.getAcquire(dead, i >>> 6) & (1L << i)) != 0;
   }
 
-  /** Writer only. */
+  /** Under the index's lock. */
   void markDead(int i) {
     long word = dead[i >>> 6];
     assert (word & (1L << i)) == 0;
     DEAD.setRelease(dead, i >>> 6, word | (1L << i));
     deadCount++;
+  }
+
+  /**
+   * A copy of tombstone bits {@code dead}, each word read with an acquire load: a set of removals
+   * that were complete when it was read. O(n / 64).
+   */
+  static long[] snapshot(long[] dead) {
+    long[] copy = new long[dead.length];
+    for (int w = 0; w < dead.length; w++) {
+      copy[w] = (long) DEAD.getAcquire(dead, w);
+    }
+    return copy;
+  }
+
+  static boolean isSet(long[] bits, int i) {
+    return (bits[i >>> 6] & (1L << i)) != 0;
+  }
+
+  static int popcount(long[] bits) {
+    int c = 0;
+    for (long w : bits) {
+      c += Long.bitCount(w);
+    }
+    return c;
+  }
+
+  /**
+   * Marks one live entry (fp, docId) dead, under the index's lock: a remove that a background job
+   * carries over from its inputs to the segment it built. Copies of one (fp, docId) pair are
+   * interchangeable, so any live one will do.
+   *
+   * @return whether a live copy was found
+   */
+  boolean removeCopy(long fp, long docId) {
+    int at = find(fp, docId);
+    if (at < 0) {
+      return false;
+    }
+    markDead(at);
+    return true;
   }
 
   /**
@@ -254,6 +301,22 @@ final class Segment {
     return -1;
   }
 
+  /**
+   * About what {@link #ramBytesUsed} will return for a segment of n entries (fine directories left
+   * out): what a background job is about to allocate.
+   */
+  static long estimateBytes(BlockScheme scheme, long n) {
+    int tables = scheme.tables();
+    return 64
+        + 16 * n
+        + 32
+        + (tables - 1) * (48 + RECORD * n)
+        + tables * (16 + 4L * (BUCKETS + 1))
+        + 16
+        + n / 8
+        + 16L * tables;
+  }
+
   long ramBytesUsed() {
     long bytes = 64 + 16L * size + 16 + 16; // header, fps, ids, array headers
     for (int t = 0; t < records.length; t++) {
@@ -270,14 +333,25 @@ final class Segment {
 
   /**
    * Merges the live entries of {@code a} and {@code b} into a new segment; with {@code b == null}
-   * compacts {@code a} (drops its tombstoned entries).
+   * compacts {@code a} (drops its tombstoned entries). Reads the tombstones as they are now: for
+   * callers that no remove runs concurrently with.
    */
   static Segment merge(BlockScheme scheme, Segment a, @Nullable Segment b) {
-    if (a.deadCount > 0 || (b != null && b.deadCount > 0)) {
-      return mergeLive(scheme, a, b);
-    }
-    if (b == null) {
-      return a;
+    return merge(scheme, a, snapshot(a.dead), b, b == null ? null : snapshot(b.dead));
+  }
+
+  /**
+   * Merges the entries of {@code a} and {@code b} that are live in the tombstone snapshots {@code
+   * deadA} and {@code deadB} (see {@link #snapshot}) into a new segment, which holds no tombstones;
+   * with {@code b == null} compacts {@code a}. Tombstones set after the snapshots are the caller's
+   * to carry over ({@link #removeCopy}).
+   */
+  static Segment merge(
+      BlockScheme scheme, Segment a, long[] deadA, @Nullable Segment b, long @Nullable [] deadB) {
+    int deadInA = popcount(deadA);
+    int deadInB = b == null ? 0 : popcount(deadB);
+    if (deadInA > 0 || deadInB > 0 || b == null) {
+      return mergeLive(scheme, a, deadA, deadInA, b, deadB, deadInB);
     }
     return mergeAll(scheme, a, b);
   }
@@ -365,12 +439,19 @@ final class Segment {
   }
 
   /** Merges with tombstones: cursors skip dead entries of table 0 and dead values elsewhere. */
-  private static Segment mergeLive(BlockScheme scheme, Segment a, @Nullable Segment b) {
-    int n = a.live() + (b == null ? 0 : b.live());
+  private static Segment mergeLive(
+      BlockScheme scheme,
+      Segment a,
+      long[] deadA,
+      int deadInA,
+      @Nullable Segment b,
+      long @Nullable [] deadB,
+      int deadInB) {
+    int n = a.size - deadInA + (b == null ? 0 : b.size - deadInB);
     long[] fps = new long[n];
     long[] ids = new long[n];
-    Cursor0 ca = new Cursor0(a);
-    Cursor0 cb = new Cursor0(b);
+    Cursor0 ca = new Cursor0(a, deadA);
+    Cursor0 cb = new Cursor0(b, deadB);
     for (int o = 0; o < n; o++) {
       Cursor0 c;
       if (!cb.has) {
@@ -393,8 +474,8 @@ final class Segment {
     for (int t = 1; t < tables; t++) {
       Records r = new Records(n);
       int[] dir = new int[BUCKETS + 1];
-      Cursor cta = new Cursor(scheme, a, t);
-      Cursor ctb = new Cursor(scheme, b, t);
+      Cursor cta = new Cursor(scheme, a, deadA, deadInA, t);
+      Cursor ctb = new Cursor(scheme, b, deadB, deadInB, t);
       for (int o = 0; o < n; o++) {
         long v;
         if (!ctb.has || (cta.has && Long.compareUnsigned(cta.value, ctb.value) <= 0)) {
@@ -424,8 +505,16 @@ final class Segment {
    * when the buffer hashes on fewer than 16 bits.
    */
   static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer) {
+    return fromBuffer(scheme, buffer, snapshot(buffer.dead));
+  }
+
+  /**
+   * As {@link #fromBuffer(BlockScheme, AddBuffer)}, with the entries live in the tombstone snapshot
+   * {@code dead} of a buffer no longer appended to.
+   */
+  static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer, long[] dead) {
     int n = buffer.size;
-    int live = buffer.live();
+    int live = n - popcount(dead);
     int tables = scheme.tables();
     boolean chained = true;
     for (int t = 0; t < tables; t++) {
@@ -436,7 +525,7 @@ final class Segment {
       long[] ids = new long[live];
       int o = 0;
       for (int j = 0; j < n; j++) {
-        if (!buffer.isDead(j)) {
+        if (!isSet(dead, j)) {
           fps[o] = buffer.fps[j];
           ids[o++] = buffer.ids[j];
         }
@@ -459,7 +548,7 @@ final class Segment {
         int g = 0;
         for (int c = head[bucket]; c != 0; c = next[c - 1]) {
           int j = c - 1;
-          if (buffer.isDead(j)) {
+          if (isSet(dead, j)) {
             continue;
           }
           if (g == group.length) {
@@ -516,13 +605,15 @@ final class Segment {
   /** Live entries of table 0 in order. */
   private static final class Cursor0 {
     private final Segment s;
+    private final long[] dead;
     private int i = -1;
     boolean has = true;
     long fp;
     long id;
 
-    Cursor0(@Nullable Segment s) {
+    Cursor0(@Nullable Segment s, long @Nullable [] dead) {
       this.s = s;
+      this.dead = dead;
       if (s == null) {
         has = false;
       } else {
@@ -533,7 +624,7 @@ final class Segment {
     void advance() {
       do {
         i++;
-      } while (i < s.size && s.isDead(i));
+      } while (i < s.size && isSet(dead, i));
       has = i < s.size;
       if (has) {
         fp = s.fps[i];
@@ -554,7 +645,7 @@ final class Segment {
     boolean has = true;
     long value;
 
-    Cursor(BlockScheme scheme, @Nullable Segment s, int t) {
+    Cursor(BlockScheme scheme, @Nullable Segment s, long @Nullable [] dead, int deadCount, int t) {
       this.s = s;
       if (s == null) {
         r = null;
@@ -565,10 +656,10 @@ final class Segment {
       }
       r = s.records[t];
       dir = s.dirs[t];
-      deadValues = new long[s.deadCount];
+      deadValues = new long[deadCount];
       int d = 0;
-      for (int w = 0; w < s.dead.length; w++) {
-        for (long bits = s.dead[w]; bits != 0; bits &= bits - 1) {
+      for (int w = 0; w < dead.length; w++) {
+        for (long bits = dead[w]; bits != 0; bits &= bits - 1) {
           int i = (w << 6) + Long.numberOfTrailingZeros(bits);
           deadValues[d++] = scheme.permute(t, s.fps[i]);
         }
