@@ -55,9 +55,9 @@ class BandIndexTest {
   }
 
   /**
-   * Issue found in the service at 10M documents: home slots were taken from 24 bits of the hash,
-   * so a table past 2^24 slots used only its first 2^24 as homes and adds went quadratic. Home
-   * slots must spread over the whole table.
+   * Issue found in the service at 10M documents: home slots were taken from 24 bits of the hash, so
+   * a table past 2^24 slots used only its first 2^24 as homes and adds went quadratic. Home slots
+   * must spread over the whole table.
    */
   @Test
   void home_bigTable_usesItsWholeRange() throws Exception {
