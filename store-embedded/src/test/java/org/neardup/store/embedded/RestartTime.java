@@ -13,8 +13,8 @@ import org.neardup.store.Collection;
  * java -XX:+UseZGC -Xmx12g -cp ... org.neardup.store.embedded.RestartTime /tmp/d10m [ROUNDS]
  * </pre>
  *
- * Opens without background maintenance and closes without a snapshot, so the directory is the
- * same for every round; prints the open time, the documents and the heap after a full GC.
+ * Opens without background maintenance and closes without a snapshot, so the directory is the same
+ * for every round; prints the open time, the documents and the heap after a full GC.
  */
 public final class RestartTime {
   private RestartTime() {}
