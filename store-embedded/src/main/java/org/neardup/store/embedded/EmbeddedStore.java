@@ -298,7 +298,7 @@ public final class EmbeddedStore implements FingerprintStore {
         // Sized for what follows plus a quarter: the engine grows a page or a sub-table at a
         // time, and pre-sizing saves even that work while loading.
         int expected = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, e.documents() * 5 / 4));
-        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, expected));
+        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, expected, true));
       }
       while (r.next()) {
         byte[] body = r.body();
@@ -396,7 +396,7 @@ public final class EmbeddedStore implements FingerprintStore {
           Pending p = define(file, c, s[0], s[1], s[2], 0);
           pending.values().removeIf(q -> q.name.equals(p.name));
           pending.put(c, p);
-          restorers.put(c, new Restorer(p.settings, p.analyzer, 1024));
+          restorers.put(c, new Restorer(p.settings, p.analyzer, 1024, true));
           break;
         }
       case LogFormat.DROP:

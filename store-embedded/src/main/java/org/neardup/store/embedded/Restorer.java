@@ -1,6 +1,11 @@
 package org.neardup.store.embedded;
 
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -24,33 +29,47 @@ import org.neardup.store.CollectionSettings;
 final class Restorer {
   /*
    * Invariants: every document filed in the generation with docId < pendingFrom is held by the
-   * engine; those from pendingFrom on are in `batch`, in docId order, and nowhere in the engine.
-   * Anything that touches the engine's view of a pending document (removal) flushes first.
+   * engine; those from pendingFrom on are in `batch` or in the batch `inFlight` is restoring, in
+   * docId order, and not yet in the engine. Anything that touches the engine's view of a pending
+   * document (removal) calls sync() first. At most one batch is in flight.
    */
 
   /**
    * Documents gathered before a flush: a bound on the batch's memory (about 50 bytes per
-   * fingerprint-only document), large enough that a snapshot of 10M documents loads in three
-   * segments.
+   * fingerprint-only document, twice that while one batch loads and the next gathers), large enough
+   * that a snapshot of 10M documents loads in three segments.
    */
   static final int MAX_BATCH = 1 << 22;
 
   private final CollectionSettings settings;
   private final Analyzer analyzer;
   private final int expected;
+  private final boolean background;
   private @Nullable Generation generation;
   private @Nullable RestoreBatch batch;
   private long pendingFrom = Long.MAX_VALUE;
   private final LongLongMap proxy = new LongLongMap();
   private long[] links = new long[4];
+  private @Nullable ThreadPoolExecutor loader;
+  private @Nullable Future<?> inFlight;
 
   /**
    * @param expected documents expected, to pre-size the generation
    */
   Restorer(CollectionSettings settings, Analyzer analyzer, int expected) {
+    this(settings, analyzer, expected, false);
+  }
+
+  /**
+   * @param background whether full batches are restored into the engine on a second thread while
+   *     the caller gathers the next (for opening a store, where both cores are free: reading and
+   *     filing records and loading the engine take about the same time)
+   */
+  Restorer(CollectionSettings settings, Analyzer analyzer, int expected, boolean background) {
     this.settings = settings;
     this.analyzer = analyzer;
     this.expected = expected;
+    this.background = background;
   }
 
   private Generation generation(long base) {
@@ -70,19 +89,84 @@ final class Restorer {
    */
   Generation finish(long nextDocId) {
     Generation g = generation(nextDocId);
-    flush();
+    sync();
+    ThreadPoolExecutor l = loader;
+    if (l != null) {
+      l.shutdown();
+      loader = null;
+    }
     return g;
   }
 
-  /** Restores the gathered documents into the engine. */
+  /** Starts restoring the gathered documents into the engine (in the background if so made). */
   void flush() {
     RestoreBatch b = batch;
     Generation g = generation;
-    if (b != null && g != null && b.size() > 0) {
+    if (b == null || g == null || b.size() == 0) {
+      return;
+    }
+    if (!background) {
       g.engine.restoreAll(b);
       b.clear();
+      pendingFrom = Long.MAX_VALUE;
+      return;
     }
+    await();
+    batch = g.engine.newRestoreBatch();
+    ThreadPoolExecutor l = loader;
+    if (l == null) {
+      l =
+          new ThreadPoolExecutor(
+              1,
+              1,
+              1,
+              TimeUnit.SECONDS,
+              new LinkedBlockingQueue<>(),
+              r -> {
+                Thread t = new Thread(r, "neardup-restore");
+                t.setDaemon(true);
+                return t;
+              });
+      l.allowCoreThreadTimeOut(true);
+      loader = l;
+    }
+    inFlight = l.submit(() -> g.engine.restoreAll(b));
+  }
+
+  /** Restores every gathered document into the engine and waits until it is done. */
+  void sync() {
+    flush();
+    await();
     pendingFrom = Long.MAX_VALUE;
+  }
+
+  private void await() {
+    Future<?> f = inFlight;
+    if (f == null) {
+      return;
+    }
+    inFlight = null;
+    boolean interrupted = false;
+    while (true) {
+      try {
+        f.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException) {
+          throw (RuntimeException) cause;
+        }
+        if (cause instanceof Error) {
+          throw (Error) cause;
+        }
+        throw new IllegalStateException(cause);
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Documents restored and still held. */
@@ -211,7 +295,7 @@ final class Restorer {
     int slot = g.docs.slot(docId);
     if (slot >= 0 && g.docs.isLive(slot)) {
       if (docId >= pendingFrom) {
-        flush();
+        sync();
       }
       g.remove(slot);
     }
