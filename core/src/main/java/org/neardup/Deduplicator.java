@@ -17,6 +17,7 @@ import org.neardup.index.HammingIndex;
 import org.neardup.internal.BytePool;
 import org.neardup.internal.Checks;
 import org.neardup.internal.LongIntMap;
+import org.neardup.internal.PagedLongArray;
 import org.neardup.text.Lexicon;
 import org.neardup.verify.BandIndex;
 import org.neardup.verify.BandScheme;
@@ -37,8 +38,10 @@ import org.neardup.verify.Shingler;
  * runs outside the lock; index work runs under a write lock, {@link #check} under a read lock.
  *
  * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme), 8
- * for the docId, 8 for the fingerprint, about 11 per band key, 4 for the cluster, ~18 for the id
- * map, plus the encoded shingle sketch (see {@link ShingleSketch}).
+ * for the docId, 8 for the fingerprint, 8 for the cluster, ~18 for the id map, and when verifying
+ * 11 to 21 per band key in the band index plus 8 per band key kept for removal, 8 of bookkeeping
+ * and the encoded shingle sketch (see {@link ShingleSketch}). {@link #remove} frees the index
+ * entries; the rest comes back on {@link #compact()}.
  */
 public final class Deduplicator {
   /** The default largest Hamming distance of a fingerprint match. */
@@ -50,19 +53,45 @@ public final class Deduplicator {
   /** The default number of matches reported per verdict. */
   public static final int DEFAULT_MAX_MATCHES = 100;
 
+  /*
+   * Documents get dense ordinals in arrival order; every per-document structure is addressed by
+   * ordinal, and the fingerprint index and band index store ordinals, not docIds.
+   *
+   * Invariants (under the lock): docIds, fingerprints have `count` entries, bandKeys count *
+   * bandCount, sketches count entries when verifying; ordinals maps the docId of every live ordinal
+   * to it, and no other; `removed` holds exactly the other ordinals below count; the index and the
+   * band index hold the entries of live ordinals only; clusters has count elements and each root
+   * is the smallest ordinal of its cluster, so ordinal order is the "earliest member" order, which
+   * compact() keeps by renumbering live ordinals in order.
+   *
+   * Growth: every per-ordinal array is paged and every hash table grows one sub-table at a time
+   * (see PagedLongArray, LongIntMap, BandIndex), so no insert copies or rehashes the whole: the
+   * longest insert while growing is bounded by one sub-table's split (GrowthLatency measures it).
+   */
+  private static final byte[] NO_BYTES = new byte[0];
+
   private final Analyzer analyzer;
   private final int maxDistance;
   private final double threshold;
   private final boolean verify;
   private final int maxMatches;
-  private final HammingIndex index;
-  private final @Nullable BandIndex bands;
-  private final LongIntMap ordinals;
-  private final Clusters clusters;
-  private final BytePool sketches;
-  private final BitSet removed = new BitSet();
-  private long[] docIds;
-  private long[] fingerprints;
+  private final BlockScheme scheme;
+  private final int bandCount;
+  private HammingIndex index;
+  private @Nullable BandIndex bands;
+  private LongIntMap ordinals;
+  private Clusters clusters;
+  private BytePool sketches;
+  private BitSet removed = new BitSet();
+  private PagedLongArray docIds;
+  private PagedLongArray fingerprints;
+
+  /** The band keys of every ordinal, {@link #bandCount} per ordinal (kept for removal). */
+  private PagedLongArray bandKeys;
+
+  /** Band keys of the ordinal being removed; guarded by the write lock. */
+  private final long[] keyBuffer;
+
   private int count;
   private int live;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -74,19 +103,27 @@ public final class Deduplicator {
     this.threshold = b.threshold;
     this.verify = b.verify;
     this.maxMatches = b.maxMatches;
+    this.scheme = b.scheme;
     this.index = BlockPermutedIndex.create(b.scheme);
     Checks.checkArgument(
         maxDistance <= index.maxSupportedDistance(),
         "maxDistance must be in [0, %s], got %s",
         index.maxSupportedDistance(),
         maxDistance);
-    int expected = Math.max(1024, b.expectedSize);
-    this.bands = verify ? new BandIndex(expected * analyzer.shingler().bands().bands()) : null;
+    this.bandCount = analyzer.shingler() == null ? 0 : analyzer.shingler().bands().bands();
+    this.keyBuffer = new long[bandCount];
+    int expected = b.expectedSize;
+    this.bands = verify ? new BandIndex(saturatedInt((long) expected * bandCount)) : null;
     this.ordinals = new LongIntMap(expected);
     this.clusters = new Clusters(expected);
     this.sketches = new BytePool();
-    this.docIds = new long[expected];
-    this.fingerprints = new long[expected];
+    this.docIds = new PagedLongArray(expected);
+    this.fingerprints = new PagedLongArray(expected);
+    this.bandKeys = new PagedLongArray(verify ? (long) expected * bandCount : 0);
+  }
+
+  private static int saturatedInt(long n) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, n);
   }
 
   /** A builder with every default: jieba, k = 3, verification at Jaccard 0.8. */
@@ -139,7 +176,7 @@ public final class Deduplicator {
       for (int i = 0; i < s.matchCount; i++) {
         clusters.union(ordinal, s.matchOrdinals[i]);
       }
-      long cluster = docIds[clusters.find(ordinal)];
+      long cluster = docIds.get(clusters.find(ordinal));
       return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches, joined);
     } finally {
       w.unlock();
@@ -156,7 +193,7 @@ public final class Deduplicator {
     List<Long> out = new ArrayList<>(2);
     for (int i = 0; i < roots.length; i++) {
       if (i == 0 || roots[i] != roots[i - 1]) {
-        out.add(docIds[roots[i]]);
+        out.add(docIds.get(roots[i]));
       }
     }
     return List.copyOf(out);
@@ -210,6 +247,206 @@ public final class Deduplicator {
     }
   }
 
+  /** An empty batch for {@link #restoreAll(RestoreBatch)} with this deduplicator's settings. */
+  public RestoreBatch newRestoreBatch() {
+    return new RestoreBatch(bandCount, verify);
+  }
+
+  /**
+   * As {@link #restore(long, Analysis, long[])} for each document in turn, in one step: {@code
+   * joined[i]} are the links of {@code docIds[i]}.
+   *
+   * @throws IllegalArgumentException if the arrays' lengths differ, or as {@link
+   *     #restoreAll(RestoreBatch)}; nothing is stored then
+   */
+  public void restoreAll(long[] docIds, Analysis[] analyses, long[][] joined) {
+    Checks.checkArgument(
+        docIds.length == analyses.length && docIds.length == joined.length,
+        "docIds, analyses and joined must have one entry per document, got %s, %s and %s",
+        docIds.length,
+        analyses.length,
+        joined.length);
+    RestoreBatch batch = newRestoreBatch();
+    for (int i = 0; i < docIds.length; i++) {
+      batch.add(docIds[i], analyses[i], joined[i]);
+    }
+    restoreAll(batch);
+  }
+
+  /**
+   * Stores a batch of documents without checking them, with the meaning of calling {@link
+   * #restore(long, Analysis, long[])} on each in batch order (the same clusters and
+   * representatives, the same verdicts afterwards), but in bulk: the fingerprint index gets the
+   * whole batch as one sorted segment ({@link HammingIndex#addAll}), several million documents per
+   * second, where one-by-one restores cost about 1.4 us each at 10M documents. A link to a document
+   * later in the batch is ignored, as a one-by-one restore would.
+   *
+   * <p>Holds the write lock for the whole batch; the batch can be reused after {@link
+   * RestoreBatch#clear()}.
+   *
+   * @throws IllegalArgumentException if the batch was made by a deduplicator with other settings,
+   *     or a docId is already stored or appears twice in the batch; nothing is stored then
+   */
+  public void restoreAll(RestoreBatch batch) {
+    Objects.requireNonNull(batch, "batch");
+    Checks.checkArgument(
+        batch.bands == bandCount && batch.verify == verify,
+        "the batch was made for %s band keys and verify = %s, this deduplicator uses %s and %s",
+        batch.bands,
+        batch.verify,
+        bandCount,
+        verify);
+    int n = batch.size;
+    if (n == 0) {
+      return;
+    }
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      Checks.checkArgument(
+          (long) count + n <= Integer.MAX_VALUE - 8,
+          "a deduplicator holds fewer than 2^31 ordinals: %s + %s is too many",
+          count,
+          n);
+      int first = count;
+      // Ordinals first: they find duplicate docIds before anything else is touched.
+      for (int i = 0; i < n; i++) {
+        long docId = batch.docIds.get(i);
+        int previous = ordinals.put(docId, first + i);
+        if (previous >= 0) {
+          for (int j = 0; j < i; j++) {
+            ordinals.remove(batch.docIds.get(j));
+          }
+          if (previous < first) {
+            ordinals.put(docId, previous);
+          } else {
+            ordinals.remove(docId);
+          }
+          throw new IllegalArgumentException(
+              Checks.format(
+                  previous < first
+                      ? "docId %s is already stored"
+                      : "docId %s appears twice in the batch",
+                  docId));
+        }
+      }
+      long[] fps = new long[n];
+      long[] ords = new long[n];
+      long[] keys = keyBuffer;
+      for (int i = 0; i < n; i++) {
+        int ordinal = first + i;
+        long fp = batch.fingerprints.get(i);
+        fps[i] = fp;
+        ords[i] = ordinal;
+        docIds.append(batch.docIds.get(i));
+        fingerprints.append(fp);
+        clusters.add();
+        if (bands != null) {
+          sketches.add(batch.sketches.array(i), batch.sketches.offset(i), batch.sketches.length(i));
+          batch.bandKeys.get((long) i * bandCount, keys, 0, bandCount);
+          bandKeys.append(keys, 0, bandCount);
+          bands.add(keys, ordinal);
+        }
+        long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
+        long to = batch.linkEnds.get(i);
+        for (long k = from; k < to; k++) {
+          int other = ordinals.get(batch.links.get(k));
+          if (other >= 0 && other < ordinal) {
+            clusters.union(ordinal, other);
+          }
+        }
+      }
+      count += n;
+      live += n;
+      index.addAll(fps, ords, 0, n);
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /**
+   * Rebuilds every structure without the removed documents, so their memory comes back: {@link
+   * #remove} only marks a document's ordinal removed, and its slots stay until this call.
+   *
+   * <p>Afterwards the same docIds are stored, every verdict is the same, and so are the clusters,
+   * with one rule for the representatives: a cluster is represented by its earliest
+   * <em>surviving</em> member. (Before compaction a removed representative keeps representing its
+   * cluster; compaction forgets removed documents, so their ids stop appearing as representatives.)
+   * Live documents keep their relative order, so "earliest" keeps its meaning.
+   *
+   * <p>Cost: time proportional to the live documents (the index is rebuilt in bulk, as by {@link
+   * #restoreAll}), and the new structures are built beside the old ones, so memory peaks at about
+   * twice the live documents' share. Holds the write lock throughout: checks and inserts wait. For
+   * a service that cannot pause, rebuild a new deduplicator aside (as the embedded store does) and
+   * swap it in.
+   *
+   * @return the number of removed documents whose slots were freed
+   */
+  public int compact() {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      int dropped = count - live;
+      if (dropped == 0) {
+        return 0;
+      }
+      int n = live;
+      PagedLongArray newDocIds = new PagedLongArray(n);
+      PagedLongArray newFingerprints = new PagedLongArray(n);
+      PagedLongArray newBandKeys = new PagedLongArray(verify ? (long) n * bandCount : 0);
+      LongIntMap newOrdinals = new LongIntMap(n);
+      Clusters newClusters = new Clusters(n);
+      BytePool newSketches = new BytePool();
+      BandIndex newBands = verify ? new BandIndex(saturatedInt((long) n * bandCount)) : null;
+      // Old root -> new ordinal of its earliest surviving member, the new root.
+      LongIntMap newRoot = new LongIntMap(0);
+      long[] fps = new long[n];
+      long[] ords = new long[n];
+      long[] keys = keyBuffer;
+      int next = 0;
+      for (int o = removed.nextClearBit(0); o < count; o = removed.nextClearBit(o + 1)) {
+        int i = next++;
+        long docId = docIds.get(o);
+        long fp = fingerprints.get(o);
+        newDocIds.append(docId);
+        newFingerprints.append(fp);
+        newOrdinals.put(docId, i);
+        newClusters.add();
+        int root = clusters.find(o);
+        int earliest = newRoot.get(root);
+        if (earliest < 0) {
+          newRoot.put(root, i);
+        } else {
+          newClusters.union(i, earliest);
+        }
+        if (newBands != null) {
+          newSketches.add(sketches.array(o), sketches.offset(o), sketches.length(o));
+          bandKeys.get((long) o * bandCount, keys, 0, bandCount);
+          newBandKeys.append(keys, 0, bandCount);
+          newBands.add(keys, i);
+        }
+        fps[i] = fp;
+        ords[i] = i;
+      }
+      assert next == n : "live count " + n + ", found " + next;
+      HammingIndex newIndex = BlockPermutedIndex.create(scheme);
+      newIndex.addAll(fps, ords, 0, n);
+      index = newIndex;
+      bands = newBands;
+      ordinals = newOrdinals;
+      clusters = newClusters;
+      sketches = newSketches;
+      docIds = newDocIds;
+      fingerprints = newFingerprints;
+      bandKeys = newBandKeys;
+      removed = new BitSet();
+      count = n;
+      return dropped;
+    } finally {
+      w.unlock();
+    }
+  }
+
   /** Checks {@code text} against every stored document; stores nothing. */
   public Verdict check(CharSequence text) {
     return check(analyzer.analyze(text));
@@ -246,12 +483,12 @@ public final class Deduplicator {
       if (ordinal < 0) {
         return false;
       }
-      index.remove(fingerprints[ordinal], ordinal);
+      index.remove(fingerprints.get(ordinal), ordinal);
       if (bands != null) {
-        int n = bandCount();
-        bands.remove(Arrays.copyOfRange(bandKeys, ordinal * n, ordinal * n + n), ordinal);
+        bandKeys.get((long) ordinal * bandCount, keyBuffer, 0, bandCount);
+        bands.remove(keyBuffer, ordinal);
+        sketches.clear(ordinal);
       }
-      sketches.clear(ordinal);
       removed.set(ordinal);
       live--;
       return true;
@@ -277,7 +514,7 @@ public final class Deduplicator {
     r.lock();
     try {
       int ordinal = ordinals.get(docId);
-      return ordinal < 0 ? -1 : docIds[clusters.find(ordinal)];
+      return ordinal < 0 ? -1 : docIds.get(clusters.find(ordinal));
     } finally {
       r.unlock();
     }
@@ -294,9 +531,10 @@ public final class Deduplicator {
     r.lock();
     try {
       long bytes = index.ramBytesUsed() + ordinals.ramBytesUsed() + clusters.ramBytesUsed();
-      bytes += sketches.ramBytesUsed() + docIds.length * 16L;
+      bytes += sketches.ramBytesUsed() + docIds.ramBytesUsed() + fingerprints.ramBytesUsed();
+      bytes += removed.size() / 8;
       if (bands != null) {
-        bytes += bands.ramBytesUsed() + bandKeys.length * 8L;
+        bytes += bands.ramBytesUsed() + bandKeys.ramBytesUsed();
       }
       return bytes;
     } finally {
@@ -304,47 +542,31 @@ public final class Deduplicator {
     }
   }
 
-  private int bandCount() {
-    return analyzer.shingler() == null ? 0 : analyzer.shingler().bands().bands();
-  }
-
   private void checkAnalysis(Analysis analysis) {
     Objects.requireNonNull(analysis, "analysis");
     Checks.checkArgument(!analysis.isEmpty(), "text has no letters or digits");
     if (verify) {
       Checks.checkArgument(
-          analysis.sketch().bandKeys().length == bandCount(),
+          analysis.sketch().bandKeys().length == bandCount,
           "the analysis has %s band keys, this deduplicator uses %s: it was made with other settings",
           analysis.sketch().bandKeys().length,
-          bandCount());
+          bandCount);
     }
   }
 
-  /** The band keys of every ordinal, {@link #bandCount()} per ordinal (kept for removal). */
-  private long[] bandKeys = new long[0];
-
   private int store(long docId, Analysis analysis, byte @Nullable [] encoded) {
     int ordinal = count++;
-    if (ordinal == docIds.length) {
-      docIds = Arrays.copyOf(docIds, ordinal * 2);
-      fingerprints = Arrays.copyOf(fingerprints, ordinal * 2);
-    }
-    docIds[ordinal] = docId;
-    fingerprints[ordinal] = analysis.fingerprint();
+    docIds.append(docId);
+    fingerprints.append(analysis.fingerprint());
     ordinals.put(docId, ordinal);
     clusters.add();
     index.add(analysis.fingerprint(), ordinal);
-    int pooled =
-        sketches.add(
-            encoded == null ? new byte[0] : encoded, 0, encoded == null ? 0 : encoded.length);
-    assert pooled == ordinal : "sketch pool out of step: " + pooled + " != " + ordinal;
     if (bands != null) {
+      byte[] sketch = encoded == null ? NO_BYTES : encoded;
+      int pooled = sketches.add(sketch, 0, sketch.length);
+      assert pooled == ordinal : "sketch pool out of step: " + pooled + " != " + ordinal;
       long[] keys = analysis.sketch().bandKeys();
-      int n = keys.length;
-      if ((ordinal + 1) * n > bandKeys.length) {
-        bandKeys = Arrays.copyOf(bandKeys, Math.max((ordinal + 1) * n, bandKeys.length * 2));
-      }
-      System.arraycopy(keys, 0, bandKeys, ordinal * n, n);
+      bandKeys.append(keys, 0, keys.length);
       bands.add(keys, ordinal);
     }
     live++;
@@ -368,7 +590,7 @@ public final class Deduplicator {
       if (removed.get(o)) {
         continue;
       }
-      int distance = Long.bitCount(fp ^ fingerprints[o]);
+      int distance = Long.bitCount(fp ^ fingerprints.get(o));
       double similarity = Double.NaN;
       if (verify) {
         // Once enough matches are reported, a candidate already in a matched cluster adds
@@ -387,7 +609,7 @@ public final class Deduplicator {
       }
       s.addMatch(o, clusters.find(o));
       if (out.size() < maxMatches) {
-        out.add(new Match(docIds[o], distance, similarity));
+        out.add(new Match(docIds.get(o), distance, similarity));
       }
     }
     out.sort(

@@ -1,33 +1,35 @@
 package org.neardup.cluster;
 
-import java.util.Arrays;
 import org.neardup.internal.Checks;
+import org.neardup.internal.PagedIntArray;
 
 /**
  * Union-find over dense ordinals 0, 1, 2, ... where each cluster's root is its smallest ordinal,
  * which callers assign in arrival order, so the root is the earliest member: the representative.
  *
  * <p>Path halving on find; union links the larger root under the smaller. Amortised near-constant
- * time per operation, 4 bytes per element. Not thread-safe.
+ * time per operation, 8 bytes per element (parent and size, in {@link PagedIntArray}s: adding an
+ * element never copies the others). Not thread-safe.
  */
 public final class Clusters {
-  private int[] parent;
-  private int[] size;
+  /*
+   * Invariants: parent(x) <= x for every x (roots are the smallest ordinal of their cluster, and
+   * union links the larger root under the smaller); size(r) is the member count of root r.
+   */
+  private final PagedIntArray parent;
+  private final PagedIntArray size;
   private int count;
 
   public Clusters(int expected) {
-    parent = new int[Math.max(16, expected)];
-    size = new int[parent.length];
+    Checks.checkArgument(expected >= 0, "expected must be >= 0, got %s", expected);
+    parent = new PagedIntArray(expected);
+    size = new PagedIntArray(expected);
   }
 
   /** Adds a new singleton cluster and returns its ordinal (the next one). */
   public int add() {
-    if (count == parent.length) {
-      parent = Arrays.copyOf(parent, count * 2);
-      size = Arrays.copyOf(size, count * 2);
-    }
-    parent[count] = count;
-    size[count] = 1;
+    parent.append(count);
+    size.append(1);
     return count++;
   }
 
@@ -41,9 +43,11 @@ public final class Clusters {
   /** The representative (smallest ordinal) of x's cluster. */
   public int find(int x) {
     Checks.checkArgument(x >= 0 && x < count, "ordinal must be in [0, %s), got %s", count, x);
-    while (parent[x] != x) {
-      parent[x] = parent[parent[x]];
-      x = parent[x];
+    int p;
+    while ((p = parent.get(x)) != x) {
+      int gp = parent.get(p);
+      parent.set(x, gp);
+      x = gp;
     }
     return x;
   }
@@ -57,14 +61,14 @@ public final class Clusters {
     }
     int root = Math.min(ra, rb);
     int child = Math.max(ra, rb);
-    parent[child] = root;
-    size[root] += size[child];
+    parent.set(child, root);
+    size.set(root, size.get(root) + size.get(child));
     return root;
   }
 
   /** The number of members of x's cluster. */
   public int clusterSize(int x) {
-    return size[find(x)];
+    return size.get(find(x));
   }
 
   /** The number of ordinals. */
@@ -73,6 +77,6 @@ public final class Clusters {
   }
 
   public long ramBytesUsed() {
-    return 32 + parent.length * 8L;
+    return 32 + parent.ramBytesUsed() + size.ramBytesUsed();
   }
 }

@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * Append-only storage of many small byte arrays in large chunks, addressed by a dense ordinal: no
- * object header per entry, 8 bytes of bookkeeping per entry (offset and length packed in a long).
- * Entries can be cleared to reclaim their ordinal's view but their bytes stay until {@link
- * #compact}. Not thread-safe.
+ * object header per entry, 8 bytes of bookkeeping per entry (offset and length packed in a long, in
+ * a {@link PagedLongArray}: adding never copies the table). Entries can be cleared to reclaim their
+ * ordinal's view but their bytes stay until {@link #compact}. Not thread-safe.
  */
 public final class BytePool {
   private static final int CHUNK_BITS = 20;
@@ -15,7 +15,7 @@ public final class BytePool {
   private byte[][] chunks = new byte[4][];
   private int chunkCount;
   private int chunkFill = CHUNK;
-  private long[] entries = new long[1024];
+  private PagedLongArray entries = new PagedLongArray();
   private int size;
   private long liveBytes;
 
@@ -37,27 +37,24 @@ public final class BytePool {
     System.arraycopy(data, off, chunks[chunkCount - 1], chunkFill, len);
     long address = ((long) (chunkCount - 1) << CHUNK_BITS) | chunkFill;
     chunkFill += len;
-    if (size == entries.length) {
-      entries = Arrays.copyOf(entries, size * 2);
-    }
-    entries[size] = (address << 21) | len;
+    entries.append((address << 21) | len);
     liveBytes += len;
     return size++;
   }
 
   /** The chunk holding entry i. */
   public byte[] array(int i) {
-    return chunks[(int) ((entries[i] >>> 21) >>> CHUNK_BITS)];
+    return chunks[(int) ((entries.get(i) >>> 21) >>> CHUNK_BITS)];
   }
 
   /** The offset of entry i within {@link #array(int)}. */
   public int offset(int i) {
-    return (int) ((entries[i] >>> 21) & (CHUNK - 1));
+    return (int) ((entries.get(i) >>> 21) & (CHUNK - 1));
   }
 
   /** The length of entry i. */
   public int length(int i) {
-    return (int) (entries[i] & ((1 << 21) - 1));
+    return (int) (entries.get(i) & ((1 << 21) - 1));
   }
 
   /** A copy of entry i. */
@@ -68,7 +65,7 @@ public final class BytePool {
   /** Forgets entry i's bytes (its length becomes 0); space returns on {@link #compact}. */
   public void clear(int i) {
     liveBytes -= length(i);
-    entries[i] &= ~((1L << 21) - 1);
+    entries.set(i, entries.get(i) & ~((1L << 21) - 1));
   }
 
   public int size() {
@@ -82,16 +79,16 @@ public final class BytePool {
       return;
     }
     byte[][] old = chunks;
-    long[] oldEntries = entries;
+    PagedLongArray oldEntries = entries;
     chunks = new byte[4][];
     chunkCount = 0;
     chunkFill = CHUNK;
-    entries = new long[Math.max(1024, size)];
+    entries = new PagedLongArray(size);
     int n = size;
     size = 0;
     liveBytes = 0;
     for (int i = 0; i < n; i++) {
-      long e = oldEntries[i];
+      long e = oldEntries.get(i);
       int len = (int) (e & ((1 << 21) - 1));
       long address = e >>> 21;
       add(old[(int) (address >>> CHUNK_BITS)], (int) (address & (CHUNK - 1)), len);
@@ -99,6 +96,6 @@ public final class BytePool {
   }
 
   public long ramBytesUsed() {
-    return 64 + (long) chunkCount * CHUNK + entries.length * 8L;
+    return 64 + chunks.length * 4L + (long) chunkCount * CHUNK + entries.ramBytesUsed();
   }
 }

@@ -186,6 +186,45 @@ public final class ShingleSketch {
     return new ShingleSketch(Mode.values()[(int) (header >> 1)], hashes, (header & 1) != 0);
   }
 
+  /**
+   * Checks that {@code in[off, off + len)} is {@link #encode}'s form of a sketch, as {@link
+   * #decode} would, without allocating: for callers that store encoded sketches as they are.
+   *
+   * @throws IllegalArgumentException if the bytes are not a valid sketch
+   */
+  public static void validate(byte[] in, int off, int len) {
+    int end = off + len;
+    int p = off;
+    long prev = 0;
+    long count = -1;
+    for (long i = -2; i < 0 || i < count; i++) {
+      long v = 0;
+      int shift = 0;
+      while (true) {
+        Checks.checkArgument(p < end, "corrupt sketch: truncated varint");
+        byte b = in[p++];
+        v |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          break;
+        }
+        shift += 7;
+        Checks.checkArgument(shift < 64, "corrupt sketch: varint too long");
+      }
+      if (i == -2) {
+        Checks.checkArgument(v >= 0 && (v >> 1) < 3, "corrupt sketch: bad header %s", v);
+      } else if (i == -1) {
+        Checks.checkArgument(v >= 0 && v <= len, "corrupt sketch: count %s for %s bytes", v, len);
+        count = v;
+      } else {
+        long h = prev + v;
+        Checks.checkArgument(
+            h <= 0xFFFFFFFFL && (i == 0 || h > prev), "corrupt sketch: hash %s out of order", i);
+        prev = h;
+      }
+    }
+    Checks.checkArgument(p == end, "corrupt sketch: %s trailing bytes", end - p);
+  }
+
   /** The encoded size in bytes without encoding. */
   public int encodedSize() {
     int n = varintSize((mode.ordinal() << 1) | 1) + varintSize(hashes.length);

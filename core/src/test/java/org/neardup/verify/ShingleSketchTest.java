@@ -138,4 +138,36 @@ class ShingleSketchTest {
         Arrays.copyOf(sorted, Math.min(k, sorted.length)),
         sorted.length <= k);
   }
+
+  /** validate accepts exactly what decode accepts, on valid and damaged encodings. */
+  @Test
+  void validate_randomDamage_agreesWithDecode() {
+    SplittableRandom r = new SplittableRandom(31);
+    for (int round = 0; round < 20_000; round++) {
+      int[] hashes = r.ints(r.nextInt(40), 0, Integer.MAX_VALUE).distinct().sorted().toArray();
+      byte[] e = ShingleSketch.of(ShingleSketch.Mode.WORDS, hashes, r.nextBoolean()).encode();
+      int len = e.length;
+      switch (r.nextInt(4)) {
+        case 0 -> e[r.nextInt(e.length)] = (byte) r.nextInt(256);
+        case 1 -> len = r.nextInt(e.length + 1);
+        case 2 -> e[r.nextInt(e.length)] |= (byte) 0x80;
+        default -> {}
+      }
+      boolean decodes;
+      try {
+        ShingleSketch.decode(e, 0, len);
+        decodes = true;
+      } catch (IllegalArgumentException ex) {
+        decodes = false;
+      }
+      boolean valid;
+      try {
+        ShingleSketch.validate(e, 0, len);
+        valid = true;
+      } catch (IllegalArgumentException ex) {
+        valid = false;
+      }
+      assertThat(valid).as("round %s: %s of %s", round, Arrays.toString(e), len).isEqualTo(decodes);
+    }
+  }
 }

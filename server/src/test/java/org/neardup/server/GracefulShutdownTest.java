@@ -87,7 +87,9 @@ class GracefulShutdownTest {
       System.out.printf(
           java.util.Locale.ROOT,
           "graceful shutdown: %d acknowledged, %d in flight when the listener closed, %d stored%n",
-          acked.size(), inDoubt.size(), stored);
+          acked.size(),
+          inDoubt.size(),
+          stored);
       assertThat(stored).isBetween((long) acked.size(), (long) acked.size() + inDoubt.size());
       for (Map.Entry<String, Long> e : acked.entrySet()) {
         assertThat(client.get("default", e.getKey()).orElseThrow().fingerprint())

@@ -275,13 +275,14 @@ final class EmbeddedCollection implements Collection {
     Verdict v = g.engine.checkAndInsert(docId, a);
     nextDocId++;
     g.add(docId, p.id, p.hash, v.fingerprint(), p.timestamp, p.expiresAt);
-    byte[] body = p.body;
+    byte[] body = LogFormat.withJoined(p.body, v.joined());
     Bytes.putLong(body, LogFormat.DOC_ID, docId);
     Bytes.putLong(body, LogFormat.CLUSTER, v.cluster());
     lastAppend = store.log().append(body);
     Rebuild r = rebuild;
     if (r != null) {
-      r.pending.add(new PendingInsert(docId, a, v.cluster(), p.id, p.timestamp, p.expiresAt));
+      r.pending.add(
+          new PendingInsert(docId, a, v.cluster(), v.joined(), p.id, p.timestamp, p.expiresAt));
     }
     minExpiresAt = Math.min(minExpiresAt, p.expiresAt);
     insertedMinExpiresAt = Math.min(insertedMinExpiresAt, p.expiresAt);
@@ -590,6 +591,10 @@ final class EmbeddedCollection implements Collection {
    */
   void finishRebuild() {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    Rebuild first = rebuild; // written under the write lock by this same compacting thread
+    if (first != null) {
+      first.restorer.flush(); // the bulk of the engine's work, outside the lock
+    }
     while (true) {
       List<Object> batch;
       Rebuild r;
@@ -614,6 +619,7 @@ final class EmbeddedCollection implements Collection {
         w.unlock();
       }
       apply(r, batch);
+      r.restorer.flush();
     }
   }
 
@@ -622,7 +628,8 @@ final class EmbeddedCollection implements Collection {
     for (Object op : ops) {
       if (op instanceof PendingInsert) {
         PendingInsert p = (PendingInsert) op;
-        r.restorer.restore(p.docId, p.analysis, p.cluster, p.id, p.timestamp, p.expiresAt, now);
+        r.restorer.restore(
+            p.docId, p.analysis, p.cluster, p.joined, p.id, p.timestamp, p.expiresAt, now);
       } else {
         r.restorer.remove((Long) op);
       }
@@ -642,7 +649,13 @@ final class EmbeddedCollection implements Collection {
   }
 
   private record PendingInsert(
-      long docId, Analysis analysis, long cluster, byte[] id, long timestamp, long expiresAt) {}
+      long docId,
+      Analysis analysis,
+      long cluster,
+      List<Long> joined,
+      byte[] id,
+      long timestamp,
+      long expiresAt) {}
 
   @Override
   public String toString() {

@@ -295,10 +295,10 @@ public final class EmbeddedStore implements FingerprintStore {
       for (SnapshotFormat.CollectionEntry e : r.collections()) {
         Pending p = define(file, e.number(), e.name(), e.settings(), e.analyzerId(), e.nextDocId());
         pending.put(e.number(), p);
-        // Sized for what follows plus a quarter: the engine grows by doubling, which at ten
-        // million documents stalls writers for about a second each time.
+        // Sized for what follows plus a quarter: the engine grows a page or a sub-table at a
+        // time, and pre-sizing saves even that work while loading.
         int expected = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, e.documents() * 5 / 4));
-        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, expected));
+        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, expected, true));
       }
       while (r.next()) {
         byte[] body = r.body();
@@ -396,7 +396,7 @@ public final class EmbeddedStore implements FingerprintStore {
           Pending p = define(file, c, s[0], s[1], s[2], 0);
           pending.values().removeIf(q -> q.name.equals(p.name));
           pending.put(c, p);
-          restorers.put(c, new Restorer(p.settings, p.analyzer, 1024));
+          restorers.put(c, new Restorer(p.settings, p.analyzer, 1024, true));
           break;
         }
       case LogFormat.DROP:
@@ -404,6 +404,7 @@ public final class EmbeddedStore implements FingerprintStore {
         restorers.remove(c);
         break;
       case LogFormat.INSERT:
+      case LogFormat.INSERT_V1:
         {
           Pending p = pending.get(c);
           if (p == null) {
@@ -646,7 +647,7 @@ public final class EmbeddedStore implements FingerprintStore {
           }
           try (SegmentReader r = SegmentReader.open(file, n)) {
             while (r.next()) {
-              if (r.body()[0] == LogFormat.INSERT) {
+              if (LogFormat.isInsert(r.body()[0])) {
                 copy(w, cut, r.body(), r.length(), now);
               }
             }
@@ -698,8 +699,15 @@ public final class EmbeddedStore implements FingerprintStore {
       return;
     }
     Bytes.putLong(body, LogFormat.CLUSTER, cluster);
-    w.document(body, 0, length);
-    c.rebuildRestore(body, length, now);
+    int kept;
+    try {
+      kept = LogFormat.stripJoined(body, length); // the Cluster alone places it now
+    } catch (IllegalArgumentException e) {
+      throw new CorruptStoreException(
+          w.path(), "an insert record does not decode: " + e.getMessage());
+    }
+    w.document(body, 0, kept);
+    c.rebuildRestore(body, kept, now);
   }
 
   @Override

@@ -13,22 +13,29 @@ import org.neardup.store.CorruptStoreException;
  * Segment       --> Header, Record*
  * Header        --> Magic, Version, SegmentNumber, HeaderCrc
  * Magic         --> the 8 bytes "NDUPLOG\0"
- * Version       --> int32: 1
+ * Version       --> int32: 2 (this build also reads 1)
  * SegmentNumber --> int64: the number in the file name
  * HeaderCrc     --> int32: CRC32C of the 20 bytes before it
  * Record        --> Length, Crc, Body
  * Length        --> int32: bytes of Body, in [1, 64 MiB]
  * Crc           --> int32: CRC32C of Length and Body
- * Body          --> Create | Drop | Insert | Delete
+ * Body          --> Create | Drop | Insert | Delete | InsertV1
  * Create        --> 1 (byte), Collection, Name, Settings, AnalyzerId
  * Drop          --> 2 (byte), Collection
- * Insert        --> 3 (byte), Collection, DocId, Timestamp, ExpiresAt, Cluster, IdLength, Id, Analysis
+ * Insert        --> 5 (byte), Collection, DocId, Timestamp, ExpiresAt, Cluster, IdLength, Id,
+ *                   JoinedCount, Joined^JoinedCount, Analysis
+ * InsertV1      --> 3 (byte), Collection, DocId, Timestamp, ExpiresAt, Cluster, IdLength, Id, Analysis
+ *                   (version 1 wrote these; version 2 reads them as an Insert whose Joined is Cluster)
  * Delete        --> 4 (byte), Collection, DocId
  * Collection    --> int32: the collection's number, never reused in a directory
  * DocId         --> int64: the document's number in its collection, increasing, never reused
  * Timestamp     --> int64: epoch milliseconds (the caller's, or the arrival)
  * ExpiresAt     --> int64: epoch milliseconds; Long.MAX_VALUE for never
  * Cluster       --> int64: DocId of the cluster's representative when the record was written
+ * JoinedCount   --> int32: the number of Joined, in [0, (Length - 43 - IdLength) / 8]
+ * Joined        --> int64: DocId of the representative of one cluster the document matched, before
+ *                   it joined them (org.neardup.Verdict#joined(), earliest first): replay joins
+ *                   them all, so a document that merged two clusters merges them again
  * IdLength      --> uint16; Id --> UTF-8 bytes of the caller's id
  * Name, Settings, AnalyzerId --> String
  * String        --> uint16 length, UTF-8 bytes
@@ -36,21 +43,29 @@ import org.neardup.store.CorruptStoreException;
  * </pre>
  *
  * All integers are big-endian. Integers are fixed-width so that a snapshot can copy an Insert body
- * and patch its Cluster in place. A record is valid only if its Length is in range, the file holds
- * all of it, and its Crc matches; replay stops at the first invalid record, which can only be a
- * torn tail of the newest segment (older segments were forced to disk before they were closed).
+ * and patch its Cluster in place (a snapshot drops the Joined: its Cluster alone places the
+ * document, see {@link SnapshotFormat}). Version 1 logged only Cluster, so replaying a document
+ * that had joined two clusters rebuilt only one of the links and split the merged cluster. A record
+ * is valid only if its Length is in range, the file holds all of it, and its Crc matches; replay
+ * stops at the first invalid record, which can only be a torn tail of the newest segment (older
+ * segments were forced to disk before they were closed).
  */
 final class LogFormat {
   static final long MAGIC = 0x4E44_5550_4C4F_4700L; // "NDUPLOG\0"
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  static final int OLDEST_VERSION = 1;
   static final int HEADER_SIZE = 8 + 4 + 8 + 4;
   static final int FRAME_SIZE = 8;
   static final int MAX_BODY = 64 << 20;
 
   static final byte CREATE = 1;
   static final byte DROP = 2;
-  static final byte INSERT = 3;
+
+  /** Version 1's insert, without Joined; read, never written. */
+  static final byte INSERT_V1 = 3;
+
   static final byte DELETE = 4;
+  static final byte INSERT = 5;
 
   static final int COLLECTION = 1;
   static final int DOC_ID = 5;
@@ -120,13 +135,15 @@ final class LogFormat {
       throw new CorruptStoreException(file, 20, "header checksum mismatch");
     }
     int version = Bytes.getInt(h, 8);
-    if (version != VERSION) {
+    if (version < OLDEST_VERSION || version > VERSION) {
       throw new CorruptStoreException(
           file,
           8,
           "log format version "
               + version
-              + " is not supported by this build (it reads version "
+              + " is not supported by this build (it reads versions "
+              + OLDEST_VERSION
+              + " to "
               + VERSION
               + "); use the neardup release that wrote it");
     }
@@ -147,17 +164,92 @@ final class LogFormat {
 
   // --- bodies ----------------------------------------------------------------------------
 
-  /** An Insert body with DocId and Cluster left 0, to be patched under the collection's lock. */
+  /**
+   * An Insert body with DocId and Cluster left 0 and no Joined, to be patched under the
+   * collection's lock ({@link #withJoined}).
+   */
   static byte[] insert(int collection, long timestamp, long expiresAt, byte[] id, byte[] analysis) {
-    byte[] b = new byte[ID + id.length + analysis.length];
+    byte[] b = new byte[ID + id.length + 4 + analysis.length];
     b[0] = INSERT;
     Bytes.putInt(b, COLLECTION, collection);
     Bytes.putLong(b, TIMESTAMP, timestamp);
     Bytes.putLong(b, EXPIRES_AT, expiresAt);
     Bytes.putShort(b, ID_LENGTH, id.length);
     System.arraycopy(id, 0, b, ID, id.length);
-    System.arraycopy(analysis, 0, b, ID + id.length, analysis.length);
+    System.arraycopy(analysis, 0, b, ID + id.length + 4, analysis.length);
     return b;
+  }
+
+  /** An Insert body (without Joined) with {@code joined} as its Joined: a copy unless empty. */
+  static byte[] withJoined(byte[] body, java.util.List<Long> joined) {
+    if (joined.isEmpty()) {
+      return body;
+    }
+    int at = ID + idLength(body);
+    assert body[0] == INSERT && Bytes.getInt(body, at) == 0;
+    int n = joined.size();
+    byte[] b = new byte[body.length + n * 8];
+    System.arraycopy(body, 0, b, 0, at);
+    Bytes.putInt(b, at, n);
+    for (int i = 0; i < n; i++) {
+      Bytes.putLong(b, at + 4 + i * 8, joined.get(i));
+    }
+    System.arraycopy(body, at + 4, b, at + 4 + n * 8, body.length - at - 4);
+    return b;
+  }
+
+  /**
+   * Drops the Joined of an Insert body in place (a snapshot keeps only the Cluster); returns the
+   * new length. An InsertV1 body is returned as it is.
+   */
+  static int stripJoined(byte[] body, int length) {
+    if (body[0] != INSERT) {
+      return length;
+    }
+    int at = ID + idLength(body);
+    int n = joinedCount(body, length);
+    if (n == 0) {
+      return length;
+    }
+    int from = at + 4 + n * 8;
+    System.arraycopy(body, from, body, at + 4, length - from);
+    Bytes.putInt(body, at, 0);
+    return length - n * 8;
+  }
+
+  /** Whether a record type is an insert of either version. */
+  static boolean isInsert(byte type) {
+    return type == INSERT || type == INSERT_V1;
+  }
+
+  /**
+   * The number of Joined of an insert body: 0 for InsertV1.
+   *
+   * @throws IllegalArgumentException if the count does not fit in the record
+   */
+  static int joinedCount(byte[] b, int length) {
+    if (b[0] != INSERT) {
+      return 0;
+    }
+    int at = ID + idLength(b);
+    if (at + 4 > length) {
+      throw new IllegalArgumentException("insert record ends inside its id");
+    }
+    int n = Bytes.getInt(b, at);
+    if (n < 0 || n > (length - at - 4) / 8) {
+      throw new IllegalArgumentException(
+          "insert record has JoinedCount "
+              + n
+              + ", its length allows [0, "
+              + (length - at - 4) / 8
+              + "]");
+    }
+    return n;
+  }
+
+  /** Joined i of an Insert body. */
+  static long joined(byte[] b, int i) {
+    return Bytes.getLong(b, ID + idLength(b) + 4 + i * 8);
   }
 
   static byte[] delete(int collection, long docId) {
@@ -217,7 +309,8 @@ final class LogFormat {
     return Bytes.getUnsignedShort(b, ID_LENGTH);
   }
 
-  static int analysisOffset(byte[] b) {
-    return ID + idLength(b);
+  /** Where the Analysis of an insert body of either version starts. */
+  static int analysisOffset(byte[] b, int length) {
+    return b[0] == INSERT ? ID + idLength(b) + 4 + 8 * joinedCount(b, length) : ID + idLength(b);
   }
 }

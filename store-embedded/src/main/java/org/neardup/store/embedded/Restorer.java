@@ -1,49 +1,172 @@
 package org.neardup.store.embedded;
 
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
+import org.neardup.RestoreBatch;
 import org.neardup.store.CollectionSettings;
 
 /**
- * Fills a {@link Generation} from Insert records in DocId order, with {@link
- * org.neardup.Deduplicator#restore}: no verification, each document joins the cluster its record
- * names.
+ * Fills a {@link Generation} from insert records in DocId order: no verification, each document
+ * joins the clusters its record names. The engine's part is gathered into a {@link RestoreBatch}
+ * and restored in bulk ({@link org.neardup.Deduplicator#restoreAll(RestoreBatch)}), which loads the
+ * fingerprint index as one sorted segment; the documents' facts and ids are filed at once, so
+ * duplicates and links are decided as records arrive.
  *
- * <p>A record names its cluster by the representative's DocId, which may be gone (expired or
- * deleted: the engine keeps a removed representative as the root of its cluster, but a restore
- * cannot name a document the new engine does not hold). So the restorer remembers, per named
- * representative, the latest member it restored, and joins later members to that one: the cluster
- * stays whole and its earliest restored member represents it from now on.
+ * <p>An Insert names the representatives of every cluster the document joined (its Joined; an
+ * InsertV1 or a snapshot document names only its Cluster). A named representative may be gone
+ * (expired or deleted: the engine keeps a removed representative as the root of its cluster, but a
+ * restore cannot name a document the new engine does not hold). So the restorer remembers, per
+ * named representative, the latest member it restored, and joins later members to that one: the
+ * cluster stays whole and its earliest restored member represents it from now on.
  */
 final class Restorer {
+  /*
+   * Invariants: every document filed in the generation with docId < pendingFrom is held by the
+   * engine; those from pendingFrom on are in `batch` or in the batch `inFlight` is restoring, in
+   * docId order, and not yet in the engine. Anything that touches the engine's view of a pending
+   * document (removal) calls sync() first. At most one batch is in flight.
+   */
+
+  /**
+   * Documents gathered before a flush: a bound on the batch's memory (about 50 bytes per
+   * fingerprint-only document, twice that while one batch loads and the next gathers), large enough
+   * that a snapshot of 10M documents loads in three segments.
+   */
+  static final int MAX_BATCH = 1 << 22;
+
   private final CollectionSettings settings;
   private final Analyzer analyzer;
   private final int expected;
+  private final boolean background;
   private @Nullable Generation generation;
+  private @Nullable RestoreBatch batch;
+  private long pendingFrom = Long.MAX_VALUE;
   private final LongLongMap proxy = new LongLongMap();
+  private long[] links = new long[4];
+  private @Nullable ThreadPoolExecutor loader;
+  private @Nullable Future<?> inFlight;
 
   /**
    * @param expected documents expected, to pre-size the generation
    */
   Restorer(CollectionSettings settings, Analyzer analyzer, int expected) {
-    this.settings = settings;
-    this.analyzer = analyzer;
-    this.expected = expected;
+    this(settings, analyzer, expected, false);
   }
 
   /**
-   * The generation restored so far. Its slots start at the first restored DocId, or at {@code
-   * nextDocId} when nothing was restored, so a generation never pays for the DocIds that expired
-   * before it.
+   * @param background whether full batches are restored into the engine on a second thread while
+   *     the caller gathers the next (for opening a store, where both cores are free: reading and
+   *     filing records and loading the engine take about the same time)
    */
-  Generation finish(long nextDocId) {
+  Restorer(CollectionSettings settings, Analyzer analyzer, int expected, boolean background) {
+    this.settings = settings;
+    this.analyzer = analyzer;
+    this.expected = expected;
+    this.background = background;
+  }
+
+  private Generation generation(long base) {
     Generation g = generation;
     if (g == null) {
-      g = new Generation(settings, analyzer, nextDocId, expected);
+      g = new Generation(settings, analyzer, base, expected);
       generation = g;
+      batch = g.engine.newRestoreBatch();
     }
     return g;
+  }
+
+  /**
+   * The generation restored so far, every gathered document in its engine. Its slots start at the
+   * first restored DocId, or at {@code nextDocId} when nothing was restored, so a generation never
+   * pays for the DocIds that expired before it.
+   */
+  Generation finish(long nextDocId) {
+    Generation g = generation(nextDocId);
+    sync();
+    ThreadPoolExecutor l = loader;
+    if (l != null) {
+      l.shutdown();
+      loader = null;
+    }
+    return g;
+  }
+
+  /** Starts restoring the gathered documents into the engine (in the background if so made). */
+  void flush() {
+    RestoreBatch b = batch;
+    Generation g = generation;
+    if (b == null || g == null || b.size() == 0) {
+      return;
+    }
+    if (!background) {
+      g.engine.restoreAll(b);
+      b.clear();
+      pendingFrom = Long.MAX_VALUE;
+      return;
+    }
+    await();
+    batch = g.engine.newRestoreBatch();
+    ThreadPoolExecutor l = loader;
+    if (l == null) {
+      l =
+          new ThreadPoolExecutor(
+              1,
+              1,
+              1,
+              TimeUnit.SECONDS,
+              new LinkedBlockingQueue<>(),
+              r -> {
+                Thread t = new Thread(r, "neardup-restore");
+                t.setDaemon(true);
+                return t;
+              });
+      l.allowCoreThreadTimeOut(true);
+      loader = l;
+    }
+    inFlight = l.submit(() -> g.engine.restoreAll(b));
+  }
+
+  /** Restores every gathered document into the engine and waits until it is done. */
+  void sync() {
+    flush();
+    await();
+    pendingFrom = Long.MAX_VALUE;
+  }
+
+  private void await() {
+    Future<?> f = inFlight;
+    if (f == null) {
+      return;
+    }
+    inFlight = null;
+    boolean interrupted = false;
+    while (true) {
+      try {
+        f.get();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof RuntimeException) {
+          throw (RuntimeException) cause;
+        }
+        if (cause instanceof Error) {
+          throw (Error) cause;
+        }
+        throw new IllegalStateException(cause);
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Documents restored and still held. */
@@ -54,14 +177,16 @@ final class Restorer {
 
   long ramBytesUsed() {
     Generation g = generation;
-    return g == null ? 0 : g.ramBytesUsed();
+    RestoreBatch b = batch;
+    return (g == null ? 0 : g.ramBytesUsed()) + (b == null ? 0 : b.ramBytesUsed());
   }
 
   /**
-   * Restores one Insert body unless it expired by {@code now} or its DocId is already held.
+   * Restores one insert body (either version) unless it expired by {@code now} or its DocId is
+   * already held.
    *
    * @return whether the document was restored
-   * @throws IllegalArgumentException if the record's analysis does not decode
+   * @throws IllegalArgumentException if the record's joined list or analysis does not decode
    */
   boolean restore(byte[] body, int length, long now) {
     long docId = Bytes.getLong(body, LogFormat.DOC_ID);
@@ -69,52 +194,93 @@ final class Restorer {
     if (expiresAt <= now) {
       return false;
     }
-    Generation g = generation;
-    if (g == null) {
-      g = new Generation(settings, analyzer, docId, expected);
-      generation = g;
-    }
+    Generation g = generation(docId);
     int slot = g.docs.slot(docId);
     if (slot >= 0 || docId < g.docs.base) {
       return false; // already held, or before this generation began: never restore twice
     }
     int idLength = LogFormat.idLength(body);
-    int analysisAt = LogFormat.ID + idLength;
-    Analysis analysis = Analysis.decode(body, analysisAt, length - analysisAt);
-    byte[] id = java.util.Arrays.copyOfRange(body, LogFormat.ID, analysisAt);
+    int joined = LogFormat.joinedCount(body, length);
+    int analysisAt = LogFormat.analysisOffset(body, length);
+    if (analysisAt + 8 > length) {
+      throw new IllegalArgumentException("insert record ends before its analysis");
+    }
+    byte[] id = java.util.Arrays.copyOfRange(body, LogFormat.ID, LogFormat.ID + idLength);
     int hash = IdTable.hash(id, 0, id.length);
     int clash = g.find(id, hash);
     if (clash >= 0) {
-      g.remove(clash); // the same id again: only when the clock went back across a restart
+      remove(g.docId(clash)); // the same id again: only when the clock went back across a restart
     }
     long cluster = Bytes.getLong(body, LogFormat.CLUSTER);
-    long target = docId;
-    if (cluster != docId) {
-      if (g.engine.contains(cluster)) {
-        target = cluster;
-      } else {
-        long p = proxy.get(cluster);
-        if (p != LongLongMap.MISSING && g.engine.contains(p)) {
-          target = p;
-        }
-      }
-      proxy.put(cluster, docId);
+    int n = 0;
+    if (links.length < Math.max(1, joined)) {
+      links = new long[Math.max(joined, links.length * 2)];
     }
-    g.engine.restore(docId, analysis, target);
+    if (joined == 0) {
+      if (cluster != docId) {
+        n = link(g, cluster, n);
+      }
+    } else {
+      for (int i = 0; i < joined; i++) {
+        n = link(g, LogFormat.joined(body, i), n);
+      }
+    }
+    RestoreBatch b = batch;
+    b.add(docId, body, analysisAt, length - analysisAt, links, n); // checks the analysis
+    if (pendingFrom == Long.MAX_VALUE) {
+      pendingFrom = docId;
+    }
+    if (joined == 0) {
+      if (cluster != docId) {
+        proxy.put(cluster, docId);
+      }
+    } else {
+      for (int i = 0; i < joined; i++) {
+        proxy.put(LogFormat.joined(body, i), docId);
+      }
+    }
     g.add(
         docId,
         id,
         hash,
-        analysis.fingerprint(),
+        Bytes.getLong(body, analysisAt),
         Bytes.getLong(body, LogFormat.TIMESTAMP),
         expiresAt);
+    if (b.size() >= MAX_BATCH) {
+      flush();
+    }
     return true;
+  }
+
+  /** Adds the document that stands for named representative {@code rep} to links, if any. */
+  private int link(Generation g, long rep, int n) {
+    long target = rep;
+    if (!holds(g, target)) {
+      target = proxy.get(rep);
+      if (target == LongLongMap.MISSING || !holds(g, target)) {
+        return n;
+      }
+    }
+    links[n] = target;
+    return n + 1;
+  }
+
+  private static boolean holds(Generation g, long docId) {
+    int slot = g.docs.slot(docId);
+    return slot >= 0 && g.docs.isLive(slot);
   }
 
   /** Restores an insert that arrived during a rebuild. */
   void restore(
-      long docId, Analysis analysis, long cluster, byte[] id, long ts, long exp, long now) {
-    byte[] body = LogFormat.insert(0, ts, exp, id, analysis.encode());
+      long docId,
+      Analysis analysis,
+      long cluster,
+      List<Long> joined,
+      byte[] id,
+      long ts,
+      long exp,
+      long now) {
+    byte[] body = LogFormat.withJoined(LogFormat.insert(0, ts, exp, id, analysis.encode()), joined);
     Bytes.putLong(body, LogFormat.DOC_ID, docId);
     Bytes.putLong(body, LogFormat.CLUSTER, cluster);
     restore(body, body.length, now);
@@ -128,6 +294,9 @@ final class Restorer {
     }
     int slot = g.docs.slot(docId);
     if (slot >= 0 && g.docs.isLive(slot)) {
+      if (docId >= pendingFrom) {
+        sync();
+      }
       g.remove(slot);
     }
   }

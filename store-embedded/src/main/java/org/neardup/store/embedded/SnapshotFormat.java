@@ -29,15 +29,16 @@ import org.neardup.store.CorruptStoreException;
  * Snapshot    --> Header, CollectionCount, Collection^CollectionCount, Document*, End, Footer
  * Header      --> Magic, Version, LastSegment, CreatedAt
  * Magic       --> the 8 bytes "NDUPSNAP"
- * Version     --> int32: 1
+ * Version     --> int32: 2 (this build also reads 1)
  * LastSegment --> int64: the snapshot holds the effect of log segments up to this one
  * CreatedAt   --> int64: epoch milliseconds
  * CollectionCount --> int32
  * Collection  --> Number (int32), NextDocId (int64), Documents (int64), Name, Settings, AnalyzerId
  * Documents   --> about how many documents follow for it (to size memory before loading)
  * Name, Settings, AnalyzerId --> uint16 length, UTF-8 bytes
- * Document    --> Length (int32, in [1, 64 MiB]), Body: an Insert body of {@link LogFormat},
- *                 whose Cluster is the representative when the snapshot was written
+ * Document    --> Length (int32, in [1, 64 MiB]), Body: an Insert body of {@link LogFormat}
+ *                 without Joined (JoinedCount 0), or an InsertV1 body, whose Cluster is the
+ *                 representative when the snapshot was written (version 1: InsertV1 only)
  * End         --> int32: 0
  * Footer      --> DocumentCount (int64), Checksum (int32), EndMagic
  * Checksum    --> CRC32C of every byte of the file before it
@@ -52,7 +53,8 @@ import org.neardup.store.CorruptStoreException;
 final class SnapshotFormat {
   static final long MAGIC = 0x4E44_5550_534E_4150L; // "NDUPSNAP"
   static final long END_MAGIC = 0x4E44_5550_5345_4E44L; // "NDUPSEND"
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  static final int OLDEST_VERSION = 1;
   private static final String PREFIX = "snapshot-";
   private static final String SUFFIX = ".ndsnap";
 
@@ -114,8 +116,9 @@ final class SnapshotFormat {
       out.write(b);
     }
 
-    /** Appends one Insert body. */
+    /** Appends one insert body (an Insert without Joined, or an InsertV1). */
     void document(byte[] body, int off, int len) throws IOException {
+      assert off != 0 || LogFormat.joinedCount(body, len) == 0 : "a snapshot keeps no Joined";
       out.writeInt(len);
       out.write(body, off, len);
       documents++;
@@ -123,6 +126,11 @@ final class SnapshotFormat {
 
     long documents() {
       return documents;
+    }
+
+    /** The file being written (its final name). */
+    Path path() {
+      return target;
     }
 
     /** Finishes the file, forces it and renames it into place; returns its size. */
@@ -185,13 +193,15 @@ final class SnapshotFormat {
                   MAGIC));
         }
         int version = readInt();
-        if (version != VERSION) {
+        if (version < OLDEST_VERSION || version > VERSION) {
           throw new CorruptStoreException(
               file,
               8,
               "snapshot format version "
                   + version
-                  + " is not supported by this build (it reads version "
+                  + " is not supported by this build (it reads versions "
+                  + OLDEST_VERSION
+                  + " to "
                   + VERSION
                   + ")");
         }
@@ -261,7 +271,7 @@ final class SnapshotFormat {
       offset += len;
       length = len;
       documents++;
-      if (body[0] != LogFormat.INSERT) {
+      if (!LogFormat.isInsert(body[0])) {
         throw new CorruptStoreException(file, offset - len, "document record has type " + body[0]);
       }
       return true;

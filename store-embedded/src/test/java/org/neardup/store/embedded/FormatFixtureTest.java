@@ -9,15 +9,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.testkit.ManualClock;
 
 /**
- * A data directory written by format version 1 ({@link FixtureWriter}) still reads: the files are a
- * format, and a change that breaks them must bump the version.
+ * Data directories written by each format version ({@link FixtureWriter}: version 1 logged one
+ * Cluster per insert, version 2 the Joined list) still read: the files are a format, and a change
+ * that breaks them must bump the version and keep reading the old one.
  */
 class FormatFixtureTest {
   private static final String[] FILES = {
@@ -26,18 +28,19 @@ class FormatFixtureTest {
 
   @TempDir Path dir;
 
-  private void copyFixture() throws IOException {
+  private void copyFixture(int version) throws IOException {
     for (String f : FILES) {
-      try (InputStream in = getClass().getResourceAsStream("fixture-v1/" + f)) {
+      try (InputStream in = getClass().getResourceAsStream("fixture-v" + version + "/" + f)) {
         assertThat(in).as("fixture file %s", f).isNotNull();
         Files.copy(in, dir.resolve(f));
       }
     }
   }
 
-  @Test
-  public void files_parseRecordByRecord() throws IOException {
-    copyFixture();
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  public void files_parseRecordByRecord(int version) throws IOException {
+    copyFixture(version);
     try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(dir.resolve(FILES[0]))) {
       assertThat(r.lastSegment()).isZero();
       assertThat(r.collections())
@@ -48,6 +51,7 @@ class FormatFixtureTest {
               "k=2;threshold=0.8;verify=false;retention=PT87600H;basis=timestamp;lexicon=none");
       List<String> ids = new ArrayList<>();
       while (r.next()) {
+        assertThat(LogFormat.joinedCount(r.body(), r.length())).isZero();
         int n = LogFormat.idLength(r.body());
         ids.add(new String(r.body(), LogFormat.ID, n, java.nio.charset.StandardCharsets.UTF_8));
       }
@@ -60,12 +64,14 @@ class FormatFixtureTest {
       }
       assertThat(r.problem()).isNull();
     }
-    assertThat(types).containsExactly(LogFormat.INSERT, LogFormat.DELETE, LogFormat.INSERT);
+    byte insert = version == 1 ? LogFormat.INSERT_V1 : LogFormat.INSERT;
+    assertThat(types).containsExactly(insert, LogFormat.DELETE, insert);
   }
 
-  @Test
-  public void store_opensWithEveryDocumentAndCluster() throws IOException {
-    copyFixture();
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  public void store_opensWithEveryDocumentAndCluster(int version) throws IOException {
+    copyFixture(version);
     // The analyzers' ids name core's fingerprint settings; when core changes them, a store
     // rightly refuses the old data, and this part of the test has nothing to say.
     CollectionSettings news =

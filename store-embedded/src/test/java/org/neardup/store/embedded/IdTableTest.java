@@ -45,4 +45,40 @@ class IdTableTest {
       assertThat(docs.fingerprint(e.getValue())).isEqualTo(docs.timestamp(e.getValue()));
     }
   }
+
+  /** Growth from nothing across many sub-table splits (2^16 slots each), with removals. */
+  @Test
+  public void manyIds_growingPastSplits_agreeWithHashMap() {
+    SplittableRandom r = new SplittableRandom(77);
+    DocTable docs = new DocTable(0);
+    IdTable ids = new IdTable(docs, 0);
+    Map<String, Integer> oracle = new HashMap<>();
+    long next = 0;
+    for (int op = 0; op < 400_000; op++) {
+      String id = "https://example.com/news/" + op + ".html";
+      byte[] b = id.getBytes(StandardCharsets.UTF_8);
+      int slot = docs.add(next++, b, 0, b.length, op, op, op);
+      ids.put(IdTable.hash(b, 0, b.length), slot);
+      oracle.put(id, slot);
+      if (r.nextInt(4) == 0) {
+        String victim = "https://example.com/news/" + r.nextInt(op + 1) + ".html";
+        Integer s = oracle.remove(victim);
+        if (s != null) {
+          byte[] v = victim.getBytes(StandardCharsets.UTF_8);
+          assertThat(ids.remove(IdTable.hash(v, 0, v.length), s)).isTrue();
+          docs.remove(s);
+        }
+      }
+    }
+    assertThat(ids.size()).isEqualTo(oracle.size());
+    for (int op = 0; op < 400_000; op++) {
+      String id = "https://example.com/news/" + op + ".html";
+      byte[] b = id.getBytes(StandardCharsets.UTF_8);
+      Integer want = oracle.get(id);
+      assertThat(ids.find(b, IdTable.hash(b, 0, b.length)))
+          .as(id)
+          .isEqualTo(want == null ? -1 : want);
+    }
+    assertThat((double) ids.ramBytesUsed() / ids.size()).isBetween(10.0, 30.0);
+  }
 }
