@@ -24,12 +24,18 @@ cat "$work/fp.txt"
 java -jar benchmarks/target/benchmarks.jar SegmenterBenchmark -rf text -rff "$work/seg.txt" >/dev/null
 cat "$work/seg.txt"
 
+section "check-and-insert of texts, verification on and off, one thread (JMH)"
+java -jar benchmarks/target/benchmarks.jar CheckAndInsertBenchmark -rf text -rff "$work/cai.txt" >/dev/null
+cat "$work/cai.txt"
+
 section "Hamming index, k = 3, uniformly random fingerprints"
 for size in 10000000 50000000; do
   for scheme in 4:1 5:2 6:3; do
     NEARDUP_JAVA_OPTS="-Xmx18g -XX:+UseParallelGC" ./neardup bench index --size "$size" --k 3 --scheme "$scheme"
   done
 done
+
+NEARDUP_JAVA_OPTS="-Xmx18g -XX:+UseParallelGC" ./neardup bench index --size 10000000 --k 3 --build mixed
 
 section "all pairs, 10M random fingerprints, k = 3, 2 threads"
 NEARDUP_JAVA_OPTS="-Xmx8g" ./neardup bench all-pairs --size 10000000 --k 3 --threads 2
