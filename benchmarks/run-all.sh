@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every measurement docs/BENCHMARKS.md reports, one after the other, and prints the raw output.
 # Usage: benchmarks/run-all.sh [DEV_DIR]   (DEV_DIR: the labelled dev set, default ../shared/data/dev)
-# Takes 30-45 minutes on 2 cores and needs about 16 GB of RAM for the 50M-fingerprint index runs.
+# Takes 40-50 minutes on 2 cores and needs about 16 GB of RAM for the 50M-fingerprint index runs.
+# The eval report and its JSON are kept in benchmarks/target/run-all/.
 # Run it on an otherwise idle machine: the figures are only comparable within one run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,10 +20,20 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time: apt-get inst
 mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package
 
 section "fingerprinting, one thread (JMH)"
-java -jar benchmarks/target/benchmarks.jar FingerprintBenchmark -p corpus="$dev/docs.jsonl" -rf text -rff "$work/fp.txt" >/dev/null
+java -jar benchmarks/target/benchmarks.jar FingerprintBenchmark -p corpus="$dev/docs.jsonl" -rf text -rff "$work/fp.txt" | grep 'MB per operation' | sort -u
 cat "$work/fp.txt"
-java -jar benchmarks/target/benchmarks.jar SegmenterBenchmark -rf text -rff "$work/seg.txt" >/dev/null
+
+section "Chinese segmentation, one thread: JMH, then side by side with jieba-analysis 1.0.2"
+python3 -c 'import json, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    d = json.loads(line)
+    if d["lang"] == "zh":
+        print(d["text"])' "$dev/docs.jsonl" > "$work/zh.txt"
+java -jar benchmarks/target/benchmarks.jar SegmenterBenchmark -p corpus="$work/zh.txt" -rf text -rff "$work/seg.txt" >/dev/null
 cat "$work/seg.txt"
+mvn -q -B -o -pl segment-jieba test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/cp.txt"
+java -cp "segment-jieba/target/test-classes:segment-jieba/target/classes:$(cat "$work/cp.txt")" \
+  org.neardup.segment.jieba.SegmenterThroughput "$work/zh.txt"
 
 section "check-and-insert of texts, verification on and off, one thread (JMH)"
 java -jar benchmarks/target/benchmarks.jar CheckAndInsertBenchmark -rf text -rff "$work/cai.txt" >/dev/null
@@ -60,4 +71,11 @@ server/src/test/resources/wrk/bench.sh "$jar" "$work/text1m" default batch-text 
 rm -rf "$work/text1m"
 
 section "accuracy on the dev set (neardup eval)"
-./neardup eval "$dev" --out "$work/report.html" --json "$work/eval.json"
+kept="$root/benchmarks/target/run-all"
+mkdir -p "$kept"
+./neardup eval "$dev" --out "$kept/report.html" --json "$kept/eval.json"
+echo "report: $kept/report.html"
+
+section "kill -9 loop (25 kills) and exactly one survivor (10,000 groups of 8 on 64 connections)"
+mvn -B -o -pl server -am test -Dtest='KillRestartTest,LinearizabilityTest' -Dneardup.kills=25 \
+  -Dneardup.groups=10000 -Dsurefire.failIfNoSpecifiedTests=false | grep -E 'kill/restart|linearizab|Tests run:|BUILD'

@@ -13,6 +13,7 @@ class CheckAndInsertBenchmarkTest {
       CheckAndInsertBenchmark b = new CheckAndInsertBenchmark();
       b.stored = 2000;
       b.verify = verify;
+      b.textCount = 1 << 12;
       b.setUp();
       assertThat(b.dedup.size()).isEqualTo(2000);
       int duplicates = 0;
