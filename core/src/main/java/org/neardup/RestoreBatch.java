@@ -136,20 +136,10 @@ public final class RestoreBatch {
       int sketchLen,
       long[] joined,
       int joinedCount) {
-    Checks.checkArgument(
-        joinedCount >= 0 && joinedCount <= joined.length,
-        "joinedCount must be in [0, %s], got %s",
-        joined.length,
-        joinedCount);
-    docIds.append(docId);
-    fingerprints.append(fingerprint);
+    addExceptKeys(docId, fingerprint, sketch, sketchOff, sketchLen, joined, joinedCount);
     if (verify) {
       bandKeys.append(keys, keysOff, bands);
-      sketches.add(sketch, sketchOff, sketchLen);
     }
-    links.append(joined, 0, joinedCount);
-    linkEnds.append(links.size());
-    size++;
   }
 
   /** As the long[] overload, for keys stored big-endian in {@code bytes[keysOff, ...)}. */
@@ -163,6 +153,23 @@ public final class RestoreBatch {
       int sketchLen,
       long[] joined,
       int joinedCount) {
+    addExceptKeys(docId, fingerprint, sketch, sketchOff, sketchLen, joined, joinedCount);
+    if (verify) {
+      for (int b = 0; b < bands; b++) {
+        bandKeys.append(getLong(keyBytes, keysOff + b * 8));
+      }
+    }
+  }
+
+  /** Everything both add overloads append but the band keys, which each takes in its own form. */
+  private void addExceptKeys(
+      long docId,
+      long fingerprint,
+      byte[] sketch,
+      int sketchOff,
+      int sketchLen,
+      long[] joined,
+      int joinedCount) {
     Checks.checkArgument(
         joinedCount >= 0 && joinedCount <= joined.length,
         "joinedCount must be in [0, %s], got %s",
@@ -171,9 +178,6 @@ public final class RestoreBatch {
     docIds.append(docId);
     fingerprints.append(fingerprint);
     if (verify) {
-      for (int b = 0; b < bands; b++) {
-        bandKeys.append(getLong(keyBytes, keysOff + b * 8));
-      }
       sketches.add(sketch, sketchOff, sketchLen);
     }
     links.append(joined, 0, joinedCount);
