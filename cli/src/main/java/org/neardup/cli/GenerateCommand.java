@@ -21,13 +21,13 @@ import picocli.CommandLine.Spec;
  * {@code neardup bench generate}: a reproducible synthetic corpus with known near-duplicates, for
  * measuring {@code neardup dedup} at scale (the same seed always gives the same bytes).
  *
- * <p>The texts come from {@link CorpusGenerator}. Half Chinese, half English. Chinese words are
- * drawn from jieba's dictionary by frequency; English words are pronounceable syllable strings
- * drawn from a Zipf distribution. Lengths: half short (40-200 characters), 30% medium (200-500),
- * 20% long (500-3000). A share of the documents ({@code --dup-rate}) are copies of an earlier
- * document with repost-like edits: a few words replaced, inserted or deleted, a sentence added or
- * dropped, a counter or date line added or changed, boilerplate ("转载请注明出处", "Read more at ...")
- * appended.
+ * <p>The texts come from {@link CorpusGenerator}: half Chinese (words from jieba's dictionary by
+ * frequency), half English (English's hundred most frequent words, then pronounceable syllable
+ * strings), Zipf-distributed, each text with a topic of its own words. Lengths: half short (40-200
+ * characters), 30% medium (200-500), 20% long (500-3000). A share of the documents ({@code
+ * --dup-rate}) are copies of an earlier document with repost-like edits: a few words replaced,
+ * inserted or deleted, a sentence added or dropped, a counter or date line added or changed,
+ * boilerplate ("转载请注明出处", "Read more at ...") appended.
  */
 @Command(
     name = "generate",
@@ -61,6 +61,14 @@ final class GenerateCommand implements Callable<Integer> {
           "Share of documents that are edited copies of earlier ones. Default: ${DEFAULT-VALUE}.")
   double dupRate = 0.3;
 
+  @Option(
+      names = "--crowded",
+      description =
+          "Stress case for skew: English texts of made-up words only, without English's frequent"
+              + " words or topics, so their fingerprints crowd together (many candidates that are"
+              + " not near-duplicates).")
+  boolean crowded;
+
   @Spec CommandSpec spec;
 
   @Override
@@ -71,7 +79,7 @@ final class GenerateCommand implements Callable<Integer> {
     if (!(dupRate >= 0 && dupRate < 1)) {
       throw new IllegalArgumentException("--dup-rate must be in [0, 1), got " + dupRate);
     }
-    CorpusGenerator generator = new CorpusGenerator(seed, dupRate);
+    CorpusGenerator generator = new CorpusGenerator(seed, dupRate, crowded);
     try (OutputStream raw = Files.newOutputStream(out);
         OutputStream os =
             out.toString().endsWith(".gz") ? new GZIPOutputStream(raw, 1 << 16) : raw;
