@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import org.neardup.index.AllPairs;
 import org.neardup.internal.Checks;
 import org.neardup.internal.Sorts;
+import org.neardup.verify.HeadFilter;
 import org.neardup.verify.ShingleSketch;
 
 /**
@@ -20,8 +21,10 @@ import org.neardup.verify.ShingleSketch;
  * <p>Candidates: every pair within {@code maxDistance} bits ({@link AllPairs}) and every pair that
  * shares a MinHash band key (one sort per band). A pair sharing band keys is verified only from the
  * first band it shares, and a fingerprint pair only when it shares no band key, so each pair is
- * verified once without a hash set. Only fingerprints and band keys are held in memory; sketches
- * are read through {@code sketches}, which may be backed by a file.
+ * verified once without a hash set. Every candidate passes the {@link HeadFilter} before its
+ * sketches are read and compared, as in {@link Deduplicator}. Held in memory: fingerprints, band
+ * keys and the sixteen smallest shingle hashes of each document; sketches are read through {@code
+ * sketches}, which may be backed by a file.
  */
 public final class CorpusDedup {
   /**
@@ -65,6 +68,7 @@ public final class CorpusDedup {
     long[] fps =
         count == fingerprints.length ? fingerprints : java.util.Arrays.copyOf(fingerprints, count);
     boolean verify = sketches != null;
+    Heads heads = verify ? Heads.of(count, sketches, excluded, threshold, threads) : null;
     java.util.concurrent.atomic.AtomicLong reported = new java.util.concurrent.atomic.AtomicLong();
     AllPairs.find(
         fps,
@@ -81,6 +85,9 @@ public final class CorpusDedup {
           }
           if (shareBand(bandKeys, bands, i, j, bands)) {
             return; // the band phase verifies it
+          }
+          if (!heads.mayReach(i, j)) {
+            return;
           }
           double s = ShingleSketch.jaccard(sketches.apply(i), sketches.apply(j));
           if (s >= threshold) {
@@ -102,7 +109,9 @@ public final class CorpusDedup {
                 try {
                   for (int b = first; b < bands; b += nThreads) {
                     reported.addAndGet(
-                        band(fps, count, bandKeys, bands, b, sketches, threshold, excluded, out));
+                        band(
+                            fps, count, bandKeys, bands, b, sketches, heads, threshold, excluded,
+                            out));
                   }
                 } catch (Throwable e) {
                   failure.compareAndSet(null, e);
@@ -112,7 +121,13 @@ public final class CorpusDedup {
       workers.add(t);
       t.start();
     }
-    for (Thread t : workers) {
+    join(workers.toArray(new Thread[0]), failure);
+    return reported.get();
+  }
+
+  /** Waits for the threads; rethrows the first failure of any of them. */
+  private static void join(Thread[] threads, AtomicReference<Throwable> failure) {
+    for (Thread t : threads) {
       try {
         t.join();
       } catch (InterruptedException e) {
@@ -120,14 +135,16 @@ public final class CorpusDedup {
         throw new IllegalStateException("interrupted while finding pairs", e);
       }
     }
-    if (failure.get() != null) {
-      Throwable e = failure.get();
+    Throwable e = failure.get();
+    if (e != null) {
       if (e instanceof RuntimeException) {
         throw (RuntimeException) e;
       }
+      if (e instanceof Error) {
+        throw (Error) e;
+      }
       throw new IllegalStateException(e);
     }
-    return reported.get();
   }
 
   private static long band(
@@ -137,6 +154,7 @@ public final class CorpusDedup {
       int bands,
       int b,
       IntFunction<ShingleSketch> sketches,
+      Heads heads,
       double threshold,
       java.util.BitSet excluded,
       PairSink out) {
@@ -164,6 +182,9 @@ public final class CorpusDedup {
           if (shareBand(bandKeys, bands, i, j, b)) {
             continue; // an earlier band already verified this pair
           }
+          if (!heads.mayReach(i, j)) {
+            continue;
+          }
           double s = ShingleSketch.jaccard(sketches.apply(i), sketches.apply(j));
           if (s >= threshold) {
             out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
@@ -174,6 +195,59 @@ public final class CorpusDedup {
       start = end;
     }
     return pairs;
+  }
+
+  /**
+   * The {@link HeadFilter} heads of every document, read once before the pairs: 68 bytes per
+   * document, so that a candidate far below the threshold costs no sketch read.
+   */
+  private static final class Heads {
+    final HeadFilter filter;
+    final int[] hashes;
+    final int[] codes;
+
+    private Heads(int count, double threshold) {
+      this.filter = new HeadFilter(threshold);
+      this.hashes = new int[Math.multiplyExact(count, HeadFilter.HEAD)];
+      this.codes = new int[count];
+    }
+
+    static Heads of(
+        int count,
+        IntFunction<ShingleSketch> sketches,
+        java.util.@Nullable BitSet excluded,
+        double threshold,
+        int threads) {
+      Heads h = new Heads(count, threshold);
+      int workers = Math.max(1, Math.min(threads, count / 4096));
+      Thread[] pool = new Thread[workers];
+      AtomicReference<Throwable> failure = new AtomicReference<>();
+      for (int w = 0; w < workers; w++) {
+        int first = w;
+        pool[w] =
+            new Thread(
+                () -> {
+                  try {
+                    for (int i = first; i < count; i += workers) {
+                      if (!isExcluded(excluded, i)) {
+                        h.codes[i] =
+                            HeadFilter.head(sketches.apply(i), h.hashes, i * HeadFilter.HEAD);
+                      }
+                    }
+                  } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                  }
+                },
+                "neardup-heads-" + w);
+        pool[w].start();
+      }
+      join(pool, failure);
+      return h;
+    }
+
+    boolean mayReach(int i, int j) {
+      return filter.mayReach(hashes, i * HeadFilter.HEAD, codes[i], j * HeadFilter.HEAD, codes[j]);
+    }
   }
 
   /** Whether documents i and j share a key in any band before {@code limit}. */

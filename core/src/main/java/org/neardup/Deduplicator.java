@@ -21,6 +21,7 @@ import org.neardup.internal.PagedLongArray;
 import org.neardup.text.Lexicon;
 import org.neardup.verify.BandIndex;
 import org.neardup.verify.BandScheme;
+import org.neardup.verify.HeadFilter;
 import org.neardup.verify.ShingleSketch;
 import org.neardup.verify.Shingler;
 
@@ -30,8 +31,11 @@ import org.neardup.verify.Shingler;
  * <p>A text is a near-duplicate of a stored one when, with verification on (the default), the
  * Jaccard similarity of their shingles reaches {@code threshold}; candidates come from the
  * fingerprint index (within {@code maxDistance} bits) and from MinHash band keys, never from a
- * scan. With verification off, a match is any stored fingerprint within {@code maxDistance} bits.
- * Clusters are the connected components of matches; each is represented by its earliest member.
+ * scan. A {@link HeadFilter} drops candidates far below the threshold from their sixteen smallest
+ * shingle hashes before the full comparison (a pair at the threshold is lost about once in a
+ * million). With verification off, a match is any stored fingerprint within {@code maxDistance}
+ * bits. Clusters are the connected components of matches; each is represented by its earliest
+ * member.
  *
  * <p>Thread-safe. {@link #checkAndInsert} is linearizable: of two near-duplicate texts inserted at
  * once from two threads, exactly one is new. Analysis (the expensive part: segmentation, hashing)
@@ -73,6 +77,7 @@ public final class Deduplicator {
   private final Analyzer analyzer;
   private final int maxDistance;
   private final double threshold;
+  private final @Nullable HeadFilter headFilter;
   private final boolean verify;
   private final int maxMatches;
   private final BlockScheme scheme;
@@ -102,6 +107,7 @@ public final class Deduplicator {
     this.maxDistance = b.maxDistance;
     this.threshold = b.threshold;
     this.verify = b.verify;
+    this.headFilter = b.verify ? new HeadFilter(b.threshold) : null;
     this.maxMatches = b.maxMatches;
     this.scheme = b.scheme;
     this.index = BlockPermutedIndex.create(b.scheme);
@@ -597,6 +603,9 @@ public final class Deduplicator {
         // nothing to the clustering: skip its verification.
         if (out.size() >= maxMatches && s.inMatchedCluster(clusters.find(o))) {
           continue;
+        }
+        if (!headFilter.mayReach(mine, sketches.array(o), sketches.offset(o), sketches.length(o))) {
+          continue; // far below the threshold: see HeadFilter
         }
         ShingleSketch theirs =
             ShingleSketch.decode(sketches.array(o), sketches.offset(o), sketches.length(o));

@@ -293,4 +293,49 @@ class DeduplicatorTest {
       assertThat((long) c.find(i)).isEqualTo(sequentialCluster.get(i));
     }
   }
+
+  /**
+   * A crowd: every fingerprint equal, so every pair is a fingerprint candidate (as texts from one
+   * template or an unknown vocabulary make). The pairs are still exactly those a brute-force
+   * comparison of every pair's similarity finds.
+   */
+  @Test
+  void corpusDedup_crowdedFingerprints_sameAsBruteForce() {
+    List<String> texts = TestCorpus.corpus(22, 150, 3, 30);
+    Deduplicator d = builder().build();
+    int n = texts.size();
+    Analysis[] analyses = new Analysis[n];
+    for (int i = 0; i < n; i++) {
+      analyses[i] = d.analyzer().analyze(texts.get(i));
+    }
+    int bands = analyses[0].sketch().bandKeys().length;
+    long[] keys = new long[n * bands];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(analyses[i].sketch().bandKeys(), 0, keys, i * bands, bands);
+    }
+    Set<Long> expected = new HashSet<>();
+    for (int i = 0; i < n; i++) {
+      for (int j = i + 1; j < n; j++) {
+        double s =
+            ShingleSketch.jaccard(analyses[i].sketch().shingles(), analyses[j].sketch().shingles());
+        if (s >= 0.8) {
+          expected.add((long) i << 32 | j);
+        }
+      }
+    }
+    assertThat(expected).hasSizeGreaterThan(n / 2);
+    Set<Long> got = Collections.synchronizedSet(new HashSet<>());
+    CorpusDedup.findPairs(
+        new long[n],
+        n,
+        keys,
+        bands,
+        o -> analyses[o].sketch().shingles(),
+        3,
+        0.8,
+        null,
+        2,
+        (i, j, dist, sim) -> got.add((long) i << 32 | j));
+    assertThat(got).isEqualTo(expected);
+  }
 }

@@ -82,6 +82,11 @@ public final class ShingleSketch {
     return hashes.clone();
   }
 
+  /** The hashes themselves, not a copy: for this package's readers, which never write. */
+  int[] hashesView() {
+    return hashes;
+  }
+
   /**
    * The Jaccard similarity of the two texts' shingle sets: exact when both sketches are complete,
    * otherwise the bottom-k estimate over the smallest {@code min(size)} hashes of the union. Texts
