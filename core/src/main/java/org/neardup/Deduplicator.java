@@ -174,7 +174,6 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
-      Checks.checkArgument(ordinals.get(docId) < 0, "docId %s is already stored", docId);
       Scratch s = scratch.get();
       List<Match> matches = find(analysis, s, true);
       List<Long> joined = joined(s);
@@ -219,7 +218,6 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
-      Checks.checkArgument(ordinals.get(docId) < 0, "docId %s is already stored", docId);
       int ordinal = store(docId, analysis, encoded);
       for (long link : joined) {
         int other = link == docId ? -1 : ordinals.get(link);
@@ -242,7 +240,6 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
-      Checks.checkArgument(ordinals.get(docId) < 0, "docId %s is already stored", docId);
       int ordinal = store(docId, analysis, encoded);
       int rep = clusterDocId == docId ? -1 : ordinals.get(clusterDocId);
       if (rep >= 0) {
@@ -318,15 +315,10 @@ public final class Deduplicator {
       // Ordinals first: they find duplicate docIds before anything else is touched.
       for (int i = 0; i < n; i++) {
         long docId = batch.docIds.get(i);
-        int previous = ordinals.put(docId, first + i);
+        int previous = ordinals.putIfAbsent(docId, first + i);
         if (previous >= 0) {
           for (int j = 0; j < i; j++) {
             ordinals.remove(batch.docIds.get(j));
-          }
-          if (previous < first) {
-            ordinals.put(docId, previous);
-          } else {
-            ordinals.remove(docId);
           }
           throw new IllegalArgumentException(
               Checks.format(
@@ -561,10 +553,12 @@ public final class Deduplicator {
   }
 
   private int store(long docId, Analysis analysis, byte @Nullable [] encoded) {
-    int ordinal = count++;
+    int ordinal = count;
+    Checks.checkArgument(
+        ordinals.putIfAbsent(docId, ordinal) < 0, "docId %s is already stored", docId);
+    count++;
     docIds.append(docId);
     fingerprints.append(analysis.fingerprint());
-    ordinals.put(docId, ordinal);
     clusters.add();
     index.add(analysis.fingerprint(), ordinal);
     if (bands != null) {

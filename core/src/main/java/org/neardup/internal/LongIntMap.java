@@ -110,6 +110,18 @@ public final class LongIntMap {
 
   /** Sets key to value (>= 0); returns the previous value or -1. */
   public int put(long key, int value) {
+    return insert(key, value, true);
+  }
+
+  /**
+   * Sets key to value (>= 0) unless key is present; returns the present value (nothing changed) or
+   * -1 (stored). One probe where get-then-put takes two.
+   */
+  public int putIfAbsent(long key, int value) {
+    return insert(key, value, false);
+  }
+
+  private int insert(long key, int value, boolean overwrite) {
     Checks.checkArgument(value >= 0, "value must be >= 0, got %s", value);
     long h = hash(key);
     Table t = directory[dirIndex(h)];
@@ -117,7 +129,9 @@ public final class LongIntMap {
     for (; t.values[s] != FREE; s = (s + 1) & t.mask) {
       if (t.keys[s] == key) {
         int old = t.values[s];
-        t.values[s] = value;
+        if (overwrite) {
+          t.values[s] = value;
+        }
         return old;
       }
     }

@@ -15,10 +15,14 @@ class LongIntMapTest {
     Map<Long, Integer> oracle = new HashMap<>();
     for (int step = 0; step < 200_000; step++) {
       long key = r.nextInt(5000) * 0x9E3779B97F4A7C15L; // clustered keys stress probing
-      switch (r.nextInt(3)) {
+      switch (r.nextInt(4)) {
         case 0 -> {
           assertThat(map.put(key, step)).isEqualTo(oracle.getOrDefault(key, -1));
           oracle.put(key, step);
+        }
+        case 3 -> {
+          assertThat(map.putIfAbsent(key, step)).isEqualTo(oracle.getOrDefault(key, -1));
+          oracle.putIfAbsent(key, step);
         }
         case 1 ->
             assertThat(map.remove(key))
