@@ -1,7 +1,5 @@
 package org.neardup.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedOutputStream;
@@ -19,7 +17,6 @@ import java.util.concurrent.Callable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.CorpusDedup;
-import org.neardup.PairList;
 import org.neardup.cluster.Clusters;
 import org.neardup.internal.LongIntMap;
 import org.neardup.text.TermHasher;
@@ -77,6 +74,14 @@ final class DedupCommand implements Callable<Integer> {
 
   @Mixin EngineOptions engine = new EngineOptions();
 
+  @Option(
+      names = "--pair-chunk",
+      hidden = true,
+      paramLabel = "N",
+      description =
+          "Pairs held in memory before a sorted run goes to disk (default: 1/400 of the heap).")
+  int pairChunk;
+
   @Spec CommandSpec spec;
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -101,10 +106,10 @@ final class DedupCommand implements Callable<Integer> {
         read(source, analyzer, c, show, err);
         long t1 = System.nanoTime();
         c.finish();
-        PairList pairs = findPairs(c, analyzer, verify, bands, show, err);
+        PairSpill pairs = findPairs(c, work, verify, bands, show, err);
+        c.pairs = pairs;
         long t2 = System.nanoTime();
-        Clusters clusters = pairs.clusters(c.count);
-        Summary summary = write(staging.dir(), c, pairs, clusters, verify, show, err);
+        Summary summary = write(staging.dir(), c, pairs, verify, show, err);
         long t3 = System.nanoTime();
         summary.seconds = (t3 - t0) / 1e9;
         summary.readSeconds = (t1 - t0) / 1e9;
@@ -142,6 +147,7 @@ final class DedupCommand implements Callable<Integer> {
     final BitSet excluded = new BitSet();
     final List<String[]> errors = new ArrayList<>();
     final LongIntMap seenIds = new LongIntMap(1 << 14);
+    PairSpill pairs;
     int count;
     int good;
 
@@ -167,8 +173,9 @@ final class DedupCommand implements Callable<Integer> {
     public void close() throws IOException {
       try (SpillFile a = ids;
           SpillFile b = records;
-          SpillFile d = sketches) {
-        // closes and deletes all three
+          SpillFile d = sketches;
+          PairSpill p = pairs) {
+        // closes and deletes them all
       }
     }
   }
@@ -258,11 +265,16 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
-  private PairList findPairs(
-      Corpus c, Analyzer analyzer, boolean verify, int bands, boolean show, PrintStream err) {
-    PairList pairs = new PairList();
+  private PairSpill findPairs(
+      Corpus c, Path work, boolean verify, int bands, boolean show, PrintStream err) {
+    PairSpill pairs =
+        new PairSpill(
+            work.resolve("pairs"),
+            verify,
+            pairChunk > 0 ? pairChunk : PairSpill.chunkFor(Runtime.getRuntime().maxMemory()));
     ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[4096]);
     try (Progress progress = Progress.start(show, "pairs", -1, "pairs", 1, err)) {
+      progress.follow(pairs::size);
       CorpusDedup.findPairs(
           c.fingerprints,
           c.count,
@@ -287,41 +299,43 @@ final class DedupCommand implements Callable<Integer> {
           pairs);
       progress.stepTo(pairs.size());
     }
-    pairs.sort();
+    pairs.finish();
     return pairs;
   }
 
   private Summary write(
-      Path dir,
-      Corpus c,
-      PairList pairs,
-      Clusters clusters,
-      boolean verify,
-      boolean show,
-      PrintStream err)
+      Path dir, Corpus c, PairSpill pairs, boolean verify, boolean show, PrintStream err)
       throws IOException {
     Summary s = new Summary();
     s.documents = c.count;
     s.errors = c.errors.size();
     s.pairs = pairs.size();
+    // One pass over the pairs: the clusters (union-find, each represented by its earliest
+    // document) and what check-and-insert would have answered on arrival: a document is new when
+    // no earlier document is its near-duplicate (pairs are (i, j) with i < j).
+    Clusters clusters = new Clusters(c.count);
+    clusters.ensure(c.count);
+    BitSet seenBefore = new BitSet(c.count);
+    try (PairSpill.Cursor p = pairs.cursor()) {
+      while (p.next()) {
+        clusters.union(p.first(), p.second());
+        seenBefore.set(p.second());
+      }
+    }
     int[] sizes = new int[c.count];
     for (int o = 0; o < c.count; o++) {
       if (!c.excluded.get(o)) {
         sizes[clusters.find(o)]++;
       }
     }
-    // What check-and-insert would have answered on arrival: a document is new when no earlier
-    // document is its near-duplicate (pairs are (i, j) with i < j).
-    java.util.BitSet seenBefore = new java.util.BitSet(c.count);
-    for (int k = 0; k < pairs.size(); k++) {
-      seenBefore.set(pairs.second(k));
-    }
-    JsonFactory factory = JSON.getFactory();
     byte[] nl = {'\n'};
+    IdReader idA = new IdReader(c.ids);
+    IdReader idB = new IdReader(c.ids);
     try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
         OutputStream clustersOut = buffered(dir.resolve("clusters.jsonl"));
         OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
         OutputStream dupOut = buffered(dir.resolve("duplicates.jsonl"))) {
+      JsonLine line = new JsonLine(clustersOut);
       for (int o = 0; o < c.count; o++) {
         if (c.excluded.get(o)) {
           continue;
@@ -341,24 +355,17 @@ final class DedupCommand implements Callable<Integer> {
         if (isNew) {
           s.newOnArrival++;
         }
-        try (JsonGenerator g = factory.createGenerator(clustersOut)) {
-          g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
-          g.writeStartObject();
-          g.writeFieldName("id");
-          g.writeRawValue(c.id(o));
-          g.writeFieldName("cluster");
-          g.writeRawValue(c.id(rep));
-          g.writeBooleanField("representative", isRep);
-          g.writeBooleanField("new", isNew);
-          g.writeNumberField("size", sizes[rep]);
-          g.writeNumberField("distance", Long.bitCount(c.fingerprints[o] ^ c.fingerprints[rep]));
-          if (verify) {
-            double sim = isRep ? 1.0 : ShingleSketch.jaccard(sketch(c, o), sketch(c, rep));
-            g.writeNumberField("similarity", round(sim));
-          }
-          g.writeEndObject();
+        line.raw("id", idA.bytes, idA.read(o))
+            .raw("cluster", idB.bytes, idB.read(rep))
+            .bool("representative", isRep)
+            .bool("new", isNew)
+            .number("size", sizes[rep])
+            .number("distance", Long.bitCount(c.fingerprints[o] ^ c.fingerprints[rep]));
+        if (verify) {
+          double sim = isRep ? 1.0 : ShingleSketch.jaccard(sketch(c, o), sketch(c, rep));
+          line.number("similarity", round(sim));
         }
-        clustersOut.write(nl);
+        line.end();
         byte[] record = c.records.read(o);
         OutputStream target = isRep ? uniqueOut : dupOut;
         target.write(record);
@@ -369,23 +376,24 @@ final class DedupCommand implements Callable<Integer> {
       }
       progress.stepTo(c.count);
     }
-    try (OutputStream pairsOut = buffered(dir.resolve("pairs.jsonl"))) {
-      for (int k = 0; k < pairs.size(); k++) {
-        try (JsonGenerator g = factory.createGenerator(pairsOut)) {
-          g.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
-          g.writeStartObject();
-          g.writeFieldName("a");
-          g.writeRawValue(c.id(pairs.first(k)));
-          g.writeFieldName("b");
-          g.writeRawValue(c.id(pairs.second(k)));
-          g.writeNumberField("distance", pairs.distance(k));
-          if (verify) {
-            g.writeNumberField("similarity", round(pairs.similarity(k)));
-          }
-          g.writeEndObject();
+    try (Progress progress = Progress.start(show, "pairs.jsonl", s.pairs, "pairs", 1, err);
+        OutputStream pairsOut = buffered(dir.resolve("pairs.jsonl"));
+        PairSpill.Cursor p = pairs.cursor()) {
+      JsonLine line = new JsonLine(pairsOut);
+      long written = 0;
+      while (p.next()) {
+        line.raw("a", idA.bytes, idA.read(p.first()))
+            .raw("b", idB.bytes, idB.read(p.second()))
+            .number("distance", p.distance());
+        if (verify) {
+          line.number("similarity", round(p.similarity()));
         }
-        pairsOut.write(nl);
+        line.end();
+        if ((++written & 0xFFFF) == 0) {
+          progress.stepTo(written);
+        }
       }
+      progress.stepTo(written);
     }
     try (OutputStream errorsOut = buffered(dir.resolve("errors.jsonl"))) {
       for (String[] e : c.errors) {
@@ -403,6 +411,25 @@ final class DedupCommand implements Callable<Integer> {
       s.firstErrors = c.errors.subList(0, Math.min(5, c.errors.size()));
     }
     return s;
+  }
+
+  /** Reads ids (as JSON) of a spill file into a reused buffer. */
+  private static final class IdReader {
+    private final SpillFile ids;
+    byte[] bytes = new byte[64];
+
+    IdReader(SpillFile ids) {
+      this.ids = ids;
+    }
+
+    /** Reads the id of ordinal o into {@link #bytes}; returns its length. */
+    int read(int o) {
+      int len = ids.length(o);
+      if (bytes.length < len) {
+        bytes = new byte[Math.max(len, bytes.length * 2)];
+      }
+      return ids.read(o, bytes);
+    }
   }
 
   private static ShingleSketch sketch(Corpus c, int o) {

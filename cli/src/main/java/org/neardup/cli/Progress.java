@@ -6,6 +6,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.Checks;
 
 /**
  * A progress bar with rate and ETA on a terminal's stderr, and nothing at all when stderr is not a
@@ -13,6 +14,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class Progress implements AutoCloseable {
   private final @Nullable ProgressBar bar;
+  private @Nullable Thread follower;
 
   private Progress(@Nullable ProgressBar bar) {
     this.bar = bar;
@@ -51,6 +53,33 @@ final class Progress implements AutoCloseable {
     }
   }
 
+  /**
+   * Steps the bar to {@code position}'s value four times a second until {@link #close}, for work
+   * that cannot report its own progress (it only counts, from whatever threads do it).
+   */
+  void follow(java.util.function.LongSupplier position) {
+    if (bar == null) {
+      return;
+    }
+    Checks.checkState(follower == null, "already following");
+    Thread t =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                bar.stepTo(position.getAsLong());
+                try {
+                  Thread.sleep(250);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "neardup-progress");
+    t.setDaemon(true);
+    t.start();
+    follower = t;
+  }
+
   void extra(String message) {
     if (bar != null) {
       bar.setExtraMessage(message);
@@ -59,6 +88,14 @@ final class Progress implements AutoCloseable {
 
   @Override
   public void close() {
+    if (follower != null) {
+      follower.interrupt();
+      try {
+        follower.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     if (bar != null) {
       bar.close();
     }
