@@ -14,37 +14,31 @@ import java.util.Arrays;
  */
 public final class LongIntMap {
   /*
-   * Extendible hashing [1]: a directory of 2^depth references to sub-tables, indexed by the top
-   * `depth` bits of the key's hash; a sub-table of local depth d < depth is referenced by the
-   * 2^(depth - d) consecutive directory entries that share its d-bit prefix. Each sub-table is open
-   * addressing with linear probing on the hash's low bits and backward-shift deletion (no
-   * tombstones), at most 2/3 full. A sub-table below MAX_SLOTS doubles; one at MAX_SLOTS splits
-   * into two of MAX_SLOTS on hash bit 63 - d (doubling the directory first when d == depth).
+   * Extendible hashing (HashDirectory): sub-tables chosen by the top bits of the key's hash. Each
+   * sub-table is open addressing with linear probing on the hash's low bits and backward-shift
+   * deletion (no tombstones), at most 2/3 full. A sub-table below MAX_SLOTS doubles; one at
+   * MAX_SLOTS splits into two of MAX_SLOTS on hash bit 63 - d.
    *
-   * Invariants (checkInvariants): every key sits in the sub-table its hash's top bits select, in
-   * the probe run from its home slot without a free slot between; size == sum of sub-table sizes;
-   * each sub-table is referenced by exactly its 2^(depth - d) directory entries.
-   *
-   * [1] Fagin, Nievergelt, Pippenger, Strong. Extendible hashing: a fast access method for dynamic
-   *     files. ACM TODS 4(3), 1979.
+   * Invariants (checkInvariants): the directory's; every key sits in the sub-table its hash's top
+   * bits select, in the probe run from its home slot without a free slot between; size == sum of
+   * sub-table sizes.
    */
-  static final int MAX_SLOTS = 1 << 16;
+  static final int MAX_SLOTS = HashDirectory.MAX_SLOTS;
   private static final String MAX_SLOTS_TEXT = "43,690";
   private static final int FREE = -1;
 
-  private static final class Table {
+  private static final class Table extends HashDirectory.Table {
     final long[] keys;
     final int[] values;
     final int mask;
-    final int depth;
     int size;
 
     Table(int capacity, int depth) {
+      super(depth);
       keys = new long[capacity];
       values = new int[capacity];
       Arrays.fill(values, FREE);
       mask = capacity - 1;
-      this.depth = depth;
     }
 
     boolean full() {
@@ -52,28 +46,17 @@ public final class LongIntMap {
     }
   }
 
-  private Table[] directory;
-  private int depth;
+  private final HashDirectory<Table> directory;
   private int size;
-  private int tables;
   private long slots;
 
   /** A map pre-sized for {@code expected} entries. */
   public LongIntMap(int expected) {
     Checks.checkArgument(expected >= 0, "expected must be >= 0, got %s", expected);
     long want = Math.max(8, expected * 3L / 2 + 1);
-    int d = 0;
-    while ((want >> d) > MAX_SLOTS) {
-      d++;
-    }
-    int capacity = Math.min(MAX_SLOTS, Integer.highestOneBit((int) ((want >> d) * 2 - 1)));
-    directory = new Table[1 << d];
-    for (int i = 0; i < directory.length; i++) {
-      directory[i] = new Table(capacity, d);
-    }
-    depth = d;
-    tables = directory.length;
-    slots = (long) tables * capacity;
+    int capacity = HashDirectory.capacityFor(want, HashDirectory.depthFor(want, 32));
+    directory = new HashDirectory<>(want, 32, d -> new Table(capacity, d));
+    slots = (long) directory.tables() * capacity;
   }
 
   /** Murmur3's 64-bit finaliser: the top bits pick the sub-table, the low bits the home slot. */
@@ -87,14 +70,10 @@ public final class LongIntMap {
     return h;
   }
 
-  private int dirIndex(long h) {
-    return (int) ((h >>> 32) >>> (32 - depth));
-  }
-
   /** The value of key, or -1. */
   public int get(long key) {
     long h = hash(key);
-    Table t = directory[dirIndex(h)];
+    Table t = directory.at(h);
     long[] keys = t.keys;
     int[] values = t.values;
     int mask = t.mask;
@@ -124,7 +103,7 @@ public final class LongIntMap {
   private int insert(long key, int value, boolean overwrite) {
     Checks.checkArgument(value >= 0, "value must be >= 0, got %s", value);
     long h = hash(key);
-    Table t = directory[dirIndex(h)];
+    Table t = directory.at(h);
     int s = (int) h & t.mask;
     for (; t.values[s] != FREE; s = (s + 1) & t.mask) {
       if (t.keys[s] == key) {
@@ -152,7 +131,7 @@ public final class LongIntMap {
   /** Removes key; returns its value or -1. */
   public int remove(long key) {
     long h = hash(key);
-    Table t = directory[dirIndex(h)];
+    Table t = directory.at(h);
     long[] keys = t.keys;
     int[] values = t.values;
     int mask = t.mask;
@@ -189,7 +168,7 @@ public final class LongIntMap {
   }
 
   public long ramBytesUsed() {
-    return 48 + 16 + directory.length * 4L + tables * (32L + 32) + slots * 12;
+    return 32 + directory.ramBytesUsed() + directory.tables() * (32L + 32) + slots * 12;
   }
 
   /**
@@ -198,38 +177,24 @@ public final class LongIntMap {
    */
   private Table makeRoom(long h) {
     while (true) {
-      int j = dirIndex(h);
-      Table t = directory[j];
+      int j = directory.index(h);
+      Table t = directory.get(j);
       if (!t.full()) {
         return t;
       }
       if (t.keys.length < MAX_SLOTS) {
         Table grown = new Table(t.keys.length * 2, t.depth);
         moveAll(t, grown, null, 0);
-        replace(j, t, grown, grown);
-        slots += t.keys.length;
+        directory.replace(j, t, grown, grown);
       } else {
-        split(j, t);
+        j = directory.prepareSplit(j, t);
+        Table low = new Table(t.keys.length, t.depth + 1);
+        Table high = new Table(t.keys.length, t.depth + 1);
+        moveAll(t, low, high, 63 - t.depth);
+        directory.replace(j, t, low, high);
       }
+      slots += t.keys.length;
     }
-  }
-
-  private void split(int j, Table t) {
-    if (t.depth == depth) {
-      Table[] next = new Table[directory.length * 2];
-      for (int i = 0; i < next.length; i++) {
-        next[i] = directory[i >> 1];
-      }
-      directory = next;
-      depth++;
-      j = j * 2;
-    }
-    Table low = new Table(t.keys.length, t.depth + 1);
-    Table high = new Table(t.keys.length, t.depth + 1);
-    moveAll(t, low, high, 63 - t.depth);
-    replace(j, t, low, high);
-    tables++;
-    slots += t.keys.length;
   }
 
   /** Moves every entry of {@code from} into {@code a}, or into {@code b} when hash bit is set. */
@@ -251,43 +216,26 @@ public final class LongIntMap {
     }
   }
 
-  /**
-   * Points the directory entries of {@code old} (one of them is j) at {@code low} (first half of
-   * its range) and {@code high} (second half); the same table for a plain growth.
-   */
-  private void replace(int j, Table old, Table low, Table high) {
-    int span = 1 << (depth - old.depth);
-    int start = j & -span;
-    for (int i = start; i < start + span; i++) {
-      directory[i] = i < start + span / 2 ? low : high;
-    }
-  }
-
   /** Checks the design note's invariants; for tests. */
   void checkInvariants() {
-    int total = 0;
-    for (int i = 0; i < directory.length; i++) {
-      Table t = directory[i];
-      int span = 1 << (depth - t.depth);
-      Checks.checkState(directory[i & -span] == t, "table at %s not referenced by its run", i);
-      if ((i & (span - 1)) != 0) {
-        continue;
-      }
-      int n = 0;
-      for (int s = 0; s < t.keys.length; s++) {
-        if (t.values[s] == FREE) {
-          continue;
-        }
-        n++;
-        long h = hash(t.keys[s]);
-        Checks.checkState(directory[dirIndex(h)] == t, "key %s in the wrong table", t.keys[s]);
-        for (int p = (int) h & t.mask; p != s; p = (p + 1) & t.mask) {
-          Checks.checkState(t.values[p] != FREE, "key %s cut off from its home", t.keys[s]);
-        }
-      }
-      Checks.checkState(n == t.size, "table size %s, counted %s", t.size, n);
-      total += n;
-    }
-    Checks.checkState(total == size, "size %s, counted %s", size, total);
+    long[] total = {0};
+    directory.checkInvariants(
+        t -> {
+          int n = 0;
+          for (int s = 0; s < t.keys.length; s++) {
+            if (t.values[s] == FREE) {
+              continue;
+            }
+            n++;
+            long h = hash(t.keys[s]);
+            Checks.checkState(directory.at(h) == t, "key %s in the wrong table", t.keys[s]);
+            for (int p = (int) h & t.mask; p != s; p = (p + 1) & t.mask) {
+              Checks.checkState(t.values[p] != FREE, "key %s cut off from its home", t.keys[s]);
+            }
+          }
+          Checks.checkState(n == t.size, "table size %s, counted %s", t.size, n);
+          total[0] += n;
+        });
+    Checks.checkState(total[0] == size, "size %s, counted %s", size, total[0]);
   }
 }

@@ -2,6 +2,7 @@ package org.neardup.verify;
 
 import java.util.function.IntConsumer;
 import org.neardup.internal.Checks;
+import org.neardup.internal.HashDirectory;
 
 /**
  * A multimap from MinHash band keys to document ordinals, for finding candidates: every ordinal
@@ -23,30 +24,27 @@ import org.neardup.internal.Checks;
  */
 public final class BandIndex {
   /*
-   * Extendible hashing, as in org.neardup.internal.LongIntMap: a directory of 2^depth sub-tables
-   * indexed by the top `depth` bits of hash(key31); a sub-table of local depth d is referenced by
-   * the 2^(depth - d) consecutive directory entries sharing its d-bit prefix. Within a sub-table,
-   * linear probing from the home slot (the hash's low bits). A sub-table that would pass 3/4 used
-   * (live entries plus tombstones) is rebuilt: at the same size when tombstones made it full,
-   * doubled below MAX_SLOTS, else split in two on hash bit 63 - d.
+   * Extendible hashing (HashDirectory): sub-tables chosen by the top bits of hash(key31). Within a
+   * sub-table, linear probing from the home slot (the hash's low bits). A sub-table that would pass
+   * 3/4 used (live entries plus tombstones) is rebuilt: at the same size when tombstones made it
+   * full, doubled below MAX_SLOTS, else split in two on hash bit 63 - d.
    *
-   * Invariants (checkInvariants): every entry sits in the sub-table its hash selects, reachable
-   * from its home slot without a 0 slot between; live == sum of sub-table live counts; used >= live
-   * in each sub-table.
+   * Invariants (checkInvariants): the directory's; every entry sits in the sub-table its hash
+   * selects, reachable from its home slot without a 0 slot between; live == sum of sub-table live
+   * counts; used >= live in each sub-table.
    */
-  static final int MAX_SLOTS = 1 << 16;
+  static final int MAX_SLOTS = HashDirectory.MAX_SLOTS;
 
-  private static final class Table {
+  private static final class Table extends HashDirectory.Table {
     final long[] slots;
     final int mask;
-    final int depth;
     int used;
     int live;
 
     Table(int capacity, int depth) {
+      super(depth);
       slots = new long[capacity];
       mask = capacity - 1;
-      this.depth = depth;
     }
 
     boolean full() {
@@ -54,28 +52,17 @@ public final class BandIndex {
     }
   }
 
-  private Table[] directory;
-  private int depth;
+  private final HashDirectory<Table> directory;
   private int live;
-  private int tables;
   private long slotCount;
 
   public BandIndex(int expectedEntries) {
     Checks.checkArgument(
         expectedEntries >= 0, "expectedEntries must be >= 0, got %s", expectedEntries);
     long want = Math.max(16, expectedEntries * 4L / 3 + 1);
-    int d = 0;
-    while ((want >> d) > MAX_SLOTS) {
-      d++;
-    }
-    int capacity = Math.min(MAX_SLOTS, Integer.highestOneBit((int) ((want >> d) * 2 - 1)));
-    directory = new Table[1 << d];
-    for (int i = 0; i < directory.length; i++) {
-      directory[i] = new Table(capacity, d);
-    }
-    depth = d;
-    tables = directory.length;
-    slotCount = (long) tables * capacity;
+    int capacity = HashDirectory.capacityFor(want, HashDirectory.depthFor(want, 32));
+    directory = new HashDirectory<>(want, 32, d -> new Table(capacity, d));
+    slotCount = (long) directory.tables() * capacity;
   }
 
   private static int fold(long bandKey) {
@@ -101,10 +88,6 @@ public final class BandIndex {
     return (int) hash(key31) & mask;
   }
 
-  private Table table(long h) {
-    return directory[(int) ((h >>> 32) >>> (32 - depth))];
-  }
-
   /** Stores ordinal (>= 0) under each of the keys. */
   public void add(long[] bandKeys, int ordinal) {
     for (long k : bandKeys) {
@@ -115,7 +98,7 @@ public final class BandIndex {
   public void add(long bandKey, int ordinal) {
     int key = fold(bandKey);
     long h = hash(key);
-    Table t = table(h);
+    Table t = directory.at(h);
     if (t.full()) {
       t = makeRoom(h);
     }
@@ -143,7 +126,7 @@ public final class BandIndex {
     for (int i = off; i < off + len; i++) {
       int key = fold(bandKeys[i]);
       long h = hash(key);
-      Table t = table(h);
+      Table t = directory.at(h);
       long[] slots = t.slots;
       int mask = t.mask;
       long entry = ((long) key << 32) | ((ordinal + 1L) & 0xFFFFFFFFL);
@@ -168,7 +151,7 @@ public final class BandIndex {
     for (long k : bandKeys) {
       int key = fold(k);
       long h = hash(key);
-      Table t = table(h);
+      Table t = directory.at(h);
       long[] slots = t.slots;
       int mask = t.mask;
       for (int s = (int) h & mask; slots[s] != 0; s = (s + 1) & mask) {
@@ -186,14 +169,14 @@ public final class BandIndex {
   }
 
   public long ramBytesUsed() {
-    return 48 + 16 + directory.length * 4L + tables * (32L + 16) + slotCount * 8;
+    return 32 + directory.ramBytesUsed() + directory.tables() * (32L + 16) + slotCount * 8;
   }
 
   /** Rebuilds, grows or splits h's sub-table until it has room for one more entry; returns it. */
   private Table makeRoom(long h) {
     while (true) {
-      int j = (int) ((h >>> 32) >>> (32 - depth));
-      Table t = directory[j];
+      int j = directory.index(h);
+      Table t = directory.get(j);
       if (!t.full()) {
         return t;
       }
@@ -201,27 +184,18 @@ public final class BandIndex {
       if (t.live * 2 + 1 <= capacity * 3 / 8) {
         Table purged = new Table(capacity, t.depth); // mostly tombstones: same size
         moveAll(t, purged, null, 0);
-        replace(j, t, purged, purged);
+        directory.replace(j, t, purged, purged);
       } else if (capacity < MAX_SLOTS) {
         Table grown = new Table(capacity * 2, t.depth);
         moveAll(t, grown, null, 0);
-        replace(j, t, grown, grown);
+        directory.replace(j, t, grown, grown);
         slotCount += capacity;
       } else {
-        if (t.depth == depth) {
-          Table[] next = new Table[directory.length * 2];
-          for (int i = 0; i < next.length; i++) {
-            next[i] = directory[i >> 1];
-          }
-          directory = next;
-          depth++;
-          j *= 2;
-        }
+        j = directory.prepareSplit(j, t);
         Table low = new Table(capacity, t.depth + 1);
         Table high = new Table(capacity, t.depth + 1);
         moveAll(t, low, high, 63 - t.depth);
-        replace(j, t, low, high);
-        tables++;
+        directory.replace(j, t, low, high);
         slotCount += capacity;
       }
     }
@@ -247,47 +221,40 @@ public final class BandIndex {
     }
   }
 
-  private void replace(int j, Table old, Table low, Table high) {
-    int span = 1 << (depth - old.depth);
-    int start = j & -span;
-    for (int i = start; i < start + span; i++) {
-      directory[i] = i < start + span / 2 ? low : high;
-    }
-  }
-
   /** Checks the design note's invariants; for tests. */
   void checkInvariants() {
-    long total = 0;
-    for (int i = 0; i < directory.length; i++) {
-      Table t = directory[i];
-      int span = 1 << (depth - t.depth);
-      Checks.checkState(directory[i & -span] == t, "table at %s not referenced by its run", i);
-      if ((i & (span - 1)) != 0) {
-        continue;
-      }
-      int used = 0;
-      int alive = 0;
-      for (int s = 0; s < t.slots.length; s++) {
-        long e = t.slots[s];
-        if (e == 0) {
-          continue;
-        }
-        used++;
-        alive += (int) e != 0 ? 1 : 0;
-        long h = hash((int) (e >>> 32));
-        Checks.checkState(table(h) == t, "entry %s in the wrong table", e);
-        for (int p = (int) h & t.mask; p != s; p = (p + 1) & t.mask) {
-          Checks.checkState(t.slots[p] != 0, "entry %s cut off from its home", e);
-        }
-      }
-      Checks.checkState(used == t.used && alive == t.live, "table counts are off at %s", i);
-      total += alive;
-    }
-    Checks.checkState(total == live, "live %s, counted %s", live, total);
+    long[] total = {0};
+    directory.checkInvariants(
+        t -> {
+          int used = 0;
+          int alive = 0;
+          for (int s = 0; s < t.slots.length; s++) {
+            long e = t.slots[s];
+            if (e == 0) {
+              continue;
+            }
+            used++;
+            alive += (int) e != 0 ? 1 : 0;
+            long h = hash((int) (e >>> 32));
+            Checks.checkState(directory.at(h) == t, "entry %s in the wrong table", e);
+            for (int p = (int) h & t.mask; p != s; p = (p + 1) & t.mask) {
+              Checks.checkState(t.slots[p] != 0, "entry %s cut off from its home", e);
+            }
+          }
+          Checks.checkState(used == t.used && alive == t.live, "table counts are off");
+          total[0] += alive;
+        });
+    Checks.checkState(total[0] == live, "live %s, counted %s", live, total[0]);
   }
 
   @Override
   public String toString() {
-    return "BandIndex{entries=" + live + ", slots=" + slotCount + ", tables=" + tables + "}";
+    return "BandIndex{entries="
+        + live
+        + ", slots="
+        + slotCount
+        + ", tables="
+        + directory.tables()
+        + "}";
   }
 }

@@ -1,5 +1,8 @@
 package org.neardup.store.embedded;
 
+import org.neardup.internal.Checks;
+import org.neardup.internal.HashDirectory;
+
 /**
  * The caller's ids of one generation: UTF-8 id bytes to slot, by open addressing with linear
  * probing over {@code long} slots; the bytes themselves stay in the {@link DocTable}.
@@ -11,26 +14,24 @@ package org.neardup.store.embedded;
  */
 final class IdTable {
   /*
-   * entry = (hash << 32) | (slot + 1); 0 is empty. Extendible hashing, as in core's LongIntMap: a
-   * directory of 2^depth sub-tables indexed by the top `depth` bits of the 32-bit id hash, a
-   * sub-table of local depth d referenced by the 2^(depth - d) directory entries sharing its
-   * prefix; within a sub-table the home slot is the hash's low bits. A full sub-table doubles below
-   * MAX_SLOTS and splits in two on hash bit 31 - d at MAX_SLOTS (16 + depth <= 32 bits are used:
-   * enough for 2^32 slots). Removal shifts later entries of the run back (Knuth 6.4 algorithm R),
-   * so there are no tombstones and lookups stay short.
+   * entry = (hash << 32) | (slot + 1); 0 is empty. Extendible hashing (core's HashDirectory) on the
+   * entry's top bits, that is the 32-bit id hash's: within a sub-table the home slot is the hash's
+   * low bits. A full sub-table doubles below MAX_SLOTS and splits in two on entry bit 63 - d (hash
+   * bit 31 - d) at MAX_SLOTS; 16 + depth <= 32 hash bits are used, enough for 2^32 slots, and a
+   * sub-table of depth 32 doubles instead. Removal shifts later entries of the run back (Knuth 6.4
+   * algorithm R), so there are no tombstones and lookups stay short.
    */
-  static final int MAX_SLOTS = 1 << 16;
+  static final int MAX_SLOTS = HashDirectory.MAX_SLOTS;
 
-  private static final class Table {
+  private static final class Table extends HashDirectory.Table {
     final long[] slots;
     final int mask;
-    final int depth;
     int size;
 
     Table(int capacity, int depth) {
+      super(depth);
       slots = new long[capacity];
       mask = capacity - 1;
-      this.depth = depth;
     }
 
     boolean full() {
@@ -39,27 +40,16 @@ final class IdTable {
   }
 
   private final DocTable docs;
-  private Table[] directory;
-  private int depth;
+  private final HashDirectory<Table> directory;
   private int size;
-  private int tables;
   private long slotCount;
 
   IdTable(DocTable docs, int expected) {
     this.docs = docs;
     long want = Math.max(16, expected * 4L / 3 + 1);
-    int d = 0;
-    while ((want >> d) > MAX_SLOTS && d < 16) {
-      d++;
-    }
-    int capacity = (int) Math.min(MAX_SLOTS, Long.highestOneBit((want >> d) * 2 - 1));
-    directory = new Table[1 << d];
-    for (int i = 0; i < directory.length; i++) {
-      directory[i] = new Table(capacity, d);
-    }
-    depth = d;
-    tables = directory.length;
-    slotCount = (long) tables * capacity;
+    int capacity = HashDirectory.capacityFor(want, HashDirectory.depthFor(want, 16));
+    directory = new HashDirectory<>(want, 16, d -> new Table(capacity, d));
+    slotCount = (long) directory.tables() * capacity;
   }
 
   /** A 32-bit hash of id bytes (FNV-1a, then murmur3's finaliser for the low bits). */
@@ -76,8 +66,9 @@ final class IdTable {
     return h;
   }
 
-  private int dirIndex(int hash) {
-    return (int) ((hash & 0xFFFFFFFFL) >>> (32 - depth));
+  /** The sub-table of an id hash: the directory reads the top bits of a 64-bit hash. */
+  private Table table(int hash) {
+    return directory.at((long) hash << 32);
   }
 
   int size() {
@@ -86,7 +77,7 @@ final class IdTable {
 
   /** The slot of a stored id, or -1. */
   int find(byte[] id, int hash) {
-    Table t = directory[dirIndex(hash)];
+    Table t = table(hash);
     long[] table = t.slots;
     int mask = t.mask;
     for (int i = hash & mask; ; i = (i + 1) & mask) {
@@ -105,7 +96,7 @@ final class IdTable {
 
   /** Files an id (not present) under its slot. */
   void put(int hash, int slot) {
-    Table t = directory[dirIndex(hash)];
+    Table t = table(hash);
     if (t.full()) {
       t = makeRoom(hash);
     }
@@ -124,8 +115,8 @@ final class IdTable {
 
   private Table makeRoom(int hash) {
     while (true) {
-      int j = dirIndex(hash);
-      Table t = directory[j];
+      int j = directory.index((long) hash << 32);
+      Table t = directory.get(j);
       if (!t.full()) {
         return t;
       }
@@ -136,37 +127,24 @@ final class IdTable {
         low = new Table(capacity * 2, t.depth);
         high = low;
       } else {
-        if (t.depth == depth) {
-          Table[] next = new Table[directory.length * 2];
-          for (int i = 0; i < next.length; i++) {
-            next[i] = directory[i >> 1];
-          }
-          directory = next;
-          depth++;
-          j *= 2;
-        }
+        j = directory.prepareSplit(j, t);
         low = new Table(capacity, t.depth + 1);
         high = new Table(capacity, t.depth + 1);
-        tables++;
       }
-      int bit = 31 - t.depth;
+      int bit = 63 - t.depth;
       for (long e : t.slots) {
         if (e != 0) {
-          insert(high != low && ((e >>> (32 + bit)) & 1) != 0 ? high : low, e);
+          insert(high != low && ((e >>> bit) & 1) != 0 ? high : low, e);
         }
       }
-      int span = 1 << (depth - t.depth);
-      int start = j & -span;
-      for (int i = start; i < start + span; i++) {
-        directory[i] = i < start + span / 2 ? low : high;
-      }
+      directory.replace(j, t, low, high);
       slotCount += capacity;
     }
   }
 
   /** Removes the entry of {@code slot}, filed under {@code hash}; returns whether it was there. */
   boolean remove(int hash, int slot) {
-    Table t = directory[dirIndex(hash)];
+    Table t = table(hash);
     long[] table = t.slots;
     int mask = t.mask;
     long want = ((long) hash << 32) | ((slot + 1) & 0xFFFFFFFFL);
@@ -194,6 +172,33 @@ final class IdTable {
   }
 
   long ramBytesUsed() {
-    return 48 + 16 + directory.length * 4L + tables * (32L + 16) + slotCount * 8;
+    return 32 + directory.ramBytesUsed() + directory.tables() * (32L + 16) + slotCount * 8;
+  }
+
+  /**
+   * Checks the design note's invariants: the directory's, every entry in the sub-table its hash
+   * selects and reachable from its home slot, the sizes; for tests.
+   */
+  void checkInvariants() {
+    long[] total = {0};
+    directory.checkInvariants(
+        t -> {
+          int n = 0;
+          for (int s = 0; s < t.slots.length; s++) {
+            long e = t.slots[s];
+            if (e == 0) {
+              continue;
+            }
+            n++;
+            int hash = (int) (e >>> 32);
+            Checks.checkState(table(hash) == t, "entry %s in the wrong table", e);
+            for (int p = hash & t.mask; p != s; p = (p + 1) & t.mask) {
+              Checks.checkState(t.slots[p] != 0, "entry %s cut off from its home", e);
+            }
+          }
+          Checks.checkState(n == t.size, "table size %s, counted %s", t.size, n);
+          total[0] += n;
+        });
+    Checks.checkState(total[0] == size, "size %s, counted %s", size, total[0]);
   }
 }

@@ -71,6 +71,7 @@ class IdTableTest {
       }
     }
     assertThat(ids.size()).isEqualTo(oracle.size());
+    ids.checkInvariants();
     for (int op = 0; op < 400_000; op++) {
       String id = "https://example.com/news/" + op + ".html";
       byte[] b = id.getBytes(StandardCharsets.UTF_8);
