@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every measurement docs/BENCHMARKS.md reports, one after the other, and prints the raw output.
 # Usage: benchmarks/run-all.sh [DEV_DIR]   (DEV_DIR: the labelled dev set, default ../shared/data/dev)
-# Takes 40-50 minutes on 2 cores and needs about 16 GB of RAM for the 50M-fingerprint index runs.
+# Takes about an hour on 2 cores, needs about 16 GB of RAM for the 50M-fingerprint index runs and
+# about 15 GB of disk (the crowded corpus writes 10 GB of pairs).
 # The eval report and its JSON are kept in benchmarks/target/run-all/.
 # Run it on an otherwise idle machine: the figures are only comparable within one run.
 set -euo pipefail
@@ -57,6 +58,16 @@ ls -l "$work/corpus.jsonl.gz"
 for mode in "" "--no-verify"; do
   /usr/bin/time -f "peak RSS %M KB, wall %e s" ./neardup dedup "$work/corpus.jsonl.gz" --out "$work/out" --json $mode
 done
+NEARDUP_JAVA_OPTS="-Xmx1g" /usr/bin/time -f "peak RSS %M KB, wall %e s (-Xmx1g)" ./neardup dedup "$work/corpus.jsonl.gz" --out "$work/out" --json
+rm -f "$work/corpus.jsonl.gz"
+
+section "neardup dedup, 1M generated documents, crowded (skew stress: made-up English words crowd the fingerprints)"
+./neardup bench generate --docs 1000000 --crowded --out "$work/crowded.jsonl.gz"
+for mode in "" "--no-verify"; do
+  /usr/bin/time -f "peak RSS %M KB, wall %e s" ./neardup dedup "$work/crowded.jsonl.gz" --out "$work/out" --json $mode
+  ls -l "$work/out/pairs.jsonl"
+done
+rm -rf "$work/crowded.jsonl.gz" "$work/out"
 
 section "the service: 10M documents stored, fsync always, wrk from a separate process on loopback"
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk" >&2; exit 1; }
