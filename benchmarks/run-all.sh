@@ -88,5 +88,5 @@ mkdir -p "$kept"
 echo "report: $kept/report.html"
 
 section "kill -9 loop (25 kills) and exactly one survivor (10,000 groups of 8 on 64 connections)"
-mvn -B -o -pl server -am test -Dtest='KillRestartTest,LinearizabilityTest' -Dneardup.kills=25 \
+mvn -B -o -pl server -am verify -Dtest=none -Dit.test='KillRestartIT,LinearizabilityIT' -Dneardup.kills=25 \
   -Dneardup.groups=10000 -Dsurefire.failIfNoSpecifiedTests=false | grep -E 'kill/restart|linearizab|Tests run:|BUILD'

@@ -26,7 +26,7 @@ import org.neardup.testkit.Texts;
  * SIGTERM under load: the service stops accepting, lets requests in progress finish, syncs and
  * writes a snapshot, so the next start replays nothing and has every acknowledged document.
  */
-class GracefulShutdownTest {
+class GracefulShutdownIT {
   @TempDir Path dir;
 
   @Test

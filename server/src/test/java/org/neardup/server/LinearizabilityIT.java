@@ -29,7 +29,7 @@ import org.neardup.testkit.Texts;
  * <p>CI runs 1,000 groups of 8 on 64 connections; {@code -Dneardup.groups=10000} runs the full
  * size.
  */
-class LinearizabilityTest {
+class LinearizabilityIT {
   @TempDir Path dir;
 
   @Test

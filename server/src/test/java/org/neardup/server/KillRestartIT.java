@@ -36,7 +36,7 @@ import org.neardup.testkit.Texts;
  *
  * <p>CI kills 5 times; {@code -Dneardup.kills=25} runs the long version.
  */
-class KillRestartTest {
+class KillRestartIT {
   @TempDir Path dir;
 
   private final Analyzer analyzer = TestServer.SETTINGS.deduplicator().analyzer();
