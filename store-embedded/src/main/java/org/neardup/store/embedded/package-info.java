@@ -8,8 +8,8 @@
  * (group commit), and with periodic snapshots that also reclaim the memory of expired and deleted
  * documents. Opening a directory loads the newest snapshot and replays the log after it, never
  * re-verifying: documents are gathered in batches and restored with {@link
- * org.neardup.Deduplicator#restoreAll(org.neardup.RestoreBatch)}, each insert joining every
- * cluster its record names (log format 2 records them all; format 1, still read, named one).
+ * org.neardup.Deduplicator#restoreAll(org.neardup.RestoreBatch)}, each insert joining every cluster
+ * its record names (log format 2 records them all; format 1, still read, named one).
  *
  * <h2>Directory</h2>
  *
