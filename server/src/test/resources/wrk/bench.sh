@@ -8,18 +8,21 @@
 # from the same 10M documents), starts org.neardup.server.Main with ZGC and fsync=always, records
 # the start time, warms up for 10 s, runs wrk for SECONDS, then prints wrk's report, the server's
 # CPU per request, its heap after a full GC and its GC pauses. Needs wrk, jcmd and curl.
+# NEARDUP_JAVA_OPTS adds JVM flags to the server's command line, e.g. a flight recording:
+#   NEARDUP_JAVA_OPTS=-XX:StartFlightRecording=delay=20s,duration=30s,filename=/tmp/run.jfr
 set -euo pipefail
 CP=$1; TEMPLATE=$2; COLLECTION=$3; MODE=$4; SECONDS_=${5:-60}; CONNS=${6:-64}; BATCH=${7:-100}
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d /tmp/neardup-bench.XXXXXX)
 PORT=$((20000 + RANDOM % 20000))
 cp -r "$TEMPLATE" "$WORK/data"
-java -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" -cp "$CP" org.neardup.server.Main \
+# shellcheck disable=SC2086
+java -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" ${NEARDUP_JAVA_OPTS:-} -cp "$CP" org.neardup.server.Main \
   --data "$WORK/data" --port "$PORT" --lexicon none --fsync always > "$WORK/out" 2> "$WORK/err" &
 PID=$!
 trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
-until [ -s "$WORK/out" ]; do sleep 0.5; kill -0 $PID; done
-cat "$WORK/out"
+until grep -q "listening on" "$WORK/out"; do sleep 0.5; kill -0 $PID; done
+grep "listening on" "$WORK/out"
 URL=http://127.0.0.1:$PORT
 case $MODE in
   fingerprint|text) SCRIPT=insert.lua; ARGS=("$COLLECTION" 30 "$MODE"); PER=1 ;;
