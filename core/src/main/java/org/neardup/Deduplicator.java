@@ -221,6 +221,34 @@ public final class Deduplicator {
   }
 
   /**
+   * {@link #probe} for {@code analyses[from, to)} into {@code out[from, to)}, under one hold of the
+   * read lock: a writer may wait for the whole group, so keep groups small (a few tens).
+   *
+   * @throws IllegalArgumentException if an analysis is empty or made with other settings; no probe
+   *     is made then
+   */
+  public void probeAll(Analysis[] analyses, int from, int to, Probe[] out) {
+    Objects.checkFromToIndex(from, to, analyses.length);
+    Objects.checkFromToIndex(from, to, out.length);
+    for (int i = from; i < to; i++) {
+      checkAnalysis(analyses[i]);
+    }
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      Scratch s = scratch.get();
+      for (int i = from; i < to; i++) {
+        s.resetMatches();
+        gather(analyses[i], s, 0);
+        verifyCandidates(analyses[i], s);
+        out[i] = new Probe(this, analyses[i], count, epoch, s);
+      }
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /**
    * Checks {@code analysis} against every stored document and stores it under {@code docId}, from a
    * {@link #probe} of the same analysis made earlier by any thread: under the write lock it only
    * examines what was stored or removed since the probe, which costs a linear scan of the

@@ -82,8 +82,21 @@ class DeduplicatorProbeTest {
     int bulk = 0;
     for (int step = 0; step < 4000; step++) {
       int op = r.nextInt(100);
-      if (op < 35) {
+      if (op < 30) {
         pending.add(d.probe(analyzer.analyze(texts.next())));
+      } else if (op < 35) {
+        // A group of probes under one hold of the read lock, as the embedded store makes them.
+        Analysis[] group = new Analysis[1 + r.nextInt(5)];
+        for (int i = 0; i < group.length; i++) {
+          group[i] = analyzer.analyze(texts.next());
+        }
+        Deduplicator.Probe[] probes = new Deduplicator.Probe[group.length + 2];
+        d.probeAll(group, 0, group.length, probes);
+        for (int i = 0; i < group.length; i++) {
+          assertThat(probes[i].analysis).isSameAs(group[i]);
+          pending.add(probes[i]);
+        }
+        assertThat(probes[group.length]).isNull();
       } else if (op < 70 && !pending.isEmpty()) {
         Deduplicator.Probe p = pending.remove(r.nextInt(pending.size()));
         Analysis a = probedAnalysis(p);

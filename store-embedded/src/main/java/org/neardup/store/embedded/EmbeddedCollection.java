@@ -48,6 +48,7 @@ final class EmbeddedCollection implements Collection {
   private static final int SWEEP_CHUNK = 1 << 14;
   private static final int REMOVE_CHUNK = 1 << 10;
   private static final int BATCH_CHUNK = 256;
+  private static final int PROBE_GROUP = 16;
 
   private final EmbeddedStore store;
   final int number;
@@ -241,9 +242,7 @@ final class EmbeddedCollection implements Collection {
     for (int i = 0; i < documents.size(); i++) {
       prepared.add(prepare(documents.get(i), i, now));
     }
-    for (Prepared p : prepared) {
-      probe(p);
-    }
+    probeAll(prepared);
     List<Outcome> out = new ArrayList<>(documents.size());
     // Chunks keep other writers' latency low; the order within the list is kept.
     for (int from = 0; from < prepared.size(); from += BATCH_CHUNK) {
@@ -284,6 +283,49 @@ final class EmbeddedCollection implements Collection {
       p.probed = g;
     } finally {
       r.unlock();
+    }
+  }
+
+  /**
+   * {@link #probe} for a batch, {@value #PROBE_GROUP} documents per hold of the read lock (a lock
+   * per document cost, in atomic updates of lock words that both cores contend for, about a tenth
+   * of a search), so a writer waits for one group at most.
+   */
+  private void probeAll(List<Prepared> prepared) {
+    int n = prepared.size();
+    Analysis[] analyses = new Analysis[PROBE_GROUP];
+    Deduplicator.Probe[] probes = new Deduplicator.Probe[PROBE_GROUP];
+    int[] at = new int[PROBE_GROUP];
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    for (int from = 0; from < n; ) {
+      int k = 0;
+      int i = from;
+      for (; i < n && k < PROBE_GROUP; i++) {
+        Prepared p = prepared.get(i);
+        if (p.body != null) { // expired ones are checked under the write lock
+          analyses[k] = p.doc.analysis();
+          at[k++] = i;
+        }
+      }
+      from = i;
+      if (k == 0) {
+        continue;
+      }
+      r.lock();
+      try {
+        if (dropped) {
+          return; // the decision reports it
+        }
+        Generation g = gen;
+        g.engine.probeAll(analyses, 0, k, probes);
+        for (int j = 0; j < k; j++) {
+          Prepared p = prepared.get(at[j]);
+          p.probe = probes[j];
+          p.probed = g;
+        }
+      } finally {
+        r.unlock();
+      }
     }
   }
 
