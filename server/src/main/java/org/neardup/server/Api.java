@@ -542,9 +542,7 @@ final class Api implements HttpHandler {
                     ex,
                     error,
                     () -> {
-                      for (Outcome o : outcomes) {
-                        metrics.document(c.name(), o);
-                      }
+                      metrics.documents(c.name(), outcomes);
                       byte[] out =
                           Json.write(
                               g -> {
