@@ -62,8 +62,8 @@ public final class Deduplicator {
   public static final int DEFAULT_MAX_MATCHES = 100;
 
   /**
-   * The most fingerprints stored since a probe that an insert scans linearly (about a nanosecond
-   * each); beyond, it searches the index for them (a few microseconds).
+   * The most fingerprints stored since a probe that an insert scans linearly (about half a
+   * nanosecond each); beyond, it searches the index for them (a few microseconds).
    */
   static final int DELTA_SCAN = 2048;
 
@@ -727,13 +727,8 @@ public final class Deduplicator {
     s.candidateCount = 0;
     long fp = analysis.fingerprint();
     if (from > 0 && count - from <= DELTA_SCAN) {
-      PagedLongArray f = fingerprints;
-      int k = maxDistance;
-      for (int o = from; o < count; o++) {
-        if (Long.bitCount(fp ^ f.get(o)) <= k) {
-          s.addCandidate(o); // removed ones are skipped by verifyCandidates
-        }
-      }
+      // Removed ones are skipped by verifyCandidates.
+      fingerprints.forEachNear(from, count, fp, maxDistance, o -> s.addCandidate((int) o));
     } else if (from > 0) {
       index.search(
           fp,
