@@ -8,34 +8,51 @@
 # from the same 10M documents), starts org.neardup.server.Main with ZGC and fsync=always, records
 # the start time, warms up for 10 s, runs wrk for SECONDS, then prints wrk's report, the server's
 # CPU per request, its heap after a full GC and its GC pauses. Needs wrk, jcmd and curl.
+# Batch bodies are made before the run (see batch.lua's pregen). NEARDUP_JAVA_OPTS adds JVM flags to the server's command line, e.g. a flight recording:
+#   NEARDUP_JAVA_OPTS=-XX:StartFlightRecording=delay=20s,duration=30s,filename=/tmp/run.jfr
 set -euo pipefail
 CP=$1; TEMPLATE=$2; COLLECTION=$3; MODE=$4; SECONDS_=${5:-60}; CONNS=${6:-64}; BATCH=${7:-100}
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d /tmp/neardup-bench.XXXXXX)
 PORT=$((20000 + RANDOM % 20000))
 cp -r "$TEMPLATE" "$WORK/data"
-java -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" -cp "$CP" org.neardup.server.Main \
+# shellcheck disable=SC2086
+java -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" ${NEARDUP_JAVA_OPTS:-} -cp "$CP" org.neardup.server.Main \
   --data "$WORK/data" --port "$PORT" --lexicon none --fsync always > "$WORK/out" 2> "$WORK/err" &
 PID=$!
 trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
-until [ -s "$WORK/out" ]; do sleep 0.5; kill -0 $PID; done
-cat "$WORK/out"
+until grep -q "listening on" "$WORK/out"; do sleep 0.5; kill -0 $PID; done
+grep "listening on" "$WORK/out"
 URL=http://127.0.0.1:$PORT
 case $MODE in
   fingerprint|text) SCRIPT=insert.lua; ARGS=("$COLLECTION" 30 "$MODE"); PER=1 ;;
-  batch-fingerprint) SCRIPT=batch.lua; ARGS=("$COLLECTION" "$BATCH" fingerprint); PER=$BATCH ;;
+  batch-fingerprint) SCRIPT=batch.lua; ARGS=("$COLLECTION" "$BATCH" fingerprint 30); PER=$BATCH ;;
   batch-text) SCRIPT=batch.lua; ARGS=("$COLLECTION" "$BATCH" text 30); PER=$BATCH ;;
   *) echo "unknown mode $MODE"; exit 2 ;;
 esac
-wrk -t1 -c"$CONNS" -d10s -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" > /dev/null
-cpu() { awk '{print $14 + $15}' /proc/$PID/stat; }
-C0=$(cpu)
-wrk -t1 -c"$CONNS" -d"${SECONDS_}s" --latency -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" | tee "$WORK/wrk"
-C1=$(cpu)
+# Batch bodies are generated before each run, for up to RATE requests/s (then one per request), so
+# that making them does not take the server's CPU during the run; each is sent once.
+RATE=0
+case $MODE in
+  batch-fingerprint) RATE=$((3000 * 100 / BATCH)) ;;
+  batch-text) RATE=$((1000 * 100 / BATCH)) ;;
+esac
+wrk -t1 -c"$CONNS" -d10s -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" $((RATE * 10)) > /dev/null
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
+stdbuf -oL wrk -t1 -c"$CONNS" -d"${SECONDS_}s" --latency -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" \
+  $((RATE * SECONDS_)) > "$WORK/wrk" &
+WRK=$!
+until grep -q "^Running" "$WORK/wrk"; do sleep 0.1; done # bodies made, the run starts
+C0=$(ticks $PID); W0=$(ticks $WRK); W1=$W0
+while kill -0 $WRK 2>/dev/null; do W1=$(ticks $WRK || echo "$W1"); sleep 0.2; done
+wait $WRK
+cat "$WORK/wrk"
+C1=$(ticks $PID)
 N=$(grep -oP '\d+(?= requests in)' "$WORK/wrk")
 RPS=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")
 echo "documents/s: $(awk -v r="$RPS" -v p="$PER" 'BEGIN {printf "%.0f", r * p}')"
 echo "server CPU per request: $(( (C1 - C0) * 10000 / N )) us (user+sys, clock ticks of 10 ms)"
+echo "wrk CPU per request: $(( (W1 - W0) * 10000 / N )) us (user+sys during the run)"
 curl -s "$URL/metrics" | grep -E '^neardup_store_open_seconds|^neardup_index_(documents|bytes)\{collection="'"$COLLECTION"'"' || true
 jcmd $PID GC.run > /dev/null; sleep 2
 jcmd $PID GC.heap_info | head -3

@@ -39,7 +39,11 @@ import org.neardup.verify.Shingler;
  *
  * <p>Thread-safe. {@link #checkAndInsert} is linearizable: of two near-duplicate texts inserted at
  * once from two threads, exactly one is new. Analysis (the expensive part: segmentation, hashing)
- * runs outside the lock; index work runs under a write lock, {@link #check} under a read lock.
+ * runs outside any lock. A check-and-insert then runs in two phases: a {@link #probe} searches the
+ * index and verifies candidates under the read lock, so probes of many threads run in parallel; the
+ * insert itself takes the write lock only to look at what was stored or removed since its probe
+ * (usually a few hundred fingerprints, scanned linearly) and to store the document. {@link #check}
+ * runs under the read lock.
  *
  * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme), 8
  * for the docId, 8 for the fingerprint, 8 for the cluster, ~18 for the id map, and when verifying
@@ -57,6 +61,12 @@ public final class Deduplicator {
   /** The default number of matches reported per verdict. */
   public static final int DEFAULT_MAX_MATCHES = 100;
 
+  /**
+   * The most fingerprints stored since a probe that an insert scans linearly (about half a
+   * nanosecond each); beyond, it searches the index for them (a few microseconds).
+   */
+  static final int DELTA_SCAN = 2048;
+
   /*
    * Documents get dense ordinals in arrival order; every per-document structure is addressed by
    * ordinal, and the fingerprint index and band index store ordinals, not docIds.
@@ -67,6 +77,17 @@ public final class Deduplicator {
    * band index hold the entries of live ordinals only; clusters has count elements and each root
    * is the smallest ordinal of its cluster, so ordinal order is the "earliest member" order, which
    * compact() keeps by renumbering live ordinals in order.
+   *
+   * Two phases (probe, then insert): a probe runs under the read lock and records `seen` = count
+   * and `epoch` = the number of compactions, and the verified matches among ordinals below `seen`.
+   * Ordinals are never reused and stored documents never change, so at the insert (write lock) the
+   * matches among all live ordinals are: the probe's matches that are still live, plus the matches
+   * among ordinals in [seen, count) (the delta), found by a linear scan of their fingerprints and a
+   * band-index lookup restricted to them. If a compaction renumbered the ordinals (epoch differs) or
+   * one of the probe's matches was removed since (the probe may have skipped verifying candidates
+   * of that match's cluster, see find), the insert finds everything again under the write lock.
+   * The verdict is therefore the one a single find under the write lock would give; the write lock
+   * is the linearization point.
    *
    * Growth: every per-ordinal array is paged and every hash table grows one sub-table at a time
    * (see PagedLongArray, LongIntMap, BandIndex), so no insert copies or rehashes the whole: the
@@ -99,6 +120,10 @@ public final class Deduplicator {
 
   private int count;
   private int live;
+
+  /** The number of compactions so far: a probe made before one is stale (ordinals renumbered). */
+  private long epoch;
+
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
@@ -169,13 +194,90 @@ public final class Deduplicator {
    * #analyzer()}.
    */
   public Verdict checkAndInsert(long docId, Analysis analysis) {
+    return checkAndInsert(docId, analysis, probe(analysis));
+  }
+
+  /**
+   * The first phase of a check-and-insert: searches the index and verifies the candidates among the
+   * documents stored now, under the read lock, so that probes of many threads run in parallel (and
+   * with {@link #check}). It stores nothing; {@link #checkAndInsert(long, Analysis, Probe)}
+   * finishes the insert. Costs what a {@link #check} costs.
+   *
+   * @throws IllegalArgumentException if the analysis is empty or made with other settings
+   */
+  public Probe probe(Analysis analysis) {
     checkAnalysis(analysis);
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      Scratch s = scratch.get();
+      s.resetMatches();
+      gather(analysis, s, 0);
+      verifyCandidates(analysis, s);
+      return new Probe(this, analysis, count, epoch, s);
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /**
+   * {@link #probe} for {@code analyses[from, to)} into {@code out[from, to)}, under one hold of the
+   * read lock: a writer may wait for the whole group, so keep groups small (a few tens).
+   *
+   * @throws IllegalArgumentException if an analysis is empty or made with other settings; no probe
+   *     is made then
+   */
+  public void probeAll(Analysis[] analyses, int from, int to, Probe[] out) {
+    Objects.checkFromToIndex(from, to, analyses.length);
+    Objects.checkFromToIndex(from, to, out.length);
+    for (int i = from; i < to; i++) {
+      checkAnalysis(analyses[i]);
+    }
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      Scratch s = scratch.get();
+      for (int i = from; i < to; i++) {
+        s.resetMatches();
+        gather(analyses[i], s, 0);
+        verifyCandidates(analyses[i], s);
+        out[i] = new Probe(this, analyses[i], count, epoch, s);
+      }
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /**
+   * Checks {@code analysis} against every stored document and stores it under {@code docId}, from a
+   * {@link #probe} of the same analysis made earlier by any thread: under the write lock it only
+   * examines what was stored or removed since the probe, which costs a linear scan of the
+   * fingerprints stored since (up to {@value #DELTA_SCAN}, then an index search restricted to them)
+   * and a band-index lookup. The verdict is exactly the one {@link #checkAndInsert(long, Analysis)}
+   * would give at this moment, however old the probe (a probe older than a {@link #compact()}, or
+   * one whose match was removed since, is redone under the write lock), so check-and-insert stays
+   * linearizable.
+   *
+   * @throws IllegalArgumentException if the probe was made by another deduplicator or for another
+   *     analysis, or as {@link #checkAndInsert(long, CharSequence)}; nothing is stored then
+   */
+  public Verdict checkAndInsert(long docId, Analysis analysis, Probe probe) {
+    Objects.requireNonNull(probe, "probe");
+    Checks.checkArgument(
+        probe.owner == this && probe.analysis == analysis,
+        "the probe was made %s",
+        probe.owner == this ? "for another analysis" : "by another deduplicator");
     byte[] encoded = verify ? analysis.sketch().shingles().encode() : null;
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
       Scratch s = scratch.get();
-      List<Match> matches = find(analysis, s, true);
+      if (!catchUp(analysis, probe, s)) {
+        s.resetMatches();
+        gather(analysis, s, 0);
+        verifyCandidates(analysis, s);
+      }
+      List<Match> matches = report(analysis, s);
       List<Long> joined = joined(s);
       int ordinal = store(docId, analysis, encoded);
       for (int i = 0; i < s.matchCount; i++) {
@@ -186,6 +288,30 @@ public final class Deduplicator {
     } finally {
       w.unlock();
     }
+  }
+
+  /**
+   * Under the write lock: fills s with the matches among every live ordinal from the probe's
+   * matches and the delta since it; false when the probe is stale and everything must be found
+   * again (see the design note).
+   */
+  private boolean catchUp(Analysis analysis, Probe probe, Scratch s) {
+    if (probe.epoch != epoch) {
+      return false;
+    }
+    s.resetMatches();
+    for (int i = 0; i < probe.matches; i++) {
+      int o = probe.ordinals[i];
+      if (removed.get(o)) {
+        return false;
+      }
+      s.addMatch(o, clusters.find(o), probe.distances[i], probe.similarities[i]);
+    }
+    if (probe.seen < count) {
+      gather(analysis, s, probe.seen);
+      verifyCandidates(analysis, s);
+    }
+    return true;
   }
 
   /** The docIds of the distinct cluster representatives among the matches (earliest first). */
@@ -439,6 +565,7 @@ public final class Deduplicator {
       bandKeys = newBandKeys;
       removed = new BitSet();
       count = n;
+      epoch++;
       return dropped;
     } finally {
       w.unlock();
@@ -457,7 +584,10 @@ public final class Deduplicator {
     r.lock();
     try {
       Scratch s = scratch.get();
-      List<Match> matches = find(analysis, s, false);
+      s.resetMatches();
+      gather(analysis, s, 0);
+      verifyCandidates(analysis, s);
+      List<Match> matches = report(analysis, s);
       List<Long> joined = joined(s);
       // The earliest representative would represent the text had it been stored.
       long cluster = joined.isEmpty() ? -1 : joined.get(0);
@@ -501,6 +631,20 @@ public final class Deduplicator {
     r.lock();
     try {
       return ordinals.get(docId) >= 0;
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /**
+   * The ordinal of a stored docId, or -1: the position of its insert among the stored documents,
+   * until the next compaction renumbers them (keeping their order). For tests.
+   */
+  int ordinalOf(long docId) {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      return ordinals.get(docId);
     } finally {
       r.unlock();
     }
@@ -573,18 +717,54 @@ public final class Deduplicator {
     return ordinal;
   }
 
-  /** Fills s.matchOrdinals with the verified matches; returns them as Match records. */
-  private List<Match> find(Analysis analysis, Scratch s, boolean forInsert) {
+  /**
+   * Collects into s the candidates among ordinals {@code >= from}: stored fingerprints within
+   * maxDistance bits and documents sharing a band key. For a small delta (from > 0, at most
+   * DELTA_SCAN ordinals) the fingerprints are scanned linearly instead of searching the index.
+   * Under either lock.
+   */
+  private void gather(Analysis analysis, Scratch s, int from) {
     s.candidateCount = 0;
-    s.matchCount = 0;
     long fp = analysis.fingerprint();
-    index.search(fp, maxDistance, (ordinal, f, d) -> s.addCandidate((int) ordinal));
-    if (bands != null) {
-      bands.forEach(analysis.sketch().bandKeys(), s::addCandidate);
+    if (from > 0 && count - from <= DELTA_SCAN) {
+      // Removed ones are skipped by verifyCandidates.
+      fingerprints.forEachNear(from, count, fp, maxDistance, o -> s.addCandidate((int) o));
+    } else if (from > 0) {
+      index.search(
+          fp,
+          maxDistance,
+          (ordinal, f, d) -> {
+            if (ordinal >= from) {
+              s.addCandidate((int) ordinal);
+            }
+          });
+    } else {
+      index.search(fp, maxDistance, (ordinal, f, d) -> s.addCandidate((int) ordinal));
     }
+    if (bands != null) {
+      long[] keys = analysis.sketch().bandKeys();
+      if (from == 0) {
+        bands.forEach(keys, s::addCandidate);
+      } else {
+        bands.forEach(
+            keys,
+            o -> {
+              if (o >= from) {
+                s.addCandidate(o);
+              }
+            });
+      }
+    }
+  }
+
+  /**
+   * Verifies s's candidates (any order, repeats allowed), all above the ordinals of the matches s
+   * holds already, and appends the matches to s in ordinal order. Under either lock.
+   */
+  private void verifyCandidates(Analysis analysis, Scratch s) {
     int n = s.uniqueCandidates();
-    List<Match> out = new ArrayList<>(Math.min(n, 16));
-    ShingleSketch mine = analysis.sketch().shingles();
+    long fp = analysis.fingerprint();
+    ShingleSketch mine = verify ? analysis.sketch().shingles() : null;
     for (int i = 0; i < n; i++) {
       int o = s.candidates[i];
       if (removed.get(o)) {
@@ -595,7 +775,7 @@ public final class Deduplicator {
       if (verify) {
         // Once enough matches are reported, a candidate already in a matched cluster adds
         // nothing to the clustering: skip its verification.
-        if (out.size() >= maxMatches && s.inMatchedCluster(clusters.find(o))) {
+        if (s.matchCount >= maxMatches && s.inMatchedCluster(clusters.find(o))) {
           continue;
         }
         if (!headFilter.mayReach(mine, sketches.array(o), sketches.offset(o), sketches.length(o))) {
@@ -610,10 +790,20 @@ public final class Deduplicator {
       } else if (distance > maxDistance) {
         continue;
       }
-      s.addMatch(o, clusters.find(o));
-      if (out.size() < maxMatches) {
-        out.add(new Match(docIds.get(o), distance, similarity));
-      }
+      s.addMatch(o, clusters.find(o), distance, similarity);
+    }
+  }
+
+  /** The first maxMatches of s's matches (in ordinal order) as Match records, best first. */
+  private List<Match> report(Analysis analysis, Scratch s) {
+    int n = Math.min(s.matchCount, maxMatches);
+    if (n == 0) {
+      return List.of();
+    }
+    List<Match> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(
+          new Match(docIds.get(s.matchOrdinals[i]), s.matchDistances[i], s.matchSimilarities[i]));
     }
     out.sort(
         verify
@@ -624,13 +814,60 @@ public final class Deduplicator {
     return out;
   }
 
+  /**
+   * The first phase of a check-and-insert ({@link #probe}): the verified matches among the
+   * documents stored when it ran. Immutable; holds a reference to its analysis. Made by one thread,
+   * it may be used by another once published safely.
+   */
+  public static final class Probe {
+    private static final int[] NO_INTS = new int[0];
+    private static final double[] NO_DOUBLES = new double[0];
+
+    final Deduplicator owner;
+    final Analysis analysis;
+    final int seen;
+    final long epoch;
+    final int matches;
+    final int[] ordinals;
+    final int[] distances;
+    final double[] similarities;
+
+    Probe(Deduplicator owner, Analysis analysis, int seen, long epoch, Scratch s) {
+      this.owner = owner;
+      this.analysis = analysis;
+      this.seen = seen;
+      this.epoch = epoch;
+      this.matches = s.matchCount;
+      if (matches == 0) {
+        ordinals = NO_INTS;
+        distances = NO_INTS;
+        similarities = NO_DOUBLES;
+      } else {
+        ordinals = Arrays.copyOf(s.matchOrdinals, matches);
+        distances = Arrays.copyOf(s.matchDistances, matches);
+        similarities = Arrays.copyOf(s.matchSimilarities, matches);
+      }
+    }
+
+    /** Whether the probe found a near-duplicate among the documents stored when it ran. */
+    public boolean foundAny() {
+      return matches > 0;
+    }
+  }
+
   /** Per-thread candidate and match buffers. */
   private static final class Scratch {
     int[] candidates = new int[64];
     int candidateCount;
     int[] matchOrdinals = new int[16];
     int[] matchRoots = new int[16];
+    int[] matchDistances = new int[16];
+    double[] matchSimilarities = new double[16];
     int matchCount;
+
+    void resetMatches() {
+      matchCount = 0;
+    }
 
     void addCandidate(int ordinal) {
       if (candidateCount == candidates.length) {
@@ -652,13 +889,18 @@ public final class Deduplicator {
       return m;
     }
 
-    void addMatch(int ordinal, int root) {
+    void addMatch(int ordinal, int root, int distance, double similarity) {
       if (matchCount == matchOrdinals.length) {
         matchOrdinals = Arrays.copyOf(matchOrdinals, matchCount * 2);
         matchRoots = Arrays.copyOf(matchRoots, matchCount * 2);
+        matchDistances = Arrays.copyOf(matchDistances, matchCount * 2);
+        matchSimilarities = Arrays.copyOf(matchSimilarities, matchCount * 2);
       }
+      assert matchCount == 0 || matchOrdinals[matchCount - 1] < ordinal;
       matchOrdinals[matchCount] = ordinal;
-      matchRoots[matchCount++] = root;
+      matchRoots[matchCount] = root;
+      matchDistances[matchCount] = distance;
+      matchSimilarities[matchCount++] = similarity;
     }
 
     boolean inMatchedCluster(int root) {

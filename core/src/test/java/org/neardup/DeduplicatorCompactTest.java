@@ -201,7 +201,7 @@ class DeduplicatorCompactTest {
 
   @Test
   void restoreAll_fingerprintsInBulk_answersAsOneByOne() {
-    // Past the index's add buffer (2^17), so the bulk path builds a segment directly.
+    // Past the index's add buffer (2^15), so the bulk path builds a segment directly.
     int n = 300_000;
     Deduplicator oneByOne = builder().verify(false).build();
     Deduplicator bulk = builder().verify(false).build();

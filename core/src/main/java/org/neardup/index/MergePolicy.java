@@ -10,7 +10,7 @@ import java.util.List;
  * <p>Rule, over the segments no job is reading, sorted by live entries, largest first: going up
  * from the smallest, a segment merges with the next larger one when it holds at least {@code 1 /
  * RATIO} of its entries; any other segment with more dead than live entries is compacted. Merges
- * cascade as their outputs arrive, so a stream of full buffers (2^17 entries) grows one small
+ * cascade as their outputs arrive, so a stream of full buffers (2^15 entries) grows one small
  * segment until it reaches 1/RATIO of the base, and then joins the base.
  */
 final class MergePolicy {
@@ -18,8 +18,8 @@ final class MergePolicy {
    * Why 8. Each segment beyond the first costs a query about as much as scanning one bucket per
    * table: measured at 10M entries (4:1, k = 3, shared 2-core box, min of 7 alternating passes)
    * one segment answered in 2.1 us, with a second of 131K or 1M entries in 2.6-3.1 us, with two
-   * more in 3.9 us, with five more in 4.8 us. Simulating 2^17-entry freezes (every entry is
-   * rewritten once per merge it takes part in):
+   * more in 3.9 us, with five more in 4.8 us. Simulating 2^17-entry freezes, the add buffer's size then
+   * (it is 2^15 now; not simulated again), every entry rewritten once per merge it takes part in:
    *
    *   ratio   10M base + 2M adds    50M base + 5M adds    0 -> 50M adds
    *           rewrites  segments    rewrites  segments    rewrites  segments

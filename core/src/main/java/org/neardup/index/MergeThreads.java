@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * first job and stops after a minute without one, so no index owns a thread and nothing needs
  * closing.
  *
- * <p>The cheapest job runs first: publishing a built segment, then a freeze (2^17 entries, 15-35
+ * <p>The cheapest job runs first: publishing a built segment, then a freeze (2^15 entries, a few
  * ms), so neither waits for more than the merge that is running (a merge into a 10M-entry base:
  * 0.1-0.6 s).
  */

@@ -9,6 +9,34 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class PagedArrayTest {
+  /** forEachNear reports exactly the indices a get() loop finds, across page boundaries. */
+  @Test
+  void forEachNear_randomRanges_sameIndicesAsGetLoop() {
+    SplittableRandom r = new SplittableRandom(5);
+    PagedLongArray a = new PagedLongArray();
+    long query = r.nextLong();
+    int n = 3 * PagedLongArray.PAGE + 77;
+    for (int i = 0; i < n; i++) {
+      // One in four within 3 bits of the query, the rest random.
+      a.append(
+          r.nextInt(4) == 0 ? query ^ (1L << r.nextInt(64)) ^ (1L << r.nextInt(64)) : r.nextLong());
+    }
+    for (int trial = 0; trial < 200; trial++) {
+      long from = r.nextLong(n + 1);
+      long to = from + r.nextLong(n - from + 1);
+      int k = r.nextInt(4);
+      List<Long> want = new ArrayList<>();
+      for (long i = from; i < to; i++) {
+        if (Long.bitCount(a.get(i) ^ query) <= k) {
+          want.add(i);
+        }
+      }
+      List<Long> got = new ArrayList<>();
+      a.forEachNear(from, to, query, k, got::add);
+      assertThat(got).as("[%s, %s) k = %s", from, to, k).isEqualTo(want);
+    }
+  }
+
   @Test
   void operations_randomSequence_agreeWithArrayList() {
     SplittableRandom r = new SplittableRandom(21);

@@ -363,7 +363,7 @@ final class Api implements HttpHandler {
       case CHECK:
         {
           Collection c = collection(m);
-          Json.DocInput in = Json.document(Json.parse(body), "", false);
+          Json.DocInput in = Json.document(Json.readDocument(body), "", false);
           Outcome o = c.check(analysis(c, in, ""));
           metrics.document(c.name(), o);
           send(ex, 200, JSON, Json.outcome(o, c.name()));
@@ -504,7 +504,7 @@ final class Api implements HttpHandler {
   }
 
   private void insert(HttpServerExchange ex, Collection c, byte[] body) throws ApiException {
-    Json.DocInput in = Json.document(Json.parse(body), "", true);
+    Json.DocInput in = Json.document(Json.readDocument(body), "", true);
     Analysis a = analysis(c, in, "");
     // Decided now; answered when durable, from the store's thread, with no worker waiting.
     c.checkAndInsertAsync(new Document(in.id(), a, in.timestamp()))
@@ -525,14 +525,14 @@ final class Api implements HttpHandler {
 
   private void batch(HttpServerExchange ex, Collection c, byte[] body) throws ApiException {
     boolean array = Json.startsWithArray(body);
-    List<JsonNode> nodes = Json.parseBatch(body, array, config.maxBatch());
-    if (nodes.isEmpty()) {
+    List<Json.RawDoc> raw = Json.readBatch(body, array, config.maxBatch());
+    if (raw.isEmpty()) {
       throw ApiException.badRequest("the batch is empty; send a JSON array or NDJSON of documents");
     }
-    List<Document> docs = new ArrayList<>(nodes.size());
-    for (int i = 0; i < nodes.size(); i++) {
+    List<Document> docs = new ArrayList<>(raw.size());
+    for (int i = 0; i < raw.size(); i++) {
       String where = "document " + i + ": ";
-      Json.DocInput in = Json.document(nodes.get(i), where, true);
+      Json.DocInput in = Json.document(raw.get(i), where, true);
       docs.add(new Document(in.id(), analysis(c, in, where), in.timestamp()));
     }
     c.checkAndInsertAllAsync(docs)
@@ -542,9 +542,7 @@ final class Api implements HttpHandler {
                     ex,
                     error,
                     () -> {
-                      for (Outcome o : outcomes) {
-                        metrics.document(c.name(), o);
-                      }
+                      metrics.documents(c.name(), outcomes);
                       byte[] out =
                           Json.write(
                               g -> {

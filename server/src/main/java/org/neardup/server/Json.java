@@ -5,10 +5,11 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
@@ -64,33 +65,79 @@ final class Json {
     }
   }
 
-  /** Parses a batch: a JSON array, or NDJSON (one JSON value per line). */
-  static List<JsonNode> parseBatch(byte[] body, boolean array, int max) throws ApiException {
-    List<JsonNode> out = new ArrayList<>();
-    if (array) {
-      JsonNode n = parse(body);
-      for (Iterator<JsonNode> it = n.elements(); it.hasNext(); ) {
-        out.add(it.next());
+  /**
+   * Reads one request document (the body of an insert or a check) without building a tree: the
+   * fields a document may have, the first unknown field and the types, so that {@link
+   * #document(RawDoc, String, boolean)} checks it. Refuses an empty body, malformed JSON and data
+   * after the value.
+   */
+  static RawDoc readDocument(byte[] body) throws ApiException {
+    if (isBlank(body)) {
+      throw ApiException.badRequest("the request body is empty; expected a JSON object");
+    }
+    try (JsonParser p = FACTORY.createParser(body)) {
+      RawDoc d = RawDoc.read(p, p.nextToken());
+      if (p.nextToken() != null) {
+        throw trailing(p, "");
+      }
+      return d;
+    } catch (JsonProcessingException e) {
+      throw malformed(e, "");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Reads a batch, a JSON array or NDJSON (one JSON value per line), streaming: no tree per
+   * document. Malformed JSON anywhere is refused before any document is checked, as is an array of
+   * more than {@code max} documents; NDJSON stops at the first value past {@code max}.
+   */
+  static List<RawDoc> readBatch(byte[] body, boolean array, int max) throws ApiException {
+    List<RawDoc> out = new ArrayList<>();
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (array) {
+        p.nextToken(); // the '[' startsWithArray saw
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+          out.add(RawDoc.read(p, t));
+        }
+        if (p.nextToken() != null) {
+          throw trailing(p, "");
+        }
+        if (out.size() > max) {
+          throw tooMany(max);
+        }
+        return out;
+      }
+      for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+        out.add(RawDoc.read(p, t));
         if (out.size() > max) {
           throw tooMany(max);
         }
       }
       return out;
-    }
-    try (MappingIterator<JsonNode> it = TREES.readValues(body)) {
-      while (it.hasNextValue()) {
-        out.add(it.nextValue());
-        if (out.size() > max) {
-          throw tooMany(max);
-        }
-      }
     } catch (JsonProcessingException e) {
       throw malformed(
-          e, "NDJSON line " + (e.getLocation() == null ? "?" : e.getLocation().getLineNr()) + ": ");
+          e,
+          array
+              ? ""
+              : "NDJSON line "
+                  + (e.getLocation() == null ? "?" : e.getLocation().getLineNr())
+                  + ": ");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return out;
+  }
+
+  private static ApiException trailing(JsonParser p, String where) {
+    JsonLocation l = p.currentTokenLocation();
+    return ApiException.badRequest(
+        where
+            + "malformed JSON at line "
+            + l.getLineNr()
+            + ", column "
+            + l.getColumnNr()
+            + ": data after the end of the JSON value");
   }
 
   private static ApiException tooMany(int max) {
@@ -185,15 +232,124 @@ final class Json {
   }
 
   /**
-   * Reads and checks one document.
+   * A document as read from JSON, unchecked: whether it is an object (else its type), the first
+   * field not allowed in an insert and in a check, and the four known fields with their token
+   * types. Made by a streaming parser, one small object per document.
+   */
+  static final class RawDoc {
+    @Nullable String notObject; // the type of a value that is not an object
+    @Nullable String unknownInInsert; // the first field not in DOCUMENT_FIELDS
+    @Nullable String unknownInCheck; // the first field not in CHECK_FIELDS
+    @Nullable JsonToken idToken;
+    @Nullable String id;
+    @Nullable JsonToken textToken;
+    @Nullable String text;
+    @Nullable JsonToken fingerprintToken;
+    @Nullable String fingerprint;
+    @Nullable JsonToken timestampToken;
+    @Nullable String timestampText;
+    long timestamp;
+    boolean timestampFitsLong;
+
+    /** Reads the value that starts at token {@code first}. */
+    static RawDoc read(JsonParser p, JsonToken first) throws IOException {
+      RawDoc d = new RawDoc();
+      if (first != JsonToken.START_OBJECT) {
+        d.notObject = type(first);
+        p.skipChildren();
+        return d;
+      }
+      for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+        JsonToken v = p.nextToken();
+        switch (name) {
+          case "id":
+            d.idToken = v;
+            d.id = v == JsonToken.VALUE_STRING ? p.getText() : null;
+            d.unknownInCheck = d.unknownInCheck == null ? name : d.unknownInCheck;
+            break;
+          case "text":
+            d.textToken = v;
+            d.text = v == JsonToken.VALUE_STRING ? p.getText() : null;
+            break;
+          case "fingerprint":
+            d.fingerprintToken = v;
+            d.fingerprint = v == JsonToken.VALUE_STRING ? p.getText() : null;
+            break;
+          case "timestamp":
+            d.timestampToken = v;
+            if (v == JsonToken.VALUE_STRING) {
+              d.timestampText = p.getText();
+            } else if (v == JsonToken.VALUE_NUMBER_INT) {
+              d.timestampFitsLong = p.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+              d.timestamp = d.timestampFitsLong ? p.getLongValue() : -1;
+            }
+            d.unknownInCheck = d.unknownInCheck == null ? name : d.unknownInCheck;
+            break;
+          default:
+            d.unknownInInsert = d.unknownInInsert == null ? name : d.unknownInInsert;
+            d.unknownInCheck = d.unknownInCheck == null ? name : d.unknownInCheck;
+        }
+        p.skipChildren(); // an object or array value: skipped whole
+      }
+      return d;
+    }
+  }
+
+  static String type(JsonToken t) {
+    switch (t) {
+      case VALUE_STRING:
+        return "a string";
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        return "a number";
+      case VALUE_TRUE:
+      case VALUE_FALSE:
+        return "a boolean";
+      case VALUE_NULL:
+        return "null";
+      case START_ARRAY:
+        return "an array";
+      default:
+        return "an object";
+    }
+  }
+
+  private static @Nullable String string(
+      @Nullable JsonToken token, @Nullable String value, String field, String where)
+      throws ApiException {
+    if (token == null) {
+      return null;
+    }
+    if (token != JsonToken.VALUE_STRING) {
+      throw ApiException.badRequest(
+          where + "field '" + field + "' must be a string, got " + type(token));
+    }
+    return value;
+  }
+
+  /**
+   * Checks one document: an object with only known fields, an {@code id} ({@code requireId}),
+   * exactly one of {@code text} and {@code fingerprint}, an optional {@code timestamp}.
    *
    * @param where a prefix naming its position in a batch, or ""
    */
-  static DocInput document(JsonNode n, String where, boolean requireId) throws ApiException {
-    checkObject(n, where, requireId ? DOCUMENT_FIELDS : CHECK_FIELDS);
+  static DocInput document(RawDoc n, String where, boolean requireId) throws ApiException {
+    if (n.notObject != null) {
+      throw ApiException.badRequest(where + "expected a JSON object, got " + n.notObject);
+    }
+    String unknown = requireId ? n.unknownInInsert : n.unknownInCheck;
+    if (unknown != null) {
+      throw ApiException.badRequest(
+          where
+              + "unknown field '"
+              + unknown
+              + "' (known: "
+              + String.join(", ", sorted(requireId ? DOCUMENT_FIELDS : CHECK_FIELDS))
+              + ")");
+    }
     String id = "";
     if (requireId) {
-      String s = string(n, "id", where);
+      String s = string(n.idToken, n.id, "id", where);
       if (s == null) {
         throw ApiException.badRequest(
             where + "field 'id' is required (the caller's id, e.g. a URL)");
@@ -208,28 +364,27 @@ final class Json {
       }
       id = s;
     }
-    String text = string(n, "text", where);
-    String hex = string(n, "fingerprint", where);
+    String text = string(n.textToken, n.text, "text", where);
+    String hex = string(n.fingerprintToken, n.fingerprint, "fingerprint", where);
     if ((text == null) == (hex == null)) {
       throw ApiException.badRequest(
           where + "give exactly one of 'text' and 'fingerprint' (16 hex digits)");
     }
     long fp = hex == null ? 0 : parseHex(hex, where);
     long timestamp = Document.NO_TIMESTAMP;
-    JsonNode t = n.get("timestamp");
-    if (t != null && !t.isNull()) {
-      timestamp = timestamp(t, where);
+    if (n.timestampToken != null && n.timestampToken != JsonToken.VALUE_NULL) {
+      timestamp = timestamp(n, where);
     }
     return new DocInput(id, text, fp, timestamp);
   }
 
-  private static long timestamp(JsonNode t, String where) throws ApiException {
-    if (t.isIntegralNumber() && t.canConvertToLong() && t.longValue() >= 0) {
-      return t.longValue();
+  private static long timestamp(RawDoc n, String where) throws ApiException {
+    if (n.timestampToken == JsonToken.VALUE_NUMBER_INT && n.timestampFitsLong && n.timestamp >= 0) {
+      return n.timestamp;
     }
-    if (t.isTextual()) {
+    if (n.timestampToken == JsonToken.VALUE_STRING) {
       try {
-        return Instant.parse(t.textValue()).toEpochMilli();
+        return Instant.parse(n.timestampText).toEpochMilli();
       } catch (DateTimeParseException | ArithmeticException e) {
         // fall through
       }
@@ -238,7 +393,9 @@ final class Json {
         where
             + "field 'timestamp' must be epoch milliseconds (an integer >= 0) or an ISO-8601"
             + " instant such as \"2025-01-01T12:00:00Z\", got "
-            + (t.isTextual() ? "'" + t.textValue() + "'" : type(t)));
+            + (n.timestampToken == JsonToken.VALUE_STRING
+                ? "'" + n.timestampText + "'"
+                : type(n.timestampToken)));
   }
 
   static long parseHex(String hex, String where) throws ApiException {
@@ -260,11 +417,16 @@ final class Json {
 
   static String hex(long fp) {
     char[] c = new char[16];
+    hex(fp, c);
+    return new String(c);
+  }
+
+  /** Writes the 16 hex digits of fp into c[0, 16). */
+  static void hex(long fp, char[] c) {
     for (int i = 15; i >= 0; i--) {
       c[i] = HEX[(int) (fp & 0xF)];
       fp >>>= 4;
     }
-    return new String(c);
   }
 
   // --- writing ------------------------------------------------------------------------------
@@ -306,36 +468,66 @@ final class Json {
     }
   }
 
+  // Names and constant values of an outcome, encoded once: a batch answer writes them 100 times.
+  private static final SerializedString STATUS = new SerializedString("status");
+  private static final SerializedString ID = new SerializedString("id");
+  private static final SerializedString ERROR = new SerializedString("error");
+  private static final SerializedString NEW = new SerializedString("new");
+  private static final SerializedString FINGERPRINT = new SerializedString("fingerprint");
+  private static final SerializedString CLUSTER = new SerializedString("cluster");
+  private static final SerializedString MATCHES = new SerializedString("matches");
+  private static final SerializedString DISTANCE = new SerializedString("distance");
+  private static final SerializedString SIMILARITY = new SerializedString("similarity");
+  private static final SerializedString[] STATUSES =
+      new SerializedString[Outcome.Status.values().length];
+
+  static {
+    for (Outcome.Status st : Outcome.Status.values()) {
+      STATUSES[st.ordinal()] = new SerializedString(status(st));
+    }
+  }
+
   /** One outcome as an object; an {@code exists} outcome carries an error message. */
   static void outcome(JsonGenerator g, Outcome o, String collection) throws IOException {
     g.writeStartObject();
-    g.writeStringField("status", status(o.status()));
+    g.writeFieldName(STATUS);
+    g.writeString(STATUSES[o.status().ordinal()]);
     if (o.id() != null) {
-      g.writeStringField("id", o.id());
+      g.writeFieldName(ID);
+      g.writeString(o.id());
     }
     if (o.status() == Outcome.Status.EXISTS) {
-      g.writeStringField(
-          "error",
+      g.writeFieldName(ERROR);
+      g.writeString(
           "id '"
               + o.id()
               + "' is already stored in collection '"
               + collection
               + "'; nothing changed");
     }
-    g.writeBooleanField("new", o.isNew());
-    g.writeStringField("fingerprint", hex(o.fingerprint()));
+    g.writeFieldName(NEW);
+    g.writeBoolean(o.isNew());
+    g.writeFieldName(FINGERPRINT);
+    char[] hex = new char[16];
+    hex(o.fingerprint(), hex);
+    g.writeString(hex, 0, 16);
+    g.writeFieldName(CLUSTER);
     if (o.cluster() == null) {
-      g.writeNullField("cluster");
+      g.writeNull();
     } else {
-      g.writeStringField("cluster", o.cluster());
+      g.writeString(o.cluster());
     }
-    g.writeArrayFieldStart("matches");
+    g.writeFieldName(MATCHES);
+    g.writeStartArray();
     for (Outcome.Match m : o.matches()) {
       g.writeStartObject();
-      g.writeStringField("id", m.id());
-      g.writeNumberField("distance", m.distance());
+      g.writeFieldName(ID);
+      g.writeString(m.id());
+      g.writeFieldName(DISTANCE);
+      g.writeNumber(m.distance());
       if (!Double.isNaN(m.similarity())) {
-        g.writeNumberField("similarity", Math.round(m.similarity() * 1e4) / 1e4);
+        g.writeFieldName(SIMILARITY);
+        g.writeNumber(Math.round(m.similarity() * 1e4) / 1e4);
       }
       g.writeEndObject();
     }

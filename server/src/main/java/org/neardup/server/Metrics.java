@@ -81,10 +81,36 @@ final class Metrics {
 
   /** Counts one document's outcome in a collection. */
   void document(String collection, Outcome o) {
-    String result =
-        o.status() == Outcome.Status.STORED
-            ? (o.isNew() ? "new" : "duplicate")
-            : Json.status(o.status());
+    counter(collection, result(o)).increment();
+  }
+
+  /** {@link #document} for every outcome of a batch: one counter update per result. */
+  void documents(String collection, List<Outcome> outcomes) {
+    int fresh = 0;
+    int duplicates = 0;
+    for (Outcome o : outcomes) {
+      if (o.status() == Outcome.Status.STORED) {
+        fresh += o.isNew() ? 1 : 0;
+        duplicates += o.isNew() ? 0 : 1;
+      } else {
+        document(collection, o);
+      }
+    }
+    if (fresh > 0) {
+      counter(collection, "new").increment(fresh);
+    }
+    if (duplicates > 0) {
+      counter(collection, "duplicate").increment(duplicates);
+    }
+  }
+
+  private static String result(Outcome o) {
+    return o.status() == Outcome.Status.STORED
+        ? (o.isNew() ? "new" : "duplicate")
+        : Json.status(o.status());
+  }
+
+  private Counter counter(String collection, String result) {
     String key = collection + ' ' + result;
     Counter c = documents.get(key);
     if (c == null) {
@@ -100,7 +126,7 @@ final class Metrics {
                       .tag("result", result)
                       .register(registry));
     }
-    c.increment();
+    return c;
   }
 
   /** Brings the per-collection and store meters up to date and renders the exposition text. */

@@ -13,6 +13,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
+import org.neardup.Deduplicator;
 import org.neardup.Match;
 import org.neardup.Verdict;
 import org.neardup.store.Collection;
@@ -28,10 +29,14 @@ import org.neardup.store.StoredDocument;
  * the store's log.
  *
  * <p>Thread-safety and order: writers (insert, delete, expiry, the swap at the end of a rebuild)
- * hold the write lock; readers (check, get, stats) the read lock. An insert decides with the engine
- * and appends its log record under the same write lock, so the log holds decisions in the order
- * they were made; it waits for the log to acknowledge outside the lock, and because the log
- * acknowledges in order, an acknowledged duplicate's original is durable too.
+ * hold the write lock; readers (check, get, stats) the read lock. An insert runs in two phases: it
+ * first {@linkplain Deduplicator#probe probes} the engine under the read lock (the index search and
+ * verification, the expensive part, so the probes of many requests run in parallel), then decides
+ * with the engine from its probe and appends its log record under the write lock, so the log holds
+ * decisions in the order they were made. A probe from a generation a rebuild has replaced since is
+ * dropped and the decision searches again. The insert waits for the log to acknowledge outside the
+ * lock, and because the log acknowledges in order, an acknowledged duplicate's original is durable
+ * too.
  */
 final class EmbeddedCollection implements Collection {
   /*
@@ -43,6 +48,7 @@ final class EmbeddedCollection implements Collection {
   private static final int SWEEP_CHUNK = 1 << 14;
   private static final int REMOVE_CHUNK = 1 << 10;
   private static final int BATCH_CHUNK = 256;
+  private static final int PROBE_GROUP = 16;
 
   private final EmbeddedStore store;
   final int number;
@@ -132,7 +138,7 @@ final class EmbeddedCollection implements Collection {
 
   // --- check-and-insert ---------------------------------------------------------------------
 
-  /** A validated document, encoded outside the lock. */
+  /** A validated document, encoded outside the lock, and its probe. */
   private static final class Prepared {
     final Document doc;
     final byte[] id;
@@ -140,6 +146,11 @@ final class EmbeddedCollection implements Collection {
     final long timestamp;
     final long expiresAt;
     final byte @Nullable [] body;
+
+    /** The engine's probe (phase 1) and the generation whose engine made it, or null. */
+    Deduplicator.@Nullable Probe probe;
+
+    @Nullable Generation probed;
 
     Prepared(Document doc, byte[] id, long timestamp, long expiresAt, byte @Nullable [] body) {
       this.doc = doc;
@@ -187,6 +198,7 @@ final class EmbeddedCollection implements Collection {
   /** Validates, decides and appends one document; sets position[0] to its record's end, if any. */
   private Outcome decide(Document document, long[] position) throws IOException {
     Prepared p = prepare(document, -1, store.clock().millis());
+    probe(p);
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
@@ -230,6 +242,7 @@ final class EmbeddedCollection implements Collection {
     for (int i = 0; i < documents.size(); i++) {
       prepared.add(prepare(documents.get(i), i, now));
     }
+    probeAll(prepared);
     List<Outcome> out = new ArrayList<>(documents.size());
     // Chunks keep other writers' latency low; the order within the list is kept.
     for (int from = 0; from < prepared.size(); from += BATCH_CHUNK) {
@@ -248,6 +261,72 @@ final class EmbeddedCollection implements Collection {
       }
     }
     return out;
+  }
+
+  /**
+   * Phase 1 of an insert: the engine's probe, under the read lock so that it runs in parallel with
+   * other probes; one document at a time, so that a writer waits for one search at most. Documents
+   * already expired are checked under the write lock instead.
+   */
+  private void probe(Prepared p) {
+    if (p.body == null) {
+      return;
+    }
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      if (dropped) {
+        return; // the decision reports it
+      }
+      Generation g = gen;
+      p.probe = g.engine.probe(p.doc.analysis());
+      p.probed = g;
+    } finally {
+      r.unlock();
+    }
+  }
+
+  /**
+   * {@link #probe} for a batch, {@value #PROBE_GROUP} documents per hold of the read lock (a lock
+   * per document cost, in atomic updates of lock words that both cores contend for, about a tenth
+   * of a search), so a writer waits for one group at most.
+   */
+  private void probeAll(List<Prepared> prepared) {
+    int n = prepared.size();
+    Analysis[] analyses = new Analysis[PROBE_GROUP];
+    Deduplicator.Probe[] probes = new Deduplicator.Probe[PROBE_GROUP];
+    int[] at = new int[PROBE_GROUP];
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    for (int from = 0; from < n; ) {
+      int k = 0;
+      int i = from;
+      for (; i < n && k < PROBE_GROUP; i++) {
+        Prepared p = prepared.get(i);
+        if (p.body != null) { // expired ones are checked under the write lock
+          analyses[k] = p.doc.analysis();
+          at[k++] = i;
+        }
+      }
+      from = i;
+      if (k == 0) {
+        continue;
+      }
+      r.lock();
+      try {
+        if (dropped) {
+          return; // the decision reports it
+        }
+        Generation g = gen;
+        g.engine.probeAll(analyses, 0, k, probes);
+        for (int j = 0; j < k; j++) {
+          Prepared p = prepared.get(at[j]);
+          p.probe = probes[j];
+          p.probed = g;
+        }
+      } finally {
+        r.unlock();
+      }
+    }
   }
 
   /** Decides and records one document; sets lastAppend when it appended a record. */
@@ -272,7 +351,11 @@ final class EmbeddedCollection implements Collection {
     }
     store.log().checkHealthy();
     long docId = nextDocId;
-    Verdict v = g.engine.checkAndInsert(docId, a);
+    Deduplicator.Probe probe = p.probe;
+    Verdict v =
+        probe != null && p.probed == g
+            ? g.engine.checkAndInsert(docId, a, probe)
+            : g.engine.checkAndInsert(docId, a);
     nextDocId++;
     g.add(docId, p.id, p.hash, v.fingerprint(), p.timestamp, p.expiresAt);
     byte[] body = LogFormat.withJoined(p.body, v.joined());
@@ -290,16 +373,26 @@ final class EmbeddedCollection implements Collection {
     if (v.isDuplicate()) {
       duplicates.increment();
     }
-    return outcome(g, Status.STORED, p.doc.id(), v);
+    // A new document represents itself: its id needs no decoding.
+    String cluster = v.cluster() == docId ? p.doc.id() : g.idOf(v.cluster());
+    return new Outcome(
+        Status.STORED, p.doc.id(), v.isNew(), v.fingerprint(), cluster, matches(g, v));
   }
 
   private static Outcome outcome(Generation g, Status status, @Nullable String id, Verdict v) {
+    String cluster = v.cluster() < 0 ? null : g.idOf(v.cluster());
+    return new Outcome(status, id, v.isNew(), v.fingerprint(), cluster, matches(g, v));
+  }
+
+  private static List<Outcome.Match> matches(Generation g, Verdict v) {
+    if (v.matches().isEmpty()) {
+      return List.of();
+    }
     List<Outcome.Match> matches = new ArrayList<>(v.matches().size());
     for (Match m : v.matches()) {
       matches.add(new Outcome.Match(g.idOf(m.docId()), m.distance(), m.similarity()));
     }
-    String cluster = v.cluster() < 0 ? null : g.idOf(v.cluster());
-    return new Outcome(status, id, v.isNew(), v.fingerprint(), cluster, matches);
+    return matches;
   }
 
   // --- reads --------------------------------------------------------------------------------
