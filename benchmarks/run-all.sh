@@ -32,7 +32,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
         print(d["text"])' "$dev/docs.jsonl" > "$work/zh.txt"
 java -jar benchmarks/target/benchmarks.jar SegmenterBenchmark -p corpus="$work/zh.txt" -rf text -rff "$work/seg.txt" >/dev/null
 cat "$work/seg.txt"
-mvn -q -B -o -pl segment-jieba test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/cp.txt"
+mvn -q -B -pl segment-jieba test-compile dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$work/cp.txt"
 java -cp "segment-jieba/target/test-classes:segment-jieba/target/classes:$(cat "$work/cp.txt")" \
   org.neardup.segment.jieba.SegmenterThroughput "$work/zh.txt"
 
@@ -88,5 +88,5 @@ mkdir -p "$kept"
 echo "report: $kept/report.html"
 
 section "kill -9 loop (25 kills) and exactly one survivor (10,000 groups of 8 on 64 connections)"
-mvn -B -o -pl server -am verify -Dtest=none -Dit.test='KillRestartIT,LinearizabilityIT' -Dneardup.kills=25 \
+mvn -B -pl server -am verify -Dtest=none -Dit.test='KillRestartIT,LinearizabilityIT' -Dneardup.kills=25 \
   -Dneardup.groups=10000 -Dsurefire.failIfNoSpecifiedTests=false | grep -E 'kill/restart|linearizab|Tests run:|BUILD'
