@@ -70,8 +70,25 @@ public final class Main implements Runnable {
     if (t instanceof java.nio.file.AccessDeniedException) {
       return t.getMessage() + ": permission denied";
     }
-    String m = t.getMessage();
-    return m == null ? t.getClass().getSimpleName() : m;
+    String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    // A wrapper's message says what failed; its cause says why (a background merge out of heap).
+    Throwable cause = t.getCause();
+    if (cause != null && cause != t && !m.contains(String.valueOf(cause.getMessage()))) {
+      m += ": " + describe(cause);
+    }
+    return m;
+  }
+
+  private static String describe(Throwable cause) {
+    if (cause instanceof OutOfMemoryError) {
+      return "out of memory ("
+          + cause.getMessage()
+          + "); give the JVM more heap, e.g. NEARDUP_JAVA_OPTS=-Xmx8g";
+    }
+    String m = cause.getMessage();
+    return m == null
+        ? cause.getClass().getSimpleName()
+        : m + " (" + cause.getClass().getSimpleName() + ")";
   }
 
   @Override
