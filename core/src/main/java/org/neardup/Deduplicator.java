@@ -197,6 +197,13 @@ public final class Deduplicator {
     return checkAndInsert(docId, analysis, probe(analysis));
   }
 
+  /** Into s: the stored documents whose similarity to the analysis passes, candidates verified. */
+  private void searchVerified(Analysis analysis, Scratch s) {
+    s.resetMatches();
+    gather(analysis, s, 0);
+    verifyCandidates(analysis, s);
+  }
+
   /**
    * The first phase of a check-and-insert: searches the index and verifies the candidates among the
    * documents stored now, under the read lock, so that probes of many threads run in parallel (and
@@ -211,9 +218,7 @@ public final class Deduplicator {
     r.lock();
     try {
       Scratch s = scratch.get();
-      s.resetMatches();
-      gather(analysis, s, 0);
-      verifyCandidates(analysis, s);
+      searchVerified(analysis, s);
       return new Probe(this, analysis, count, epoch, s);
     } finally {
       r.unlock();
@@ -238,9 +243,7 @@ public final class Deduplicator {
     try {
       Scratch s = scratch.get();
       for (int i = from; i < to; i++) {
-        s.resetMatches();
-        gather(analyses[i], s, 0);
-        verifyCandidates(analyses[i], s);
+        searchVerified(analyses[i], s);
         out[i] = new Probe(this, analyses[i], count, epoch, s);
       }
     } finally {
@@ -273,9 +276,7 @@ public final class Deduplicator {
     try {
       Scratch s = scratch.get();
       if (!catchUp(analysis, probe, s)) {
-        s.resetMatches();
-        gather(analysis, s, 0);
-        verifyCandidates(analysis, s);
+        searchVerified(analysis, s);
       }
       List<Match> matches = report(analysis, s);
       List<Long> joined = joined(s);
@@ -584,9 +585,7 @@ public final class Deduplicator {
     r.lock();
     try {
       Scratch s = scratch.get();
-      s.resetMatches();
-      gather(analysis, s, 0);
-      verifyCandidates(analysis, s);
+      searchVerified(analysis, s);
       List<Match> matches = report(analysis, s);
       List<Long> joined = joined(s);
       // The earliest representative would represent the text had it been stored.
