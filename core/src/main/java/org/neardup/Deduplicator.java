@@ -213,16 +213,9 @@ public final class Deduplicator {
    * @throws IllegalArgumentException if the analysis is empty or made with other settings
    */
   public Probe probe(Analysis analysis) {
-    checkAnalysis(analysis);
-    ReentrantReadWriteLock.ReadLock r = lock.readLock();
-    r.lock();
-    try {
-      Scratch s = scratch.get();
-      searchVerified(analysis, s);
-      return new Probe(this, analysis, count, epoch, s);
-    } finally {
-      r.unlock();
-    }
+    Probe[] out = new Probe[1];
+    probeAll(new Analysis[] {analysis}, 0, 1, out);
+    return out[0];
   }
 
   /**

@@ -198,7 +198,7 @@ final class EmbeddedCollection implements Collection {
   /** Validates, decides and appends one document; sets position[0] to its record's end, if any. */
   private Outcome decide(Document document, long[] position) throws IOException {
     Prepared p = prepare(document, -1, store.clock().millis());
-    probe(p);
+    probeAll(List.of(p));
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
@@ -264,43 +264,23 @@ final class EmbeddedCollection implements Collection {
   }
 
   /**
-   * Phase 1 of an insert: the engine's probe, under the read lock so that it runs in parallel with
-   * other probes; one document at a time, so that a writer waits for one search at most. Documents
-   * already expired are checked under the write lock instead.
-   */
-  private void probe(Prepared p) {
-    if (p.body == null) {
-      return;
-    }
-    ReentrantReadWriteLock.ReadLock r = lock.readLock();
-    r.lock();
-    try {
-      if (dropped) {
-        return; // the decision reports it
-      }
-      Generation g = gen;
-      p.probe = g.engine.probe(p.doc.analysis());
-      p.probed = g;
-    } finally {
-      r.unlock();
-    }
-  }
-
-  /**
-   * {@link #probe} for a batch, {@value #PROBE_GROUP} documents per hold of the read lock (a lock
-   * per document cost, in atomic updates of lock words that both cores contend for, about a tenth
-   * of a search), so a writer waits for one group at most.
+   * Phase 1 of an insert: the engine's probes, under the read lock so that they run in parallel
+   * with other probes; {@value #PROBE_GROUP} documents per hold of the lock (a lock per document
+   * cost, in atomic updates of lock words that both cores contend for, about a tenth of a search),
+   * so a writer waits for one group at most. Documents already expired are checked under the write
+   * lock instead.
    */
   private void probeAll(List<Prepared> prepared) {
     int n = prepared.size();
-    Analysis[] analyses = new Analysis[PROBE_GROUP];
-    Deduplicator.Probe[] probes = new Deduplicator.Probe[PROBE_GROUP];
-    int[] at = new int[PROBE_GROUP];
+    int group = Math.min(PROBE_GROUP, n);
+    Analysis[] analyses = new Analysis[group];
+    Deduplicator.Probe[] probes = new Deduplicator.Probe[group];
+    int[] at = new int[group];
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     for (int from = 0; from < n; ) {
       int k = 0;
       int i = from;
-      for (; i < n && k < PROBE_GROUP; i++) {
+      for (; i < n && k < group; i++) {
         Prepared p = prepared.get(i);
         if (p.body != null) { // expired ones are checked under the write lock
           analyses[k] = p.doc.analysis();
