@@ -181,10 +181,14 @@ final class Json {
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
       String f = it.next();
       if (!known.contains(f)) {
-        throw ApiException.badRequest(
-            where + "unknown field '" + f + "' (known: " + String.join(", ", sorted(known)) + ")");
+        throw unknownField(where, f, known);
       }
     }
+  }
+
+  private static ApiException unknownField(String where, String field, Set<String> known) {
+    return ApiException.badRequest(
+        where + "unknown field '" + field + "' (known: " + String.join(", ", sorted(known)) + ")");
   }
 
   private static List<String> sorted(Set<String> s) {
@@ -194,34 +198,12 @@ final class Json {
   }
 
   static String type(JsonNode n) {
-    if (n.isTextual()) {
-      return "a string";
-    }
-    if (n.isNumber()) {
-      return "a number";
-    }
-    if (n.isBoolean()) {
-      return "a boolean";
-    }
-    if (n.isNull()) {
-      return "null";
-    }
-    if (n.isArray()) {
-      return "an array";
-    }
-    return "an object";
+    return type(n.asToken());
   }
 
   static @Nullable String string(JsonNode obj, String field, String where) throws ApiException {
     JsonNode v = obj.get(field);
-    if (v == null) {
-      return null;
-    }
-    if (!v.isTextual()) {
-      throw ApiException.badRequest(
-          where + "field '" + field + "' must be a string, got " + type(v));
-    }
-    return v.textValue();
+    return v == null ? null : string(v.asToken(), v.textValue(), field, where);
   }
 
   /** A document of a check-and-insert ({@code requireId}) or of a check. */
@@ -339,13 +321,7 @@ final class Json {
     }
     String unknown = requireId ? n.unknownInInsert : n.unknownInCheck;
     if (unknown != null) {
-      throw ApiException.badRequest(
-          where
-              + "unknown field '"
-              + unknown
-              + "' (known: "
-              + String.join(", ", sorted(requireId ? DOCUMENT_FIELDS : CHECK_FIELDS))
-              + ")");
+      throw unknownField(where, unknown, requireId ? DOCUMENT_FIELDS : CHECK_FIELDS);
     }
     String id = "";
     if (requireId) {
