@@ -79,7 +79,7 @@ public final class HashDirectory<T extends HashDirectory.Table> {
   /** The sub-table of a hash. */
   @SuppressWarnings("unchecked")
   public T at(long hash) {
-    return (T) refs[(int) ((hash >>> 32) >>> (32 - depth))];
+    return (T) refs[index(hash)];
   }
 
   /** The sub-table at directory index j. */
