@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.neardup.store.Collection;
+import org.neardup.store.Document;
 import org.neardup.testkit.Texts;
 
 /** Every fsync policy keeps what it acknowledged; ALWAYS commits many writers per fsync. */
@@ -66,6 +67,36 @@ class FsyncPolicyTest {
     }
     try (EmbeddedStore s = EmbeddedStore.builder(dir).background(false).open()) {
       assertThat(s.collection("news").stats().documents()).isEqualTo((long) threads * each);
+    }
+  }
+
+  @Test
+  public void batch_isOneFsync() throws Exception {
+    try (EmbeddedStore s =
+        EmbeddedStore.builder(dir)
+            .fsync(FsyncPolicy.ALWAYS)
+            .background(false)
+            .snapshotOnClose(false)
+            .open()) {
+      Collection c = s.create("news", StoreTesting.SETTINGS.withVerify(false));
+      SplittableRandom r = new SplittableRandom(7);
+      for (int round = 0; round < 3; round++) {
+        List<Document> docs = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+          docs.add(doc(c, round + "-" + i, Texts.text(r, 10)));
+        }
+        long before = s.metrics().get("log_fsyncs_total").longValue();
+        if (round == 0) {
+          c.checkAndInsertAll(docs);
+        } else {
+          c.checkAndInsertAllAsync(docs).get(60, TimeUnit.SECONDS);
+        }
+        // The log thread writes when the batch waits for its last record, not at its first.
+        assertThat(s.metrics().get("log_fsyncs_total").longValue() - before)
+            .as("fsyncs for a batch of 2000")
+            .isEqualTo(1);
+      }
+      assertThat(c.stats().documents()).isEqualTo(6000);
     }
   }
 
