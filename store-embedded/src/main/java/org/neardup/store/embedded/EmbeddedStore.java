@@ -327,15 +327,24 @@ public final class EmbeddedStore implements FingerprintStore {
       throws IOException {
     long valid;
     String problem;
+    boolean zeroTail;
     try (SegmentReader r = SegmentReader.open(file, number)) {
       while (r.next()) {
         apply(file, r.body(), r.length(), now, pending, restorers);
       }
       valid = r.offset();
       problem = r.problem();
+      zeroTail = r.zeroTail();
       replayedBytes += Math.max(0, valid - LogFormat.HEADER_SIZE);
     }
     if (problem == null) {
+      if (zeroTail) {
+        // The zeros the log wrote ahead of itself before it stopped: not a torn record.
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+          ch.truncate(valid);
+          ch.force(true);
+        }
+      }
       return;
     }
     long size = Files.size(file);

@@ -50,6 +50,11 @@ final class Log implements Closeable {
   /** Buffered bytes at which the log thread writes them out (without fsync) unasked. */
   private static final int FLUSH_AT = 1 << 20;
 
+  /** Zeros written ahead of the log at a time, and the least kept ahead (see Preallocator). */
+  static final long PREALLOCATE = 16 << 20;
+
+  static final long PREALLOCATE_LOW_WATER = 8 << 20;
+
   private final Path dir;
   private final FsyncPolicy policy;
   private final long intervalNanos;
@@ -77,6 +82,12 @@ final class Log implements Closeable {
   private FileChannel channel;
   private long segment;
 
+  /** Where the records of the current segment end; under ioLock. */
+  private long fileEnd;
+
+  private final Preallocator preallocator;
+  private final Thread preallocatorThread;
+
   private final Thread flusher;
   private final PriorityQueue<Waiter> waiters =
       new PriorityQueue<>(Comparator.comparingLong(Waiter::position));
@@ -94,9 +105,12 @@ final class Log implements Closeable {
     this.policy = policy;
     this.intervalNanos = interval.toNanos();
     this.segment = segment;
+    this.preallocator = new Preallocator(PREALLOCATE, PREALLOCATE_LOW_WATER);
     this.channel = createSegment(segment);
     this.flusher = new Thread(this::run, "neardup-log-" + dir.getFileName());
     flusher.setDaemon(true);
+    this.preallocatorThread = new Thread(preallocator, "neardup-log-zeros-" + dir.getFileName());
+    preallocatorThread.setDaemon(true);
   }
 
   /** Creates segment file {@code segment} in {@code dir} and starts the log thread. */
@@ -104,6 +118,7 @@ final class Log implements Closeable {
       throws IOException {
     Log log = new Log(dir, segment, policy, interval);
     log.flusher.start();
+    log.preallocatorThread.start();
     return log;
   }
 
@@ -122,6 +137,8 @@ final class Log implements Closeable {
       ch.close();
       throw e;
     }
+    fileEnd = LogFormat.HEADER_SIZE;
+    preallocator.attach(ch, fileEnd);
     return ch;
   }
 
@@ -291,7 +308,7 @@ final class Log implements Closeable {
       checkHealthy();
       writeOutLocked();
       forceLocked();
-      channel.close();
+      closeSegmentLocked();
       long closedSegment = segment;
       try {
         channel = createSegment(segment + 1);
@@ -341,11 +358,29 @@ final class Log implements Closeable {
   }
 
   private void writeFully(byte[] buf, int len) throws IOException {
+    preallocator.beforeWrite(fileEnd, fileEnd + len);
     ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
     while (b.hasRemaining()) {
       channel.write(b);
     }
+    fileEnd += len;
     bytesWritten.add(len);
+  }
+
+  /**
+   * Cuts the zeros written ahead off the current segment, forces it and closes it; caller holds
+   * ioLock and has forced every record. A closed segment ends at its last record.
+   */
+  private void closeSegmentLocked() throws IOException {
+    preallocator.detach();
+    try {
+      channel.truncate(fileEnd);
+      channel.force(true);
+      channel.close();
+    } catch (IOException e) {
+      failure = e;
+      throw e;
+    }
   }
 
   private void signalAcks() {
@@ -479,11 +514,15 @@ final class Log implements Closeable {
     }
     ioLock.lock();
     try {
+      preallocator.stop();
       if (failure == null) {
         writeOutLocked();
         forceLocked();
+        closeSegmentLocked();
+      } else {
+        preallocator.detach();
+        channel.close();
       }
-      channel.close();
     } finally {
       ioLock.unlock();
       signalAcks();

@@ -9,8 +9,10 @@ import java.nio.file.Path;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads the records of one log segment in order, stopping at the first invalid one. Not
- * thread-safe.
+ * Reads the records of one log segment in order, stopping at the first invalid one. Zeros from the
+ * last record to the end of the file are the end of the segment, not a problem: the log writes them
+ * ahead of itself ({@link Preallocator}), so they are what a crash leaves after the last record.
+ * Not thread-safe.
  */
 final class SegmentReader implements Closeable {
   private final Path file;
@@ -21,6 +23,7 @@ final class SegmentReader implements Closeable {
   private byte[] body = new byte[1 << 12];
   private int length;
   private @Nullable String problem;
+  private boolean zeroTail;
   private final byte[] frame = new byte[LogFormat.FRAME_SIZE];
 
   private SegmentReader(Path file, long segment) throws IOException {
@@ -85,6 +88,18 @@ final class SegmentReader implements Closeable {
     }
     int len = Bytes.getInt(frame, 0);
     int crc = Bytes.getInt(frame, 4);
+    if (len == 0 && crc == 0) {
+      long nonZero = firstNonZero(remaining - LogFormat.FRAME_SIZE);
+      if (nonZero < 0) {
+        zeroTail = true;
+        return false;
+      }
+      problem =
+          "zeros where a record should start, then a non-zero byte "
+              + (LogFormat.FRAME_SIZE + nonZero)
+              + " bytes further on";
+      return false;
+    }
     if (len < 1 || len > LogFormat.MAX_BODY) {
       problem = "record length " + len + " is outside [1, " + LogFormat.MAX_BODY + "]";
       return false;
@@ -114,6 +129,24 @@ final class SegmentReader implements Closeable {
     return true;
   }
 
+  /** Reads the next n bytes; returns the position of the first non-zero one among them, or -1. */
+  private long firstNonZero(long n) throws IOException {
+    byte[] buf = new byte[1 << 16];
+    for (long read = 0; read < n; ) {
+      int got = in.read(buf, 0, (int) Math.min(buf.length, n - read));
+      if (got < 0) {
+        return -1; // the file shrank while read: nothing after the zeros
+      }
+      for (int i = 0; i < got; i++) {
+        if (buf[i] != 0) {
+          return read + i;
+        }
+      }
+      read += got;
+    }
+    return -1;
+  }
+
   /** The current record's body is {@code body()[0, length())}; valid until the next call. */
   byte[] body() {
     return body;
@@ -126,6 +159,14 @@ final class SegmentReader implements Closeable {
   /** The offset after the last valid record (where an invalid one starts). */
   long offset() {
     return offset;
+  }
+
+  /**
+   * Whether the records end before the end of the file, followed only by zeros (written ahead by
+   * the log, or left by a crash): {@link #offset()} is then the segment's end.
+   */
+  boolean zeroTail() {
+    return zeroTail;
   }
 
   /** Why reading stopped before the end of the file, or null. */

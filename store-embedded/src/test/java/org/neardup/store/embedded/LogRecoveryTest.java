@@ -122,13 +122,74 @@ class LogRecoveryTest {
   }
 
   @Test
-  public void open_zeroFilledTail_cutsIt() throws IOException {
-    // Some file systems show a crashed append as zeros up to the new size.
+  public void open_zeroFilledTail_isTheEndNotATornRecord() throws IOException {
+    // The log writes zeros ahead of itself, and some file systems show a crashed append as zeros
+    // up to the new size: either way nothing was lost, and the zeros are cut without a warning.
     writeLogOnly(10);
     Path segment = StoreTesting.onlyFile(dir, ".ndlog");
-    append(segment, new byte[4096]);
+    long size = Files.size(segment);
+    append(segment, new byte[100_000]);
     try (EmbeddedStore s = open(false)) {
       assertThat(s.collection("news").stats().documents()).isEqualTo(10);
+      assertThat(s.metrics().get("torn_bytes_cut_total")).isEqualTo(0L);
+    }
+    assertThat(Files.size(segment)).isEqualTo(size);
+    assertThat(StoreTesting.files(dir, ".cut-" + size)).isEmpty();
+  }
+
+  @Test
+  public void open_zerosThenBytes_isATornTail() throws IOException {
+    // A crash that kept a later page of a record but not the page where it starts.
+    writeLogOnly(10);
+    Path segment = StoreTesting.onlyFile(dir, ".ndlog");
+    long size = Files.size(segment);
+    append(segment, new byte[5000]);
+    append(segment, new byte[] {1, 2, 3});
+    try (EmbeddedStore s = open(false)) {
+      assertThat(s.collection("news").stats().documents()).isEqualTo(10);
+      assertThat(s.metrics().get("torn_bytes_cut_total")).isEqualTo(5003L);
+    }
+    assertThat(Files.size(segment)).isEqualTo(size);
+  }
+
+  @Test
+  public void liveSegment_hasZerosAhead_andACopyOfItOpensWhole(@TempDir Path copy)
+      throws Exception {
+    Path segment;
+    try (EmbeddedStore s = open(false)) {
+      Collection c = s.create("news", StoreTesting.SETTINGS);
+      for (int i = 0; i < 200; i++) {
+        c.checkAndInsert(doc(c, "d" + i, Texts.text(random, 20)));
+      }
+      segment = StoreTesting.onlyFile(dir, ".ndlog");
+      // The zeros are written by a thread of their own; wait for them (bounded).
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (Files.size(segment) < Log.PREALLOCATE && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertThat(Files.size(segment)).isGreaterThanOrEqualTo(Log.PREALLOCATE);
+      // What a kill -9 leaves: every acknowledged record, then zeros.
+      Files.copy(segment, copy.resolve(segment.getFileName()));
+      for (int i = 200; i < 210; i++) {
+        c.checkAndInsert(doc(c, "d" + i, Texts.text(random, 20)));
+      }
+    }
+    // Closing cuts the zeros: a closed segment ends at its last record.
+    long size = Files.size(segment);
+    assertThat(size).isLessThan(Log.PREALLOCATE);
+    try (SegmentReader r = SegmentReader.open(segment, LogFormat.segmentOf(segment))) {
+      while (r.next()) {
+        // read them all
+      }
+      assertThat(r.problem()).isNull();
+      assertThat(r.zeroTail()).isFalse();
+      assertThat(r.offset()).isEqualTo(size);
+    }
+    try (EmbeddedStore s = EmbeddedStore.builder(copy).background(false).open()) {
+      Collection c = s.collection("news");
+      assertThat(c.stats().documents()).isEqualTo(200);
+      assertThat(c.get("d199")).isPresent();
+      assertThat(s.metrics().get("torn_bytes_cut_total")).isEqualTo(0L);
     }
   }
 
