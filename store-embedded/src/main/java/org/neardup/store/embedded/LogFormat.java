@@ -48,7 +48,9 @@ import org.neardup.store.CorruptStoreException;
  * that had joined two clusters rebuilt only one of the links and split the merged cluster. A record
  * is valid only if its Length is in range, the file holds all of it, and its Crc matches; replay
  * stops at the first invalid record, which can only be a torn tail of the newest segment (older
- * segments were forced to disk before they were closed).
+ * segments were forced to disk before they were closed). The segment being written has zeros after
+ * its last record (written ahead, see {@link Preallocator}): a frame of zeros followed by nothing
+ * but zeros is the end, not an invalid record, and a closed segment is cut at its last record.
  */
 final class LogFormat {
   static final long MAGIC = 0x4E44_5550_4C4F_4700L; // "NDUPLOG\0"
