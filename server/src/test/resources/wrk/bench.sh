@@ -5,7 +5,8 @@
 #
 # MODE: fingerprint | text (one document per request, insert.lua) or batch-fingerprint |
 # batch-text (BATCH documents per request, batch.lua). Copies TEMPLATE_DIR (so every run starts
-# from the same 10M documents), starts org.neardup.server.Main with ZGC and fsync=always, records
+# from the same 10M documents), starts org.neardup.server.Main with ZGC, the heap committed at
+# start as the launcher does for serve, and fsync=always, records
 # the start time, warms up for 10 s, runs wrk for SECONDS, then prints wrk's report, the server's
 # CPU per request, its heap after a full GC and its GC pauses. Needs wrk, jcmd and curl.
 # Batch bodies are made before the run (see batch.lua's pregen). NEARDUP_JAVA_OPTS adds JVM flags to the server's command line, e.g. a flight recording:
@@ -16,8 +17,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d /tmp/neardup-bench.XXXXXX)
 PORT=$((20000 + RANDOM % 20000))
 cp -r "$TEMPLATE" "$WORK/data"
+# Written out before the server starts: the kernel writing back a gigabyte of copy during the run
+# made the log's fsyncs wait behind it (p99 of a second in one run).
+sync
 # shellcheck disable=SC2086
-java -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" ${NEARDUP_JAVA_OPTS:-} -cp "$CP" org.neardup.server.Main \
+java -Xms12g -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" ${NEARDUP_JAVA_OPTS:-} -cp "$CP" org.neardup.server.Main \
   --data "$WORK/data" --port "$PORT" --lexicon none --fsync always > "$WORK/out" 2> "$WORK/err" &
 PID=$!
 trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -39,6 +43,8 @@ case $MODE in
 esac
 wrk -t1 -c"$CONNS" -d10s -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" $((RATE * 10)) > /dev/null
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
+logm() { curl -s "$URL/metrics" | awk '/^neardup_store_log_fsyncs_total/ {f = $2} /^neardup_store_log_fsync_seconds_total/ {s = $2} END {print f, s}'; }
+L0=$(logm)
 stdbuf -oL wrk -t1 -c"$CONNS" -d"${SECONDS_}s" --latency -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" \
   $((RATE * SECONDS_)) > "$WORK/wrk" &
 WRK=$!
@@ -48,11 +54,13 @@ while kill -0 $WRK 2>/dev/null; do W1=$(ticks $WRK || echo "$W1"); sleep 0.2; do
 wait $WRK
 cat "$WORK/wrk"
 C1=$(ticks $PID)
+L1=$(logm)
 N=$(grep -oP '\d+(?= requests in)' "$WORK/wrk")
 RPS=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")
 echo "documents/s: $(awk -v r="$RPS" -v p="$PER" 'BEGIN {printf "%.0f", r * p}')"
 echo "server CPU per request: $(( (C1 - C0) * 10000 / N )) us (user+sys, clock ticks of 10 ms)"
 echo "wrk CPU per request: $(( (W1 - W0) * 10000 / N )) us (user+sys during the run)"
+echo "$L0 $L1" | awk -v n="$N" '{f = $3 - $1; printf "fsyncs per request: %.2f, mean fsync %.0f us\n", f / n, (f > 0 ? ($4 - $2) / f * 1e6 : 0)}'
 curl -s "$URL/metrics" | grep -E '^neardup_store_open_seconds|^neardup_index_(documents|bytes)\{collection="'"$COLLECTION"'"' || true
 jcmd $PID GC.run > /dev/null; sleep 2
 jcmd $PID GC.heap_info | head -3

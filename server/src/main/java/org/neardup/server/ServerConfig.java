@@ -148,7 +148,7 @@ public final class ServerConfig {
         "  --max-batch N           most documents per batch (10000)",
         "  --max-in-flight N       requests admitted at once, more get 503 (1024)",
         "  --max-queued-bytes N    body bytes admitted at once, more get 503 (268435456)",
-        "  --workers N             worker threads (4 per core)",
+        "  --workers N             worker threads (1 per core, at least 2)",
         "  --io-threads N          I/O threads (number of cores)",
         "  --shutdown-timeout D    wait this long for requests at shutdown (30s)");
   }
@@ -293,7 +293,11 @@ public final class ServerConfig {
     private CollectionSettings defaults = CollectionSettings.defaults();
     private @Nullable String defaultCollection = "default";
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
-    private int workerThreads = Math.max(4, 4 * Runtime.getRuntime().availableProcessors());
+    // A worker computes and never waits for the disk (inserts are answered when the log
+    // acknowledges
+    // them, from the log's thread), so more workers than cores only add lock hand-offs: 4 per core
+    // cost 5-10% more CPU per batch request than 1 per core, side by side (docs/BENCHMARKS.md).
+    private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private int maxInFlight = 1024;
     private long maxQueuedBytes = 256L << 20;
     private int maxRequestBytes = 16 << 20;
