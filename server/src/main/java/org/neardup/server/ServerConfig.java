@@ -148,7 +148,7 @@ public final class ServerConfig {
         "  --max-batch N           most documents per batch (10000)",
         "  --max-in-flight N       requests admitted at once, more get 503 (1024)",
         "  --max-queued-bytes N    body bytes admitted at once, more get 503 (268435456)",
-        "  --workers N             worker threads (1 per core, at least 2)",
+        "  --workers N             worker threads (1 per core, at least 2; more for a store that blocks)",
         "  --io-threads N          I/O threads (number of cores)",
         "  --shutdown-timeout D    wait this long for requests at shutdown (30s)");
   }

@@ -20,7 +20,8 @@ class ShutdownDrainTest {
   @Test
   public void close_withRequestsInProgress_answersThemFirst() throws Exception {
     GatedStore store = new GatedStore(EmbeddedStore.builder(dir).background(false).open());
-    TestServer t = new TestServer(store, b -> b);
+    // Each held request holds a worker thread (the gate blocks inside the store).
+    TestServer t = new TestServer(store, b -> b.workerThreads(4));
     List<CompletableFuture<Result>> held = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       held.add(
