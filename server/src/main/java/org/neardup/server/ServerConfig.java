@@ -293,10 +293,9 @@ public final class ServerConfig {
     private CollectionSettings defaults = CollectionSettings.defaults();
     private @Nullable String defaultCollection = "default";
     private int ioThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
-    // A worker computes and never waits for the disk (inserts are answered when the log
-    // acknowledges
-    // them, from the log's thread), so more workers than cores only add lock hand-offs: 4 per core
-    // cost 5-10% more CPU per batch request than 1 per core, side by side (docs/BENCHMARKS.md).
+    // A worker computes and never waits for the disk (inserts are answered from the log's thread
+    // when the log acknowledges them), so more workers than cores only add lock hand-offs: 4 per
+    // core cost 5-10% more CPU per batch request than 1 per core, side by side (BENCHMARKS.md).
     private int workerThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private int maxInFlight = 1024;
     private long maxQueuedBytes = 256L << 20;

@@ -358,7 +358,7 @@ final class Log implements Closeable {
   }
 
   private void writeFully(byte[] buf, int len) throws IOException {
-    preallocator.beforeWrite(fileEnd, fileEnd + len);
+    preallocator.beforeWrite(fileEnd + len);
     ByteBuffer b = ByteBuffer.wrap(buf, 0, len);
     while (b.hasRemaining()) {
       channel.write(b);

@@ -46,8 +46,6 @@ final class Preallocator implements Runnable {
   private boolean stopped;
   private boolean failed;
 
-  final java.util.concurrent.atomic.LongAdder bytes = new java.util.concurrent.atomic.LongAdder();
-
   /**
    * @param chunk bytes to fill at a time
    * @param lowWater start a fill when fewer zero bytes than this are left ahead of the log
@@ -66,18 +64,14 @@ final class Preallocator implements Runnable {
     notifyAll();
   }
 
-  /**
-   * Stops filling the current channel: waits for a fill in progress, and returns where the log's
-   * records end (the caller cuts the file there).
-   */
-  synchronized long detach() {
+  /** Stops filling the current channel, after a fill in progress. */
+  synchronized void detach() {
     awaitIdle();
     target = null;
-    return dataEnd;
   }
 
-  /** The log is about to write {@code [from, to)}: waits if a fill claims part of it. */
-  synchronized void beforeWrite(long from, long to) {
+  /** The log is about to write up to {@code to}: waits if a fill claims part of that. */
+  synchronized void beforeWrite(long to) {
     if (filling && to > claimStart) {
       awaitIdle();
     }
@@ -160,6 +154,5 @@ final class Preallocator implements Runnable {
       }
     }
     ch.force(false);
-    bytes.add(chunk);
   }
 }
