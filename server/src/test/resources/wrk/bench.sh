@@ -6,7 +6,8 @@
 # MODE: fingerprint | text (one document per request, insert.lua) or batch-fingerprint |
 # batch-text (BATCH documents per request, batch.lua). Copies TEMPLATE_DIR (so every run starts
 # from the same 10M documents), starts org.neardup.server.Main with ZGC, the heap committed at
-# start as the launcher does for serve, and fsync=always, records
+# start and transparent huge pages as the launcher does for serve (whether the kernel grants them
+# is printed: /sys/kernel/mm/transparent_hugepage/shmem_enabled must be advise), and fsync=always, records
 # the start time, warms up for 10 s, runs wrk for SECONDS, then prints wrk's report, the server's
 # CPU per request, its heap after a full GC and its GC pauses. Needs wrk, jcmd and curl.
 # Batch bodies are made before the run (see batch.lua's pregen). NEARDUP_JAVA_OPTS adds JVM flags to the server's command line, e.g. a flight recording:
@@ -21,7 +22,7 @@ cp -r "$TEMPLATE" "$WORK/data"
 # made the log's fsyncs wait behind it (p99 of a second in one run).
 sync
 # shellcheck disable=SC2086
-java -Xms12g -Xmx12g -XX:+UseZGC -Xlog:gc*,safepoint:file="$WORK/gc.log" ${NEARDUP_JAVA_OPTS:-} -cp "$CP" org.neardup.server.Main \
+java -Xms12g -Xmx12g -XX:+UseZGC -XX:+UseTransparentHugePages -Xlog:gc*,safepoint:file="$WORK/gc.log" ${NEARDUP_JAVA_OPTS:-} -cp "$CP" org.neardup.server.Main \
   --data "$WORK/data" --port "$PORT" --lexicon none --fsync always > "$WORK/out" 2> "$WORK/err" &
 PID=$!
 trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -54,6 +55,8 @@ while kill -0 $WRK 2>/dev/null; do W1=$(ticks $WRK || echo "$W1"); sleep 0.2; do
 wait $WRK
 cat "$WORK/wrk"
 C1=$(ticks $PID)
+echo "huge pages: shmem_enabled $(cat /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null || echo absent), heap on them at the end: $(awk '/^ShmemHugePages/ {print $2 / 1024 " MB"}' /proc/meminfo)"
+grep -h "huge pages" "$WORK/err" || true
 L1=$(logm)
 N=$(grep -oP '\d+(?= requests in)' "$WORK/wrk")
 RPS=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")

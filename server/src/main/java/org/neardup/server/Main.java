@@ -48,6 +48,13 @@ public final class Main {
    */
   public static NeardupServer serve(ServerConfig config, PrintStream out) throws IOException {
     long t0 = System.nanoTime();
+    HugePages pages = HugePages.ofThisJvm();
+    if (!pages.on()) {
+      System.err.println(
+          "neardup: warning: the heap is not on huge pages, so index searches miss the TLB and"
+              + " batches run 10-20% slower with twice the p99 (docs/BENCHMARKS.md): "
+              + pages.explanation());
+    }
     FingerprintStore store =
         FingerprintStore.open(
             config.store(), new StoreConfig(config.storeOptions(), InstantSource.system()));

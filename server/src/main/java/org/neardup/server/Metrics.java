@@ -53,6 +53,10 @@ final class Metrics {
         .register(registry);
     Gauge.builder("neardup.workers.active", workers, ThreadPoolExecutor::getActiveCount)
         .register(registry);
+    HugePages pages = HugePages.ofThisJvm();
+    Gauge.builder("neardup.heap.huge.pages", pages, p -> p.on() ? 1 : 0)
+        .description("1 when the heap is on huge pages, 0 when not (the startup log says why)")
+        .register(registry);
     new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
     new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
   }
