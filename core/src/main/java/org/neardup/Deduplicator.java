@@ -14,6 +14,7 @@ import org.neardup.fingerprint.Fingerprinter;
 import org.neardup.index.BlockPermutedIndex;
 import org.neardup.index.BlockScheme;
 import org.neardup.index.HammingIndex;
+import org.neardup.index.MatchConsumer;
 import org.neardup.internal.BytePool;
 import org.neardup.internal.Checks;
 import org.neardup.internal.LongIntMap;
@@ -40,10 +41,12 @@ import org.neardup.verify.Shingler;
  * <p>Thread-safe. {@link #checkAndInsert} is linearizable: of two near-duplicate texts inserted at
  * once from two threads, exactly one is new. Analysis (the expensive part: segmentation, hashing)
  * runs outside any lock. A check-and-insert then runs in two phases: a {@link #probe} searches the
- * index and verifies candidates under the read lock, so probes of many threads run in parallel; the
- * insert itself takes the write lock only to look at what was stored or removed since its probe
- * (usually a few hundred fingerprints, scanned linearly) and to store the document. {@link #check}
- * runs under the read lock.
+ * index without a lock (the index allows readers alongside its one writer) and verifies candidates
+ * under the read lock, taken only when there is something to verify, so probes of many threads run
+ * in parallel with each other and their searches with inserts; the insert itself takes the write
+ * lock only to look at what was stored or removed since its probe (usually a few hundred
+ * fingerprints, scanned linearly) and to store the document. {@link #check} runs under the read
+ * lock.
  *
  * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme), 8
  * for the docId, 8 for the fingerprint, 8 for the cluster, ~18 for the id map, and when verifying
@@ -78,8 +81,15 @@ public final class Deduplicator {
    * is the smallest ordinal of its cluster, so ordinal order is the "earliest member" order, which
    * compact() keeps by renumbering live ordinals in order.
    *
-   * Two phases (probe, then insert): a probe runs under the read lock and records `seen` = count
-   * and `epoch` = the number of compactions, and the verified matches among ordinals below `seen`.
+   * Two phases (probe, then insert): a probe records `seen` and `epoch` = the number of
+   * compactions, and the verified matches among ordinals below `seen`. It reads epoch, then
+   * `published` as seen, then `index`, without a lock, and searches that index, keeping candidates
+   * below seen: store() writes `published` after the index holds the ordinal, so the search sees
+   * every ordinal below seen (the index shows every entry whose add completed before the search
+   * began); compact() writes epoch last, so a probe that read the new epoch reads the new index.
+   * Candidates (and band-index lookups below seen) are verified under the read lock, checking first
+   * that epoch has not moved; a probe with no candidates and nothing to verify takes no lock. A
+   * candidate removed after the search is skipped by the verification or caught by the insert.
    * Ordinals are never reused and stored documents never change, so at the insert (write lock) the
    * matches among all live ordinals are: the probe's matches that are still live, plus the matches
    * among ordinals in [seen, count) (the delta), found by a linear scan of their fingerprints and a
@@ -103,7 +113,8 @@ public final class Deduplicator {
   private final int maxMatches;
   private final BlockScheme scheme;
   private final int bandCount;
-  private HammingIndex index;
+  // Volatile: probes read it without a lock (see probeAll).
+  private volatile HammingIndex index;
   private @Nullable BandIndex bands;
   private LongIntMap ordinals;
   private Clusters clusters;
@@ -119,10 +130,17 @@ public final class Deduplicator {
   private final long[] keyBuffer;
 
   private int count;
+
+  /**
+   * {@code count}, written once the index holds every ordinal below it: a probe reads it, without a
+   * lock, before it searches the index.
+   */
+  private volatile int published;
+
   private int live;
 
   /** The number of compactions so far: a probe made before one is stale (ordinals renumbered). */
-  private long epoch;
+  private volatile long epoch;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
   private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
@@ -231,13 +249,53 @@ public final class Deduplicator {
     for (int i = from; i < to; i++) {
       checkAnalysis(analyses[i]);
     }
+    Scratch s = scratch.get();
+    // Without a lock: the index searches (most of a probe's cost), which the index allows
+    // concurrently with its one writer. Read in this order, see the design note.
+    long e = epoch;
+    int seen = published;
+    HammingIndex idx = index;
+    Group group = s.group;
+    group.reset(seen);
+    for (int i = from; i < to; i++) {
+      group.start();
+      idx.search(analyses[i].fingerprint(), maxDistance, group);
+    }
+    group.start();
+    if (!verify && group.total() == 0) {
+      s.resetMatches();
+      for (int i = from; i < to; i++) {
+        out[i] = new Probe(this, analyses[i], seen, e, s);
+      }
+      return;
+    }
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      Scratch s = scratch.get();
+      if (epoch != e) { // a compaction renumbered the ordinals meanwhile: search again
+        for (int i = from; i < to; i++) {
+          searchVerified(analyses[i], s);
+          out[i] = new Probe(this, analyses[i], count, epoch, s);
+        }
+        return;
+      }
       for (int i = from; i < to; i++) {
-        searchVerified(analyses[i], s);
-        out[i] = new Probe(this, analyses[i], count, epoch, s);
+        s.resetMatches();
+        s.candidateCount = 0;
+        for (int c = group.bounds[i - from], end = group.bounds[i - from + 1]; c < end; c++) {
+          s.addCandidate(group.candidates[c]);
+        }
+        if (bands != null) {
+          bands.forEach(
+              analyses[i].sketch().bandKeys(),
+              o -> {
+                if (o < seen) {
+                  s.addCandidate(o);
+                }
+              });
+        }
+        verifyCandidates(analyses[i], s);
+        out[i] = new Probe(this, analyses[i], seen, e, s);
       }
     } finally {
       r.unlock();
@@ -477,6 +535,7 @@ public final class Deduplicator {
       count += n;
       live += n;
       index.addAll(fps, ords, 0, n);
+      published = count;
     } finally {
       w.unlock();
     }
@@ -559,7 +618,8 @@ public final class Deduplicator {
       bandKeys = newBandKeys;
       removed = new BitSet();
       count = n;
-      epoch++;
+      published = n;
+      epoch++; // last: a probe that reads the new epoch sees everything above
       return dropped;
     } finally {
       w.unlock();
@@ -697,6 +757,7 @@ public final class Deduplicator {
     fingerprints.append(analysis.fingerprint());
     clusters.add();
     index.add(analysis.fingerprint(), ordinal);
+    published = count;
     if (bands != null) {
       byte[] sketch = encoded == null ? NO_BYTES : encoded;
       int pooled = sketches.add(sketch, 0, sketch.length);
@@ -847,8 +908,50 @@ public final class Deduplicator {
     }
   }
 
+  /**
+   * The index candidates of a group of probes, searched without a lock: those of probe j are {@code
+   * candidates[bounds[j], bounds[j + 1])}; ordinals at or above {@code seen} (stored after the
+   * probe read it) are left to the insert's delta scan.
+   */
+  private static final class Group implements MatchConsumer {
+    int[] candidates = new int[64];
+    int[] bounds = new int[17];
+    int probes;
+    int count;
+    int seen;
+
+    void reset(int seen) {
+      this.seen = seen;
+      probes = 0;
+      count = 0;
+    }
+
+    /** Starts the next probe's candidates (and, after the last, ends the group). */
+    void start() {
+      if (probes == bounds.length) {
+        bounds = Arrays.copyOf(bounds, probes * 2);
+      }
+      bounds[probes++] = count;
+    }
+
+    int total() {
+      return count;
+    }
+
+    @Override
+    public void accept(long ordinal, long fingerprint, int distance) {
+      if (ordinal < seen) {
+        if (count == candidates.length) {
+          candidates = Arrays.copyOf(candidates, count * 2);
+        }
+        candidates[count++] = (int) ordinal;
+      }
+    }
+  }
+
   /** Per-thread candidate and match buffers. */
   private static final class Scratch {
+    final Group group = new Group();
     int[] candidates = new int[64];
     int candidateCount;
     int[] matchOrdinals = new int[16];

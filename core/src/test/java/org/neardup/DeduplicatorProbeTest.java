@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.neardup.fingerprint.FingerprintSettings;
@@ -176,13 +178,19 @@ class DeduplicatorProbeTest {
    * between two changes; within that span the inserts' ordinals order them.)
    */
   @ParameterizedTest
-  @CsvSource({"true, 100, 11", "true, 2, 12", "false, 100, 13"})
+  // The last row stores enough to fill several add buffers (2^15 entries), so probes, which search
+  // the index without a lock, also race with buffer swaps and background merges.
+  @CsvSource({
+    "true, 100, 11, 1500",
+    "true, 2, 12, 1500",
+    "false, 100, 13, 1500",
+    "false, 100, 14, 25000"
+  })
   void concurrentInsertsRemovesCompactions_sameVerdictsAsSequentialReplay(
-      boolean verify, int maxMatches, long seed) throws Exception {
+      boolean verify, int maxMatches, long seed, int perThread) throws Exception {
     Deduplicator d = builder(verify, maxMatches).build();
     Analyzer analyzer = d.analyzer();
     int threads = 4;
-    int perThread = 1500;
     // Every thread draws copies from one shared pool of groups, so copies race.
     Texts texts = new Texts(seed);
     List<Analysis> work = new ArrayList<>();
@@ -281,6 +289,82 @@ class DeduplicatorProbeTest {
     assertThat(replay.size()).isEqualTo(d.size());
     assertThat(changes.size()).isGreaterThan(10);
     assertThat(duplicates).isGreaterThan(sorted.size() / 4);
+  }
+
+  /**
+   * Probes search the index without a lock, so a copy stored by one thread while another's probe
+   * runs may or may not be in that search: either way exactly one copy of each group is new, and no
+   * verdict lists a match twice (the insert's delta scan covers what the probe's search may also
+   * have met). Four threads insert copy t of group g in step (a barrier every 32 groups), so copies
+   * of a group meet each other's probes; fingerprints only, k = 3, copies 0-3 bits apart.
+   */
+  @Test
+  void lockFreeProbes_racingCopies_exactlyOneNewPerGroupAndEachMatchOnce() throws Exception {
+    Deduplicator d = builder(false, 100).maxDistance(3).build();
+    int threads = 4;
+    int groups = 40_000;
+    SplittableRandom r = new SplittableRandom(21);
+    long[][] fps = new long[groups][threads];
+    for (int g = 0; g < groups; g++) {
+      long base = r.nextLong();
+      for (int t = 0; t < threads; t++) {
+        long fp = base;
+        if (r.nextBoolean()) {
+          fp ^= 1L << r.nextInt(64); // so copies are at most 2 bits apart
+        }
+        fps[g][t] = fp;
+      }
+    }
+    boolean[][] isNew = new boolean[groups][threads];
+    CyclicBarrier step = new CyclicBarrier(threads);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> fs = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int thread = t;
+      fs.add(
+          pool.submit(
+              () -> {
+                try {
+                  insertCopies(d, fps, thread, isNew, step);
+                } catch (Throwable e) {
+                  step.reset(); // the others stop at the barrier instead of waiting for it
+                  throw e;
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : fs) {
+      f.get(2, TimeUnit.MINUTES);
+    }
+    pool.shutdown();
+    for (int g = 0; g < groups; g++) {
+      int n = 0;
+      for (int t = 0; t < threads; t++) {
+        n += isNew[g][t] ? 1 : 0;
+      }
+      assertThat(n).as("new copies of group %s", g).isEqualTo(1);
+    }
+    assertThat(d.size()).isEqualTo(groups * threads);
+  }
+
+  private static void insertCopies(
+      Deduplicator d, long[][] fps, int thread, boolean[][] isNew, CyclicBarrier step)
+      throws Exception {
+    int threads = fps[0].length;
+    for (int g = 0; g < fps.length; g++) {
+      if (g % 32 == 0) {
+        step.await(1, TimeUnit.MINUTES);
+      }
+      long docId = (long) g * threads + thread;
+      Verdict v = d.checkAndInsert(docId, Analysis.ofFingerprint(fps[g][thread], 40));
+      isNew[g][thread] = v.isNew();
+      List<Long> ids = new ArrayList<>();
+      for (Match m : v.matches()) {
+        ids.add(m.docId());
+        assertThat(m.docId() / threads).as("match of %s", docId).isEqualTo(g);
+      }
+      assertThat(ids).as("matches of %s", docId).doesNotHaveDuplicates();
+    }
   }
 
   private static void apply(Deduplicator d, Change change) {

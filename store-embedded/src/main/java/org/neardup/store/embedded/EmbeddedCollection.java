@@ -30,13 +30,13 @@ import org.neardup.store.StoredDocument;
  *
  * <p>Thread-safety and order: writers (insert, delete, expiry, the swap at the end of a rebuild)
  * hold the write lock; readers (check, get, stats) the read lock. An insert runs in two phases: it
- * first {@linkplain Deduplicator#probe probes} the engine under the read lock (the index search and
- * verification, the expensive part, so the probes of many requests run in parallel), then decides
- * with the engine from its probe and appends its log record under the write lock, so the log holds
- * decisions in the order they were made. A probe from a generation a rebuild has replaced since is
- * dropped and the decision searches again. The insert waits for the log to acknowledge outside the
- * lock, and because the log acknowledges in order, an acknowledged duplicate's original is durable
- * too.
+ * first {@linkplain Deduplicator#probe probes} the engine without this lock (the index search and
+ * verification, the expensive part, so the probes of many requests run in parallel with each other
+ * and with inserts; the engine locks what needs it), then decides with the engine from its probe
+ * and appends its log record under the write lock, so the log holds decisions in the order they
+ * were made. A probe from a generation a rebuild has replaced since is dropped and the decision
+ * searches again. The insert waits for the log to acknowledge outside the lock, and because the log
+ * acknowledges in order, an acknowledged duplicate's original is durable too.
  */
 final class EmbeddedCollection implements Collection {
   /*
@@ -57,7 +57,8 @@ final class EmbeddedCollection implements Collection {
   private final Analyzer analyzer;
   final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
 
-  private Generation gen;
+  // Volatile: probeAll reads it without the lock.
+  private volatile Generation gen;
   private long nextDocId;
   private volatile boolean dropped;
   private @Nullable Rebuild rebuild;
@@ -264,11 +265,12 @@ final class EmbeddedCollection implements Collection {
   }
 
   /**
-   * Phase 1 of an insert: the engine's probes, under the read lock so that they run in parallel
-   * with other probes; {@value #PROBE_GROUP} documents per hold of the lock (a lock per document
-   * cost, in atomic updates of lock words that both cores contend for, about a tenth of a search),
-   * so a writer waits for one group at most. Documents already expired are checked under the write
-   * lock instead.
+   * Phase 1 of an insert: the engine's probes, without this collection's lock, so that they run in
+   * parallel with each other and with inserts (the engine locks what needs it, see {@link
+   * Deduplicator#probeAll}); {@value #PROBE_GROUP} documents per call, so the engine takes its read
+   * lock, when a group needs it, once per group. A probe of a generation that a rebuild replaces
+   * meanwhile is redone by the decision ({@code p.probed}). Documents already expired are checked
+   * under the write lock instead.
    */
   private void probeAll(List<Prepared> prepared) {
     int n = prepared.size();
@@ -276,7 +278,6 @@ final class EmbeddedCollection implements Collection {
     Analysis[] analyses = new Analysis[group];
     Deduplicator.Probe[] probes = new Deduplicator.Probe[group];
     int[] at = new int[group];
-    ReentrantReadWriteLock.ReadLock r = lock.readLock();
     for (int from = 0; from < n; ) {
       int k = 0;
       int i = from;
@@ -291,20 +292,15 @@ final class EmbeddedCollection implements Collection {
       if (k == 0) {
         continue;
       }
-      r.lock();
-      try {
-        if (dropped) {
-          return; // the decision reports it
-        }
-        Generation g = gen;
-        g.engine.probeAll(analyses, 0, k, probes);
-        for (int j = 0; j < k; j++) {
-          Prepared p = prepared.get(at[j]);
-          p.probe = probes[j];
-          p.probed = g;
-        }
-      } finally {
-        r.unlock();
+      if (dropped) {
+        return; // the decision reports it
+      }
+      Generation g = gen;
+      g.engine.probeAll(analyses, 0, k, probes);
+      for (int j = 0; j < k; j++) {
+        Prepared p = prepared.get(at[j]);
+        p.probe = probes[j];
+        p.probed = g;
       }
     }
   }
