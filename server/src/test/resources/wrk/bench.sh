@@ -44,15 +44,18 @@ case $MODE in
 esac
 wrk -t1 -c"$CONNS" -d10s -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" $((RATE * 10)) > /dev/null
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
+# Machine-wide CPU ticks: busy (steal included), idle + iowait, and steal (the host's other guests).
+cpu() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6, $9}' /proc/stat; }
 logm() { curl -s "$URL/metrics" | awk '/^neardup_store_log_fsyncs_total/ {f = $2} /^neardup_store_log_fsync_seconds_total/ {s = $2} END {print f, s}'; }
 L0=$(logm)
 stdbuf -oL wrk -t1 -c"$CONNS" -d"${SECONDS_}s" --latency -s "$HERE/$SCRIPT" "$URL" -- "${ARGS[@]}" \
   $((RATE * SECONDS_)) > "$WORK/wrk" &
 WRK=$!
 until grep -q "^Running" "$WORK/wrk"; do sleep 0.1; done # bodies made, the run starts
-C0=$(ticks $PID); W0=$(ticks $WRK); W1=$W0
+C0=$(ticks $PID); W0=$(ticks $WRK); W1=$W0; M0=$(cpu)
 while kill -0 $WRK 2>/dev/null; do W1=$(ticks $WRK || echo "$W1"); sleep 0.2; done
 wait $WRK
+M1=$(cpu)
 cat "$WORK/wrk"
 C1=$(ticks $PID)
 echo "huge pages: shmem_enabled $(cat /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null || echo absent), heap on them at the end: $(awk '/^ShmemHugePages/ {print $2 / 1024 " MB"}' /proc/meminfo)"
@@ -63,6 +66,14 @@ RPS=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk")
 echo "documents/s: $(awk -v r="$RPS" -v p="$PER" 'BEGIN {printf "%.0f", r * p}')"
 echo "server CPU per request: $(( (C1 - C0) * 10000 / N )) us (user+sys, clock ticks of 10 ms)"
 echo "wrk CPU per request: $(( (W1 - W0) * 10000 / N )) us (user+sys during the run)"
+echo "$M0 $M1" | awk '{b = $4 - $1; i = $5 - $2; printf "machine during the run: idle %.0f%%, stolen by the host %.1f%%\n", 100 * i / (b + i), 100 * ($6 - $3) / (b + i)}'
+# The server's own view (its latency histogram, warm-up included): what wrk adds is its own
+# scheduling on the same two cores, and the sockets.
+ROUTE=/v1/collections/{c}/documents; [ "$SCRIPT" = batch.lua ] && ROUTE=/v1/collections/{c}/batch
+curl -s "$URL/metrics" | awk -v route="route=\"$ROUTE\"" '/^neardup_http_requests_seconds_bucket/ && /method="POST"/ && /status="200"/ && index($0, route) {
+  match($0, /le="[^"]+"/); v = substr($0, RSTART + 4, RLENGTH - 5); n++; le[n] = v; c[n] = $2 }
+  END { t = c[n]; for (i = 1; i <= n; i++) { if (le[i] != "+Inf" && le[i] + 0 <= 0.0105) under = c[i]; if (p99 == "" && c[i] >= 0.99 * t) p99 = le[i] }
+  if (t > 0) printf "server-side latency: %d requests, %.2f%% over 10 ms, p99 under %.1f ms\n", t, 100 * (t - under) / t, p99 * 1000 }' 
 echo "$L0 $L1" | awk -v n="$N" '{f = $3 - $1; printf "fsyncs per request: %.2f, mean fsync %.0f us\n", f / n, (f > 0 ? ($4 - $2) / f * 1e6 : 0)}'
 curl -s "$URL/metrics" | grep -E '^neardup_store_open_seconds|^neardup_index_(documents|bytes)\{collection="'"$COLLECTION"'"' || true
 jcmd $PID GC.run > /dev/null; sleep 2

@@ -10,7 +10,7 @@ import org.neardup.store.StoreConfig;
  * Opens {@link EmbeddedStore}s by the name {@value #KIND}. Options: {@code data} (the directory,
  * {@code neardup-data} by default), {@code fsync} ({@code always}, {@code interval}, {@code
  * never}), {@code fsync-interval} (e.g. {@code 10ms}), {@code snapshot-bytes}, {@code
- * maintenance-interval}.
+ * snapshot-bytes-per-second} (0: no limit), {@code maintenance-interval}.
  */
 public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
   public static final String KIND = "embedded";
@@ -23,7 +23,13 @@ public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
   @Override
   public FingerprintStore open(StoreConfig config) throws IOException {
     config.checkKnown(
-        KIND, "data", "fsync", "fsync-interval", "snapshot-bytes", "maintenance-interval");
+        KIND,
+        "data",
+        "fsync",
+        "fsync-interval",
+        "snapshot-bytes",
+        "snapshot-bytes-per-second",
+        "maintenance-interval");
     EmbeddedStore.Builder b =
         EmbeddedStore.builder(Path.of(config.get("data", "neardup-data")))
             .clock(config.clock())
@@ -34,17 +40,25 @@ public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
     }
     String bytes = config.get("snapshot-bytes");
     if (bytes != null) {
-      try {
-        b.snapshotBytes(Long.parseLong(bytes));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            "snapshot-bytes must be a number of bytes, got '" + bytes + "'", e);
-      }
+      b.snapshotBytes(number("snapshot-bytes", bytes));
+    }
+    String rate = config.get("snapshot-bytes-per-second");
+    if (rate != null) {
+      b.snapshotBytesPerSecond(number("snapshot-bytes-per-second", rate));
     }
     String every = config.get("maintenance-interval");
     if (every != null) {
       b.maintenanceInterval(CollectionSettings.parseDuration(every));
     }
     return b.open();
+  }
+
+  private static long number(String option, String value) {
+    try {
+      return Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          option + " must be a number of bytes, got '" + value + "'", e);
+    }
   }
 }
