@@ -714,6 +714,26 @@ public final class Deduplicator {
     }
   }
 
+  /**
+   * {@link #clusterOf} for {@code docIds[0, n)} into {@code out[0, n)}, under one hold of the read
+   * lock (a compaction looks up every stored document; a lock per document made it contend with the
+   * inserts it runs beside).
+   */
+  public void clustersOf(long[] docIds, int n, long[] out) {
+    Objects.checkFromToIndex(0, n, docIds.length);
+    Objects.checkFromToIndex(0, n, out.length);
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      for (int i = 0; i < n; i++) {
+        int ordinal = ordinals.get(docIds[i]);
+        out[i] = ordinal < 0 ? -1 : this.docIds.get(clusters.find(ordinal));
+      }
+    } finally {
+      r.unlock();
+    }
+  }
+
   /** The number of stored documents. */
   public int size() {
     return live;

@@ -616,22 +616,27 @@ final class EmbeddedCollection implements Collection {
   }
 
   /**
-   * For the snapshot: the representative of a live document, or -1 if it is not live (removed,
-   * expired, or the collection dropped).
+   * For the snapshot: into {@code out[0, n)}, the representative of each live document of {@code
+   * docIds[0, n)}, or -1 where it is not live (removed, expired, or the collection dropped). One
+   * hold of the read lock for them all: a compaction asks for every stored document, and a lock per
+   * document contended with the inserts.
    */
-  long snapshotCluster(long docId, long now) {
+  void snapshotClusters(long[] docIds, int n, long now, long[] out) {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
       if (dropped) {
-        return -1;
+        Arrays.fill(out, 0, n, -1);
+        return;
       }
       Generation g = gen;
-      int slot = g.docs.slot(docId);
-      if (slot < 0 || !g.docs.isLive(slot) || g.docs.expiresAt(slot) <= now) {
-        return -1;
+      g.engine.clustersOf(docIds, n, out);
+      for (int i = 0; i < n; i++) {
+        int slot = g.docs.slot(docIds[i]);
+        if (slot < 0 || !g.docs.isLive(slot) || g.docs.expiresAt(slot) <= now) {
+          out[i] = -1;
+        }
       }
-      return g.engine.clusterOf(docId);
     } finally {
       r.unlock();
     }
