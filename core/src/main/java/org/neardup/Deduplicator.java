@@ -707,11 +707,16 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      int ordinal = ordinals.get(docId);
-      return ordinal < 0 ? -1 : docIds.get(clusters.find(ordinal));
+      return clusterOfLocked(docId);
     } finally {
       r.unlock();
     }
+  }
+
+  /** {@link #clusterOf}, under either lock. */
+  private long clusterOfLocked(long docId) {
+    int ordinal = ordinals.get(docId);
+    return ordinal < 0 ? -1 : docIds.get(clusters.find(ordinal));
   }
 
   /**
@@ -726,8 +731,7 @@ public final class Deduplicator {
     r.lock();
     try {
       for (int i = 0; i < n; i++) {
-        int ordinal = ordinals.get(docIds[i]);
-        out[i] = ordinal < 0 ? -1 : this.docIds.get(clusters.find(ordinal));
+        out[i] = clusterOfLocked(docIds[i]);
       }
     } finally {
       r.unlock();
