@@ -39,8 +39,19 @@ final class HugePages {
     this.explanation = explanation;
   }
 
-  /** This JVM's state, from its flags and the kernel's settings under {@link #SYSFS}. */
+  /**
+   * This JVM's state, from its flags and the kernel's settings under {@link #SYSFS}; worked out
+   * once (the startup warning and the metric both ask), since the heap's pages are chosen at start.
+   */
   static HugePages ofThisJvm() {
+    return ThisJvm.STATE;
+  }
+
+  private static final class ThisJvm {
+    static final HugePages STATE = detect();
+  }
+
+  private static HugePages detect() {
     boolean zgc = false;
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       zgc |= gc.getName().startsWith("ZGC");
