@@ -8,6 +8,7 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -186,7 +187,7 @@ final class SnapshotFormat {
           Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted while writing a snapshot");
+          throw new InterruptedIOException("interrupted while writing a snapshot");
         }
       }
       paced = bytes;
