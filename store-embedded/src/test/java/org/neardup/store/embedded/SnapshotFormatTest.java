@@ -1,0 +1,129 @@
+package org.neardup.store.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.neardup.store.CorruptStoreException;
+
+/**
+ * The snapshot's reader and writer move bytes through their own 1 MiB buffers: documents that
+ * straddle a buffer's end, and bodies bigger than a buffer, read back exactly; a file with any byte
+ * changed, cut short or lengthened is refused with a {@link CorruptStoreException}, never read as
+ * something else.
+ */
+class SnapshotFormatTest {
+  private static final long SEGMENT = 7;
+  private static final List<SnapshotFormat.CollectionEntry> COLLECTIONS =
+      List.of(
+          new SnapshotFormat.CollectionEntry(1, 500, 400, "news", "k=3", "analyzer-a"),
+          new SnapshotFormat.CollectionEntry(4, 9, 0, "频道", "", "analyzer-b"));
+
+  @TempDir Path dir;
+
+  private final List<byte[]> bodies = new ArrayList<>();
+  private Path file;
+  private byte[] bytes;
+
+  /** About 4.5 MiB: 3,000 small documents with two of 1.5 and 2.5 MiB among them. */
+  @BeforeEach
+  void writeSnapshot() throws IOException {
+    SplittableRandom r = new SplittableRandom(11);
+    for (int i = 0; i < 3000; i++) {
+      int size = i == 700 ? 3 << 19 : i == 2100 ? 5 << 19 : 1 + r.nextInt(400);
+      byte[] id = new byte[1 + r.nextInt(200)];
+      r.nextBytes(id);
+      byte[] analysis = new byte[size];
+      r.nextBytes(analysis);
+      bodies.add(LogFormat.insert(1 + r.nextInt(4), r.nextLong(), r.nextLong(), id, analysis));
+    }
+    try (SnapshotFormat.Writer w = new SnapshotFormat.Writer(dir, SEGMENT, 1234, COLLECTIONS)) {
+      for (byte[] b : bodies) {
+        w.document(b, 0, b.length);
+      }
+      assertThat(w.commit()).isEqualTo(Files.size(dir.resolve(SnapshotFormat.fileName(SEGMENT))));
+    }
+    file = dir.resolve(SnapshotFormat.fileName(SEGMENT));
+    bytes = Files.readAllBytes(file);
+    assertThat(bytes.length).isGreaterThan(4 << 20);
+  }
+
+  /** Reads the whole file; returns the bodies. */
+  private List<byte[]> readAll(Path f) throws IOException {
+    List<byte[]> got = new ArrayList<>();
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(f)) {
+      while (r.next()) {
+        got.add(Arrays.copyOf(r.body(), r.length()));
+      }
+      // Checked after the footer's checksum, as a store does before it uses anything.
+      assertThat(r.lastSegment()).isEqualTo(SEGMENT);
+      assertThat(r.createdAt()).isEqualTo(1234);
+      assertThat(r.collections()).isEqualTo(COLLECTIONS);
+    }
+    return got;
+  }
+
+  @Test
+  void readBack_acrossBufferEnds_givesEveryDocumentExactly() throws IOException {
+    List<byte[]> got = readAll(file);
+    assertThat(got).hasSize(bodies.size());
+    for (int i = 0; i < bodies.size(); i++) {
+      assertThat(got.get(i)).as("document %s", i).isEqualTo(bodies.get(i));
+    }
+  }
+
+  @Test
+  void anyByteChanged_isRefused() throws IOException {
+    SplittableRandom r = new SplittableRandom(5);
+    List<Integer> positions = new ArrayList<>();
+    for (int i = 0; i < 64; i++) { // the header and the footer, byte by byte
+      positions.add(i);
+      positions.add(bytes.length - 1 - i);
+    }
+    for (int i = 0; i < 150; i++) {
+      positions.add(r.nextInt(bytes.length));
+    }
+    Path bad = dir.resolve(SnapshotFormat.fileName(SEGMENT) + ".bad");
+    for (int at : positions) {
+      byte[] changed = bytes.clone();
+      changed[at] ^= (byte) (1 << r.nextInt(8));
+      Files.write(bad, changed);
+      Path named = dir.resolve("x").resolve(SnapshotFormat.fileName(SEGMENT));
+      Files.createDirectories(named.getParent());
+      Files.move(bad, named, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      assertThatThrownBy(() -> readAll(named))
+          .as("byte %s of %s changed", at, bytes.length)
+          .isInstanceOf(CorruptStoreException.class);
+    }
+  }
+
+  @Test
+  void cutShortOrLengthened_isRefused() throws IOException {
+    SplittableRandom r = new SplittableRandom(6);
+    Path named = dir.resolve("x").resolve(SnapshotFormat.fileName(SEGMENT));
+    Files.createDirectories(named.getParent());
+    List<Integer> lengths = new ArrayList<>(List.of(0, 1, 7, 8, 27, 28, bytes.length - 1));
+    for (int i = 0; i < 40; i++) {
+      lengths.add(r.nextInt(bytes.length));
+    }
+    for (int length : lengths) {
+      Files.write(named, Arrays.copyOf(bytes, length));
+      assertThatThrownBy(() -> readAll(named))
+          .as("cut to %s of %s bytes", length, bytes.length)
+          .isInstanceOf(CorruptStoreException.class);
+    }
+    Files.write(named, Arrays.copyOf(bytes, bytes.length + 1));
+    assertThatThrownBy(() -> readAll(named))
+        .isInstanceOf(CorruptStoreException.class)
+        .hasMessageContaining("after the end");
+  }
+}
