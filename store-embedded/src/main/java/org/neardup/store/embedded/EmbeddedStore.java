@@ -604,6 +604,14 @@ public final class EmbeddedStore implements FingerprintStore {
   }
 
   /**
+   * A background compaction run now, on the calling thread, at full speed and without rebuilds (for
+   * {@link CompactionTimer}).
+   */
+  void compactNow() throws IOException {
+    compact(false, false, false);
+  }
+
+  /**
    * Cuts the log, writes a snapshot of everything before the cut from the previous snapshot and the
    * log, deletes what it replaces, and rebuilds collections with removed documents.
    */
@@ -930,7 +938,7 @@ public final class EmbeddedStore implements FingerprintStore {
      * The rate at which a background compaction writes its snapshot, in bytes per second; 64 MiB/s
      * by default, 0 for no limit. A snapshot is written while the service is under load, and at
      * full speed it took a core and a burst of disk writes for seconds (the batch p99 went from 6.7
-     * to 18-25 ms, docs/BENCHMARKS.md); paced, it forces its data every 8 MiB and sleeps. It must
+     * to 18-25 ms, docs/BENCHMARKS.md); paced, it forces its data every MiB and sleeps. It must
      * stay above the log's growth rate (100 bytes or so per stored fingerprint), or compactions
      * fall behind. Snapshots at close and on {@code checkpoint} run at full speed.
      */
