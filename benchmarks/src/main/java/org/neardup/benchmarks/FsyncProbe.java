@@ -36,10 +36,14 @@ public final class FsyncProbe {
       System.err.println("usage: FsyncProbe DIR SECONDS CHUNK_MIB RATE_MIBPS");
       System.exit(2);
     }
+    long seconds = (long) number(args[1], "SECONDS");
+    long chunk = (long) (number(args[2], "CHUNK_MIB") * (1 << 20));
+    long rate = (long) (number(args[3], "RATE_MIBPS") * (1 << 20));
+    if (seconds < 1) {
+      System.err.println("SECONDS must be at least 1, got " + args[1]);
+      System.exit(2);
+    }
     Path dir = Files.createDirectories(Path.of(args[0]));
-    long seconds = Long.parseLong(args[1]);
-    long chunk = (long) (Double.parseDouble(args[2]) * (1 << 20));
-    long rate = (long) (Double.parseDouble(args[3]) * (1 << 20));
     Path big = dir.resolve("fsync-probe-writer");
     Path log = dir.resolve("fsync-probe-log");
     Thread writer = new Thread(() -> write(big, chunk, rate), "fsync-probe-writer");
@@ -77,10 +81,15 @@ public final class FsyncProbe {
     Arrays.sort(l);
     System.out.printf(
         Locale.ROOT,
-        "writer forcing every %.2f MiB at %.0f MiB/s: %d log fsyncs, p50 %.2f ms, p99 %.2f ms,"
-            + " p99.9 %.2f ms, max %.2f ms; over 5 ms: %d, over 10 ms: %d%n",
-        chunk / 1048576.0,
-        rate / 1048576.0,
+        "%s: %d log fsyncs, p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms; over 5 ms: %d,"
+            + " over 10 ms: %d%n",
+        rate == 0
+            ? "no writer"
+            : String.format(
+                Locale.ROOT,
+                "writer forcing every %.2f MiB at %.0f MiB/s",
+                Math.max(1, chunk / 1048576.0),
+                rate / 1048576.0),
         n,
         l[n / 2] / 1e6,
         l[(int) (n * 0.99)] / 1e6,
@@ -88,6 +97,21 @@ public final class FsyncProbe {
         l[n - 1] / 1e6,
         Arrays.stream(l).filter(x -> x > 5_000_000).count(),
         Arrays.stream(l).filter(x -> x > 10_000_000).count());
+  }
+
+  /** A number >= 0 from the command line, or exit 2 naming the argument. */
+  private static double number(String text, String name) {
+    try {
+      double v = Double.parseDouble(text);
+      if (v >= 0 && Double.isFinite(v)) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // said below
+    }
+    System.err.println(name + " must be a number >= 0, got '" + text + "'");
+    System.exit(2);
+    throw new AssertionError("unreachable");
   }
 
   /** Writes at {@code rate} bytes/s, forcing every {@code chunk} bytes, until interrupted. */

@@ -3,8 +3,10 @@ package org.neardup.store.embedded;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * Times compactions of a data directory: opens it, then rewrites its snapshot ROUNDS times the way
@@ -21,16 +23,39 @@ import java.util.Locale;
 public final class CompactionTimer {
   private CompactionTimer() {}
 
+  /** A snapshot file of dir (a store keeps one), or dir itself if there is none. */
+  private static Path snapshotIn(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> SnapshotFormat.segmentOf(f) >= 0).findAny().orElse(dir);
+    }
+  }
+
   public static void main(String[] args) throws IOException {
     if (args.length < 1) {
       System.err.println("usage: CompactionTimer DIR [ROUNDS]");
       System.exit(2);
     }
-    int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    int rounds = 3;
+    if (args.length > 1) {
+      try {
+        rounds = Integer.parseInt(args[1]);
+      } catch (NumberFormatException e) {
+        rounds = 0;
+      }
+      if (rounds < 1) {
+        System.err.println("ROUNDS must be a whole number >= 1, got '" + args[1] + "'");
+        System.exit(2);
+      }
+    }
+    Path dir = Path.of(args[0]);
+    if (!Files.isDirectory(dir) || SnapshotFormat.segmentOf(snapshotIn(dir)) < 0) {
+      System.err.println(dir + " holds no snapshot; give it a copy of a data directory");
+      System.exit(2);
+    }
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     long t0 = System.nanoTime();
     try (EmbeddedStore store =
-        EmbeddedStore.builder(Path.of(args[0])).background(false).snapshotOnClose(false).open()) {
+        EmbeddedStore.builder(dir).background(false).snapshotOnClose(false).open()) {
       long documents = 0;
       for (var c : store.collections()) {
         documents += c.stats().documents();
