@@ -137,7 +137,7 @@ final class SnapshotFormat {
               StandardOpenOption.WRITE);
       this.pacedAt = System.nanoTime();
       try {
-        room(28).putLong(MAGIC).putInt(VERSION).putLong(lastSegment).putLong(createdAt);
+        room(32).putLong(MAGIC).putInt(VERSION).putLong(lastSegment).putLong(createdAt);
         buf.putInt(collections.size());
         for (CollectionEntry c : collections) {
           room(20).putInt(c.number()).putLong(c.nextDocId()).putLong(c.documents());
