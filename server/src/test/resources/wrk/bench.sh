@@ -10,7 +10,7 @@
 # is printed: /sys/kernel/mm/transparent_hugepage/shmem_enabled must be advise), and fsync=always, records
 # the start time, warms up for 10 s, runs wrk for SECONDS, then prints wrk's report, the server's
 # CPU per request, its heap after a full GC and its GC pauses. Needs wrk, jcmd and curl.
-# Batch bodies are made before the run (see batch.lua's pregen). NEARDUP_JAVA_OPTS adds JVM flags to the server's command line, e.g. a flight recording:
+# Batch requests are made before the run (see batch.lua's pregen). NEARDUP_JAVA_OPTS adds JVM flags to the server's command line, e.g. a flight recording:
 #   NEARDUP_JAVA_OPTS=-XX:StartFlightRecording=delay=20s,duration=30s,filename=/tmp/run.jfr
 set -euo pipefail
 CP=$1; TEMPLATE=$2; COLLECTION=$3; MODE=$4; SECONDS_=${5:-60}; CONNS=${6:-64}; BATCH=${7:-100}
