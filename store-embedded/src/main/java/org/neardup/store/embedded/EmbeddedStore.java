@@ -689,13 +689,13 @@ public final class EmbeddedStore implements FingerprintStore {
         copier.flush();
         size = w.commit();
       } catch (IOException | RuntimeException e) {
-        pacedWriter = null;
         for (EmbeddedCollection c : cut.values()) {
           c.abortRebuild();
         }
         throw e;
+      } finally {
+        pacedWriter = null;
       }
-      pacedWriter = null;
       snapshotSegment = closedSegment;
       lastSnapshotBytes = size;
       if (previous >= 0) {

@@ -101,7 +101,7 @@ final class SnapshotFormat {
     private final long bytesPerSecond;
     private volatile boolean hurry;
     private long documents;
-    private long bytes; // of documents written so far (DataOutputStream.size() stops at 2 GB)
+    private long bytes; // of documents written so far
     private long paced; // bytes when the pace was last kept
     private long pacedAt; // System.nanoTime() then
     private boolean done;
