@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs every measurement docs/BENCHMARKS.md reports, one after the other, and prints the raw output.
 # Usage: benchmarks/run-all.sh [DEV_DIR]   (DEV_DIR: the labelled dev set, default ../shared/data/dev)
 # Takes about an hour on 2 cores, needs about 16 GB of RAM for the 50M-fingerprint index runs and

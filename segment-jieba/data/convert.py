@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Converts jieba 0.42.1's data files into the compact resources of neardup-segment-jieba.
 
 Usage: convert.py JIEBA_DIR OUT_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Builds the golden segmentation file that JiebaAgreementTest checks JiebaSegmenter against.
 
 Usage: /usr/bin/python3 make_golden.py OUT.txt.gz [MAX_CHARS]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Writes CPython's math.log of every distinct frequency in jieba 0.42.1's dictionary, and of
 the dictionary's total, for ExactLogTest: jieba's word weights are log(freq) - log(total), and
 the route it picks can depend on their last bit.

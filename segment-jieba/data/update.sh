@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Re-derives the jieba data resources of neardup-segment-jieba from the Debian package
 # python3-jieba 0.42.1 (MIT/Expat). Needs apt-get (no root: `apt-get download` only fetches the
 # .deb), dpkg-deb and /usr/bin/python3. Run from anywhere:

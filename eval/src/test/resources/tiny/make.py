@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Builds docs.jsonl and pairs.jsonl of this tiny dataset from texts.json, with the label of
 shared/data/README.md: Jaccard of shingle sets (zh: character 5-grams of letters and digits; en:
 word 3-grams) of the NFKC-casefolded visible text, rounded down to 4 decimals; label = J >= 0.8.

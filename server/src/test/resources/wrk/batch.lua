@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk load for check-and-insert in batches (NDJSON).
 --   wrk -t1 -c16 -d30s --latency -s batch.lua http://127.0.0.1:8080 -- [collection] [size] [mode] [words] [pregen]
 -- size: documents per request (default 100). mode "fingerprint" (default): random 64-bit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Measures the service on a data directory built by BulkLoad, from a separate process on loopback.
 #
 #   bench.sh CLASSPATH TEMPLATE_DIR COLLECTION MODE [SECONDS] [CONNECTIONS] [BATCH]

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: Apache-2.0
 -- wrk load for check-and-insert, one document per request.
 --   wrk -t2 -c64 -d30s --latency -s insert.lua http://127.0.0.1:8080 -- [collection] [words] [mode]
 -- mode "text" (default): a generated text of `words` words (about 6.5 characters each, so 30 words

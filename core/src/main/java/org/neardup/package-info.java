@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * neardup: near-duplicate text detection with simhash fingerprints and a Hamming index.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The {@code neardup} command line: a thin adapter that reads inputs, calls core and renders
  * results. Per-document problems are counted and listed, never fatal; a failed run never replaces a

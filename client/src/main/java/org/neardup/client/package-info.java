@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * A small Java client of the neardup service over {@code java.net.http}: {@link
  * org.neardup.client.NeardupClient}. Thread-safe; share one instance. Depends on Jackson only.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Clusters of near-duplicates: the connected components of the "is a near-duplicate of" relation
  * (A~B and B~C put A, B and C in one cluster even when A and C are not near-duplicates), each

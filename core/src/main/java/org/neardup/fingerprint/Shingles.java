@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.neardup.fingerprint;
 
 /** Hashes of word n-grams built from the words' hashes. Part of the fingerprint format. */

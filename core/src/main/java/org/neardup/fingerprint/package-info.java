@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * From text to a 64-bit simhash fingerprint (Charikar 2002): weighted features, each hashed to 64
  * bits, summed as +weight for every 1-bit and -weight for every 0-bit, and the sign of each sum

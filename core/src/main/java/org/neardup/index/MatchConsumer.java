@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.neardup.index;
 
 /** Receives the matches of a search, one call per stored (fingerprint, docId) pair. */

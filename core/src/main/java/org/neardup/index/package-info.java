@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Hamming indexes: find the stored fingerprints within k bits of a query.
  *

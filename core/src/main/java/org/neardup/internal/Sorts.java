@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.neardup.internal;
 
 /** Primitive sorts that carry a payload array along, without boxing. */

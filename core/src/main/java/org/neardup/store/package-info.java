@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Where a service keeps its documents: {@link org.neardup.store.FingerprintStore}, a durable set of
  * named {@link org.neardup.store.Collection}s, each an independent index with its own {@link

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * From raw text to weighted words: visible text of HTML, Unicode normalisation, script-aware
  * tokenisation, Chinese segmentation behind {@link org.neardup.text.Segmenter}, stop words, and IDF

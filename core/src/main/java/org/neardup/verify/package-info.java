@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Verification: the precise similarity that confirms or rejects a candidate found by a fingerprint.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Judging quality apart from speed: precision, recall and F1 of the engine on a labelled dataset
  * (documents plus labelled pairs, the layout of the project's development set), per language,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 package org.neardup.server;
 
 /** A request the service refuses: the HTTP status and the message of {@code {"error": ...}}. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The online service: HTTP/JSON in front of a {@link org.neardup.store.FingerprintStore}.
  *

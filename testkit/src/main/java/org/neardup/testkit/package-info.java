@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * Shared test support: seeded fingerprint generators ({@link org.neardup.testkit.Fingerprints}) and
  * brute-force oracles ({@link org.neardup.testkit.BruteForce}) that every module's tests and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * jieba for neardup: Chinese word segmentation that gives the words of jieba 0.42.1's {@code
  * cut(text, HMM=True)}, and jieba's IDF table, behind core's {@link org.neardup.text.Lexicon}

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /**
  * The default {@link org.neardup.store.FingerprintStore}: everything in one local directory, no
  * server to install.
