@@ -2,6 +2,7 @@
 package org.neardup;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,6 +29,9 @@ import org.neardup.verify.ShingleSketch;
  * sketches}, which may be backed by a file.
  */
 public final class CorpusDedup {
+  /** Members of a band group whose sketches are held at once, per side of a tile of pairs. */
+  private static final int TILE = 256;
+
   /**
    * Receives each near-duplicate pair {@code i < j} (document ordinals). Called from several
    * threads.
@@ -90,7 +94,7 @@ public final class CorpusDedup {
           if (!heads.mayReach(i, j)) {
             return;
           }
-          double s = ShingleSketch.jaccard(sketches.apply(i), sketches.apply(j));
+          double s = ShingleSketch.jaccardAtLeast(sketches.apply(i), sketches.apply(j), threshold);
           if (s >= threshold) {
             out.accept(i, j, d, s);
             reported.incrementAndGet();
@@ -171,25 +175,49 @@ public final class CorpusDedup {
     }
     Sorts.sortByKey(keys, order, n);
     long pairs = 0;
+    ShingleSketch[] rows = new ShingleSketch[TILE];
+    ShingleSketch[] columns = new ShingleSketch[TILE];
     for (int start = 0; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
         end++;
       }
-      for (int x = start; x < end; x++) {
-        for (int y = x + 1; y < end; y++) {
-          int i = Math.min(order[x], order[y]);
-          int j = Math.max(order[x], order[y]);
-          if (shareBand(bandKeys, bands, i, j, b)) {
-            continue; // an earlier band already verified this pair
+      // The group's pairs tile by tile, each tile's sketches read once when a pair first needs
+      // them: a group of m copies reads m sketches, not m * (m - 1), while a hot key of thousands
+      // holds no more than two tiles of sketches at a time.
+      for (int xs = start; xs < end; xs += TILE) {
+        int xe = Math.min(end, xs + TILE);
+        Arrays.fill(rows, 0, xe - xs, null);
+        for (int ys = xs; ys < end; ys += TILE) {
+          int ye = Math.min(end, ys + TILE);
+          ShingleSketch[] cols = ys == xs ? rows : columns;
+          if (cols == columns) {
+            Arrays.fill(columns, 0, ye - ys, null);
           }
-          if (!heads.mayReach(i, j)) {
-            continue;
-          }
-          double s = ShingleSketch.jaccard(sketches.apply(i), sketches.apply(j));
-          if (s >= threshold) {
-            out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
-            pairs++;
+          for (int x = xs; x < xe; x++) {
+            for (int y = Math.max(ys, x + 1); y < ye; y++) {
+              int i = Math.min(order[x], order[y]);
+              int j = Math.max(order[x], order[y]);
+              if (shareBand(bandKeys, bands, i, j, b)) {
+                continue; // an earlier band already verified this pair
+              }
+              if (!heads.mayReach(i, j)) {
+                continue;
+              }
+              ShingleSketch sx = rows[x - xs];
+              if (sx == null) {
+                sx = rows[x - xs] = sketches.apply(order[x]);
+              }
+              ShingleSketch sy = cols[y - ys];
+              if (sy == null) {
+                sy = cols[y - ys] = sketches.apply(order[y]);
+              }
+              double s = ShingleSketch.jaccardAtLeast(sx, sy, threshold);
+              if (s >= threshold) {
+                out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
+                pairs++;
+              }
+            }
           }
         }
       }

@@ -124,6 +124,86 @@ public final class ShingleSketch {
     return taken == 0 ? 0 : (double) both / taken;
   }
 
+  /**
+   * {@link #jaccard} when it is at least {@code threshold}, the same value to the last bit;
+   * otherwise a value below {@code threshold}, often found without walking both sketches: the walk
+   * stops as soon as the hashes it has passed leave too few to reach the threshold. For callers
+   * that keep only the pairs that reach it. Allocates nothing.
+   */
+  public static double jaccardAtLeast(ShingleSketch a, ShingleSketch b, double threshold) {
+    if (a.mode != b.mode || a.mode == Mode.NONE || !(threshold > 0)) {
+      return jaccard(a, b);
+    }
+    int[] x = a.hashes;
+    int[] y = b.hashes;
+    if (a.complete && b.complete) {
+      int total = x.length + y.length;
+      if (total == 0) {
+        return jaccard(a, b);
+      }
+      // The fewest shared hashes whose Jaccard reaches the threshold, by the same division as
+      // jaccard: inter / (total - inter) grows with inter, so fewer can never reach it.
+      int need = (int) Math.max(0, Math.min(total, Math.ceil(threshold * total / (1 + threshold))));
+      while (need > 0 && (double) (need - 1) / (total - (need - 1)) >= threshold) {
+        need--;
+      }
+      while (need < total && (double) need / (total - need) < threshold) {
+        need++;
+      }
+      int i = 0;
+      int j = 0;
+      int inter = 0;
+      while (i < x.length && j < y.length) {
+        int c = Integer.compareUnsigned(x[i], y[j]);
+        if (c == 0) {
+          inter++;
+          i++;
+          j++;
+        } else {
+          if (c < 0) {
+            i++;
+          } else {
+            j++;
+          }
+          if (inter + Math.min(x.length - i, y.length - j) < need) {
+            return -1;
+          }
+        }
+      }
+      return (double) inter / (total - inter);
+    }
+    int k = Math.min(x.length, y.length);
+    int need = (int) Math.max(0, Math.min(k, Math.ceil(threshold * k)));
+    while (need > 0 && (double) (need - 1) / k >= threshold) {
+      need--;
+    }
+    while (need < k && (double) need / k < threshold) {
+      need++;
+    }
+    int i = 0;
+    int j = 0;
+    int taken = 0;
+    int both = 0;
+    while (taken < k && (i < x.length || j < y.length)) {
+      if (j >= y.length || (i < x.length && Integer.compareUnsigned(x[i], y[j]) < 0)) {
+        i++;
+      } else if (i >= x.length || Integer.compareUnsigned(y[j], x[i]) < 0) {
+        j++;
+      } else {
+        both++;
+        i++;
+        j++;
+        taken++;
+        continue;
+      }
+      taken++;
+      if (both + (k - taken) < need) {
+        return -1;
+      }
+    }
+    return taken == 0 ? 0 : (double) both / taken;
+  }
+
   /** |A ∩ B| / min(|A|, |B|) over the held hashes; exact when both are complete. */
   public static double containment(ShingleSketch a, ShingleSketch b) {
     if (a.mode != b.mode || a.mode == Mode.NONE) {

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link ShingleSketch#jaccardAtLeast} against {@link ShingleSketch#jaccard}: the same pairs reach
+ * the threshold, with the same value to the last bit, and the rest come out below it.
+ */
+class JaccardAtLeastTest {
+  /** A sorted set of hashes from a small universe, so that two draws overlap a lot or a little. */
+  private static int[] draw(SplittableRandom r, int n, int universe) {
+    TreeSet<Long> s = new TreeSet<>();
+    while (s.size() < n) {
+      // Spread over the whole unsigned range, so the unsigned order is tested too.
+      s.add((r.nextInt(universe) * 0x9E3779B1L) & 0xFFFFFFFFL);
+    }
+    return s.stream().mapToInt(Long::intValue).toArray();
+  }
+
+  private static ShingleSketch sketch(SplittableRandom r, int[] base, int keepPercent) {
+    // A copy of base with some hashes dropped and some added, in the same mode.
+    TreeSet<Long> s = new TreeSet<>();
+    for (int h : base) {
+      if (r.nextInt(100) < keepPercent) {
+        s.add(h & 0xFFFFFFFFL);
+      }
+    }
+    int extra = r.nextInt(1 + base.length / 3);
+    for (int i = 0; i < extra; i++) {
+      s.add(r.nextLong(1L << 32));
+    }
+    return ShingleSketch.of(
+        ShingleSketch.Mode.CHARS, s.stream().mapToInt(Long::intValue).toArray(), r.nextInt(4) > 0);
+  }
+
+  @Test
+  void agreesWithJaccardOnEveryPairAndThreshold() {
+    SplittableRandom r = new SplittableRandom(20261124);
+    double[] fixed = {0.8, 0.5, 0.9, 1.0, 0.75, 1.0 / 3, 0.6667};
+    int reached = 0;
+    int stoppedEarly = 0;
+    for (int round = 0; round < 200_000; round++) {
+      int[] base = draw(r, r.nextInt(60), 200);
+      ShingleSketch a = sketch(r, base, 60 + r.nextInt(41));
+      ShingleSketch b = sketch(r, base, 60 + r.nextInt(41));
+      double exact = ShingleSketch.jaccard(a, b);
+      // Thresholds at random, at common settings, and exactly at the pair's own value.
+      double t =
+          switch (r.nextInt(3)) {
+            case 0 -> r.nextDouble();
+            case 1 -> fixed[r.nextInt(fixed.length)];
+            default -> Double.isNaN(exact) ? 0.5 : exact;
+          };
+      double got = ShingleSketch.jaccardAtLeast(a, b, t);
+      if (exact >= t) {
+        reached++;
+        assertThat(got).as("round %s, threshold %s", round, t).isEqualTo(exact);
+      } else {
+        assertThat(got >= t).as("round %s, threshold %s: %s vs %s", round, t, got, exact).isFalse();
+        if (got != exact) {
+          stoppedEarly++;
+        }
+      }
+    }
+    // The draws must exercise both sides, and the early stop must actually happen.
+    assertThat(reached).isGreaterThan(20_000);
+    assertThat(stoppedEarly).isGreaterThan(20_000);
+  }
+
+  @Test
+  void sameAsJaccardForEmptyAndMismatchedSketches() {
+    ShingleSketch empty = ShingleSketch.of(ShingleSketch.Mode.CHARS, new int[0], true);
+    ShingleSketch one = ShingleSketch.of(ShingleSketch.Mode.CHARS, new int[] {7}, true);
+    ShingleSketch words = ShingleSketch.of(ShingleSketch.Mode.WORDS, new int[] {7}, true);
+    for (double t : new double[] {0, 0.5, 0.8, 1}) {
+      assertThat(ShingleSketch.jaccardAtLeast(one, one, t)).isEqualTo(1.0);
+      assertThat(ShingleSketch.jaccardAtLeast(one, words, t) >= t)
+          .isEqualTo(ShingleSketch.jaccard(one, words) >= t);
+      assertThat(ShingleSketch.jaccardAtLeast(empty, one, t) >= t)
+          .isEqualTo(ShingleSketch.jaccard(empty, one) >= t);
+    }
+  }
+}
