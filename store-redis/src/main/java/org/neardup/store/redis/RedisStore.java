@@ -61,8 +61,14 @@ public final class RedisStore implements FingerprintStore {
   private final byte[] uids;
   private final Map<String, RedisCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private final java.util.concurrent.@Nullable ScheduledExecutorService expiry;
 
-  RedisStore(UnifiedJedis redis, String prefix, InstantSource clock, String where) {
+  RedisStore(
+      UnifiedJedis redis,
+      String prefix,
+      InstantSource clock,
+      String where,
+      java.time.Duration expireInterval) {
     this.redis = redis;
     this.scripts = new Scripts(redis);
     this.prefix = prefix;
@@ -70,6 +76,39 @@ public final class RedisStore implements FingerprintStore {
     this.where = where;
     this.registry = (prefix + ":collections").getBytes(StandardCharsets.UTF_8);
     this.uids = (prefix + ":uid").getBytes(StandardCharsets.UTF_8);
+    if (expireInterval.isZero()) {
+      expiry = null;
+    } else {
+      expiry =
+          java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "neardup-redis-expiry");
+                t.setDaemon(true);
+                return t;
+              });
+      long ms = expireInterval.toMillis();
+      expiry.scheduleWithFixedDelay(
+          this::expireAll, ms, ms, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Removes expired documents of every collection (any node may: the removal script checks what it
+   * removes, so nodes sweeping at once remove each document once).
+   */
+  private void expireAll() {
+    try {
+      for (Collection c : collections()) {
+        c.expire();
+      }
+    } catch (RuntimeException e) {
+      // Redis unavailable or a collection dropped meanwhile: the next sweep tries again.
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "redis at " + where + " (prefix " + prefix + ")";
   }
 
   UnifiedJedis redis() {
@@ -240,6 +279,9 @@ public final class RedisStore implements FingerprintStore {
   public void close() {
     if (!closed) {
       closed = true;
+      if (expiry != null) {
+        expiry.shutdownNow();
+      }
       redis.close();
     }
   }

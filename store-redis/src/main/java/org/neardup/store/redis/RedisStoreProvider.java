@@ -26,7 +26,7 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
 
   @Override
   public FingerprintStore open(StoreConfig config) throws IOException {
-    config.checkKnown("redis", "url", "prefix", "pool", "timeout-ms");
+    config.checkKnown("redis", "url", "prefix", "pool", "timeout-ms", "expire-interval");
     String url = config.get("url", "redis://127.0.0.1:6379");
     URI uri;
     try {
@@ -65,7 +65,10 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     poolConfig.setMaxWait(java.time.Duration.ofMillis(timeout));
     JedisPooled redis =
         new JedisPooled(JedisURIHelper.getHostAndPort(uri), client.build(), poolConfig);
-    RedisStore store = new RedisStore(redis, prefix, config.clock(), RedisStore.where(uri));
+    java.time.Duration expireInterval =
+        org.neardup.store.CollectionSettings.parseDuration(config.get("expire-interval", "10s"));
+    RedisStore store =
+        new RedisStore(redis, prefix, config.clock(), RedisStore.where(uri), expireInterval);
     try {
       redis.ping();
     } catch (RuntimeException e) {

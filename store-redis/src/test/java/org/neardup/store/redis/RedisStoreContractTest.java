@@ -37,8 +37,15 @@ class RedisStoreContractTest extends FingerprintStoreContract {
   }
 
   @Override
+  protected boolean opensTwice() {
+    return true;
+  }
+
+  @Override
   protected FingerprintStore open(InstantSource clock) throws IOException {
     return new RedisStoreProvider()
-        .open(new StoreConfig(Map.of("url", server.url(), "prefix", prefix), clock));
+        .open(
+            new StoreConfig(
+                Map.of("url", server.url(), "prefix", prefix, "expire-interval", "0"), clock));
   }
 }
