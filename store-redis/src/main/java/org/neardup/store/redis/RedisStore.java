@@ -16,6 +16,7 @@ import org.neardup.decide.CandidateKeys;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.FingerprintStore;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -104,6 +105,43 @@ public final class RedisStore implements FingerprintStore {
     } catch (RuntimeException e) {
       // Redis unavailable or a collection dropped meanwhile: the next sweep tries again.
     }
+  }
+
+  /**
+   * Checks that Redis keeps what it acknowledged: every acknowledged insert survives a crash of
+   * Redis only with {@code appendonly yes} and {@code appendfsync always}. Returns a warning naming
+   * the weaker settings, or null when they are these (or cannot be read: CONFIG may be disabled,
+   * which the warning then says).
+   */
+  @Nullable String durabilityWarning() {
+    try {
+      String appendonly = config("appendonly");
+      String fsync = config("appendfsync");
+      if ("yes".equals(appendonly) && "always".equals(fsync)) {
+        return null;
+      }
+      return "redis at "
+          + where
+          + " has appendonly "
+          + appendonly
+          + " and appendfsync "
+          + fsync
+          + ": inserts acknowledged shortly before Redis stops can be lost; set appendonly yes"
+          + " and appendfsync always to keep every acknowledged insert";
+    } catch (RuntimeException e) {
+      return "could not read the persistence settings of redis at "
+          + where
+          + " ("
+          + e.getMessage()
+          + "); every acknowledged insert survives a crash of Redis only with appendonly yes and"
+          + " appendfsync always";
+    }
+  }
+
+  private String config(String name) {
+    Object reply = redis.sendCommand(Protocol.Command.CONFIG, "GET", name);
+    List<?> pair = (List<?>) reply;
+    return pair.size() < 2 ? "?" : new String((byte[]) pair.get(1), StandardCharsets.UTF_8);
   }
 
   @Override

@@ -19,6 +19,8 @@ import redis.clients.jedis.util.JedisURIHelper;
  * connections ({@code 64}), {@code timeout-ms} per call ({@code 5000}).
  */
 public final class RedisStoreProvider implements FingerprintStore.Provider {
+  private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
+
   @Override
   public String kind() {
     return "redis";
@@ -74,6 +76,10 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     } catch (RuntimeException e) {
       redis.close();
       throw store.unavailable(e);
+    }
+    String warning = store.durabilityWarning();
+    if (warning != null) {
+      LOG.log(System.Logger.Level.WARNING, warning);
     }
     return store;
   }
