@@ -43,6 +43,9 @@ final class RedisCollection implements Collection {
   /** Probes before a check-and-insert gives up (each retry means another node won a race). */
   private static final int MAX_ATTEMPTS = 10_000;
 
+  /** Documents per round of a batch: two pipelines of this many scripts. */
+  private static final int ROUND = 64;
+
   private final RedisStore store;
   private final String name;
   final long uid;
@@ -147,7 +150,8 @@ final class RedisCollection implements Collection {
     return verify ? a.sketch().bandKeys() : new long[0];
   }
 
-  private Probe probe(Analysis a) {
+  /** The keys and arguments of a probe of {@code a}: {@code [keys, args]}. */
+  private List<List<byte[]>> probeCall(Analysis a) {
     List<byte[]> lookup = lookupKeys(a);
     List<byte[]> ks = new ArrayList<>(6 + lookup.size());
     ks.add(keys.meta);
@@ -166,7 +170,16 @@ final class RedisCollection implements Collection {
             bytes(lookup.size() - nb),
             bytes(0),
             bytes(verify ? 1 : 0));
-    List<?> out = (List<?>) store.scripts().run(store.scripts().probe, ks, args);
+    return List.of(ks, args);
+  }
+
+  private Probe probe(Analysis a) {
+    List<List<byte[]>> call = probeCall(a);
+    return parseProbe(
+        (List<?>) store.scripts().run(store.scripts().probe, call.get(0), call.get(1)));
+  }
+
+  private Probe parseProbe(List<?> out) {
     long seq = (Long) out.get(0);
     if (seq < 0) {
       throw gone();
@@ -231,35 +244,42 @@ final class RedisCollection implements Collection {
       checkAnalysis(documents.get(i).analysis(), i);
     }
     checkOpen();
-    return io(
-        () -> {
-          long now = store.clock().millis();
-          List<Outcome> out = new ArrayList<>(documents.size());
-          for (Document d : documents) {
-            out.add(insert(d, now));
-          }
-          return out;
-        });
+    return io(() -> insertAll(documents, store.clock().millis()));
   }
 
-  private Outcome insert(Document d, long now) {
-    Analysis a = d.analysis();
-    long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
-    long exp = settings.expiresAt(d.timestamp(), now);
-    if (exp <= now) {
-      Optional<StoredDocument> stored = get(d.id());
-      if (stored.isPresent()) {
-        return exists(d.id(), stored.get().fingerprint(), stored.get().cluster());
-      }
-      return checkOnly(Status.EXPIRED, d.id(), a);
+  /** A document ready to commit: what it is stored as, and the decision of one probe. */
+  private final class Attempt {
+    final Document doc;
+    final long exp;
+    final byte[] record;
+    final byte[] sketch;
+    @Nullable Probe probe;
+    @Nullable MatchSet matches;
+    long @Nullable [] roots;
+
+    Attempt(Document d, long now) {
+      this.doc = d;
+      Analysis a = d.analysis();
+      long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
+      this.exp = settings.expiresAt(d.timestamp(), now);
+      this.record = new DocRecord(a.fingerprint(), ts, exp, bandKeys(a), d.id()).encode();
+      this.sketch = verify ? a.sketch().shingles().encode() : new byte[0];
     }
-    long[] bands = bandKeys(a);
-    byte[] record = new DocRecord(a.fingerprint(), ts, exp, bands, d.id()).encode();
-    byte[] sketch = verify ? a.sketch().shingles().encode() : new byte[0];
-    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      Probe p = probe(a);
-      MatchSet m = decide(a, p);
-      long[] roots = m.joinedRoots();
+
+    boolean expired(long now) {
+      return exp <= now;
+    }
+
+    /** Decides from a probe. */
+    void decide(Probe p) {
+      probe = p;
+      matches = RedisCollection.this.decide(doc.analysis(), p);
+      roots = matches.joinedRoots();
+    }
+
+    /** The commit's keys and arguments, {@code [keys, args]}; marker, if any, is the last key. */
+    List<List<byte[]>> commitCall(byte @Nullable [] marker) {
+      Analysis a = doc.analysis();
       List<byte[]> ks = new ArrayList<>();
       ks.add(keys.meta);
       ks.add(keys.seq);
@@ -275,47 +295,147 @@ final class RedisCollection implements Collection {
       for (long root : roots) {
         ks.add(keys.members(root));
       }
+      if (marker != null) {
+        ks.add(marker);
+      }
       List<byte[]> args = new ArrayList<>();
-      args.add(bytes(p.seq));
-      args.add(bytes(d.id()));
+      args.add(bytes(probe.seq));
+      args.add(bytes(doc.id()));
       args.add(record);
       args.add(sketch);
       args.add(exp == Long.MAX_VALUE ? new byte[0] : bytes(exp));
       args.add(k);
       args.add(bytes(candidateKeys.blockCount()));
       args.add(bytes(lookup.size() - candidateKeys.blockCount()));
-      args.add(bytes(m.size()));
+      args.add(bytes(matches.size()));
       args.add(bytes(roots.length));
-      for (int i = 0; i < m.size(); i++) {
-        args.add(bytes(m.ordinal(i)));
-        args.add(bytes(m.root(i)));
+      for (int i = 0; i < matches.size(); i++) {
+        args.add(bytes(matches.ordinal(i)));
+        args.add(bytes(matches.root(i)));
       }
       for (long root : roots) {
         args.add(bytes(root));
       }
-      List<?> out = (List<?>) store.scripts().run(store.scripts().commit, ks, args);
+      return List.of(ks, args);
+    }
+
+    /** The outcome a commit answered, or null when it must be decided again. */
+    @Nullable Outcome outcome(List<?> out) {
       String status = new String((byte[]) out.get(0), StandardCharsets.US_ASCII);
       switch (status) {
         case "stored":
-          String cluster = roots.length == 0 ? d.id() : p.rootIds.get(roots[0]);
+          String cluster = roots.length == 0 ? doc.id() : probe.rootIds.get(roots[0]);
           return new Outcome(
-              Status.STORED, d.id(), m.isEmpty(), a.fingerprint(), cluster, reported(m, p));
+              Status.STORED,
+              doc.id(),
+              matches.isEmpty(),
+              doc.analysis().fingerprint(),
+              cluster,
+              reported(matches, probe));
         case "exists":
           byte[] rec = (byte[]) out.get(1);
           return exists(
-              d.id(),
+              doc.id(),
               DocRecord.fingerprint(rec),
               new String((byte[]) out.get(2), StandardCharsets.UTF_8));
         case "retry":
-          continue;
+          return null;
         case "dropped":
           throw gone();
         default:
           throw new IllegalStateException("commit script answered " + status);
       }
     }
+  }
+
+  private Outcome insert(Document d, long now) {
+    Attempt at = new Attempt(d, now);
+    if (at.expired(now)) {
+      return expired(d);
+    }
+    for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      at.decide(probe(d.analysis()));
+      List<List<byte[]>> call = at.commitCall(null);
+      Outcome o =
+          at.outcome(
+              (List<?>) store.scripts().run(store.scripts().commit, call.get(0), call.get(1)));
+      if (o != null) {
+        return o;
+      }
+    }
     throw new IllegalStateException(
         "check-and-insert of '" + d.id() + "' lost " + MAX_ATTEMPTS + " races in a row");
+  }
+
+  private Outcome expired(Document d) {
+    Optional<StoredDocument> stored = get(d.id());
+    if (stored.isPresent()) {
+      return exists(d.id(), stored.get().fingerprint(), stored.get().cluster());
+    }
+    return checkOnly(Status.EXPIRED, d.id(), d.analysis());
+  }
+
+  /**
+   * A batch in rounds of two pipelines, probes then commits, so a round of up to {@value #ROUND}
+   * documents costs two round trips. Commits run in batch order; the first that answers retry (its
+   * decision missed a document stored since its probe, often an earlier one of the same batch)
+   * makes the rest of its round answer retry too (the batch marker), and the next round starts from
+   * it: documents are stored in batch order, each decided against everything stored before it. A
+   * document already expired ends a round and is checked alone.
+   */
+  private List<Outcome> insertAll(List<Document> documents, long now) {
+    int n = documents.size();
+    Outcome[] out = new Outcome[n];
+    byte[] marker =
+        (keys.base + "batch:" + java.util.UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+    int from = 0;
+    int rounds = 0;
+    try {
+      while (from < n) {
+        if (++rounds > MAX_ATTEMPTS + n) {
+          throw new IllegalStateException("a batch lost " + MAX_ATTEMPTS + " races in a row");
+        }
+        List<Attempt> round = new ArrayList<>();
+        for (int i = from; i < n && round.size() < ROUND; i++) {
+          Attempt at = new Attempt(documents.get(i), now);
+          if (at.expired(now)) {
+            break;
+          }
+          round.add(at);
+        }
+        if (round.isEmpty()) {
+          out[from] = expired(documents.get(from));
+          from++;
+          continue;
+        }
+        List<List<List<byte[]>>> probes = new ArrayList<>(round.size());
+        for (Attempt at : round) {
+          probes.add(probeCall(at.doc.analysis()));
+        }
+        List<Object> probed = store.scripts().runAll(store.scripts().probe, probes);
+        List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
+        for (int j = 0; j < round.size(); j++) {
+          round.get(j).decide(parseProbe((List<?>) probed.get(j)));
+          commits.add(round.get(j).commitCall(marker));
+        }
+        List<Object> committed = store.scripts().runAll(store.scripts().commit, commits);
+        int j = 0;
+        for (; j < round.size(); j++) {
+          Outcome o = round.get(j).outcome((List<?>) committed.get(j));
+          if (o == null) {
+            break;
+          }
+          out[from + j] = o;
+        }
+        if (j < round.size()) {
+          store.redis().del(marker);
+        }
+        from += j;
+      }
+    } finally {
+      store.redis().del(marker);
+    }
+    return List.of(out);
   }
 
   private static Outcome exists(String id, long fingerprint, String cluster) {

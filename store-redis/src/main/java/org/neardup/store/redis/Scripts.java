@@ -5,7 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -58,6 +61,42 @@ final class Scripts {
     // SCRIPT LOAD goes to the node of the first key, the one that runs it.
     s.sha = redis.scriptLoad(s.source, keys.get(0));
     return redis.evalsha(s.sha, keys, args);
+  }
+
+  /**
+   * Runs a script once per {@code [keys, args]} call in one pipeline (one round trip); the replies
+   * in call order. Every call's keys must share one hash slot.
+   */
+  List<Object> runAll(Script s, List<List<List<byte[]>>> calls) {
+    if (calls.isEmpty()) {
+      return List.of();
+    }
+    byte[] firstKey = calls.get(0).get(0).get(0);
+    if (s.sha == null) {
+      s.sha = redis.scriptLoad(s.source, firstKey);
+    }
+    for (int attempt = 0; ; attempt++) {
+      List<Response<Object>> replies = new ArrayList<>(calls.size());
+      try (AbstractPipeline p = redis.pipelined()) {
+        for (List<List<byte[]>> call : calls) {
+          replies.add(p.evalsha(s.sha, call.get(0), call.get(1)));
+        }
+        p.sync();
+      }
+      try {
+        List<Object> out = new ArrayList<>(replies.size());
+        for (Response<Object> r : replies) {
+          out.add(r.get());
+        }
+        return out;
+      } catch (JedisNoScriptException e) {
+        // Redis lost its scripts (a restart): none of these ran. Load and send them again.
+        if (attempt > 0) {
+          throw e;
+        }
+        s.sha = redis.scriptLoad(s.source, firstKey);
+      }
+    }
   }
 
   static byte[] bytes(String s) {

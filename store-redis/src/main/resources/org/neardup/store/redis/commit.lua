@@ -11,9 +11,24 @@
 -- ARGV: 1 seen, 2 id, 3 record, 4 sketch ('' for none), 5 expiresAt ('' for never), 6 k,
 --       7 nb, 8 nk, 9 number of matches n, 10 number of distinct roots nr,
 --       then n pairs (ordinal, root), then nr distinct roots (ascending).
+--       An optional last key is a batch marker: a commit pipelined after one that answered retry
+--       answers retry too, so the documents of a batch are stored in batch order.
 -- Returns {'stored', ordinal}, {'exists', record, root id}, {'retry'}, or {'dropped'}.
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {'dropped'}
+end
+local marker = nil
+if #KEYS > 9 + tonumber(ARGV[7]) + tonumber(ARGV[8]) + tonumber(ARGV[10]) then
+  marker = KEYS[#KEYS]
+  if redis.call('EXISTS', marker) == 1 then
+    return {'retry'}
+  end
+end
+local function retry()
+  if marker then
+    redis.call('SET', marker, '1', 'PX', 60000)
+  end
+  return {'retry'}
 end
 local id = ARGV[2]
 local existing = redis.call('HGET', KEYS[7], id)
@@ -47,7 +62,7 @@ if seq > seen then
             d = d + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
           end
           if d <= k then
-            return {'retry'}
+            return retry()
           end
         end
       end
@@ -56,7 +71,7 @@ if seq > seen then
   for i = 1, nk do
     for _, m in ipairs(redis.call('SMEMBERS', KEYS[9 + nb + i])) do
       if tonumber(m) > seen then
-        return {'retry'}
+        return retry()
       end
     end
   end
@@ -64,11 +79,11 @@ end
 for j = 1, n do
   local m = ARGV[10 + 2 * j - 1]
   if redis.call('HEXISTS', KEYS[3], m) == 0 then
-    return {'retry'}
+    return retry()
   end
   local root = redis.call('HGET', KEYS[5], m) or m
   if root ~= ARGV[10 + 2 * j] then
-    return {'retry'}
+    return retry()
   end
 end
 local o = redis.call('INCR', KEYS[2])
