@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
 import org.neardup.cluster.Clusters;
+import org.neardup.decide.MatchSet;
+import org.neardup.decide.Verifier;
 import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.fingerprint.Fingerprinter;
 import org.neardup.index.BlockPermutedIndex;
@@ -23,7 +23,6 @@ import org.neardup.internal.PagedLongArray;
 import org.neardup.text.Lexicon;
 import org.neardup.verify.BandIndex;
 import org.neardup.verify.BandScheme;
-import org.neardup.verify.HeadFilter;
 import org.neardup.verify.ShingleSketch;
 import org.neardup.verify.Shingler;
 
@@ -33,11 +32,11 @@ import org.neardup.verify.Shingler;
  * <p>A text is a near-duplicate of a stored one when, with verification on (the default), the
  * Jaccard similarity of their shingles reaches {@code threshold}; candidates come from the
  * fingerprint index (within {@code maxDistance} bits) and from MinHash band keys, never from a
- * scan. A {@link HeadFilter} drops candidates far below the threshold from their sixteen smallest
- * shingle hashes before the full comparison (a pair at the threshold is lost about once in a
- * million). With verification off, a match is any stored fingerprint within {@code maxDistance}
- * bits. Clusters are the connected components of matches; each is represented by its earliest
- * member.
+ * scan. A {@link org.neardup.verify.HeadFilter} drops candidates far below the threshold from their
+ * sixteen smallest shingle hashes before the full comparison (a pair at the threshold is lost about
+ * once in a million). With verification off, a match is any stored fingerprint within {@code
+ * maxDistance} bits. Clusters are the connected components of matches; each is represented by its
+ * earliest member.
  *
  * <p>Thread-safe. {@link #checkAndInsert} is linearizable: of two near-duplicate texts inserted at
  * once from two threads, exactly one is new. Analysis (the expensive part: segmentation, hashing)
@@ -109,7 +108,7 @@ public final class Deduplicator {
   private final Analyzer analyzer;
   private final int maxDistance;
   private final double threshold;
-  private final @Nullable HeadFilter headFilter;
+  private final Verifier verifier;
   private final boolean verify;
   private final int maxMatches;
   private final BlockScheme scheme;
@@ -144,14 +143,15 @@ public final class Deduplicator {
   private volatile long epoch;
 
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+  private final ThreadLocal<Scratch> scratch;
 
   private Deduplicator(Builder b, Analyzer analyzer) {
     this.analyzer = analyzer;
     this.maxDistance = b.maxDistance;
     this.threshold = b.threshold;
     this.verify = b.verify;
-    this.headFilter = b.verify ? new HeadFilter(b.threshold) : null;
+    this.verifier = new Verifier(b.maxDistance, b.threshold, b.verify);
+    this.scratch = ThreadLocal.withInitial(() -> new Scratch(b.maxMatches, b.verify));
     this.maxMatches = b.maxMatches;
     this.scheme = b.scheme;
     this.index = BlockPermutedIndex.create(b.scheme);
@@ -218,7 +218,7 @@ public final class Deduplicator {
 
   /** Into s: the stored documents whose similarity to the analysis passes, candidates verified. */
   private void searchVerified(Analysis analysis, Scratch s) {
-    s.resetMatches();
+    s.matches.clear();
     gather(analysis, s, 0);
     verifyCandidates(analysis, s);
   }
@@ -264,7 +264,7 @@ public final class Deduplicator {
     }
     group.start();
     if (!verify && group.total() == 0) {
-      s.resetMatches();
+      s.matches.clear();
       for (int i = from; i < to; i++) {
         out[i] = new Probe(this, analyses[i], seen, e, s);
       }
@@ -281,7 +281,7 @@ public final class Deduplicator {
         return;
       }
       for (int i = from; i < to; i++) {
-        s.resetMatches();
+        s.matches.clear();
         s.candidateCount = 0;
         for (int c = group.bounds[i - from], end = group.bounds[i - from + 1]; c < end; c++) {
           s.addCandidate(group.candidates[c]);
@@ -333,11 +333,12 @@ public final class Deduplicator {
       List<Match> matches = report(analysis, s);
       List<Long> joined = joined(s);
       int ordinal = store(docId, analysis, encoded);
-      for (int i = 0; i < s.matchCount; i++) {
-        clusters.union(ordinal, s.matchOrdinals[i]);
+      MatchSet found = s.matches;
+      for (int i = 0; i < found.size(); i++) {
+        clusters.union(ordinal, (int) found.ordinal(i));
       }
       long cluster = docIds.get(clusters.find(ordinal));
-      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches, joined);
+      return new Verdict(found.isEmpty(), analysis.fingerprint(), cluster, matches, joined);
     } finally {
       w.unlock();
     }
@@ -352,13 +353,14 @@ public final class Deduplicator {
     if (probe.epoch != epoch) {
       return false;
     }
-    s.resetMatches();
-    for (int i = 0; i < probe.matches; i++) {
-      int o = probe.ordinals[i];
+    s.matches.clear();
+    MatchSet earlier = probe.matches;
+    for (int i = 0; i < earlier.size(); i++) {
+      int o = (int) earlier.ordinal(i);
       if (removed.get(o)) {
         return false;
       }
-      s.addMatch(o, clusters.find(o), probe.distances[i], probe.similarities[i]);
+      s.matches.add(o, clusters.find(o), earlier.distance(i), earlier.similarity(i));
     }
     if (probe.seen < count) {
       gather(analysis, s, probe.seen);
@@ -369,18 +371,15 @@ public final class Deduplicator {
 
   /** The docIds of the distinct cluster representatives among the matches (earliest first). */
   private List<Long> joined(Scratch s) {
-    if (s.matchCount == 0) {
+    if (s.matches.isEmpty()) {
       return List.of();
     }
-    int[] roots = Arrays.copyOf(s.matchRoots, s.matchCount);
-    Arrays.sort(roots);
-    List<Long> out = new ArrayList<>(2);
+    long[] roots = s.matches.joinedRoots();
+    Long[] out = new Long[roots.length];
     for (int i = 0; i < roots.length; i++) {
-      if (i == 0 || roots[i] != roots[i - 1]) {
-        out.add(docIds.get(roots[i]));
-      }
+      out[i] = docIds.get(roots[i]);
     }
-    return List.copyOf(out);
+    return List.of(out);
   }
 
   /**
@@ -644,7 +643,7 @@ public final class Deduplicator {
       List<Long> joined = joined(s);
       // The earliest representative would represent the text had it been stored.
       long cluster = joined.isEmpty() ? -1 : joined.get(0);
-      return new Verdict(s.matchCount == 0, analysis.fingerprint(), cluster, matches, joined);
+      return new Verdict(s.matches.isEmpty(), analysis.fingerprint(), cluster, matches, joined);
     } finally {
       r.unlock();
     }
@@ -861,53 +860,41 @@ public final class Deduplicator {
     int n = s.uniqueCandidates();
     long fp = analysis.fingerprint();
     ShingleSketch mine = verify ? analysis.sketch().shingles() : null;
+    MatchSet out = s.matches;
     for (int i = 0; i < n; i++) {
       int o = s.candidates[i];
       if (removed.get(o)) {
         continue;
       }
       int distance = Long.bitCount(fp ^ fingerprints.get(o));
-      double similarity = Double.NaN;
-      if (verify) {
-        // Once enough matches are reported, a candidate already in a matched cluster adds
-        // nothing to the clustering: skip its verification.
-        if (s.matchCount >= maxMatches && s.inMatchedCluster(clusters.find(o))) {
-          continue;
-        }
-        if (!headFilter.mayReach(mine, sketches.array(o), sketches.offset(o), sketches.length(o))) {
-          continue; // far below the threshold: see HeadFilter
-        }
-        ShingleSketch theirs =
-            ShingleSketch.decode(sketches.array(o), sketches.offset(o), sketches.length(o));
-        similarity = ShingleSketch.jaccard(mine, theirs);
-        if (similarity < threshold) {
-          continue;
-        }
-      } else if (distance > maxDistance) {
+      int root = clusters.find(o);
+      if (verify && out.canSkip(root)) {
         continue;
       }
-      s.addMatch(o, clusters.find(o), distance, similarity);
+      double similarity =
+          verify
+              ? verifier.similarity(
+                  distance, mine, sketches.array(o), sketches.offset(o), sketches.length(o))
+              : verifier.similarity(distance, null, null, 0, 0);
+      if (similarity != Verifier.REJECTED) {
+        out.add(o, root, distance, similarity);
+      }
     }
   }
 
-  /** The first maxMatches of s's matches (in ordinal order) as Match records, best first. */
+  /** The matches a verdict lists (see {@link MatchSet#reported()}) as Match records. */
   private List<Match> report(Analysis analysis, Scratch s) {
-    int n = Math.min(s.matchCount, maxMatches);
-    if (n == 0) {
+    MatchSet m = s.matches;
+    if (m.isEmpty()) {
       return List.of();
     }
-    List<Match> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      out.add(
-          new Match(docIds.get(s.matchOrdinals[i]), s.matchDistances[i], s.matchSimilarities[i]));
+    int[] order = m.reported();
+    Match[] out = new Match[order.length];
+    for (int j = 0; j < order.length; j++) {
+      int i = order[j];
+      out[j] = new Match(docIds.get(m.ordinal(i)), m.distance(i), m.similarity(i));
     }
-    out.sort(
-        verify
-            ? Comparator.comparingDouble(Match::similarity)
-                .reversed()
-                .thenComparingInt(Match::distance)
-            : Comparator.comparingInt(Match::distance));
-    return out;
+    return List.of(out);
   }
 
   /**
@@ -916,38 +903,23 @@ public final class Deduplicator {
    * it may be used by another once published safely.
    */
   public static final class Probe {
-    private static final int[] NO_INTS = new int[0];
-    private static final double[] NO_DOUBLES = new double[0];
-
     final Deduplicator owner;
     final Analysis analysis;
     final int seen;
     final long epoch;
-    final int matches;
-    final int[] ordinals;
-    final int[] distances;
-    final double[] similarities;
+    final MatchSet matches;
 
     Probe(Deduplicator owner, Analysis analysis, int seen, long epoch, Scratch s) {
       this.owner = owner;
       this.analysis = analysis;
       this.seen = seen;
       this.epoch = epoch;
-      this.matches = s.matchCount;
-      if (matches == 0) {
-        ordinals = NO_INTS;
-        distances = NO_INTS;
-        similarities = NO_DOUBLES;
-      } else {
-        ordinals = Arrays.copyOf(s.matchOrdinals, matches);
-        distances = Arrays.copyOf(s.matchDistances, matches);
-        similarities = Arrays.copyOf(s.matchSimilarities, matches);
-      }
+      this.matches = s.matches.isEmpty() ? s.empty : s.matches.copy();
     }
 
     /** Whether the probe found a near-duplicate among the documents stored when it ran. */
     public boolean foundAny() {
-      return matches > 0;
+      return !matches.isEmpty();
     }
   }
 
@@ -995,16 +967,17 @@ public final class Deduplicator {
   /** Per-thread candidate and match buffers. */
   private static final class Scratch {
     final Group group = new Group();
+    final MatchSet matches;
+
+    /** An empty match set, shared by the probes that found nothing. */
+    final MatchSet empty;
+
     int[] candidates = new int[64];
     int candidateCount;
-    int[] matchOrdinals = new int[16];
-    int[] matchRoots = new int[16];
-    int[] matchDistances = new int[16];
-    double[] matchSimilarities = new double[16];
-    int matchCount;
 
-    void resetMatches() {
-      matchCount = 0;
+    Scratch(int maxMatches, boolean verify) {
+      matches = new MatchSet(maxMatches, verify);
+      empty = new MatchSet(maxMatches, verify);
     }
 
     void addCandidate(int ordinal) {
@@ -1025,29 +998,6 @@ public final class Deduplicator {
       }
       candidateCount = m;
       return m;
-    }
-
-    void addMatch(int ordinal, int root, int distance, double similarity) {
-      if (matchCount == matchOrdinals.length) {
-        matchOrdinals = Arrays.copyOf(matchOrdinals, matchCount * 2);
-        matchRoots = Arrays.copyOf(matchRoots, matchCount * 2);
-        matchDistances = Arrays.copyOf(matchDistances, matchCount * 2);
-        matchSimilarities = Arrays.copyOf(matchSimilarities, matchCount * 2);
-      }
-      assert matchCount == 0 || matchOrdinals[matchCount - 1] < ordinal;
-      matchOrdinals[matchCount] = ordinal;
-      matchRoots[matchCount] = root;
-      matchDistances[matchCount] = distance;
-      matchSimilarities[matchCount++] = similarity;
-    }
-
-    boolean inMatchedCluster(int root) {
-      for (int i = 0; i < matchCount; i++) {
-        if (matchRoots[i] == root) {
-          return true;
-        }
-      }
-      return false;
     }
   }
 

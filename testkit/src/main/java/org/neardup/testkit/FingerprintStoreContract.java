@@ -57,6 +57,17 @@ public abstract class FingerprintStoreContract {
    */
   protected abstract FingerprintStore open(InstantSource clock) throws IOException;
 
+  /**
+   * Whether {@link #open} may be called again while a store it returned is open, giving a second
+   * instance on the same backend (another service node on the same Redis, say). Stores that can
+   * answer true must, and then pass {@link
+   * #checkAndInsert_twoInstancesOnOneBackend_exactlyOneNewPerGroup}; a store whose backend admits
+   * one instance at a time answers false and says why.
+   */
+  protected boolean opensTwice() {
+    return false;
+  }
+
   /** Opens the store and closes it after the test. */
   protected final FingerprintStore store() throws IOException {
     FingerprintStore s = open(clock);
@@ -469,6 +480,76 @@ public abstract class FingerprintStoreContract {
       }
     }
     assertThat(c.stats().documents()).isEqualTo((long) groups * copies);
+  }
+
+  /**
+   * Two instances of the store on one backend, as two service nodes, receive near-copies at the
+   * same time: exactly one of each group is new, whichever instance it reached. A store that
+   * serialises check-and-insert with a lock in its own process fails this, since each instance has
+   * its own.
+   */
+  @Test
+  public void checkAndInsert_twoInstancesOnOneBackend_exactlyOneNewPerGroup() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        opensTwice(), "this store admits one instance per backend at a time (see opensTwice)");
+    FingerprintStore one = store();
+    FingerprintStore two = store();
+    Collection a = one.create("news", SETTINGS);
+    Collection b = two.collection("news");
+    assertThat(b).as("the collection created through the first instance").isNotNull();
+    int groups = 150;
+    int copies = 8;
+    SplittableRandom r = new SplittableRandom(SEED + 1);
+    List<Document> docs = new ArrayList<>();
+    for (int g = 0; g < groups; g++) {
+      // 80 words: two different one-word edits of a text are still above the threshold.
+      String text = Texts.text(r, 80);
+      for (int i = 0; i < copies; i++) {
+        docs.add(doc(a, g + "-" + i, i % 2 == 0 ? text : Texts.edit(r, text)));
+      }
+    }
+    Collections.shuffle(docs, new Random(SEED));
+    int threads = 16;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    ConcurrentHashMap<String, Outcome> outcomes = new ConcurrentHashMap<>();
+    CountDownLatch start = new CountDownLatch(1);
+    AtomicInteger next = new AtomicInteger();
+    List<Future<?>> futures = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      Collection mine = t % 2 == 0 ? a : b;
+      futures.add(
+          pool.submit(
+              () -> {
+                start.await();
+                for (int i = next.getAndIncrement(); i < docs.size(); i = next.getAndIncrement()) {
+                  outcomes.put(docs.get(i).id(), mine.checkAndInsert(docs.get(i)));
+                }
+                return null;
+              }));
+    }
+    start.countDown();
+    for (Future<?> f : futures) {
+      f.get(120, TimeUnit.SECONDS);
+    }
+    pool.shutdown();
+    for (int g = 0; g < groups; g++) {
+      int fresh = 0;
+      @Nullable String newId = null;
+      for (int i = 0; i < copies; i++) {
+        Outcome o = outcomes.get(g + "-" + i);
+        if (o.isNew()) {
+          fresh++;
+          newId = o.id();
+        }
+      }
+      assertThat(fresh).as("new documents in group %s", g).isEqualTo(1);
+      for (int i = 0; i < copies; i++) {
+        assertThat(outcomes.get(g + "-" + i).cluster()).isEqualTo(newId);
+        assertThat(b.get(g + "-" + i).orElseThrow().cluster()).isEqualTo(newId);
+      }
+    }
+    assertThat(a.stats().documents()).isEqualTo((long) groups * copies);
+    assertThat(b.stats().documents()).isEqualTo((long) groups * copies);
   }
 
   // --- durability --------------------------------------------------------------------------

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.neardup.Analysis;
+import org.neardup.Analyzer;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.Document;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
+import org.neardup.testkit.CorpusGenerator;
+
+/**
+ * Check-and-insert through a {@link FingerprintStore} from many threads, one document per call or
+ * in batches: documents per second, latency per call (p50, p99), and for Redis its {@code
+ * used_memory} per stored document. Documents are analysed before the clock starts, so the figures
+ * are the store's.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.StoreLoad \
+ *     STORE(redis|embedded) fingerprints|texts DOCS THREADS BATCH [key=value store options...]
+ * </pre>
+ *
+ * {@code fingerprints}: random fingerprints, no verification (a collection of precomputed
+ * fingerprints); {@code texts}: generated texts (30% near-copies), verified with sketches, no
+ * lexicon. BATCH 1 sends one document per call.
+ */
+public final class StoreLoad {
+  private StoreLoad() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 5) {
+      System.err.println(
+          "usage: StoreLoad redis|embedded fingerprints|texts DOCS THREADS BATCH [key=value...]");
+      System.exit(2);
+    }
+    String kind = args[0];
+    boolean texts = args[1].equals("texts");
+    int n = Integer.parseInt(args[2]);
+    int threads = Integer.parseInt(args[3]);
+    int batch = Integer.parseInt(args[4]);
+    Map<String, String> options = new HashMap<>();
+    for (int i = 5; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
+    if (kind.equals("embedded") && !options.containsKey("data")) {
+      options.put("data", Files.createTempDirectory("storeload").toString());
+    }
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(texts);
+    Analyzer analyzer = settings.deduplicator().analyzer();
+    Analysis[] analyses = new Analysis[n];
+    if (texts) {
+      CorpusGenerator g = new CorpusGenerator(11, 0.3);
+      for (int i = 0; i < n; i++) {
+        analyses[i] = analyzer.analyze(g.next());
+      }
+    } else {
+      SplittableRandom r = new SplittableRandom(11);
+      for (int i = 0; i < n; i++) {
+        analyses[i] = Analysis.ofFingerprint(r.nextLong(), 1);
+      }
+    }
+    try (FingerprintStore store = FingerprintStore.open(kind, StoreConfig.of(options))) {
+      String name = "load-" + System.nanoTime();
+      long memBefore = usedMemory(store);
+      Collection c = store.create(name, settings);
+      int calls = (n + batch - 1) / batch;
+      long[] latencies = new long[calls];
+      AtomicInteger next = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      List<Future<?>> fs = new ArrayList<>();
+      long t0 = System.nanoTime();
+      for (int t = 0; t < threads; t++) {
+        fs.add(
+            pool.submit(
+                () -> {
+                  for (int call = next.getAndIncrement();
+                      call < calls;
+                      call = next.getAndIncrement()) {
+                    int from = call * batch;
+                    int to = Math.min(n, from + batch);
+                    long s = System.nanoTime();
+                    if (batch == 1) {
+                      c.checkAndInsert(new Document("d" + from, analyses[from]));
+                    } else {
+                      List<Document> docs = new ArrayList<>(to - from);
+                      for (int i = from; i < to; i++) {
+                        docs.add(new Document("d" + i, analyses[i]));
+                      }
+                      c.checkAndInsertAll(docs);
+                    }
+                    latencies[call] = System.nanoTime() - s;
+                  }
+                  return null;
+                }));
+      }
+      for (Future<?> f : fs) {
+        f.get(1, TimeUnit.HOURS);
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      pool.shutdown();
+      Arrays.sort(latencies);
+      long stored = c.stats().documents();
+      long memAfter = usedMemory(store);
+      System.out.printf(
+          Locale.ROOT,
+          "%s %s: %d docs, %d threads, batch %d: %.0f docs/s, p50 %.2f ms, p99 %.2f ms per call,"
+              + " %d stored, %d duplicates%s%n",
+          kind,
+          texts ? "texts" : "fingerprints",
+          n,
+          threads,
+          batch,
+          n / seconds,
+          latencies[calls / 2] / 1e6,
+          latencies[(int) Math.min(calls - 1, (long) calls * 99 / 100)] / 1e6,
+          stored,
+          c.stats().duplicates(),
+          memAfter < 0
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  ", redis used_memory %.1f bytes per document",
+                  (memAfter - memBefore) / (double) stored));
+      store.drop(name);
+    }
+  }
+
+  private static long usedMemory(FingerprintStore store) throws IOException {
+    Number m = store.metrics().get("redis_used_memory_bytes");
+    return m == null ? -1 : m.longValue();
+  }
+}

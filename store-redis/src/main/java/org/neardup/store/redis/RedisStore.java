@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.redis;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import org.neardup.decide.CandidateKeys;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.FingerprintStore;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+
+/**
+ * A {@link FingerprintStore} in Redis, shared by any number of service processes.
+ *
+ * <h2>Layout</h2>
+ *
+ * The seeds' layout: every block value is a key holding the set of the documents that have it. Keys
+ * of collection {@code c} (uid {@code u}, prefix {@code P}) all carry the hash tag {@code {c:u}}:
+ *
+ * <ul>
+ *   <li>{@code P:{c:u}:b<3 bytes>}: a set of ordinals per block key ({@link CandidateKeys}: the
+ *       block's number and 16-bit value), and {@code P:{c:u}:k<8 bytes>} one per MinHash band key;
+ *       small sets of integers, which Redis keeps as compact intsets;
+ *   <li>{@code d}: hash ordinal to record ({@link DocRecord}: fingerprint, timestamp, expiry, band
+ *       keys, id); {@code s}: ordinal to encoded shingle sketch; {@code i}: id to ordinal;
+ *   <li>{@code p}: ordinal to its cluster's root, for members of clusters of several documents;
+ *       {@code m<root>}: the stored members of such a cluster; {@code r}: root to its id (a removed
+ *       root keeps representing its cluster while the cluster has a stored member);
+ *   <li>{@code seq}: the last ordinal given (ordinals grow with insertion order: the earliest
+ *       member, the smallest ordinal, represents a cluster); {@code x}: sorted set of ordinals by
+ *       expiry; {@code st}: counters; {@code meta}: the settings (present while the collection
+ *       exists).
+ * </ul>
+ *
+ * <p>{@code P:collections} maps each name to {@code uid;settings}. Nothing is kept in the process
+ * but the connection pool and a cache of settings, so a second process sees the same collections.
+ *
+ * <h2>Exactly one new document among near-duplicates</h2>
+ *
+ * See {@link RedisCollection} and {@code commit.lua}: the commit re-checks, inside Redis, every key
+ * the decision read, so no JVM lock is involved and nodes race safely.
+ */
+public final class RedisStore implements FingerprintStore {
+  private final UnifiedJedis redis;
+  private final Scripts scripts;
+  private final String prefix;
+  private final InstantSource clock;
+  private final String where;
+  private final byte[] registry;
+  private final byte[] uids;
+  private final Map<String, RedisCollection> cache = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+  private final java.util.concurrent.@Nullable ScheduledExecutorService expiry;
+
+  RedisStore(
+      UnifiedJedis redis,
+      String prefix,
+      InstantSource clock,
+      String where,
+      java.time.Duration expireInterval) {
+    this.redis = redis;
+    this.scripts = new Scripts(redis);
+    this.prefix = prefix;
+    this.clock = clock;
+    this.where = where;
+    this.registry = (prefix + ":collections").getBytes(StandardCharsets.UTF_8);
+    this.uids = (prefix + ":uid").getBytes(StandardCharsets.UTF_8);
+    if (expireInterval.isZero()) {
+      expiry = null;
+    } else {
+      expiry =
+          java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "neardup-redis-expiry");
+                t.setDaemon(true);
+                return t;
+              });
+      long ms = expireInterval.toMillis();
+      expiry.scheduleWithFixedDelay(
+          this::expireAll, ms, ms, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Removes expired documents of every collection (any node may: the removal script checks what it
+   * removes, so nodes sweeping at once remove each document once).
+   */
+  private void expireAll() {
+    try {
+      for (Collection c : collections()) {
+        c.expire();
+      }
+    } catch (RuntimeException e) {
+      // Redis unavailable or a collection dropped meanwhile: the next sweep tries again.
+    }
+  }
+
+  /**
+   * Checks that Redis keeps what it acknowledged: every acknowledged insert survives a crash of
+   * Redis only with {@code appendonly yes} and {@code appendfsync always}. Returns a warning naming
+   * the weaker settings, or null when they are these (or cannot be read: CONFIG may be disabled,
+   * which the warning then says).
+   */
+  @Nullable String durabilityWarning() {
+    try {
+      String appendonly = config("appendonly");
+      String fsync = config("appendfsync");
+      if ("yes".equals(appendonly) && "always".equals(fsync)) {
+        return null;
+      }
+      return "redis at "
+          + where
+          + " has appendonly "
+          + appendonly
+          + " and appendfsync "
+          + fsync
+          + ": inserts acknowledged shortly before Redis stops can be lost; set appendonly yes"
+          + " and appendfsync always to keep every acknowledged insert";
+    } catch (RuntimeException e) {
+      return "could not read the persistence settings of redis at "
+          + where
+          + " ("
+          + e.getMessage()
+          + "); every acknowledged insert survives a crash of Redis only with appendonly yes and"
+          + " appendfsync always";
+    }
+  }
+
+  private String config(String name) {
+    Object reply = redis.sendCommand(Protocol.Command.CONFIG, "GET", name);
+    List<?> pair = (List<?>) reply;
+    return pair.size() < 2 ? "?" : new String((byte[]) pair.get(1), StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public String toString() {
+    return "redis at " + where + " (prefix " + prefix + ")";
+  }
+
+  UnifiedJedis redis() {
+    return redis;
+  }
+
+  Scripts scripts() {
+    return scripts;
+  }
+
+  String prefix() {
+    return prefix;
+  }
+
+  InstantSource clock() {
+    return clock;
+  }
+
+  /** An IOException naming the server (host and port only: never the password). */
+  IOException unavailable(Exception cause) {
+    return new IOException("redis at " + where + " is unavailable: " + cause.getMessage(), cause);
+  }
+
+  /** The URI without user and password, for messages. */
+  static String where(URI uri) {
+    return uri.getScheme()
+        + "://"
+        + uri.getHost()
+        + ":"
+        + (uri.getPort() < 0 ? 6379 : uri.getPort());
+  }
+
+  @Override
+  public String kind() {
+    return "redis";
+  }
+
+  private void checkNotClosed() {
+    if (closed) {
+      throw new IllegalStateException("the redis store is closed");
+    }
+  }
+
+  @Override
+  public Collection create(String name, CollectionSettings settings) throws IOException {
+    FingerprintStore.checkName(name);
+    checkNotClosed();
+    // Fails on an unknown lexicon or k before anything is written.
+    settings.deduplicator().analyzer();
+    new CandidateKeys(settings.maxDistance());
+    try {
+      long uid = redis.incr(uids);
+      RedisCollection c = new RedisCollection(this, name, uid, settings);
+      redis.set(c.keys.meta, settings.toText().getBytes(StandardCharsets.UTF_8));
+      byte[] entry = (uid + ";" + settings.toText()).getBytes(StandardCharsets.UTF_8);
+      if (redis.hsetnx(registry, name.getBytes(StandardCharsets.UTF_8), entry) == 0) {
+        redis.del(c.keys.meta);
+        throw new IllegalArgumentException("collection '" + name + "' exists");
+      }
+      cache.put(name, c);
+      return c;
+    } catch (redis.clients.jedis.exceptions.JedisConnectionException e) {
+      throw unavailable(e);
+    }
+  }
+
+  private @Nullable RedisCollection fromEntry(String name, byte @Nullable [] entry) {
+    if (entry == null) {
+      return null;
+    }
+    String text = new String(entry, StandardCharsets.UTF_8);
+    int semi = text.indexOf(';');
+    long uid = Long.parseLong(text.substring(0, semi));
+    RedisCollection cached = cache.get(name);
+    if (cached != null && cached.uid == uid) {
+      return cached;
+    }
+    RedisCollection c =
+        new RedisCollection(this, name, uid, CollectionSettings.parse(text.substring(semi + 1)));
+    cache.put(name, c);
+    return c;
+  }
+
+  @Override
+  public @Nullable Collection collection(String name) {
+    checkNotClosed();
+    return fromEntry(name, redis.hget(registry, name.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Override
+  public List<Collection> collections() {
+    checkNotClosed();
+    Map<String, byte[]> sorted = new TreeMap<>();
+    for (Map.Entry<byte[], byte[]> e : redis.hgetAll(registry).entrySet()) {
+      sorted.put(new String(e.getKey(), StandardCharsets.UTF_8), e.getValue());
+    }
+    List<Collection> out = new ArrayList<>();
+    for (Map.Entry<String, byte[]> e : sorted.entrySet()) {
+      out.add(fromEntry(e.getKey(), e.getValue()));
+    }
+    out.sort(Comparator.comparing(Collection::name));
+    return out;
+  }
+
+  @Override
+  public boolean drop(String name) throws IOException {
+    checkNotClosed();
+    byte[] field = name.getBytes(StandardCharsets.UTF_8);
+    RedisCollection c = fromEntry(name, redis.hget(registry, field));
+    if (c == null || redis.hdel(registry, field) == 0) {
+      return false;
+    }
+    c.dropped = true;
+    cache.remove(name, c);
+    // Scripts refuse a collection without meta: in-flight calls on other nodes stop here.
+    redis.del(c.keys.meta);
+    ScanParams params = new ScanParams().match(c.keys.pattern()).count(1000);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<byte[]> page = redis.scan(cursor.getBytes(StandardCharsets.US_ASCII), params);
+      List<byte[]> found = page.getResult();
+      if (!found.isEmpty()) {
+        redis.unlink(found.toArray(new byte[0][]));
+      }
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return true;
+  }
+
+  @Override
+  public void sync() {
+    // Every write is in Redis when the call returns; its durability is Redis's persistence.
+  }
+
+  @Override
+  public void checkpoint() {
+    // Nothing to compact: removals free their keys at once.
+  }
+
+  @Override
+  public boolean isHealthy() {
+    if (closed) {
+      return false;
+    }
+    try {
+      return "PONG".equals(redis.ping());
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public Map<String, Number> metrics() {
+    Map<String, Number> out = new TreeMap<>();
+    try {
+      for (String line : redis.info("memory").split("\r?\n")) {
+        if (line.startsWith("used_memory:")) {
+          out.put("redis_used_memory_bytes", Long.parseLong(line.substring(12).trim()));
+        }
+      }
+    } catch (RuntimeException e) {
+      // Unavailable: no gauge.
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      if (expiry != null) {
+        expiry.shutdownNow();
+      }
+      redis.close();
+    }
+  }
+}

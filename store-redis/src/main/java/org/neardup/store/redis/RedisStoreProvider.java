@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.redis;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.util.JedisURIHelper;
+
+/**
+ * Opens the {@code redis} store. Options: {@code url} ({@code
+ * redis://[user:password@]host:port[/db]} or {@code rediss://} for TLS; {@code
+ * redis://127.0.0.1:6379} by default), {@code prefix} of every key ({@code neardup}), {@code pool}
+ * connections ({@code 64}), {@code timeout-ms} per call ({@code 5000}).
+ */
+public final class RedisStoreProvider implements FingerprintStore.Provider {
+  private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
+
+  @Override
+  public String kind() {
+    return "redis";
+  }
+
+  @Override
+  public FingerprintStore open(StoreConfig config) throws IOException {
+    config.checkKnown("redis", "url", "prefix", "pool", "timeout-ms", "expire-interval");
+    String url = config.get("url", "redis://127.0.0.1:6379");
+    URI uri;
+    try {
+      uri = new URI(url);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException(
+          "url must be redis://[user:password@]host:port[/db] or rediss://..., got a malformed URI"
+              + " ("
+              + e.getReason()
+              + ")");
+    }
+    if (!JedisURIHelper.isValid(uri)) {
+      throw new IllegalArgumentException(
+          "url must be redis://[user:password@]host:port[/db] or rediss://..., got "
+              + RedisStore.where(uri));
+    }
+    String prefix = config.get("prefix", "neardup");
+    if (!prefix.matches("[A-Za-z0-9._-]{1,32}")) {
+      throw new IllegalArgumentException(
+          "prefix must be 1 to 32 characters of [A-Za-z0-9._-], got '" + prefix + "'");
+    }
+    int pool = positive(config, "pool", 64);
+    int timeout = positive(config, "timeout-ms", 5000);
+    DefaultJedisClientConfig.Builder client =
+        DefaultJedisClientConfig.builder()
+            .user(JedisURIHelper.getUser(uri))
+            .password(JedisURIHelper.getPassword(uri))
+            .database(JedisURIHelper.getDBIndex(uri))
+            .ssl(JedisURIHelper.isRedisSSLScheme(uri))
+            .connectionTimeoutMillis(timeout)
+            .socketTimeoutMillis(timeout)
+            .clientName("neardup");
+    GenericObjectPoolConfig<Connection> poolConfig = new GenericObjectPoolConfig<>();
+    poolConfig.setMaxTotal(pool);
+    poolConfig.setMaxIdle(pool);
+    poolConfig.setMaxWait(java.time.Duration.ofMillis(timeout));
+    JedisPooled redis =
+        new JedisPooled(JedisURIHelper.getHostAndPort(uri), client.build(), poolConfig);
+    java.time.Duration expireInterval =
+        org.neardup.store.CollectionSettings.parseDuration(config.get("expire-interval", "10s"));
+    RedisStore store =
+        new RedisStore(redis, prefix, config.clock(), RedisStore.where(uri), expireInterval);
+    try {
+      redis.ping();
+    } catch (RuntimeException e) {
+      redis.close();
+      throw store.unavailable(e);
+    }
+    String warning = store.durabilityWarning();
+    if (warning != null) {
+      LOG.log(System.Logger.Level.WARNING, warning);
+    }
+    return store;
+  }
+
+  private static int positive(StoreConfig config, String key, int otherwise) {
+    String v = config.get(key);
+    if (v == null) {
+      return otherwise;
+    }
+    try {
+      int n = Integer.parseInt(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException(key + " must be a positive integer, got '" + v + "'");
+  }
+}

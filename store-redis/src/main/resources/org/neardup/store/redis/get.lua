@@ -1,0 +1,18 @@
+-- SPDX-License-Identifier: Apache-2.0
+-- A stored document by id, read in one step.
+-- KEYS: 1 meta, 2 d, 3 p, 4 r, 5 i.  ARGV: 1 id.
+-- Returns {record, ordinal, root, root id}, {} when the id is not stored, or {-1} when the
+-- collection was dropped.
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return {-1}
+end
+local o = redis.call('HGET', KEYS[5], ARGV[1])
+if not o then
+  return {}
+end
+local rec = redis.call('HGET', KEYS[2], o)
+local root = redis.call('HGET', KEYS[3], o)
+if root then
+  return {rec, o, root, redis.call('HGET', KEYS[4], root) or ''}
+end
+return {rec, o, o, ARGV[1]}
