@@ -282,6 +282,10 @@ final class Api implements HttpHandler {
 
   private void handle(HttpServerExchange ex, Route.Match m, byte[] body)
       throws ApiException, IOException {
+    String bad = Utf8.problem(body, 0, body.length);
+    if (bad != null) {
+      throw ApiException.badRequest("the request body is not valid UTF-8: " + bad);
+    }
     switch (m.route()) {
       case READY:
         {
@@ -463,7 +467,9 @@ final class Api implements HttpHandler {
       throw ApiException.badRequest(
           "give query parameter 'id' once, got it " + ids.size() + " times");
     }
-    return ids.getFirst();
+    // Undertow decodes %XX escapes leniently (invalid UTF-8 becomes U+FFFD), so decode the raw
+    // query string strictly.
+    return QueryId.of(ex.getQueryString());
   }
 
   private void createCollection(HttpServerExchange ex, byte[] body)

@@ -379,7 +379,7 @@ public final class ServerConfig {
     }
 
     public Builder shutdownTimeout(Duration d) {
-      check(!d.isNegative(), "shutdown timeout must be >= 0, got " + d);
+      check(!d.isNegative() && d.toHours() < 24, "shutdown timeout must be in [0, 24h), got " + d);
       this.shutdownTimeout = d;
       return this;
     }

@@ -900,8 +900,8 @@ public final class EmbeddedStore implements FingerprintStore {
 
     /** The fsync period of {@link FsyncPolicy#INTERVAL}; 10 ms by default. */
     public Builder fsyncInterval(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("fsync interval must be > 0, got " + interval);
+      if (interval.isNegative() || interval.isZero() || interval.toSeconds() >= 60) {
+        throw new IllegalArgumentException("fsync interval must be in (0, 60s), got " + interval);
       }
       this.fsyncInterval = interval;
       return this;
@@ -915,8 +915,9 @@ public final class EmbeddedStore implements FingerprintStore {
 
     /** How often maintenance runs; every second by default. */
     public Builder maintenanceInterval(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("maintenance interval must be > 0, got " + interval);
+      if (interval.isNegative() || interval.isZero() || interval.toHours() >= 1) {
+        throw new IllegalArgumentException(
+            "maintenance interval must be in (0, 1h), got " + interval);
       }
       this.maintenanceInterval = interval;
       return this;
