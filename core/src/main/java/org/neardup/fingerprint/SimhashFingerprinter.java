@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.PerThread;
 import org.neardup.text.HtmlText;
 import org.neardup.text.IdfTable;
 import org.neardup.text.TermHasher;
@@ -32,7 +33,7 @@ final class SimhashFingerprinter implements Fingerprinter {
   /** IDF and stop words in one table: stop words weigh -1. */
   private final IdfTable weights;
 
-  private final ThreadLocal<Scratch> scratch;
+  private final PerThread<Scratch> scratch;
 
   SimhashFingerprinter(FingerprintSettings settings) {
     this.settings = settings;
@@ -42,7 +43,7 @@ final class SimhashFingerprinter implements Fingerprinter {
         idf == null
             ? IdfTable.ofStopWords(settings.stopWords(), 1f, "none")
             : idf.withStopWords(settings.stopWords());
-    this.scratch = ThreadLocal.withInitial(Scratch::new);
+    this.scratch = new PerThread<>(Scratch::new);
   }
 
   @Override

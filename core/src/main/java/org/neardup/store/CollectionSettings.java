@@ -38,6 +38,9 @@ public record CollectionSettings(
   /** The lexicon of the default settings. */
   public static final String DEFAULT_LEXICON = "jieba";
 
+  /** The longest retention, 100 years: beyond it, expiry times in milliseconds would overflow. */
+  public static final Duration MAX_RETENTION = Duration.ofDays(36_500);
+
   /** The lexicon name that means no segmenter and no IDF table. */
   public static final String NO_LEXICON = "none";
 
@@ -62,9 +65,9 @@ public record CollectionSettings(
     if (!(threshold > 0 && threshold <= 1)) {
       throw new IllegalArgumentException("threshold must be in (0, 1], got " + threshold);
     }
-    if (retention.isNegative()) {
+    if (retention.isNegative() || retention.compareTo(MAX_RETENTION) > 0) {
       throw new IllegalArgumentException(
-          "retention must be >= 0 (0 keeps documents forever), got " + retention);
+          "retention must be in [0, 36500d] (0 keeps documents forever), got " + retention);
     }
     if (!lexicon.matches("[a-z0-9][a-z0-9_-]{0,31}")) {
       throw new IllegalArgumentException(

@@ -3,6 +3,7 @@ package org.neardup.verify;
 
 import java.util.Arrays;
 import org.neardup.internal.Checks;
+import org.neardup.internal.PerThread;
 import org.neardup.text.CharClass;
 import org.neardup.text.TermHasher;
 
@@ -37,7 +38,7 @@ public final class Shingler {
   private final int capacity;
   private final BandScheme bands;
   private final boolean foldNumbers;
-  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch());
+  private final PerThread<Scratch> scratch = new PerThread<>(() -> new Scratch());
 
   /**
    * @param capacity shingle hashes kept per text (texts with more keep the smallest)

@@ -38,6 +38,19 @@ final class Admission {
     return true;
   }
 
+  /**
+   * Counts {@code n} more body bytes of an admitted request, or returns false (and counts nothing)
+   * when they would pass the budget.
+   */
+  boolean tryAddBytes(long n) {
+    if (bytes.addAndGet(n) > maxBytes) {
+      bytes.addAndGet(-n);
+      rejected.increment();
+      return false;
+    }
+    return true;
+  }
+
   void release(long reserve) {
     bytes.addAndGet(-reserve);
     requests.decrementAndGet();

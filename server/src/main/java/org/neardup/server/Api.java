@@ -46,6 +46,9 @@ final class Api implements HttpHandler {
   private static final String NDJSON = "application/x-ndjson";
   private static final HttpString RETRY_AFTER = HttpString.tryFromString("Retry-After");
   private static final byte[] NO_BODY = new byte[0];
+  // Request ids of internal errors: unique in a run and across restarts (they start at the time).
+  private static final java.util.concurrent.atomic.AtomicLong ERROR_IDS =
+      new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis() << 20);
 
   private final FingerprintStore store;
   private final ServerConfig config;
@@ -120,31 +123,46 @@ final class Api implements HttpHandler {
       fail(ex, tooLarge());
       return;
     }
-    long reserve = route.hasBody ? (declared >= 0 ? declared : config.maxRequestBytes()) : 0;
-    if (!admission.tryAcquire(reserve)) {
-      ex.getResponseHeaders().put(RETRY_AFTER, "1");
-      fail(
-          ex,
-          new ApiException(
-              503,
-              "the server is at capacity ("
-                  + config.maxInFlight()
-                  + " requests or "
-                  + config.maxQueuedBytes()
-                  + " body bytes in progress); retry after 1 s"));
+    // The request counts now; its body's bytes count as they arrive (Body), so that connections
+    // that declare a large body and send nothing hold no share of the byte budget.
+    if (!admission.tryAcquire(0)) {
+      atCapacity(ex);
       return;
     }
-    ex.addExchangeCompleteListener(
-        (e, next) -> {
-          admission.release(reserve);
-          next.proceed();
-        });
     if (!route.hasBody) {
+      ex.addExchangeCompleteListener(
+          (e, next) -> {
+            admission.release(0);
+            next.proceed();
+          });
       dispatch(ex, match, NO_BODY);
       return;
     }
+    Body body = new Body(config.maxRequestBytes(), declared);
+    ex.addExchangeCompleteListener(
+        (e, next) -> {
+          admission.release(body.counted);
+          next.proceed();
+        });
+    // A body must arrive whole within the request timeout (a client that sends a byte now and
+    // then is not stopped by the idle timeout): past it the connection is closed.
+    io.undertow.server.ServerConnection connection = ex.getConnection();
+    org.xnio.XnioExecutor.Key deadline =
+        ex.getIoThread()
+            .executeAfter(
+                () -> {
+                  if (!body.done) {
+                    body.done = true;
+                    LOG.log(Level.DEBUG, "a request body did not arrive in time; closing");
+                    org.xnio.IoUtils.safeClose(connection);
+                  }
+                },
+                config.guards().requestTimeout().toMillis(),
+                java.util.concurrent.TimeUnit.MILLISECONDS);
     Receiver.ErrorCallback onError =
         (e, error) -> {
+          body.done = true;
+          deadline.remove();
           if (error instanceof RequestTooBigException) {
             fail(e, tooLarge());
           } else {
@@ -155,58 +173,95 @@ final class Api implements HttpHandler {
         };
     if (declared >= 0) {
       ex.setMaxEntitySize(config.maxRequestBytes());
-      ex.getRequestReceiver().receiveFullBytes((e, body) -> dispatch(e, match, body), onError);
-      return;
     }
-    // Chunked: collect up to the limit, then read on and discard so that the client, still
-    // sending, gets the 413 instead of a reset connection. Undertow cuts the connection at 4
-    // times the limit (its MAX_ENTITY_SIZE option, which is what bounds chunked bodies: a
+    // Chunked bodies: collected up to the limit, then read on and discarded so that the client,
+    // still sending, gets the 413 instead of a reset connection. Undertow cuts the connection at
+    // 4 times the limit (its MAX_ENTITY_SIZE option, which is what bounds chunked bodies: a
     // per-exchange setting comes too late for them).
-    ChunkedBody collected = new ChunkedBody(config.maxRequestBytes());
     ex.getRequestReceiver()
         .receivePartialBytes(
             (e, chunk, last) -> {
-              if (collected.done) {
+              if (body.done) {
                 return;
               }
-              collected.add(chunk);
+              if (!body.tooLarge) {
+                if (!admission.tryAddBytes(chunk.length)) {
+                  body.done = true;
+                  deadline.remove();
+                  e.setPersistent(false); // the rest of the body is not read
+                  atCapacity(e);
+                  return;
+                }
+                body.counted += chunk.length;
+              }
+              body.add(chunk);
               if (last) {
-                collected.done = true;
-                if (collected.tooLarge) {
+                body.done = true;
+                deadline.remove();
+                if (body.tooLarge) {
                   fail(e, tooLarge());
                 } else {
-                  dispatch(e, match, collected.bytes());
+                  dispatch(e, match, body.bytes());
                 }
               }
             },
             onError);
   }
 
-  /** A chunked body being read, kept only while it fits the limit. */
-  private static final class ChunkedBody {
+  private void atCapacity(HttpServerExchange ex) {
+    ex.getResponseHeaders().put(RETRY_AFTER, "1");
+    fail(
+        ex,
+        new ApiException(
+            503,
+            "the server is at capacity ("
+                + config.maxInFlight()
+                + " requests or "
+                + config.maxQueuedBytes()
+                + " body bytes in progress); retry after 1 s"));
+  }
+
+  /**
+   * A request body being read: kept only while it fits the limit, in an array that grows as bytes
+   * arrive (never sized by what the client declared), and the bytes of it counted in {@link
+   * Admission}. Touched by the exchange's I/O thread only.
+   */
+  private static final class Body {
     private final int max;
-    private java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    private final long declared;
+    private byte[] buf = NO_BODY;
+    private int size;
+    long counted;
     boolean tooLarge;
     boolean done;
 
-    ChunkedBody(int max) {
+    Body(int max, long declared) {
       this.max = max;
+      this.declared = declared;
     }
 
     void add(byte[] chunk) {
       if (tooLarge) {
         return;
       }
-      if (out.size() + chunk.length > max) {
+      if ((long) size + chunk.length > max) {
         tooLarge = true;
-        out = new java.io.ByteArrayOutputStream(0);
+        buf = NO_BODY;
         return;
       }
-      out.write(chunk, 0, chunk.length);
+      if (size + chunk.length > buf.length) {
+        int want = Math.max(size + chunk.length, Math.max(16 << 10, buf.length * 2));
+        if (declared >= size + chunk.length) {
+          want = (int) Math.min(want, declared); // exact when the whole body fits
+        }
+        buf = java.util.Arrays.copyOf(buf, Math.min(want, max));
+      }
+      System.arraycopy(chunk, 0, buf, size, chunk.length);
+      size += chunk.length;
     }
 
     byte[] bytes() {
-      return out.toByteArray();
+      return size == buf.length ? buf : java.util.Arrays.copyOf(buf, size);
     }
   }
 
@@ -219,7 +274,7 @@ final class Api implements HttpHandler {
   }
 
   private void record(HttpServerExchange ex, String route, long start) {
-    String method = ex.getRequestMethod().toString();
+    String method = Metrics.methodLabel(ex.getRequestMethod());
     ex.addExchangeCompleteListener(
         (e, next) -> {
           metrics.request(route, method, e.getStatusCode(), System.nanoTime() - start);
@@ -275,13 +330,16 @@ final class Api implements HttpHandler {
       ex.getResponseHeaders().put(RETRY_AFTER, "10");
       fail(ex, new ApiException(503, "the store cannot take writes: " + e.getMessage()));
     } catch (RuntimeException | Error e) {
-      LOG.log(Level.ERROR, "internal error on " + match.route().template, e);
-      fail(ex, new ApiException(500, "internal error: " + e));
+      fail(ex, internalError("on " + match.route().template, e));
     }
   }
 
   private void handle(HttpServerExchange ex, Route.Match m, byte[] body)
       throws ApiException, IOException {
+    String bad = Utf8.problem(body, 0, body.length);
+    if (bad != null) {
+      throw ApiException.badRequest("the request body is not valid UTF-8: " + bad);
+    }
     switch (m.route()) {
       case READY:
         {
@@ -463,7 +521,9 @@ final class Api implements HttpHandler {
       throw ApiException.badRequest(
           "give query parameter 'id' once, got it " + ids.size() + " times");
     }
-    return ids.getFirst();
+    // Undertow decodes %XX escapes leniently (invalid UTF-8 becomes U+FFFD), so decode the raw
+    // query string strictly.
+    return QueryId.of(ex.getQueryString());
   }
 
   private void createCollection(HttpServerExchange ex, byte[] body)
@@ -476,10 +536,30 @@ final class Api implements HttpHandler {
     }
     FingerprintStore.checkName(name);
     CollectionSettings settings = Json.settings(n, config.defaults());
-    if (store.collection(name) != null) {
-      throw new ApiException(409, "collection '" + name + "' exists");
+    Guards guards = config.guards();
+    if (settings.maxDistance() > guards.maxK()) {
+      throw ApiException.badRequest(
+          "field 'k' must be at most "
+              + guards.maxK()
+              + " on this server (each bit of k multiplies the work of every insert; the server's"
+              + " --max-k allows more), got "
+              + settings.maxDistance());
     }
-    Collection c = store.create(name, settings);
+    Collection c;
+    synchronized (this) { // the count and the create as one step
+      if (store.collection(name) != null) {
+        throw new ApiException(409, "collection '" + name + "' exists");
+      }
+      if (store.collections().size() >= guards.maxCollections()) {
+        throw ApiException.badRequest(
+            "this server holds at most "
+                + guards.maxCollections()
+                + " collections (--max-collections); drop one before creating '"
+                + name
+                + "'");
+      }
+      c = store.create(name, settings);
+    }
     send(ex, 201, JSON, Json.write(g -> Json.collection(g, c)));
   }
 
@@ -593,13 +673,22 @@ final class Api implements HttpHandler {
         ex.getResponseHeaders().put(RETRY_AFTER, "10");
         fail(ex, new ApiException(503, "the store cannot take writes: " + cause.getMessage()));
       } else {
-        LOG.log(Level.ERROR, "internal error", cause);
-        fail(ex, new ApiException(500, "internal error: " + cause));
+        fail(ex, internalError("completing a write", cause));
       }
     } catch (RuntimeException e) {
-      LOG.log(Level.ERROR, "answering failed", e);
-      fail(ex, new ApiException(500, "internal error: " + e));
+      fail(ex, internalError("answering", e));
     }
+  }
+
+  /**
+   * Logs an unexpected failure under a fresh request id and returns the 500 to answer: the id and
+   * no detail, since exception texts may name files, settings or other clients' data.
+   */
+  private static ApiException internalError(String what, Throwable e) {
+    String id = String.format(java.util.Locale.ROOT, "%016x", ERROR_IDS.incrementAndGet());
+    LOG.log(Level.ERROR, "internal error " + what + " (request id " + id + ")", e);
+    return new ApiException(
+        500, "internal error (request id " + id + "); the server's log has the details");
   }
 
   // --- answers ------------------------------------------------------------------------------

@@ -334,6 +334,10 @@ final class Json {
       if (s.isEmpty()) {
         throw ApiException.badRequest(where + "field 'id' must not be empty");
       }
+      String lone = Utf8.loneSurrogate(s);
+      if (lone != null) {
+        throw ApiException.badRequest(where + "field 'id' is not valid Unicode: " + lone);
+      }
       if (s.length() > Collection.MAX_ID_BYTES
           || s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > Collection.MAX_ID_BYTES) {
         throw ApiException.badRequest(

@@ -62,6 +62,18 @@ final class Metrics {
     new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
   }
 
+  private static final Set<String> METHODS =
+      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
+
+  /**
+   * The method's label: one of the standard methods, else {@code other}, since a client may send
+   * any token as a method and each label would be a series of its own.
+   */
+  static String methodLabel(io.undertow.util.HttpString method) {
+    String m = method.toString();
+    return METHODS.contains(m) ? m : "other";
+  }
+
   /** Records one answered request. */
   void request(String route, String method, int status, long nanos) {
     String key = route + ' ' + method + ' ' + status;

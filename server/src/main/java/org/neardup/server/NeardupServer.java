@@ -65,10 +65,26 @@ public final class NeardupServer implements Closeable {
     }
     this.api = new Api(store, config, admission, workers, metrics);
     this.graceful = new GracefulShutdownHandler(routing(api));
+    Guards guards = config.guards();
+    Undertow.Builder builder = Undertow.builder();
+    if (guards.tls()) {
+      builder.addHttpsListener(
+          config.port(), config.host(), Tls.context(guards.tlsCert(), guards.tlsKey()));
+    } else {
+      builder.addHttpListener(config.port(), config.host());
+    }
+    int idle = (int) guards.idleTimeout().toMillis();
     this.undertow =
-        Undertow.builder()
-            .addHttpListener(config.port(), config.host())
+        builder
             .setIoThreads(config.ioThreads())
+            // Against clients that hold connections: the headers must arrive within the request
+            // timeout (the body is timed in Api), a connection may be silent for the idle timeout
+            // between requests and while a request or its answer is on the way, then it is closed.
+            .setServerOption(
+                UndertowOptions.REQUEST_PARSE_TIMEOUT, (int) guards.requestTimeout().toMillis())
+            .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, idle)
+            .setSocketOption(Options.READ_TIMEOUT, idle)
+            .setSocketOption(Options.WRITE_TIMEOUT, idle)
             .setWorkerThreads(2)
             // Api enforces maxRequestBytes; this is the hard cut for chunked bodies (see Api).
             .setServerOption(UndertowOptions.MAX_ENTITY_SIZE, 4L * config.maxRequestBytes())
@@ -112,10 +128,10 @@ public final class NeardupServer implements Closeable {
     return port;
   }
 
-  /** The base URI, e.g. {@code http://127.0.0.1:8080}. */
+  /** The base URI, e.g. {@code http://127.0.0.1:8080} ({@code https} with TLS). */
   public URI uri() {
     String h = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
-    return URI.create("http://" + h + ":" + port);
+    return URI.create((config.guards().tls() ? "https://" : "http://") + h + ":" + port);
   }
 
   public FingerprintStore store() {

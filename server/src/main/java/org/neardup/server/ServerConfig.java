@@ -31,6 +31,7 @@ public final class ServerConfig {
   private final int maxRequestBytes;
   private final int maxBatch;
   private final Duration shutdownTimeout;
+  private final Guards guards;
 
   private ServerConfig(Builder b) {
     this.host = b.host;
@@ -47,6 +48,11 @@ public final class ServerConfig {
     this.maxRequestBytes = b.maxRequestBytes;
     this.maxBatch = b.maxBatch;
     this.shutdownTimeout = b.shutdownTimeout;
+    this.guards = b.guards;
+    if (defaults.maxDistance() > guards.maxK()) {
+      throw new IllegalArgumentException(
+          "--k " + defaults.maxDistance() + " is above --max-k " + guards.maxK());
+    }
   }
 
   public static Builder builder() {
@@ -121,6 +127,11 @@ public final class ServerConfig {
     return shutdownTimeout;
   }
 
+  /** Limits against hostile clients, timeouts and TLS. */
+  public Guards guards() {
+    return guards;
+  }
+
   /** The command-line help of {@link #parse}. */
   public static String usage() {
     return String.join(
@@ -151,7 +162,14 @@ public final class ServerConfig {
         "  --max-queued-bytes N    body bytes admitted at once, more get 503 (268435456)",
         "  --workers N             worker threads (1 per core, at least 2; more for a store that blocks)",
         "  --io-threads N          I/O threads (number of cores)",
-        "  --shutdown-timeout D    wait this long for requests at shutdown (30s)");
+        "  --shutdown-timeout D    wait this long for requests at shutdown (30s)",
+        "  --token-file FILE       read the bearer token from FILE (not shown in ps)",
+        "  --max-collections N     most collections a client may create (100)",
+        "  --max-k K               largest k a collection may have (8)",
+        "  --request-timeout D     longest a request may take to arrive (30s)",
+        "  --idle-timeout D        close a connection that sends nothing this long (60s)",
+        "  --tls-cert FILE         serve HTTPS with this PEM certificate chain",
+        "  --tls-key FILE          and this PEM private key (PKCS#8)");
   }
 
   /**
@@ -163,7 +181,10 @@ public final class ServerConfig {
   public static ServerConfig parse(String[] args, Map<String, String> env) {
     Builder b = builder();
     CollectionSettings s = b.defaults;
+    Guards g = b.guards;
     String token = env.get(TOKEN_ENV);
+    java.nio.file.Path tlsCert = null;
+    java.nio.file.Path tlsKey = null;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
@@ -265,6 +286,27 @@ public final class ServerConfig {
         case "shutdown-timeout":
           b.shutdownTimeout(CollectionSettings.parseDuration(value));
           break;
+        case "token-file":
+          token = TokenFile.read(java.nio.file.Path.of(value));
+          break;
+        case "max-collections":
+          g = g.withMaxCollections(integer(name, value));
+          break;
+        case "max-k":
+          g = g.withMaxK(integer(name, value));
+          break;
+        case "request-timeout":
+          g = g.withRequestTimeout(CollectionSettings.parseDuration(value));
+          break;
+        case "idle-timeout":
+          g = g.withIdleTimeout(CollectionSettings.parseDuration(value));
+          break;
+        case "tls-cert":
+          tlsCert = java.nio.file.Path.of(value);
+          break;
+        case "tls-key":
+          tlsKey = java.nio.file.Path.of(value);
+          break;
         default:
           throw new IllegalArgumentException("unknown option --" + name + "\n" + usage());
       }
@@ -272,7 +314,10 @@ public final class ServerConfig {
     if (token != null && !token.isEmpty()) {
       b.token(token);
     }
-    return b.defaults(s).build();
+    if (tlsCert != null || tlsKey != null) {
+      g = g.withTls(tlsCert, tlsKey);
+    }
+    return b.defaults(s).guards(g).build();
   }
 
   private static int integer(String name, String value) {
@@ -303,8 +348,14 @@ public final class ServerConfig {
     private int maxRequestBytes = 16 << 20;
     private int maxBatch = 10_000;
     private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private Guards guards = Guards.defaults();
 
     private Builder() {}
+
+    public Builder guards(Guards g) {
+      this.guards = Objects.requireNonNull(g, "guards");
+      return this;
+    }
 
     public Builder host(String host) {
       this.host = Objects.requireNonNull(host, "host");
@@ -379,7 +430,7 @@ public final class ServerConfig {
     }
 
     public Builder shutdownTimeout(Duration d) {
-      check(!d.isNegative(), "shutdown timeout must be >= 0, got " + d);
+      check(!d.isNegative() && d.toHours() < 24, "shutdown timeout must be in [0, 24h), got " + d);
       this.shutdownTimeout = d;
       return this;
     }

@@ -64,4 +64,38 @@ class AuthTest {
     assertThat(d.token()).isEqualTo("flag");
     assertThat(ServerConfig.parse(new String[0], java.util.Map.of()).token()).isNull();
   }
+
+  @Test
+  public void tokenFile_keepsTheTokenOutOfTheCommandLine() throws Exception {
+    Path f = dir.resolve("token");
+    java.nio.file.Files.writeString(f, "  from-file-token \n");
+    ServerConfig c =
+        ServerConfig.parse(
+            new String[] {"--token-file", f.toString()},
+            java.util.Map.of(ServerConfig.TOKEN_ENV, "from-env"));
+    assertThat(c.token()).isEqualTo("from-file-token");
+    java.nio.file.Files.writeString(f, "\n");
+    assertThatThrownBy(
+            () ->
+                ServerConfig.parse(new String[] {"--token-file", f.toString()}, java.util.Map.of()))
+        .hasMessageContaining("holds no token");
+    assertThatThrownBy(
+            () ->
+                ServerConfig.parse(
+                    new String[] {"--token-file", dir.resolve("missing").toString()},
+                    java.util.Map.of()))
+        .hasMessageContaining("cannot be read");
+    java.nio.file.Files.writeString(f, "file-tok\n");
+    ServerConfig parsed =
+        ServerConfig.parse(new String[] {"--token-file", f.toString()}, java.util.Map.of());
+    try (TestServer t =
+        TestServer.start(
+            dir.resolve("data"), java.time.InstantSource.system(), b -> b.token(parsed.token()))) {
+      assertThat(t.get("/v1/collections").statusCode()).isEqualTo(401);
+      assertThat(
+              t.request("GET", "/v1/collections", "", "Authorization", "Bearer file-tok")
+                  .statusCode())
+          .isEqualTo(200);
+    }
+  }
 }

@@ -239,10 +239,10 @@ public final class EmbeddedStore implements FingerprintStore {
     }
     // Everything is loaded: files the snapshot covers can go.
     for (Map.Entry<Long, Path> e : snapshots.headMap(snapshotSegment, false).entrySet()) {
-      Files.deleteIfExists(e.getValue());
+      Files2.deleteIfExists(e.getValue());
     }
     for (Map.Entry<Long, Path> e : segments.headMap(snapshotSegment, true).entrySet()) {
-      Files.deleteIfExists(e.getValue());
+      Files2.deleteIfExists(e.getValue());
     }
     log = Log.create(dir, Math.max(last, snapshotSegment) + 1, fsync, fsyncInterval);
     appendedAtCut = 0;
@@ -700,10 +700,10 @@ public final class EmbeddedStore implements FingerprintStore {
       snapshotSegment = closedSegment;
       lastSnapshotBytes = size;
       if (previous >= 0) {
-        Files.deleteIfExists(dir.resolve(SnapshotFormat.fileName(previous)));
+        Files2.deleteIfExists(dir.resolve(SnapshotFormat.fileName(previous)));
       }
       for (long n = previous + 1; n <= closedSegment; n++) {
-        Files.deleteIfExists(dir.resolve(LogFormat.fileName(n)));
+        Files2.deleteIfExists(dir.resolve(LogFormat.fileName(n)));
       }
       for (EmbeddedCollection c : cut.values()) {
         if (c.isRebuilding()) {
@@ -900,8 +900,8 @@ public final class EmbeddedStore implements FingerprintStore {
 
     /** The fsync period of {@link FsyncPolicy#INTERVAL}; 10 ms by default. */
     public Builder fsyncInterval(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("fsync interval must be > 0, got " + interval);
+      if (interval.isNegative() || interval.isZero() || interval.toSeconds() >= 60) {
+        throw new IllegalArgumentException("fsync interval must be in (0, 60s), got " + interval);
       }
       this.fsyncInterval = interval;
       return this;
@@ -915,8 +915,9 @@ public final class EmbeddedStore implements FingerprintStore {
 
     /** How often maintenance runs; every second by default. */
     public Builder maintenanceInterval(Duration interval) {
-      if (interval.isNegative() || interval.isZero()) {
-        throw new IllegalArgumentException("maintenance interval must be > 0, got " + interval);
+      if (interval.isNegative() || interval.isZero() || interval.toHours() >= 1) {
+        throw new IllegalArgumentException(
+            "maintenance interval must be in (0, 1h), got " + interval);
       }
       this.maintenanceInterval = interval;
       return this;

@@ -3,10 +3,14 @@ package org.neardup.store.embedded;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.CopyOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
-/** File-system steps the JDK leaves out. */
+/**
+ * File-system steps the JDK leaves out, and the steps that decide durability, all through the
+ * {@link FileLayer} in use.
+ */
 final class Files2 {
   private Files2() {}
 
@@ -16,10 +20,19 @@ final class Files2 {
    * nothing, as the file system there journals names itself.
    */
   static void syncDirectory(Path dir) throws IOException {
-    try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-      ch.force(true);
-    } catch (java.nio.file.AccessDeniedException | UnsupportedOperationException e) {
-      // Windows: directories cannot be opened for reading; NTFS journals metadata.
-    }
+    FileLayer.current().syncDirectory(dir);
+  }
+
+  /** Opens a file the store writes (a log segment, a snapshot). */
+  static FileChannel open(Path file, OpenOption... options) throws IOException {
+    return FileLayer.current().open(file, options);
+  }
+
+  static void move(Path from, Path to, CopyOption... options) throws IOException {
+    FileLayer.current().move(from, to, options);
+  }
+
+  static boolean deleteIfExists(Path file) throws IOException {
+    return FileLayer.current().deleteIfExists(file);
   }
 }

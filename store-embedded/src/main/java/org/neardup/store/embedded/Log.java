@@ -125,8 +125,7 @@ final class Log implements Closeable {
 
   private FileChannel createSegment(long number) throws IOException {
     Path file = dir.resolve(LogFormat.fileName(number));
-    FileChannel ch =
-        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    FileChannel ch = Files2.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     try {
       ByteBuffer h = ByteBuffer.wrap(LogFormat.header(number));
       while (h.hasRemaining()) {
@@ -480,8 +479,10 @@ final class Log implements Closeable {
         }
         signalAcks();
       }
-    } catch (IOException e) {
-      failure = e;
+    } catch (IOException | RuntimeException e) {
+      // Unchecked too: a log thread that died without a failure would leave every writer waiting
+      // for an acknowledgement forever.
+      failure = e instanceof IOException io ? io : new IOException("the log thread failed", e);
       System.getLogger(Log.class.getName())
           .log(
               System.Logger.Level.ERROR,

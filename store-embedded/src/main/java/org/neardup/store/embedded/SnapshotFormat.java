@@ -131,7 +131,7 @@ final class SnapshotFormat {
       this.tmp = dir.resolve(fileName(lastSegment) + ".tmp");
       this.bytesPerSecond = bytesPerSecond;
       this.channel =
-          FileChannel.open(
+          Files2.open(
               tmp,
               StandardOpenOption.CREATE,
               StandardOpenOption.TRUNCATE_EXISTING,
@@ -242,7 +242,7 @@ final class SnapshotFormat {
       drain();
       channel.force(true);
       channel.close();
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      Files2.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       Files2.syncDirectory(target.getParent());
       done = true;
       return Files.size(target);
@@ -252,7 +252,7 @@ final class SnapshotFormat {
     public void close() throws IOException {
       if (!done) {
         channel.close();
-        Files.deleteIfExists(tmp);
+        Files2.deleteIfExists(tmp);
       }
     }
   }

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.server;
+
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Strict UTF-8 (RFC 3629) and well-formed UTF-16 checks for what clients send. Jackson's parser
+ * lets some invalid UTF-8 through (overlong forms such as {@code C0 AF} decode to '/', encoded
+ * surrogates, code points above U+10FFFF) and accepts lone surrogate escapes ({@code "\ud800"})
+ * whose UTF-8 form is '?'; stored, such an id names another document or none. So bodies are checked
+ * here before they are parsed, and ids after.
+ */
+final class Utf8 {
+  private Utf8() {}
+
+  /**
+   * The first problem of {@code b[from, to)} as strict UTF-8, e.g. {@code "byte 0xc0 at offset 7
+   * starts an overlong encoding"}, or null when it is valid.
+   */
+  static @Nullable String problem(byte[] b, int from, int to) {
+    int i = from;
+    while (i < to) {
+      int c = b[i];
+      if (c >= 0) {
+        i++;
+        continue;
+      }
+      c &= 0xFF;
+      int n; // continuation bytes
+      int lo = 0x80; // the range of the second byte
+      int hi = 0xBF;
+      if (c < 0xC2) {
+        return at(
+            b,
+            i,
+            c < 0xC0 ? "is a continuation byte with no lead byte" : "starts an overlong form");
+      } else if (c < 0xE0) {
+        n = 1;
+      } else if (c < 0xF0) {
+        n = 2;
+        if (c == 0xE0) {
+          lo = 0xA0; // E0 80..9F would be overlong
+        } else if (c == 0xED) {
+          hi = 0x9F; // ED A0..BF would be a surrogate, U+D800..DFFF
+        }
+      } else if (c < 0xF5) {
+        n = 3;
+        if (c == 0xF0) {
+          lo = 0x90; // F0 80..8F would be overlong
+        } else if (c == 0xF4) {
+          hi = 0x8F; // F4 90.. would be above U+10FFFF
+        }
+      } else {
+        return at(b, i, "cannot start a character (above U+10FFFF)");
+      }
+      if (i + n >= to) {
+        return at(b, i, "starts a character cut off by the end of the data");
+      }
+      int second = b[i + 1] & 0xFF;
+      if (second < lo || second > hi) {
+        String why =
+            second < 0x80 || second > 0xBF
+                ? "is not followed by a continuation byte"
+                : c == 0xED
+                    ? "starts an encoded surrogate (U+D800..U+DFFF are not characters)"
+                    : c == 0xF4 ? "starts a code point above U+10FFFF" : "starts an overlong form";
+        return at(b, i, why);
+      }
+      for (int k = 2; k <= n; k++) {
+        int cb = b[i + k] & 0xFF;
+        if (cb < 0x80 || cb > 0xBF) {
+          return at(b, i, "is not followed by a continuation byte");
+        }
+      }
+      i += n + 1;
+    }
+    return null;
+  }
+
+  private static String at(byte[] b, int i, String why) {
+    return String.format(Locale.ROOT, "byte 0x%02x at offset %d %s", b[i] & 0xFF, i, why);
+  }
+
+  /**
+   * The first unpaired surrogate of {@code s} as a message, e.g. {@code "a lone surrogate \ud800 at
+   * character 3"}, or null when {@code s} is well-formed UTF-16 (every string that came from valid
+   * UTF-8 is).
+   */
+  static @Nullable String loneSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)) {
+        if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+      } else if (!Character.isLowSurrogate(c)) {
+        continue;
+      }
+      return String.format(Locale.ROOT, "a lone surrogate \\u%04x at character %d", (int) c, i);
+    }
+    return null;
+  }
+}
