@@ -44,6 +44,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "eval",
+    mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
       "Score near-duplicate detection on a labelled dataset and write a report.",

@@ -3,8 +3,6 @@ package org.neardup.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,21 +42,11 @@ class SendCommandTest {
   }
 
   private String run(String... args) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    CommandLine cmd = new CommandLine(new SendCommand(out));
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    cmd.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-    cmd.setExecutionExceptionHandler(
-        (e, c, p) -> {
-          c.getErr().println("neardup send: error: " + e.getMessage());
-          return 1;
-        });
-    int code = cmd.execute(args);
-    return code
-        + "\n"
-        + bytes.toString(StandardCharsets.UTF_8)
-        + err.toString(StandardCharsets.UTF_8);
+    String[] all = new String[args.length + 1];
+    all[0] = "send";
+    System.arraycopy(args, 0, all, 1, args.length);
+    CliRunner r = CliRunner.run(all);
+    return r.exitCode + "\n" + r.out + r.err;
   }
 
   @Test
@@ -100,14 +88,19 @@ class SendCommandTest {
   }
 
   @Test
-  public void badLine_failsNamingFileAndLine() throws Exception {
+  public void badLine_skippedNamingFileAndLine() throws Exception {
     Path f = dir.resolve("bad.jsonl");
     Files.write(
         f,
         List.of("{\"id\":\"u1\",\"text\":\"words\"}", "{\"id\": \"u2\", \"txt\": \"oops\"}"),
         StandardCharsets.UTF_8);
     String out = run(f.toString(), "--url", server.uri().toString());
-    assertThat(out).startsWith("1\n").contains("bad.jsonl:2: field 'text'");
+    assertThat(out)
+        .startsWith("0\n")
+        .contains("sent 1 documents")
+        .contains("bad.jsonl:2: missing field 'text'");
+    assertThat(run(f.toString(), "--url", server.uri().toString(), "--fail-on-error"))
+        .startsWith("1\n");
   }
 
   @Test
