@@ -177,7 +177,7 @@ public final class SendCommand implements Callable<Integer> {
             "the service at " + url + " has no collection '" + collection + "'");
       }
     } catch (IOException e) {
-      throw new IOException(describe(e), e);
+      throw new IOException(describe(e)); // names the URL; the cause adds nothing a user needs
     }
     long t0 = System.nanoTime();
     Deque<CompletableFuture<Void>> pending = new ArrayDeque<>();
@@ -216,7 +216,11 @@ public final class SendCommand implements Callable<Integer> {
         items.clear();
       }
       if (!items.isEmpty() && failure == null) {
-        submit(client, items, pending);
+        try {
+          submit(client, items, pending);
+        } catch (Stop stop) {
+          // the failure is reported below
+        }
       }
       while (!pending.isEmpty()) {
         pending.removeFirst().join();
@@ -279,9 +283,12 @@ public final class SendCommand implements Callable<Integer> {
 
   /** Sends a batch, keeping at most inFlight unanswered and recording results in file order. */
   private void submit(
-      NeardupClient client, List<Item> items, Deque<CompletableFuture<Void>> pending) {
+      NeardupClient client, List<Item> items, Deque<CompletableFuture<Void>> pending) throws Stop {
     while (pending.size() >= inFlight) {
       pending.removeFirst().join();
+    }
+    if (failure != null) {
+      throw new Stop(); // nothing is sent after a failed batch, so a resume sends nothing twice
     }
     CompletableFuture<List<Result>> sent = send(client, items, 0);
     CompletableFuture<Void> previous =
