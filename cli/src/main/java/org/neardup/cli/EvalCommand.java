@@ -154,6 +154,13 @@ final class EvalCommand implements Callable<Integer> {
             };
     Evaluation.Engine base = engine(describe(engine), engine);
     List<Evaluation.Engine> variants = noVariants ? List.of() : variants(engine);
+    if (!java.nio.file.Files.exists(dataset)) {
+      throw new java.nio.file.NoSuchFileException(dataset.toString());
+    }
+    if (!java.nio.file.Files.isDirectory(dataset)) {
+      throw new IllegalArgumentException(
+          dataset + ": not a directory; a dataset is a directory with docs.jsonl and pairs.jsonl");
+    }
     log.accept("reading " + dataset);
     Dataset data = Dataset.read(dataset);
     if (labelThreshold < data.floor()) {

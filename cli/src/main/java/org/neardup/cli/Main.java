@@ -46,7 +46,7 @@ public final class Main implements Runnable {
         (e, commandLine, parseResult) -> {
           commandLine
               .getErr()
-              .println("neardup " + commandLine.getCommandName() + ": error: " + message(e));
+              .println(commandLine.getCommandSpec().qualifiedName() + ": error: " + message(e));
           if (System.getenv("NEARDUP_DEBUG") != null) {
             e.printStackTrace(commandLine.getErr());
           }
