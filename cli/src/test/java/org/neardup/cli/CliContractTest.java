@@ -218,6 +218,56 @@ class CliContractTest {
   }
 
   @Test
+  void eval_badLinesInTheDataset_skippedReportedAndExitZero() throws IOException {
+    // eval reads a labelled dataset, not INPUT...: the same rule, plus the pairs that name a
+    // skipped document are skipped with it.
+    Path data = Files.createDirectories(tmp.resolve("dataset"));
+    Files.write(
+        data.resolve("docs.jsonl"),
+        List.of(
+            RECORDS.get(0),
+            RECORDS.get(1),
+            "{\"id\":\"b\",\"text\":\""
+                + DedupCommandTest.NEWS_EN.toUpperCase(java.util.Locale.ROOT)
+                + "\"}",
+            "{\"id\":\"x\"}",
+            RECORDS.get(2).replace("\"b\"", "\"c\"")),
+        StandardCharsets.UTF_8);
+    Files.write(
+        data.resolve("pairs.jsonl"),
+        List.of(
+            "{\"a\":\"a\",\"b\":\"b\",\"jaccard\":1.0}",
+            "{\"a\":\"a\",\"b\":\"x\",\"jaccard\":0.9}"),
+        StandardCharsets.UTF_8);
+    Path errors = tmp.resolve("eval-errors.jsonl");
+    List<String> args =
+        List.of(
+            "eval",
+            data.toString(),
+            "--no-sweeps",
+            "--no-variants",
+            "-q",
+            "--errors",
+            errors.toString());
+    CliRunner r = run(args, new byte[0]);
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    assertThat(r.err).contains("neardup eval: 3 records skipped, all listed in " + errors);
+    List<String> listed = new ArrayList<>();
+    for (String l : Files.readAllLines(errors, StandardCharsets.UTF_8)) {
+      JsonNode n = JSON.readTree(l);
+      listed.add(n.get("location").asText() + " " + n.get("error").asText());
+    }
+    assertThat(listed).hasSize(3);
+    assertThat(listed.get(0)).startsWith(data.resolve("docs.jsonl") + ":2 not JSON at column 31");
+    assertThat(listed.get(1)).isEqualTo(data.resolve("docs.jsonl") + ":4 missing field 'text'");
+    assertThat(listed.get(2))
+        .isEqualTo(data.resolve("pairs.jsonl") + ":2 pair names document x, which was skipped");
+    List<String> failing = new ArrayList<>(args);
+    failing.add("--fail-on-error");
+    assertThat(run(failing, new byte[0]).exitCode).isEqualTo(1);
+  }
+
+  @Test
   void missingInput_everyCommand_namesTheFileOnceAndExitsOne() {
     String missing = tmp.resolve("nope.jsonl").toString();
     for (Function<String, List<String>> command : commands()) {
