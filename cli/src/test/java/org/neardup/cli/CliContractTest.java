@@ -304,6 +304,20 @@ class CliContractTest {
   }
 
   @Test
+  void malformedJson_unclosedObject_saysColumnsNotJacksonsRedactedSource() throws IOException {
+    // Jackson's message for an unclosed object names where it started as "[Source: REDACTED
+    // (`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION` disabled); line: 1, column: 1]".
+    Path in = tmp.resolve("unclosed.jsonl");
+    Files.writeString(in, "{\"id\": \"a\", \"text\": \"some words here\"\n");
+    CliRunner r = CliRunner.run("fingerprint", in.toString());
+    assertThat(r.err)
+        .contains(in + ":1: malformed JSON at column ")
+        .contains("start marker at column 1")
+        .doesNotContain("REDACTED")
+        .doesNotContain("Source");
+  }
+
+  @Test
   void lexicon_unknown_listsNoneToo() throws IOException {
     Path in = tmp.resolve("lex.txt");
     Files.writeString(in, DedupCommandTest.NEWS_EN + "\n");
