@@ -8,6 +8,7 @@ import picocli.CommandLine.Spec;
 /** {@code neardup bench}: measurements that print one JSON line each. */
 @Command(
     name = "bench",
+    mixinStandardHelpOptions = true,
     description =
         "Measure the index and the all-pairs phase on generated fingerprints; one JSON line each.",
     subcommands = {BenchIndexCommand.class, BenchAllPairsCommand.class, GenerateCommand.class})

@@ -39,13 +39,15 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "dedup",
+    mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
       "Find the near-duplicates of a corpus and group them into clusters.",
       "",
       "Inputs: JSONL (.jsonl/.ndjson/.json, fields 'id' and 'text' unless --id-field/--text-field),",
-      "text files (one document per line), directories (every .txt/.html/.htm/.md file is one document),",
-      ".gz of any of them, or - for stdin.",
+      "JSON arrays of such objects, text files (one document per line, id FILE:LINE), directories",
+      "(every .txt/.html/.htm/.md file is one document, id its path), gzip of any of them, or - for stdin.",
+      "Records that cannot be used are skipped and listed in DIR/errors.jsonl (and --errors FILE).",
       "",
       "Writes DIR/clusters.jsonl (one line per document, input order), DIR/pairs.jsonl (every near-duplicate pair),",
       "DIR/unique.jsonl (one document per cluster), DIR/duplicates.jsonl (the others), DIR/errors.jsonl and DIR/summary.json."
@@ -99,10 +101,12 @@ final class DedupCommand implements Callable<Integer> {
     int bands = verify ? analyzer.shingler().bands().bands() : 0;
     boolean show = Progress.wanted(quiet);
 
-    try (OutputDir staging = OutputDir.stage(target)) {
+    try (OutputDir staging = OutputDir.stage(target);
+        Rejects rejects = input.rejects("dedup")) {
       Path work = staging.work();
       long t0 = System.nanoTime();
       Corpus c = new Corpus(work, bands);
+      c.rejects = rejects;
       try {
         read(source, analyzer, c, show, err);
         long t1 = System.nanoTime();
@@ -130,11 +134,13 @@ final class DedupCommand implements Callable<Integer> {
           stdout.println(json ? summary.toJson().toString() : summary.text(target));
           stdout.flush();
         }
+        rejects.flush();
+        rejects.report(spec.commandLine().getErr());
+        return rejects.exitCode(input.failOnError);
       } finally {
         c.close();
       }
     }
-    return 0;
   }
 
   /** Per-document state of the run: in memory only what phase 2 needs per document. */
@@ -149,6 +155,7 @@ final class DedupCommand implements Callable<Integer> {
     final List<String[]> errors = new ArrayList<>();
     final LongIntMap seenIds = new LongIntMap(1 << 14);
     PairSpill pairs;
+    Rejects rejects;
     int count;
     int good;
 
@@ -251,6 +258,7 @@ final class DedupCommand implements Callable<Integer> {
       if (error != null) {
         c.excluded.set(ordinal);
         c.errors.add(new String[] {d.location(), d.idJson(), error});
+        c.rejects.add(d.location(), d.idJson(), error);
         c.records.appendEmpty();
         c.sketches.appendEmpty();
         continue;
@@ -409,7 +417,6 @@ final class DedupCommand implements Callable<Integer> {
         errorsOut.write(JSON.writeValueAsBytes(node));
         errorsOut.write(nl);
       }
-      s.firstErrors = c.errors.subList(0, Math.min(5, c.errors.size()));
     }
     return s;
   }

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.cli;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
@@ -16,19 +20,31 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Reads documents from the command line's inputs, in order: JSONL files (one JSON object per line,
- * id and text in configurable fields), text files (one document per line) and directories (every
- * .txt, .html, .htm and .md file below, each one document, in path order); any of them may be
- * gzipped ({@code .gz}); {@code -} reads standard input.
+ * id and text in configurable fields), JSON files holding an array of such objects (streamed, never
+ * held whole), text files (one document per line, id {@code FILE:LINE}) and directories (every
+ * .txt, .html, .htm and .md file below, each one document, id its path below the directory, in path
+ * order); {@code -} reads standard input. Every command reads through this class, so all of them
+ * read the same inputs the same way.
+ *
+ * <p>Gzip is recognised by its first two bytes, not by the name, so compressed standard input works
+ * as a compressed file does. The format comes from {@code --format}, else from the name ({@code
+ * .jsonl .ndjson .json} JSON, {@code .txt} text, {@code .html .htm .md} one document per file),
+ * else (standard input, other names) from the content: a first non-blank byte <code>{</code> means
+ * JSONL, {@code [} a JSON array, anything else text lines. A JSON input whose first non-blank byte
+ * is {@code [} is read as an array.
  *
  * <p>Per-document problems (malformed JSON, a missing or mistyped field, invalid UTF-8, a document
  * larger than the limit, an empty line) become {@link InputDocument}s with an error, so the caller
@@ -94,6 +110,7 @@ final class DocumentSource {
   private final String idField;
   private final String textField;
   private final int maxBytes;
+  private boolean sendFields;
   private final long totalBytes;
   private volatile long bytesRead;
 
@@ -159,13 +176,23 @@ final class DocumentSource {
     return bytesRead;
   }
 
+  /**
+   * Also accepts, as {@code neardup send} does, a {@code fingerprint} (16 hex digits) instead of
+   * the text and an optional {@code timestamp} (epoch milliseconds or ISO-8601).
+   */
+  DocumentSource withSendFields() {
+    this.sendFields = true;
+    return this;
+  }
+
   /** Reads every document in order and hands it, raw, to {@code out}; see {@link #parse}. */
   void forEach(Consumer<RawDocument> out) throws IOException {
     long[] ordinal = {0};
     long[] before = {0};
     for (Path p : inputs) {
-      if (p.toString().equals("-")) {
-        readStream(System.in, "stdin", formatOf(p), ordinal, out, inputs.size() == 1);
+      if (isStdin(p)) {
+        InputStream in = decompress(new BufferedInputStream(new Unclosable(System.in), 1 << 16));
+        readInput(in, "stdin", "", ordinal, out);
       } else if (Files.isDirectory(p)) {
         for (Path f : filesIn(p)) {
           try (InputStream in = open(f, before)) {
@@ -175,11 +202,11 @@ final class DocumentSource {
         }
       } else {
         try (InputStream in = open(p, before)) {
-          Format f = formatOf(p);
-          if (f == Format.FILES) {
-            readFile(in, p.getFileName().toString(), p.toString(), ordinal, out);
+          String name = p.getFileName() == null ? "" : p.getFileName().toString();
+          if (formatByName(name) == Format.FILES) {
+            readFile(in, name, p.toString(), ordinal, out);
           } else {
-            readStream(in, p.toString(), f, ordinal, out, inputs.size() == 1);
+            readInput(in, p.toString(), name, ordinal, out);
           }
         }
         before[0] += Files.size(p);
@@ -188,12 +215,32 @@ final class DocumentSource {
     bytesRead = totalBytes;
   }
 
-  private Format formatOf(Path p) {
+  static boolean isStdin(Path p) {
+    return p.toString().equals("-");
+  }
+
+  /** Reads a stream as JSONL, a JSON array or text lines: see the class comment for which. */
+  private void readInput(
+      InputStream in, String location, String name, long[] ordinal, Consumer<RawDocument> out)
+      throws IOException {
+    Format f = formatByName(name);
+    int first = firstByte(in);
+    if (f == Format.AUTO) {
+      f = first == '{' || first == '[' ? Format.JSONL : Format.LINES;
+    }
+    if (f == Format.JSONL && first == '[') {
+      readArray(in, location, ordinal, out);
+    } else {
+      readLines(in, location, f, ordinal, out);
+    }
+  }
+
+  /** The format {@code --format} or the file name gives: AUTO when neither says. */
+  private Format formatByName(String fileName) {
     if (format != Format.AUTO) {
       return format;
     }
-    String name =
-        p.getFileName() == null ? "" : p.getFileName().toString().toLowerCase(Locale.ROOT);
+    String name = fileName.toLowerCase(Locale.ROOT);
     if (name.endsWith(".gz")) {
       name = name.substring(0, name.length() - 3);
     }
@@ -203,14 +250,46 @@ final class DocumentSource {
     if (name.endsWith(".html") || name.endsWith(".htm") || name.endsWith(".md")) {
       return Format.FILES;
     }
-    return Format.LINES;
+    if (name.endsWith(".txt")) {
+      return Format.LINES;
+    }
+    return Format.AUTO;
+  }
+
+  /** The first byte that is not blank or a byte-order mark, looking at most 64 KiB ahead; or -1. */
+  private static int firstByte(InputStream in) throws IOException {
+    int limit = 1 << 16;
+    in.mark(limit);
+    try {
+      for (int i = 0; i < limit; i++) {
+        int b = in.read();
+        if (b < 0) {
+          return -1;
+        }
+        if (b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != 0xEF && b != 0xBB
+            && b != 0xBF) {
+          return b;
+        }
+      }
+      return -1;
+    } finally {
+      in.reset();
+    }
   }
 
   private InputStream open(Path p, long[] before) throws IOException {
     InputStream raw = new CountingStream(Files.newInputStream(p), before[0]);
-    InputStream in = new BufferedInputStream(raw, 1 << 16);
-    if (p.toString().toLowerCase(Locale.ROOT).endsWith(".gz")) {
-      in = new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16);
+    return decompress(new BufferedInputStream(raw, 1 << 16));
+  }
+
+  /** Unzips a gzip stream, recognised by its magic number; returns other streams as they are. */
+  private static InputStream decompress(BufferedInputStream in) throws IOException {
+    in.mark(2);
+    int a = in.read();
+    int b = in.read();
+    in.reset();
+    if (a == 0x1f && b == 0x8b) {
+      return new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16);
     }
     return in;
   }
@@ -238,19 +317,15 @@ final class DocumentSource {
     return files;
   }
 
-  private void readStream(
-      InputStream in,
-      String name,
-      Format f,
-      long[] ordinal,
-      Consumer<RawDocument> out,
-      boolean single)
+  private void readLines(
+      InputStream in, String name, Format f, long[] ordinal, Consumer<RawDocument> out)
       throws IOException {
     LineReader lines = new LineReader(in, maxBytes);
     while (lines.next()) {
       long n = lines.lineNumber();
       String location = name + ":" + n;
-      String id = f == Format.JSONL ? null : single ? Long.toString(n) : quote(name + ":" + n);
+      // One rule for every command: a text line's id is FILE:LINE, the file as given (stdin for -).
+      String id = f == Format.JSONL ? null : quote(location);
       if (lines.tooLong()) {
         out.accept(
             new RawDocument(
@@ -271,6 +346,75 @@ final class DocumentSource {
       out.accept(new RawDocument(ordinal[0]++, location, f, lines.copy(), id, null));
     }
   }
+
+  /**
+   * Streams the objects of a JSON array, one document each, located by the line each starts on.
+   * Malformed JSON ends the array: it is reported as one bad record, since nothing after it can be
+   * told apart.
+   */
+  private void readArray(InputStream in, String name, long[] ordinal, Consumer<RawDocument> out)
+      throws IOException {
+    try (JsonParser p = JSON.getFactory().createParser(new Unclosable(in))) {
+      long line = 1;
+      try {
+        p.nextToken(); // the '[' readInput saw
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+          if (t == null) {
+            throw new JsonParseException(
+                p, "the file ends inside the JSON array", p.currentLocation());
+          }
+          line = p.currentTokenLocation().getLineNr();
+          JsonNode node = p.readValueAsTree();
+          byte[] bytes = JSON.writeValueAsBytes(node);
+          String location = name + ":" + line;
+          if (bytes.length > maxBytes) {
+            out.accept(
+                new RawDocument(
+                    ordinal[0]++,
+                    location,
+                    Format.JSONL,
+                    null,
+                    null,
+                    "document of " + bytes.length + " bytes exceeds --max-doc-bytes " + maxBytes));
+          } else {
+            out.accept(new RawDocument(ordinal[0]++, location, Format.JSONL, bytes, null, null));
+          }
+        }
+      } catch (JsonProcessingException e) {
+        JsonLocation l = e.getLocation();
+        long at = l == null || l.getLineNr() < 1 ? line : l.getLineNr();
+        out.accept(
+            new RawDocument(
+                ordinal[0]++,
+                name + ":" + at,
+                Format.JSONL,
+                null,
+                null,
+                malformed(e, true) + "; the rest of the array is not read"));
+      }
+    }
+  }
+
+  /**
+   * The message for malformed JSON: where (column, and line when {@code withLine}) and what, with
+   * Jackson's "[Source: REDACTED ...]" locations inside its message rewritten as line and column.
+   */
+  static String malformed(JsonProcessingException e, boolean withLine) {
+    JsonLocation l = e.getLocation();
+    String at = "";
+    if (l != null && l.getColumnNr() > 0) {
+      at =
+          withLine
+              ? " at line " + l.getLineNr() + ", column " + l.getColumnNr()
+              : " at column " + l.getColumnNr();
+    }
+    String m = String.valueOf(e.getOriginalMessage());
+    m = SOURCE.matcher(m).replaceAll(withLine ? "line $1, column $2" : "column $2");
+    return "malformed JSON" + at + ": " + m;
+  }
+
+  private static final Pattern SOURCE =
+      Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]");
 
   private void readFile(
       InputStream in, String id, String location, long[] ordinal, Consumer<RawDocument> out)
@@ -295,7 +439,7 @@ final class DocumentSource {
     try {
       node = JSON.readTree(line);
     } catch (JsonProcessingException e) {
-      return error(ordinal, null, location, "malformed JSON: " + e.getOriginalMessage());
+      return error(ordinal, null, location, malformed(e, false));
     }
     if (node == null || !node.isObject()) {
       return error(
@@ -306,8 +450,15 @@ final class DocumentSource {
     }
     JsonNode id = node.get(idField);
     String idJson = null;
-    if (id == null || id.isNull()) {
+    if (id == null) {
       return error(ordinal, null, location, "missing field '" + idField + "'");
+    }
+    if (id.isNull()) {
+      return error(
+          ordinal,
+          null,
+          location,
+          "field '" + idField + "' is null; it must be a string or an integer");
     }
     if (!(id.isTextual() || id.isIntegralNumber())) {
       return error(
@@ -318,8 +469,15 @@ final class DocumentSource {
     }
     idJson = id.toString();
     JsonNode text = node.get(textField);
-    if (text == null || text.isNull()) {
+    if (sendFields && (text == null || text.isNull()) && node.get("fingerprint") != null) {
+      return sendFields(ordinal, node, idJson, null, raw, location);
+    }
+    if (text == null) {
       return error(ordinal, idJson, location, "missing field '" + textField + "'");
+    }
+    if (text.isNull()) {
+      return error(
+          ordinal, idJson, location, "field '" + textField + "' is null; it must be a string");
     }
     if (!text.isTextual()) {
       return error(
@@ -328,8 +486,52 @@ final class DocumentSource {
           location,
           "field '" + textField + "' must be a string, got " + kind(text));
     }
+    if (sendFields) {
+      return sendFields(ordinal, node, idJson, text.textValue(), raw, location);
+    }
     return new InputDocument(ordinal, idJson, text.textValue(), location, raw, null);
   }
+
+  /** The fingerprint and timestamp fields {@code send} accepts besides the id and text. */
+  private static InputDocument sendFields(
+      long ordinal,
+      JsonNode node,
+      String idJson,
+      @Nullable String text,
+      byte[] raw,
+      String location) {
+    Long fingerprint = null;
+    if (text == null) {
+      JsonNode fp = node.get("fingerprint");
+      if (!fp.isTextual() || !HEX16.matcher(fp.textValue()).matches()) {
+        return error(ordinal, idJson, location, "field 'fingerprint' must be 16 hex digits");
+      }
+      fingerprint = Long.parseUnsignedLong(fp.textValue(), 16);
+    }
+    Long timestamp = null;
+    JsonNode ts = node.get("timestamp");
+    if (ts != null && !ts.isNull()) {
+      if (ts.isIntegralNumber() && ts.canConvertToLong()) {
+        timestamp = ts.longValue();
+      } else if (ts.isTextual()) {
+        try {
+          timestamp = Instant.parse(ts.textValue()).toEpochMilli();
+        } catch (DateTimeParseException | ArithmeticException e) {
+          return error(
+              ordinal, idJson, location, "field 'timestamp' is not an ISO-8601 instant: " + ts);
+        }
+      } else {
+        return error(
+            ordinal,
+            idJson,
+            location,
+            "field 'timestamp' must be epoch milliseconds or ISO-8601, got " + kind(ts));
+      }
+    }
+    return new InputDocument(ordinal, idJson, text, location, raw, null, fingerprint, timestamp);
+  }
+
+  private static final Pattern HEX16 = Pattern.compile("[0-9a-fA-F]{16}");
 
   private static String kind(JsonNode n) {
     JsonNodeType t = n.getNodeType();
@@ -347,6 +549,16 @@ final class DocumentSource {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** Standard input, or a stream a parser must not close. */
+  private static final class Unclosable extends FilterInputStream {
+    Unclosable(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public void close() {}
   }
 
   /** Counts bytes for the progress bar. */

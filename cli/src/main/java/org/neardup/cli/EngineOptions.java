@@ -6,11 +6,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.ServiceLoader;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Deduplicator;
 import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.index.BlockScheme;
+import org.neardup.store.CollectionSettings;
 import org.neardup.text.IdfTable;
 import org.neardup.text.Lexicon;
 import picocli.CommandLine.Option;
@@ -67,7 +71,9 @@ final class EngineOptions {
   @Option(
       names = "--lexicon",
       paramLabel = "NAME",
-      description = "Chinese segmenter and IDF table by name. Default: ${DEFAULT-VALUE}.")
+      description =
+          "Chinese segmenter and IDF table by name, or none (each Han character is a word)."
+              + " Default: ${DEFAULT-VALUE}.")
   String lexicon = "jieba";
 
   @Option(
@@ -86,14 +92,38 @@ final class EngineOptions {
 
   /** The fingerprint settings these options describe. */
   FingerprintSettings fingerprintSettings() throws IOException {
-    Lexicon lex = Lexicon.load(lexicon);
-    FingerprintSettings.Builder b = FingerprintSettings.builder(lex).topN(topN).html(htmlMode());
+    FingerprintSettings.Builder b =
+        (CollectionSettings.NO_LEXICON.equals(lexicon)
+                ? FingerprintSettings.builder()
+                : FingerprintSettings.builder(lexicon()))
+            .topN(topN)
+            .html(htmlMode());
     if (idf != null) {
       try (BufferedReader r = Files.newBufferedReader(idf, StandardCharsets.UTF_8)) {
         b.idf(IdfTable.read(r, idf.getFileName().toString()));
       }
     }
     return b.build();
+  }
+
+  /** The lexicon by name; the error lists every name, {@code none} included. */
+  private Lexicon lexicon() {
+    try {
+      return Lexicon.load(lexicon);
+    } catch (IllegalArgumentException e) {
+      List<String> names = new ArrayList<>();
+      names.add(CollectionSettings.NO_LEXICON);
+      for (Lexicon l : ServiceLoader.load(Lexicon.class)) {
+        names.add(l.name());
+      }
+      throw new IllegalArgumentException(
+          "--lexicon must be one of " + String.join(", ", names) + ", got '" + lexicon + "'", e);
+    }
+  }
+
+  /** The segmenter the fingerprints use: the lexicon's, or none's (each Han character a word). */
+  org.neardup.text.@Nullable Segmenter segmenter() throws IOException {
+    return fingerprintSettings().segmenter();
   }
 
   FingerprintSettings.Html htmlMode() {

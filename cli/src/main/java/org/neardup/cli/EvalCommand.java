@@ -44,6 +44,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "eval",
+    mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
       "Score near-duplicate detection on a labelled dataset and write a report.",
@@ -123,6 +124,22 @@ final class EvalCommand implements Callable<Integer> {
       description = "No progress messages on stderr.")
   boolean quiet;
 
+  @Option(
+      names = "--errors",
+      paramLabel = "FILE",
+      description =
+          "Write every skipped line of docs.jsonl and pairs.jsonl here as JSONL: {\"location\":"
+              + " \"FILE:LINE\", \"id\": ..., \"error\": ...}.")
+  @Nullable Path errors;
+
+  @Option(
+      names = "--fail-on-error",
+      description =
+          "Exit with 1 when any line was skipped (the scores are still written). Default: skipped"
+              + " lines (and the pairs naming skipped documents) are reported and the exit code is"
+              + " 0.")
+  boolean failOnError;
+
   @Mixin EngineOptions engine = new EngineOptions();
 
   @Spec CommandSpec spec;
@@ -153,8 +170,20 @@ final class EvalCommand implements Callable<Integer> {
             };
     Evaluation.Engine base = engine(describe(engine), engine);
     List<Evaluation.Engine> variants = noVariants ? List.of() : variants(engine);
+    if (!java.nio.file.Files.exists(dataset)) {
+      throw new java.nio.file.NoSuchFileException(dataset.toString());
+    }
+    if (!java.nio.file.Files.isDirectory(dataset)) {
+      throw new IllegalArgumentException(
+          dataset + ": not a directory; a dataset is a directory with docs.jsonl and pairs.jsonl");
+    }
     log.accept("reading " + dataset);
-    Dataset data = Dataset.read(dataset);
+    Rejects rejects = Rejects.open("eval", errors);
+    Dataset data;
+    try (rejects) {
+      data = Dataset.read(dataset, rejects::add);
+    }
+    rejects.report(stderr);
     if (labelThreshold < data.floor()) {
       stderr.printf(
           Locale.ROOT,
@@ -197,7 +226,7 @@ final class EvalCommand implements Callable<Integer> {
     }
     stdout.printf(Locale.ROOT, "%.1f s%n", r.seconds());
     stdout.flush();
-    return 0;
+    return rejects.exitCode(failOnError);
   }
 
   /** Settings as dedup builds them from these options. */

@@ -13,10 +13,12 @@ import picocli.CommandLine.Spec;
 /** {@code neardup fingerprint INPUT...}: one {@code {"id", "simhash"}} line per document. */
 @Command(
     name = "fingerprint",
+    mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
       "Print the 64-bit simhash of every document as {\"id\":..., \"simhash\":\"<16 hex digits>\"}, in input order.",
-      "Documents that cannot be read are reported on stderr, one line each; the exit code is then 1."
+      "Records that cannot be used are skipped: counted and shown on stderr, all listed with --errors FILE;",
+      "the exit code is 0, or 1 with --fail-on-error when any was skipped."
     })
 final class FingerprintCommand implements Callable<Integer> {
   @Mixin InputOptions input = new InputOptions();
@@ -42,7 +44,7 @@ final class FingerprintCommand implements Callable<Integer> {
     Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    int[] failed = {0};
+    Rejects rejects = input.rejects("fingerprint");
     Parallel.run(
         source,
         d -> {
@@ -60,8 +62,7 @@ final class FingerprintCommand implements Callable<Integer> {
         done -> {
           for (String[] r : done) {
             if (r[2] != null) {
-              failed[0]++;
-              err.println(r[3] + ": " + r[2]);
+              rejects.add(r[3], r[0], r[2]);
             } else {
               out.print("{\"id\":");
               out.print(r[0]);
@@ -73,6 +74,8 @@ final class FingerprintCommand implements Callable<Integer> {
         },
         () -> {});
     out.flush();
-    return failed[0] == 0 ? 0 : 1;
+    rejects.close();
+    rejects.report(err);
+    return rejects.exitCode(input.failOnError);
   }
 }

@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "generate",
+    mixinStandardHelpOptions = true,
     sortOptions = false,
     description =
         "Write a reproducible synthetic corpus (JSONL, .gz if the name ends so) with near-duplicates, for benchmarks.")

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.neardup.fingerprint.Fingerprinter;
-import org.neardup.text.Lexicon;
 import org.neardup.text.TextBuffer;
 import org.neardup.text.Tokenizer;
 import picocli.CommandLine.Command;
@@ -28,6 +27,7 @@ import picocli.CommandLine.Spec;
 /** {@code neardup idf}: IDF dictionaries. */
 @Command(
     name = "idf",
+    mixinStandardHelpOptions = true,
     description = "Build IDF dictionaries from your own corpus.",
     subcommands = {IdfCommand.Build.class})
 final class IdfCommand implements Runnable {
@@ -41,6 +41,7 @@ final class IdfCommand implements Runnable {
   /** {@code neardup idf build CORPUS... --out FILE}. */
   @Command(
       name = "build",
+      mixinStandardHelpOptions = true,
       sortOptions = false,
       description = {
         "Count in how many documents each word occurs and write 'word idf' lines, idf = ln(N / df),",
@@ -75,37 +76,45 @@ final class IdfCommand implements Runnable {
       }
       DocumentSource source = input.open();
       Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
-      Tokenizer tokenizer = new Tokenizer(Lexicon.load(engine.lexicon).segmenter());
+      Tokenizer tokenizer = new Tokenizer(engine.segmenter());
       Map<String, int[]> df = new HashMap<>();
       long[] docs = {0};
-      long[] skipped = {0};
+      Rejects rejects = input.rejects("idf build");
       Parallel.run(
           source,
           d -> {
             if (!d.ok()) {
-              return null;
+              return new Object[] {d, d.error()};
+            }
+            if (!FingerprintCommand.hasLetters(d.text())) {
+              return new Object[] {d, "text has no letters or digits"};
             }
             TextBuffer norm = new TextBuffer(d.text().length());
             fp.normalize(d.text(), norm);
             Set<String> words = new HashSet<>();
             tokenizer.tokenize(
                 norm.array(), 0, norm.length(), (t, s, e) -> words.add(new String(t, s, e - s)));
-            return words;
+            return new Object[] {d, words};
           },
           input.threads,
           done -> {
-            for (Set<String> words : done) {
-              if (words == null) {
-                skipped[0]++;
+            for (Object[] r : done) {
+              InputDocument d = (InputDocument) r[0];
+              if (r[1] instanceof String error) {
+                rejects.add(d.location(), d.idJson(), error);
                 continue;
               }
               docs[0]++;
+              @SuppressWarnings("unchecked")
+              Set<String> words = (Set<String>) r[1];
               for (String w : words) {
                 df.computeIfAbsent(w, k -> new int[1])[0]++;
               }
             }
           },
           () -> {});
+      rejects.close();
+      rejects.report(spec.commandLine().getErr());
       if (docs[0] == 0) {
         throw new IllegalArgumentException("no readable document in the corpus");
       }
@@ -139,13 +148,13 @@ final class IdfCommand implements Runnable {
       PrintWriter o = spec.commandLine().getOut();
       o.printf(
           Locale.ROOT,
-          "%,d words from %,d documents (%,d unreadable) written to %s%n",
+          "%,d words from %,d documents (%,d skipped) written to %s%n",
           words.size(),
           docs[0],
-          skipped[0],
+          rejects.count(),
           out);
       o.flush();
-      return 0;
+      return rejects.exitCode(input.failOnError);
     }
   }
 }

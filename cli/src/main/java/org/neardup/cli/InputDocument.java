@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param record the record to copy to unique.jsonl / duplicates.jsonl: the original line's bytes
  *     for JSONL input, else null (an {@code {"id", "text"}} object is written)
  * @param error why the document is unusable, or null
+ * @param fingerprint for {@code send}: the fingerprint a record gave instead of a text, or null
+ * @param timestamp for {@code send}: the record's timestamp in epoch milliseconds, or null
  */
 record InputDocument(
     long ordinal,
@@ -20,7 +22,19 @@ record InputDocument(
     @Nullable String text,
     String location,
     byte @Nullable [] record,
-    @Nullable String error) {
+    @Nullable String error,
+    @Nullable Long fingerprint,
+    @Nullable Long timestamp) {
+
+  InputDocument(
+      long ordinal,
+      @Nullable String idJson,
+      @Nullable String text,
+      String location,
+      byte @Nullable [] record,
+      @Nullable String error) {
+    this(ordinal, idJson, text, location, record, error, null, null);
+  }
 
   boolean ok() {
     return error == null;

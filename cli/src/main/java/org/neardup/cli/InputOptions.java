@@ -6,10 +6,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** How the commands that read a corpus (dedup, fingerprint, idf build) read it. */
+/**
+ * How the commands that read a corpus (dedup, fingerprint, idf build, send) read it, and what they
+ * do with records they cannot use ({@link Rejects}).
+ */
 final class InputOptions {
   @Parameters(
       arity = "1..*",
@@ -20,8 +24,26 @@ final class InputOptions {
   @Option(
       names = "--format",
       paramLabel = "auto|jsonl|lines|files",
-      description = "How to read the inputs. Default: by file extension.")
+      description =
+          "How to read the inputs: jsonl (one object per line, or a JSON array), lines (a document"
+              + " per line, id FILE:LINE), files (a document per file). Default: by the file name"
+              + " (.jsonl/.ndjson/.json, .txt, .html/.htm/.md), else by the content.")
   String format = "auto";
+
+  @Option(
+      names = "--errors",
+      paramLabel = "FILE",
+      description =
+          "Write every skipped record here as JSONL: {\"location\": \"FILE:LINE\", \"id\": ...,"
+              + " \"error\": ...}.")
+  @Nullable Path errors;
+
+  @Option(
+      names = "--fail-on-error",
+      description =
+          "Exit with 1 when any record was skipped (the run still reads everything). Default:"
+              + " skipped records are reported and the exit code is 0.")
+  boolean failOnError;
 
   @Option(
       names = "--id-field",
@@ -55,6 +77,10 @@ final class InputOptions {
    * @throws IOException naming the first input that is missing or unreadable
    */
   DocumentSource open() throws IOException {
+    long stdin = inputs.stream().filter(DocumentSource::isStdin).count();
+    if (stdin > 1) {
+      throw new IllegalArgumentException("- (stdin) can be given once, got it " + stdin + " times");
+    }
     if (threads < 1 || threads > 256) {
       throw new IllegalArgumentException("--threads must be in [1, 256], got " + threads);
     }
@@ -70,5 +96,10 @@ final class InputOptions {
           "--format must be auto, jsonl, lines or files, got '" + format + "'");
     }
     return DocumentSource.open(inputs, fmt, idField, textField, maxDocBytes);
+  }
+
+  /** The list of skipped records for {@code command}, written to {@code --errors} if given. */
+  Rejects rejects(String command) throws IOException {
+    return Rejects.open(command, errors);
   }
 }

@@ -46,7 +46,7 @@ public final class Main implements Runnable {
         (e, commandLine, parseResult) -> {
           commandLine
               .getErr()
-              .println("neardup " + commandLine.getCommandName() + ": error: " + message(e));
+              .println(commandLine.getCommandSpec().qualifiedName() + ": error: " + message(e));
           if (System.getenv("NEARDUP_DEBUG") != null) {
             e.printStackTrace(commandLine.getErr());
           }
@@ -65,11 +65,11 @@ public final class Main implements Runnable {
         && t.getMessage().equals(String.valueOf(t.getCause()))) {
       t = t.getCause();
     }
-    if (t instanceof java.nio.file.NoSuchFileException) {
-      return t.getMessage() + ": no such file or directory";
+    if (t instanceof java.nio.file.NoSuchFileException n) {
+      return (n.getFile() != null ? n.getFile() : t.getMessage()) + ": no such file or directory";
     }
-    if (t instanceof java.nio.file.AccessDeniedException) {
-      return t.getMessage() + ": permission denied";
+    if (t instanceof java.nio.file.AccessDeniedException n) {
+      return (n.getFile() != null ? n.getFile() : t.getMessage()) + ": permission denied";
     }
     String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     // A wrapper's message says what failed; its cause says why (a background merge out of heap).

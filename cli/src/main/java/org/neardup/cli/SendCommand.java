@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.ConnectException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -23,35 +18,55 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.neardup.client.Doc;
 import org.neardup.client.NeardupClient;
 import org.neardup.client.NeardupException;
 import org.neardup.client.Result;
 import org.neardup.server.ServerConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code neardup send}: sends a file's documents to a running service in batches and prints a
- * summary. JSONL lines are objects with {@code id} and {@code text} (or {@code fingerprint}) and an
- * optional {@code timestamp}; in a text file each non-blank line is a document whose id is {@code
- * FILE:LINE}. Example: {@code neardup send news.jsonl --collection news}.
+ * {@code neardup send}: sends a corpus to a running service in batches and prints a summary. It
+ * reads what {@code dedup} reads, through the same {@link DocumentSource}; JSONL records may give a
+ * {@code fingerprint} (16 hex digits) instead of the text and a {@code timestamp}. Example: {@code
+ * neardup send news.jsonl --collection news}.
+ *
+ * <p>A file is never half-loaded without saying so. Records that cannot be used are skipped and
+ * listed ({@link Rejects}); a batch the service refuses for one document (HTTP 400 naming "document
+ * I") is sent again without that document, which is listed with the service's reason, so the good
+ * documents of the batch are stored (a refused batch stores nothing, so nothing is sent twice).
+ * When the service fails (unreachable, 5xx, 503 after the retries), {@code send} waits for the
+ * batches in flight, prints the summary and the first location not known to be stored, and exits 1;
+ * {@code --resume-from} that location carries on from there.
  */
 @Command(
     name = "send",
     mixinStandardHelpOptions = true,
+    sortOptions = false,
     description = {
-      "Send a JSONL or text file to a running neardup service in batches and print a summary.",
-      "JSONL: one object per line with id, text (or fingerprint, 16 hex digits), optional"
-          + " timestamp. Text: one document per line, id FILE:LINE."
+      "Send documents to a running neardup service in batches and print a summary.",
+      "Reads what 'neardup dedup' reads: JSONL or a JSON array (id, text or fingerprint (16 hex"
+          + " digits), optional timestamp), text files (one document per line, id FILE:LINE),"
+          + " directories, gzip, - for stdin.",
+      "Records that cannot be used, and documents the service refuses, are skipped and listed;"
+          + " the other documents of their batch are stored. If the service fails, the output"
+          + " names the first line not stored: run again with --resume-from it."
     })
 public final class SendCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern REFUSED = Pattern.compile("document (\\d+): (.*)", Pattern.DOTALL);
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The file to send; - for stdin.")
-  String file;
+  /** Items (good and skipped) held before a batch is cut even if it has few good documents. */
+  private static final int MAX_ITEMS = 10_000;
+
+  @Mixin InputOptions input = new InputOptions();
 
   @Option(names = "--url", description = "The service (default ${DEFAULT-VALUE}).")
   URI url = URI.create("http://127.0.0.1:8080");
@@ -62,12 +77,7 @@ public final class SendCommand implements Callable<Integer> {
   @Option(
       names = "--token",
       description = "Bearer token (default: env " + ServerConfig.TOKEN_ENV + ").")
-  String token;
-
-  @Option(
-      names = "--format",
-      description = "jsonl, text or auto: by the file name (default ${DEFAULT-VALUE}).")
-  String format = "auto";
+  @Nullable String token;
 
   @Option(names = "--batch", description = "Documents per request (default ${DEFAULT-VALUE}).")
   int batch = 500;
@@ -80,14 +90,6 @@ public final class SendCommand implements Callable<Integer> {
               + " come out as the new one.")
   int inFlight = 1;
 
-  @Option(names = "--id-field", description = "JSONL field of the id (default ${DEFAULT-VALUE}).")
-  String idField = "id";
-
-  @Option(
-      names = "--text-field",
-      description = "JSONL field of the text (default ${DEFAULT-VALUE}).")
-  String textField = "text";
-
   @Option(
       names = "--show",
       description =
@@ -99,8 +101,18 @@ public final class SendCommand implements Callable<Integer> {
       description = "Retries of a batch refused with 503 (default ${DEFAULT-VALUE}).")
   int retries = 20;
 
-  private final PrintStream out;
+  @Option(
+      names = "--resume-from",
+      paramLabel = "[FILE:]LINE",
+      description =
+          "Skip everything before this location (what a failed run printed): earlier inputs and"
+              + " the lines of FILE before LINE. LINE alone when there is one input.")
+  @Nullable String resumeFrom;
 
+  @Spec CommandSpec spec;
+
+  private PrintWriter out;
+  private Rejects rejects;
   private long documents;
   private long fresh;
   private long duplicates;
@@ -108,23 +120,40 @@ public final class SendCommand implements Callable<Integer> {
   private long expired;
   private long batches;
   private long retried;
+  private long resumedPast;
 
-  public SendCommand() {
-    this(System.out);
+  /** The first location of the first batch that failed, in file order. */
+  private @Nullable String failedAt;
+
+  private volatile @Nullable Throwable failure;
+
+  /** Ends the reading early once a batch failed. */
+  private static final class Stop extends IOException {
+    private static final long serialVersionUID = 1L;
   }
 
-  SendCommand(PrintStream out) {
-    this.out = out;
+  /** A record read, in file order: a document to send, or why it is skipped. */
+  private static final class Item {
+    final InputDocument source;
+    final @Nullable Doc doc;
+    @Nullable String error;
+
+    Item(InputDocument source, @Nullable Doc doc, @Nullable String error) {
+      this.source = source;
+      this.doc = doc;
+      this.error = error;
+    }
   }
 
   public static void main(String[] args) {
-    CommandLine cmd = new CommandLine(new SendCommand());
-    cmd.setExecutionExceptionHandler(
-        (e, c, p) -> {
-          c.getErr().println("neardup send: error: " + e.getMessage());
-          return 1;
-        });
-    System.exit(cmd.execute(args));
+    System.exit(Main.run(concat("send", args)));
+  }
+
+  private static String[] concat(String first, String[] rest) {
+    String[] all = new String[rest.length + 1];
+    all[0] = first;
+    System.arraycopy(rest, 0, all, 1, rest.length);
+    return all;
   }
 
   @Override
@@ -136,55 +165,253 @@ public final class SendCommand implements Callable<Integer> {
       throw new IllegalArgumentException(
           "--show must be none, duplicates or all, got '" + show + "'");
     }
-    boolean jsonl =
-        switch (format) {
-          case "jsonl", "ndjson", "json" -> true;
-          case "text", "txt" -> false;
-          case "auto" ->
-              file.endsWith(".jsonl") || file.endsWith(".ndjson") || file.endsWith(".json");
-          default ->
-              throw new IllegalArgumentException(
-                  "--format must be jsonl, text or auto, got '" + format + "'");
-        };
+    Resume resume = Resume.parse(resumeFrom, input.inputs);
+    out = spec.commandLine().getOut();
+    DocumentSource source = input.open().withSendFields();
     String t = token != null ? token : System.getenv(ServerConfig.TOKEN_ENV);
     NeardupClient client =
         NeardupClient.builder(url).token(t).timeout(Duration.ofMinutes(5)).build();
-    if (client.collection(collection).isEmpty()) {
-      throw new IllegalArgumentException(
-          "the service at " + url + " has no collection '" + collection + "'");
+    try {
+      if (client.collection(collection).isEmpty()) {
+        throw new IllegalArgumentException(
+            "the service at " + url + " has no collection '" + collection + "'");
+      }
+    } catch (IOException e) {
+      throw new IOException(describe(e)); // names the URL; the cause adds nothing a user needs
     }
     long t0 = System.nanoTime();
     Deque<CompletableFuture<Void>> pending = new ArrayDeque<>();
-    try (BufferedReader in =
-        file.equals("-")
-            ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
-            : Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
-      List<Doc> docs = new ArrayList<>(batch);
-      String line;
-      long lineNo = 0;
-      while ((line = in.readLine()) != null) {
-        lineNo++;
-        if (line.isBlank()) {
+    try (Rejects r = input.rejects("send")) {
+      rejects = r;
+      List<Item> items = new ArrayList<>();
+      int[] good = {0};
+      try {
+        Parallel.run(
+            source,
+            d -> d,
+            input.threads,
+            done -> {
+              for (InputDocument d : done) {
+                if (failure != null) {
+                  throw new Stop(); // stop reading after a failure; the summary says where
+                }
+                if (!resume.reached(d.location())) {
+                  resumedPast++;
+                  continue;
+                }
+                Item item = item(d);
+                items.add(item);
+                if (item.doc != null) {
+                  good[0]++;
+                }
+                if (good[0] == batch || items.size() >= MAX_ITEMS) {
+                  submit(client, new ArrayList<>(items), pending);
+                  items.clear();
+                  good[0] = 0;
+                }
+              }
+            },
+            () -> {});
+      } catch (Stop stop) {
+        items.clear();
+      }
+      if (!items.isEmpty() && failure == null) {
+        try {
+          submit(client, items, pending);
+        } catch (Stop stop) {
+          // the failure is reported below
+        }
+      }
+      while (!pending.isEmpty()) {
+        pending.removeFirst().join();
+      }
+      if (resumeFrom != null && !resume.reachedOnce) {
+        throw new IllegalArgumentException(
+            "--resume-from " + resumeFrom + ": no such location in the input");
+      }
+      printSummary((System.nanoTime() - t0) / 1e9);
+      r.flush();
+      r.report(spec.commandLine().getErr());
+    } finally {
+      client.close();
+    }
+    if (failure != null) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("neardup send: error: " + describe(failure));
+      err.println(
+          "neardup send: every record before "
+              + failedAt
+              + " is stored or listed as skipped; to carry on, run the same command with"
+              + " --resume-from "
+              + failedAt
+              + (inFlight > 1
+                  ? " (batches that were in flight after it may be stored already: the service"
+                      + " answers 'exists' for those)"
+                  : " (if the failed batch was stored after all, the service answers 'exists' for"
+                      + " its documents)"));
+      err.flush();
+      return 1;
+    }
+    return rejects.exitCode(input.failOnError);
+  }
+
+  /** Turns a parsed record into a document to send, or the reason it is skipped. */
+  private static Item item(InputDocument d) {
+    if (!d.ok()) {
+      return new Item(d, null, d.error());
+    }
+    String id;
+    try {
+      id = JSON.readTree(d.idJson()).asText();
+    } catch (IOException e) {
+      throw new IllegalStateException("an id DocumentSource wrote is not JSON: " + d.idJson(), e);
+    }
+    Doc doc;
+    if (d.text() != null) {
+      if (!FingerprintCommand.hasLetters(d.text())) {
+        return new Item(d, null, "text has no letters or digits");
+      }
+      doc = Doc.text(id, d.text());
+    } else {
+      doc = Doc.fingerprint(id, d.fingerprint());
+    }
+    if (d.timestamp() != null) {
+      doc = doc.at(Instant.ofEpochMilli(d.timestamp()));
+    }
+    return new Item(d, doc, null);
+  }
+
+  /** Sends a batch, keeping at most inFlight unanswered and recording results in file order. */
+  private void submit(
+      NeardupClient client, List<Item> items, Deque<CompletableFuture<Void>> pending) throws Stop {
+    while (pending.size() >= inFlight) {
+      pending.removeFirst().join();
+    }
+    if (failure != null) {
+      throw new Stop(); // nothing is sent after a failed batch, so a resume sends nothing twice
+    }
+    CompletableFuture<List<Result>> sent = send(client, items, 0);
+    CompletableFuture<Void> previous =
+        pending.isEmpty() ? CompletableFuture.completedFuture(null) : pending.peekLast();
+    // Each batch is recorded after the one before it, so counts, --show lines and the errors file
+    // follow the file, and the first failure in file order is the one reported.
+    pending.addLast(
+        previous
+            .thenCombine(
+                sent.handle((results, error) -> new Object[] {results, error}), (x, r) -> r)
+            .thenAccept(
+                r -> {
+                  @SuppressWarnings("unchecked")
+                  List<Result> results = (List<Result>) r[0];
+                  record(items, results, (Throwable) r[1]);
+                }));
+    batches++;
+  }
+
+  /**
+   * Sends the items' documents; a 400 naming one document marks that item refused and sends the
+   * rest again (the service stores nothing of a refused batch). Completes with the results of the
+   * documents finally stored, in order.
+   */
+  private CompletableFuture<List<Result>> send(
+      NeardupClient client, List<Item> items, int attempt) {
+    List<Item> live = new ArrayList<>();
+    List<Doc> docs = new ArrayList<>();
+    for (Item i : items) {
+      if (i.doc != null && i.error == null) {
+        live.add(i);
+        docs.add(i.doc);
+      }
+    }
+    if (docs.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    return client
+        .batchAsync(collection, docs)
+        .exceptionallyCompose(
+            e -> {
+              Throwable c = unwrap(e);
+              if (c instanceof NeardupException ne) {
+                Matcher m = REFUSED.matcher(ne.error());
+                if (ne.status() == 400 && m.matches()) {
+                  int index = Integer.parseInt(m.group(1));
+                  if (index >= 0 && index < live.size()) {
+                    live.get(index).error = "refused by the service: " + m.group(2);
+                    return send(client, items, attempt);
+                  }
+                }
+                if (ne.isRetryable() && attempt < retries) {
+                  long wait = Math.max(1, ne.retryAfterSeconds());
+                  synchronized (this) {
+                    retried++;
+                  }
+                  return CompletableFuture.supplyAsync(
+                          () -> null, CompletableFuture.delayedExecutor(wait, TimeUnit.SECONDS))
+                      .thenCompose(x -> send(client, items, attempt + 1));
+                }
+              }
+              return CompletableFuture.failedFuture(c);
+            });
+  }
+
+  private synchronized void record(
+      List<Item> items, @Nullable List<Result> results, @Nullable Throwable error) {
+    if (failure != null) {
+      return; // a batch before this one failed: this one is resent on resume
+    }
+    if (error != null) {
+      failure = error;
+      failedAt = items.get(0).source.location();
+      return;
+    }
+    int next = 0;
+    try {
+      for (Item i : items) {
+        if (i.error != null) {
+          rejects.add(i.source.location(), i.source.idJson(), i.error);
           continue;
         }
-        docs.add(jsonl ? parse(line, lineNo) : Doc.text(file + ":" + lineNo, line));
-        if (docs.size() == batch) {
-          submit(client, docs, pending);
-          docs = new ArrayList<>(batch);
+        if (i.doc == null) {
+          continue;
+        }
+        Result r = results.get(next++);
+        count(r);
+      }
+    } catch (IOException e) {
+      failure = e;
+      failedAt = items.get(0).source.location();
+    }
+  }
+
+  private void count(Result r) {
+    documents++;
+    switch (r.status()) {
+      case "exists" -> existing++;
+      case "expired" -> expired++;
+      default -> {
+        if (r.isNew()) {
+          fresh++;
+        } else {
+          duplicates++;
         }
       }
-      if (!docs.isEmpty()) {
-        submit(client, docs, pending);
-      }
     }
-    while (!pending.isEmpty()) {
-      join(pending.removeFirst());
+    boolean dup = !r.isNew() && r.stored();
+    if (show.equals("all") || (show.equals("duplicates") && dup)) {
+      out.println(
+          r.id()
+              + "\t"
+              + (r.exists() ? "exists" : r.isNew() ? "new" : "duplicate")
+              + "\t"
+              + (r.cluster() == null ? "" : r.cluster()));
     }
-    double seconds = (System.nanoTime() - t0) / 1e9;
+  }
+
+  private void printSummary(double seconds) {
     out.printf(
         Locale.ROOT,
         "sent %d documents in %d batches to %s/%s in %.1f s (%.0f documents/s): %d new, %d"
-            + " duplicates, %d already stored, %d expired%s%n",
+            + " duplicates, %d already stored, %d expired; %d skipped%s%s%n",
         documents,
         batches,
         url,
@@ -195,143 +422,96 @@ public final class SendCommand implements Callable<Integer> {
         duplicates,
         existing,
         expired,
+        rejects.count(),
+        resumedPast > 0 ? "; " + resumedPast + " records before --resume-from not read" : "",
         retried > 0 ? "; " + retried + " batches retried after 503" : "");
-    return 0;
+    out.flush();
   }
 
-  private Doc parse(String line, long lineNo) {
-    String where = file + ":" + lineNo + ": ";
-    JsonNode n;
-    try {
-      n = JSON.readTree(line);
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(where + "malformed JSON: " + e.getOriginalMessage(), e);
+  private static Throwable unwrap(Throwable e) {
+    Throwable c = e;
+    while (c instanceof CompletionException && c.getCause() != null) {
+      c = c.getCause();
     }
-    if (!n.isObject()) {
-      throw new IllegalArgumentException(where + "expected a JSON object");
+    return c;
+  }
+
+  /** What went wrong, naming the URL when the service could not be reached. */
+  private String describe(Throwable e) {
+    Throwable c = unwrap(e);
+    for (Throwable x = c; x != null; x = x.getCause()) {
+      if (x instanceof ConnectException) {
+        return "cannot connect to the service at " + url + " (is 'neardup serve' running there?)";
+      }
+      if (x instanceof HttpTimeoutException) {
+        return "the service at " + url + " did not answer in time: " + x.getMessage();
+      }
     }
-    JsonNode id = n.get(idField);
-    if (id == null || !(id.isTextual() || id.isIntegralNumber())) {
-      throw new IllegalArgumentException(
-          where + "field '" + idField + "' (the id) is missing or not a string");
+    if (c instanceof NeardupException) {
+      return "the service at " + url + " answered " + c.getMessage();
     }
-    JsonNode text = n.get(textField);
-    JsonNode fp = n.get("fingerprint");
-    Doc d;
-    if (text != null && text.isTextual()) {
-      d = Doc.text(id.asText(), text.textValue());
-    } else if (fp != null && fp.isTextual() && fp.textValue().length() == 16) {
+    return c instanceof IOException
+        ? "talking to the service at " + url + " failed: " + c
+        : String.valueOf(c);
+  }
+
+  /** Where {@code --resume-from} says to start. */
+  private static final class Resume {
+    private final @Nullable String file;
+    private final long line;
+    private boolean started;
+    boolean reachedOnce;
+
+    private Resume(@Nullable String file, long line, boolean started) {
+      this.file = file;
+      this.line = line;
+      this.started = started;
+    }
+
+    static Resume parse(@Nullable String spec, List<java.nio.file.Path> inputs) {
+      if (spec == null) {
+        Resume r = new Resume(null, 0, true);
+        r.reachedOnce = true;
+        return r;
+      }
+      int colon = spec.lastIndexOf(':');
+      String file = colon < 0 ? null : spec.substring(0, colon);
+      long line;
       try {
-        d = Doc.fingerprint(id.asText(), Long.parseUnsignedLong(fp.textValue(), 16));
+        line = Long.parseLong(spec.substring(colon + 1));
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(where + "field 'fingerprint' must be 16 hex digits", e);
-      }
-    } else {
-      throw new IllegalArgumentException(
-          where
-              + "field '"
-              + textField
-              + "' (a string) or 'fingerprint' (16 hex digits) is required");
-    }
-    JsonNode ts = n.get("timestamp");
-    if (ts != null && !ts.isNull()) {
-      if (ts.isIntegralNumber()) {
-        d = d.at(Instant.ofEpochMilli(ts.longValue()));
-      } else if (ts.isTextual()) {
-        try {
-          d = d.at(Instant.parse(ts.textValue()));
-        } catch (java.time.format.DateTimeParseException e) {
-          throw new IllegalArgumentException(
-              where + "field 'timestamp' is not an ISO-8601 instant", e);
-        }
-      } else {
         throw new IllegalArgumentException(
-            where + "field 'timestamp' must be epoch milliseconds or ISO-8601");
+            "--resume-from must be FILE:LINE or LINE, got '" + spec + "'");
       }
+      if (line < 1) {
+        throw new IllegalArgumentException("--resume-from: lines count from 1, got " + line);
+      }
+      if (file == null && inputs.size() > 1) {
+        throw new IllegalArgumentException(
+            "--resume-from " + spec + ": with several inputs, say which: FILE:LINE");
+      }
+      return new Resume(file, line, false);
     }
-    return d;
-  }
 
-  /** Sends a batch, keeping at most inFlight unanswered and printing results in file order. */
-  private void submit(NeardupClient client, List<Doc> docs, Deque<CompletableFuture<Void>> pending)
-      throws IOException {
-    while (pending.size() >= inFlight) {
-      join(pending.removeFirst());
-    }
-    CompletableFuture<List<Result>> sent = send(client, docs, 0);
-    CompletableFuture<Void> previous =
-        pending.isEmpty() ? CompletableFuture.completedFuture(null) : pending.peekLast();
-    // Results are counted and printed in order: each batch waits for the one before.
-    pending.addLast(
-        sent.thenCombine(
-            previous,
-            (results, ignored) -> {
-              record(results);
-              return null;
-            }));
-    batches++;
-  }
-
-  private CompletableFuture<List<Result>> send(NeardupClient client, List<Doc> docs, int attempt) {
-    return client
-        .batchAsync(collection, docs)
-        .exceptionallyCompose(
-            e -> {
-              Throwable c =
-                  e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-              if (c instanceof NeardupException
-                  && ((NeardupException) c).isRetryable()
-                  && attempt < retries) {
-                long wait = Math.max(1, ((NeardupException) c).retryAfterSeconds());
-                synchronized (this) {
-                  retried++;
-                }
-                return CompletableFuture.supplyAsync(
-                        () -> null, CompletableFuture.delayedExecutor(wait, TimeUnit.SECONDS))
-                    .thenCompose(x -> send(client, docs, attempt + 1));
-              }
-              return CompletableFuture.failedFuture(c);
-            });
-  }
-
-  private synchronized void record(List<Result> results) {
-    for (Result r : results) {
-      documents++;
-      switch (r.status()) {
-        case "exists" -> existing++;
-        case "expired" -> expired++;
-        default -> {
-          if (r.isNew()) {
-            fresh++;
-          } else {
-            duplicates++;
-          }
-        }
+    /** Whether the record at {@code location} is at or past the resume point. */
+    boolean reached(String location) {
+      if (started) {
+        return true;
       }
-      boolean dup = !r.isNew() && r.stored();
-      if (show.equals("all") || (show.equals("duplicates") && dup)) {
-        out.println(
-            r.id()
-                + "\t"
-                + (r.exists() ? "exists" : r.isNew() ? "new" : "duplicate")
-                + "\t"
-                + (r.cluster() == null ? "" : r.cluster()));
+      int colon = location.lastIndexOf(':');
+      String name = colon < 0 ? location : location.substring(0, colon);
+      long at;
+      try {
+        at = colon < 0 ? 0 : Long.parseLong(location.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        at = 0;
+        name = location;
       }
-    }
-  }
-
-  private static void join(CompletableFuture<Void> f) throws IOException {
-    try {
-      f.join();
-    } catch (CompletionException e) {
-      Throwable c = e.getCause();
-      if (c instanceof IOException) {
-        throw (IOException) c;
+      if ((file == null || file.equals(name)) && at >= line) {
+        started = true;
+        reachedOnce = true;
       }
-      if (c instanceof RuntimeException) {
-        throw (RuntimeException) c;
-      }
-      throw new IOException(c);
+      return started;
     }
   }
 }

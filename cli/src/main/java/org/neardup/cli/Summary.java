@@ -28,7 +28,6 @@ final class Summary {
   double pairSeconds;
   double writeSeconds;
   String settings = "";
-  List<String[]> firstErrors = List.of();
   private final PriorityQueue<Object[]> biggest =
       new PriorityQueue<>(Comparator.comparingInt((Object[] a) -> (Integer) a[1]));
 
@@ -103,12 +102,9 @@ final class Summary {
       b.append(
           String.format(
               Locale.ROOT,
-              "%,d documents skipped with errors (see %s), e.g.%n",
+              "%,d documents skipped with errors (see %s)%n",
               errors,
               out.resolve("errors.jsonl")));
-      for (String[] e : firstErrors) {
-        b.append("  ").append(e[0]).append(": ").append(e[2]).append('\n');
-      }
     }
     List<Object[]> big = biggestFirst();
     if (!big.isEmpty()) {

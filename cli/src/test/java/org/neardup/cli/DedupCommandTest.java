@@ -92,7 +92,7 @@ class DedupCommandTest {
   }
 
   @Test
-  void dedup_textLinesAndGzip_idsAreLineNumbers() throws IOException {
+  void dedup_textLinesAndGzip_idsAreFileAndLine() throws IOException {
     Path in = tmp.resolve("in.txt.gz");
     try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(in))) {
       o.write(
@@ -103,9 +103,10 @@ class DedupCommandTest {
     CliRunner r = CliRunner.run("dedup", in.toString(), "-o", out.toString(), "--quiet");
     assertThat(r.exitCode).as(r.toString()).isZero();
     assertThat(r.out).isEmpty();
+    // One id rule whatever the number of inputs: FILE:LINE, the file as given.
     assertThat(lines(out.resolve("clusters.jsonl")))
-        .extracting(n -> n.get("cluster").asInt())
-        .containsExactly(1, 2, 1);
+        .extracting(n -> n.get("cluster").asText())
+        .containsExactly(in + ":1", in + ":2", in + ":1");
     assertThat(lines(out.resolve("unique.jsonl")).get(1).get("text").asText()).isEqualTo(OTHER);
   }
 
@@ -204,8 +205,8 @@ class DedupCommandTest {
                 assertThat(e.get("error").asText())
                     .isEqualTo("document of 209715200 bytes exceeds --max-doc-bytes 67108864"));
     assertThat(lines(out.resolve("clusters.jsonl")))
-        .extracting(n -> n.get("cluster").asInt())
-        .containsExactly(1, 1);
+        .extracting(n -> n.get("cluster").asText())
+        .containsExactly(in + ":1", in + ":1");
   }
 
   @Test

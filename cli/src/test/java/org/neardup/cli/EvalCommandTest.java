@@ -156,10 +156,16 @@ class EvalCommandTest {
   }
 
   @Test
-  void eval_missingDataset_oneLineErrorExit1() {
+  void eval_missingDataset_oneLineErrorExit1() throws java.io.IOException {
     Run r = run("eval", tmp.resolve("nowhere").toString(), "-q");
     assertThat(r.exit()).isEqualTo(1);
-    assertThat(r.err()).startsWith("neardup eval: error: ").contains("docs.jsonl: missing");
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "neardup eval: error: " + tmp.resolve("nowhere") + ": no such file or directory");
+    java.nio.file.Files.createDirectories(tmp.resolve("empty"));
+    Run empty = run("eval", tmp.resolve("empty").toString(), "-q");
+    assertThat(empty.exit()).isEqualTo(1);
+    assertThat(empty.err()).startsWith("neardup eval: error: ").contains("docs.jsonl: missing");
   }
 
   @Test

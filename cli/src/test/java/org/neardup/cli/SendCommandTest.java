@@ -3,8 +3,6 @@ package org.neardup.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,21 +42,11 @@ class SendCommandTest {
   }
 
   private String run(String... args) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    CommandLine cmd = new CommandLine(new SendCommand(out));
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    cmd.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-    cmd.setExecutionExceptionHandler(
-        (e, c, p) -> {
-          c.getErr().println("neardup send: error: " + e.getMessage());
-          return 1;
-        });
-    int code = cmd.execute(args);
-    return code
-        + "\n"
-        + bytes.toString(StandardCharsets.UTF_8)
-        + err.toString(StandardCharsets.UTF_8);
+    String[] all = new String[args.length + 1];
+    all[0] = "send";
+    System.arraycopy(args, 0, all, 1, args.length);
+    CliRunner r = CliRunner.run(all);
+    return r.exitCode + "\n" + r.out + r.err;
   }
 
   @Test
@@ -100,14 +88,65 @@ class SendCommandTest {
   }
 
   @Test
-  public void badLine_failsNamingFileAndLine() throws Exception {
+  public void badLine_skippedNamingFileAndLine() throws Exception {
     Path f = dir.resolve("bad.jsonl");
     Files.write(
         f,
         List.of("{\"id\":\"u1\",\"text\":\"words\"}", "{\"id\": \"u2\", \"txt\": \"oops\"}"),
         StandardCharsets.UTF_8);
     String out = run(f.toString(), "--url", server.uri().toString());
-    assertThat(out).startsWith("1\n").contains("bad.jsonl:2: field 'text'");
+    assertThat(out)
+        .startsWith("0\n")
+        .contains("sent 1 documents")
+        .contains("bad.jsonl:2: missing field 'text'");
+    assertThat(run(f.toString(), "--url", server.uri().toString(), "--fail-on-error"))
+        .startsWith("1\n");
+  }
+
+  @Test
+  public void issue21_noLettersInTheFourthOfFive_theOtherFourAreStored() throws Exception {
+    // The report: with --batch 2, send exited 1 with "HTTP 400: document 1: field 'text' has no
+    // letters or digits" and no summary; the 3rd record (same batch) and the 5th were not stored.
+    Path f = dir.resolve("five.jsonl");
+    Files.write(
+        f,
+        List.of(
+            "{\"id\":\"r1\",\"text\":\"first record about the city council budget\"}",
+            "{\"id\":\"r2\",\"text\":\"second record about a football match\"}",
+            "{\"id\":\"r3\",\"text\":\"third record about the weather tomorrow\"}",
+            "{\"id\":\"r4\",\"text\":\"--- !!! ---\"}",
+            "{\"id\":\"r5\",\"text\":\"fifth record about a new library opening\"}"),
+        StandardCharsets.UTF_8);
+    String out = run(f.toString(), "--url", server.uri().toString(), "--batch", "2");
+    assertThat(out)
+        .startsWith("0\n")
+        .contains("sent 4 documents in 2 batches")
+        .contains("; 1 skipped")
+        .contains("five.jsonl:4: text has no letters or digits");
+    NeardupClient client = NeardupClient.builder(server.uri()).build();
+    for (String id : List.of("r1", "r2", "r3", "r5")) {
+      assertThat(client.get("default", id)).as(id).isPresent();
+    }
+    assertThat(client.get("default", "r4")).isEmpty();
+  }
+
+  @Test
+  public void gzipAndDirectoryAndStdinFormat_readAsDedupReadsThem() throws Exception {
+    // send read its file with a BufferedReader: gzip gave "error: Input length = 1".
+    Path gz = dir.resolve("lines.txt.gz");
+    try (java.io.OutputStream o = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      o.write("one line of words\nanother line of words\n".getBytes(StandardCharsets.UTF_8));
+    }
+    Path site = Files.createDirectories(dir.resolve("site"));
+    Files.writeString(site.resolve("page.html"), "<p>a page of words</p>", StandardCharsets.UTF_8);
+    String out =
+        run(gz.toString(), site.toString(), "--url", server.uri().toString(), "--show", "all");
+    assertThat(out)
+        .startsWith("0\n")
+        .contains(gz + ":1\tnew")
+        .contains(gz + ":2\tnew")
+        .contains("page.html\tnew")
+        .contains("sent 3 documents");
   }
 
   @Test

@@ -9,11 +9,18 @@ public final class NeardupException extends IOException {
 
   private final int status;
   private final long retryAfterSeconds;
+  private final String error;
 
   public NeardupException(int status, String message, long retryAfterSeconds) {
     super("HTTP " + status + ": " + message);
     this.status = status;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.error = message;
+  }
+
+  /** The service's {@code error} message, without the status. */
+  public String error() {
+    return error;
   }
 
   /** The HTTP status, e.g. 400, 404, 413, 503. */

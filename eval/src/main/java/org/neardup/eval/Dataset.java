@@ -10,9 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A labelled near-duplicate dataset in the layout of {@code shared/data/dev}: {@code docs.jsonl}
@@ -53,15 +56,45 @@ public final class Dataset {
     return new Dataset(dir, List.copyOf(docs), pairs, floor);
   }
 
+  /** What {@link #read(Path, Skips)} does with a line it cannot use. */
+  @FunctionalInterface
+  public interface Skips {
+    /**
+     * Called once per unusable line, in file order; throw to stop reading.
+     *
+     * @param location {@code FILE:LINE}
+     * @param idJson the document's id as JSON when it could be read, else null
+     * @param reason what is wrong with it
+     */
+    void skipped(String location, @Nullable String idJson, String reason) throws IOException;
+  }
+
   /**
-   * Reads {@code dir/docs.jsonl} and {@code dir/pairs.jsonl}.
+   * Reads {@code dir/docs.jsonl} and {@code dir/pairs.jsonl}, refusing any malformed line.
    *
    * @throws IOException naming the file and line of anything malformed
    */
   public static Dataset read(Path dir) throws IOException {
+    return read(
+        dir,
+        (location, id, reason) -> {
+          throw new IOException(location + ": " + reason);
+        });
+  }
+
+  /**
+   * Reads {@code dir/docs.jsonl} and {@code dir/pairs.jsonl}, handing each unusable line to {@code
+   * skips}: a document line that is not JSON, lacks its id or text or repeats an id, and a pair
+   * line that is not JSON, lacks a field or names a document that is missing or was skipped. The
+   * dataset holds the rest, so scores are computed on the documents read and the pairs among them.
+   *
+   * @throws IOException if a file is missing, or from {@code skips}
+   */
+  public static Dataset read(Path dir, Skips skips) throws IOException {
     ObjectMapper json = new ObjectMapper();
     List<Doc> docs = new ArrayList<>();
     Map<String, Integer> index = new HashMap<>();
+    Set<String> skippedIds = new HashSet<>();
     Path docsFile = dir.resolve("docs.jsonl");
     Path pairsFile = dir.resolve("pairs.jsonl");
     for (Path p : List.of(docsFile, pairsFile)) {
@@ -78,18 +111,34 @@ public final class Dataset {
         if (line.isBlank()) {
           continue;
         }
-        JsonNode d = parse(json, line, docsFile, n);
-        String id = text(d, "id", docsFile, n);
-        if (index.putIfAbsent(id, docs.size()) != null) {
-          throw new IOException(docsFile + ":" + n + ": repeated id " + id);
+        String where = docsFile + ":" + n;
+        JsonNode d = parse(json, line);
+        if (d == null) {
+          skips.skipped(where, null, notJson(json, line));
+          continue;
         }
+        String id = text(d, "id");
+        if (id == null) {
+          skips.skipped(where, null, "missing field 'id'");
+          continue;
+        }
+        String text = text(d, "text");
+        if (text == null || index.containsKey(id)) {
+          skippedIds.add(id);
+          skips.skipped(
+              where,
+              d.get("id").toString(),
+              text == null ? "missing field 'text'" : "repeated id " + id);
+          continue;
+        }
+        index.put(id, docs.size());
         docs.add(
             new Doc(
                 docs.size(),
                 id,
                 d.path("lang").asText("?"),
                 d.path("len_class").asText("?"),
-                text(d, "text", docsFile, n)));
+                text));
       }
     }
     List<Pair> pairs = new ArrayList<>();
@@ -101,14 +150,33 @@ public final class Dataset {
         if (line.isBlank()) {
           continue;
         }
-        JsonNode p = parse(json, line, pairsFile, n);
-        Integer a = index.get(text(p, "a", pairsFile, n));
-        Integer b = index.get(text(p, "b", pairsFile, n));
+        String where = pairsFile + ":" + n;
+        JsonNode p = parse(json, line);
+        if (p == null) {
+          skips.skipped(where, null, notJson(json, line));
+          continue;
+        }
+        String aId = text(p, "a");
+        String bId = text(p, "b");
+        if (aId == null || bId == null) {
+          skips.skipped(where, null, "missing field '" + (aId == null ? "a" : "b") + "'");
+          continue;
+        }
+        Integer a = index.get(aId);
+        Integer b = index.get(bId);
         if (a == null || b == null) {
-          throw new IOException(pairsFile + ":" + n + ": pair names an id missing from docs.jsonl");
+          String missing = a == null ? aId : bId;
+          skips.skipped(
+              where,
+              null,
+              skippedIds.contains(missing)
+                  ? "pair names document " + missing + ", which was skipped"
+                  : "pair names an id missing from docs.jsonl");
+          continue;
         }
         if (!p.hasNonNull("jaccard")) {
-          throw new IOException(pairsFile + ":" + n + ": missing field 'jaccard'");
+          skips.skipped(where, null, "missing field 'jaccard'");
+          continue;
         }
         pairs.add(
             new Pair(
@@ -137,21 +205,34 @@ public final class Dataset {
     return floor.isNumber() ? floor.asDouble() : DEFAULT_FLOOR;
   }
 
-  private static JsonNode parse(ObjectMapper json, String line, Path file, int n)
-      throws IOException {
+  private static @Nullable JsonNode parse(ObjectMapper json, String line) {
     try {
-      return json.readTree(line);
+      JsonNode n = json.readTree(line);
+      return n != null && n.isObject() ? n : null;
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IOException(file + ":" + n + ": not JSON (" + e.getOriginalMessage() + ")", e);
+      return null;
     }
   }
 
-  private static String text(JsonNode node, String field, Path file, int n) throws IOException {
-    JsonNode v = node.get(field);
-    if (v == null || v.isNull()) {
-      throw new IOException(file + ":" + n + ": missing field '" + field + "'");
+  /** Why a line {@link #parse} refused is not a JSON object. */
+  private static String notJson(ObjectMapper json, String line) {
+    try {
+      JsonNode n = json.readTree(line);
+      return "expected a JSON object, got " + (n == null ? "nothing" : n.getNodeType());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      com.fasterxml.jackson.core.JsonLocation l = e.getLocation();
+      return "not JSON"
+          + (l == null ? "" : " at column " + l.getColumnNr())
+          + " ("
+          + e.getOriginalMessage()
+              .replaceAll("\\[Source: [^\\]]*?; line: \\d+, column: (\\d+)\\]", "column $1")
+          + ")";
     }
-    return v.asText();
+  }
+
+  private static @Nullable String text(JsonNode node, String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : v.asText();
   }
 
   static long key(int a, int b) {

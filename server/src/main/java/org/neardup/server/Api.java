@@ -87,6 +87,18 @@ final class Api implements HttpHandler {
     }
   }
 
+  /**
+   * The API description with this server as its server: the scheme, host and port the request came
+   * to (its Host header), not the address the file was written with.
+   */
+  private byte[] openApiFor(HttpServerExchange ex) {
+    String text = new String(openApi, StandardCharsets.UTF_8);
+    String here = ex.getRequestScheme() + "://" + ex.getHostAndPort();
+    String quoted = new String(Json.write(g -> g.writeString(here)), StandardCharsets.UTF_8);
+    return text.replace("\"url\": \"http://127.0.0.1:8080\"", "\"url\": " + quoted)
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
   private static byte[] resource(String name) {
     try (InputStream in = Api.class.getResourceAsStream(name)) {
       if (in == null) {
@@ -365,7 +377,7 @@ final class Api implements HttpHandler {
             metrics.scrape().getBytes(StandardCharsets.UTF_8));
         return;
       case OPENAPI:
-        send(ex, 200, JSON, openApi);
+        send(ex, 200, JSON, openApiFor(ex));
         return;
       case LIST_COLLECTIONS:
         send(

@@ -171,8 +171,17 @@ final class Json {
   private static ApiException malformed(JsonProcessingException e, String where) {
     JsonLocation l = e.getLocation();
     String at = l == null ? "" : " at line " + l.getLineNr() + ", column " + l.getColumnNr();
-    return ApiException.badRequest(where + "malformed JSON" + at + ": " + e.getOriginalMessage());
+    // Jackson names the source "REDACTED (StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION disabled)"
+    // inside some messages ("start marker at [Source: ...; line: 1, column: 1]"): say where only.
+    String m =
+        REDACTED_SOURCE
+            .matcher(String.valueOf(e.getOriginalMessage()))
+            .replaceAll("line $1, column $2");
+    return ApiException.badRequest(where + "malformed JSON" + at + ": " + m);
   }
+
+  private static final java.util.regex.Pattern REDACTED_SOURCE =
+      java.util.regex.Pattern.compile("\\[Source: [^\\]]*?; line: (\\d+), column: (\\d+)\\]");
 
   /** Checks that a node is an object with only known fields. */
   static void checkObject(JsonNode n, String where, Set<String> known) throws ApiException {
@@ -420,6 +429,8 @@ final class Json {
   static byte[] write(Writer w) {
     ByteArrayBuilder out = new ByteArrayBuilder(256);
     try (JsonGenerator g = FACTORY.createGenerator(out)) {
+      // No " " between root values: NDJSON answers end each value with '\n' themselves.
+      g.setRootValueSeparator(null);
       w.write(g);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

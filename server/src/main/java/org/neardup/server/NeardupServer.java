@@ -116,6 +116,20 @@ public final class NeardupServer implements Closeable {
     try {
       return new NeardupServer(config, store);
     } catch (RuntimeException e) {
+      if (e.getCause() instanceof java.net.BindException b) {
+        // Undertow wraps bind failures, whose message ("Address already in use") names no port.
+        java.net.BindException named =
+            new java.net.BindException(
+                "cannot listen on "
+                    + config.host()
+                    + ":"
+                    + config.port()
+                    + ": "
+                    + b.getMessage()
+                    + " (another process holds the port? choose another with --port)");
+        named.initCause(b);
+        throw named;
+      }
       if (e.getCause() instanceof IOException) {
         throw (IOException) e.getCause(); // Undertow wraps bind failures
       }

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.neardup.client.NeardupClient;
+import org.neardup.server.NeardupServer;
+import org.neardup.server.ServerConfig;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.embedded.EmbeddedStore;
+
+/**
+ * Issue 21: {@code send} against a real service (HTTP on loopback, the embedded store) never
+ * half-loads a file. Bad records sit in the middle of batches, some caught while reading and some
+ * only by the service; afterwards every good record, and only those, is stored.
+ */
+class SendLoadTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir Path dir;
+  private NeardupServer server;
+
+  private NeardupServer start(int maxRequestBytes) throws IOException {
+    return NeardupServer.start(
+        ServerConfig.builder()
+            .port(0)
+            .defaults(CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON))
+            .maxRequestBytes(maxRequestBytes)
+            .shutdownTimeout(Duration.ofSeconds(5))
+            .build(),
+        EmbeddedStore.builder(dir.resolve("data")).background(false).open());
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  /** A text no other generated text is a near-duplicate of. */
+  private static String text(Random random) {
+    StringBuilder b = new StringBuilder();
+    for (int w = 0; w < 40; w++) {
+      for (int c = 0; c < 6; c++) {
+        b.append((char) ('a' + random.nextInt(26)));
+      }
+      b.append(' ');
+    }
+    return b.toString().strip();
+  }
+
+  private static String good(String id, String text) {
+    return "{\"id\":\"" + id + "\",\"text\":\"" + text + "\"}";
+  }
+
+  /**
+   * 60 records with a bad one every few lines, each kind at least once: caught while reading
+   * (malformed, missing text, null id, no letters) and refused only by the service (empty id; a
+   * fingerprint sent to a collection that verifies texts).
+   */
+  private static List<String> corpus(Map<Integer, String> badReasons, List<String> goodIds) {
+    Random random = new Random(21);
+    String[] bad = {
+      "{\"id\":\"m\",\"text\":\"unterminated",
+      "{\"id\":\"nt\",\"txt\":\"no text field\"}",
+      "{\"id\":null,\"text\":\"a null id\"}",
+      "{\"id\":\"punct\",\"text\":\"!!! ??? ...\"}",
+      "{\"id\":\"\",\"text\":\"an empty id the service refuses\"}",
+      "{\"id\":\"fp\",\"fingerprint\":\"00ff00ff00ff00ff\"}",
+    };
+    String[] reasons = {
+      "malformed JSON",
+      "missing field 'text'",
+      "field 'id' is null",
+      "text has no letters or digits",
+      "refused by the service: field 'id' must not be empty",
+      "refused by the service: collection 'default' verifies candidates",
+    };
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; lines.size() < 60; i++) {
+      if (lines.size() % 5 == 2) {
+        int k = (lines.size() / 5) % bad.length;
+        lines.add(bad[k]);
+        badReasons.put(lines.size(), reasons[k]);
+      } else {
+        String id = "g" + i;
+        lines.add(good(id, text(random)));
+        goodIds.add(id);
+      }
+    }
+    return lines;
+  }
+
+  private static List<JsonNode> jsonl(Path p) throws IOException {
+    List<JsonNode> out = new ArrayList<>();
+    for (String l : Files.readAllLines(p, StandardCharsets.UTF_8)) {
+      out.add(JSON.readTree(l));
+    }
+    return out;
+  }
+
+  private static CliRunner send(String... args) {
+    String[] all = new String[args.length + 1];
+    all[0] = "send";
+    System.arraycopy(args, 0, all, 1, args.length);
+    return CliRunner.run(all);
+  }
+
+  @Test
+  void send_badRecordsInsideBatches_storesEveryGoodRecordAndOnlyThose() throws IOException {
+    server = start(1 << 20);
+    Map<Integer, String> badReasons = new LinkedHashMap<>();
+    List<String> goodIds = new ArrayList<>();
+    Path in = dir.resolve("corpus.jsonl");
+    Files.write(in, corpus(badReasons, goodIds), StandardCharsets.UTF_8);
+    Path errors = dir.resolve("errors.jsonl");
+
+    CliRunner r =
+        send(
+            in.toString(),
+            "--url",
+            server.uri().toString(),
+            "--batch",
+            "4",
+            "--errors",
+            errors.toString());
+
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    assertThat(r.out)
+        .contains("sent " + goodIds.size() + " documents")
+        .contains(goodIds.size() + " new, 0 duplicates")
+        .contains("; " + badReasons.size() + " skipped");
+    assertThat(r.err).contains(badReasons.size() + " records skipped, all listed in " + errors);
+    // Every bad record is listed, in file order, at its own line, with its reason.
+    List<JsonNode> listed = jsonl(errors);
+    assertThat(listed)
+        .extracting(n -> n.get("location").asText())
+        .containsExactlyElementsOf(
+            badReasons.keySet().stream().map(line -> in + ":" + line).toList());
+    List<Integer> lines = new ArrayList<>(badReasons.keySet());
+    for (int i = 0; i < listed.size(); i++) {
+      assertThat(listed.get(i).get("error").asText())
+          .as("line " + lines.get(i))
+          .startsWith(badReasons.get(lines.get(i)));
+    }
+    // Every good record is stored, and nothing else.
+    try (NeardupClient client = NeardupClient.builder(server.uri()).build()) {
+      assertThat(client.collection("default").orElseThrow().documents()).isEqualTo(goodIds.size());
+      for (String id : goodIds) {
+        assertThat(client.get("default", id)).as(id).isPresent();
+      }
+      for (String id : List.of("m", "nt", "punct", "fp")) {
+        assertThat(client.get("default", id)).as(id).isEmpty();
+      }
+    }
+    // The same file again with --fail-on-error: everything exists already, and the exit code says
+    // that records were skipped.
+    CliRunner again = send(in.toString(), "--url", server.uri().toString(), "--fail-on-error");
+    assertThat(again.exitCode).as(again.toString()).isEqualTo(1);
+    assertThat(again.out).contains(goodIds.size() + " already stored");
+  }
+
+  @Test
+  void send_serviceFailsMidFile_namesTheLineAndResumesWithoutSendingTwice() throws IOException {
+    // The service refuses requests over 4 KB: the batch holding one long document fails as a
+    // whole (HTTP 413), which is a service failure, not a bad record.
+    server = start(4096);
+    Random random = new Random(7);
+    List<String> lines = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      String id = "d" + i;
+      ids.add(id);
+      lines.add(good(id, i == 17 ? (text(random) + " ").repeat(30).strip() : text(random)));
+    }
+    Path in = dir.resolve("news.jsonl");
+    Files.write(in, lines, StandardCharsets.UTF_8);
+
+    CliRunner first = send(in.toString(), "--url", server.uri().toString(), "--batch", "5");
+
+    assertThat(first.exitCode).as(first.toString()).isEqualTo(1);
+    assertThat(first.out).contains("sent 15 documents in");
+    Matcher m = Pattern.compile("--resume-from (\\S+)").matcher(first.err);
+    assertThat(m.find()).as(first.err).isTrue();
+    assertThat(m.group(1)).isEqualTo(in + ":16"); // the first line of the failed batch
+    assertThat(first.err).contains("HTTP 413");
+
+    // The operator restarts the service with a larger limit and resumes where it said.
+    server.close();
+    server = start(1 << 20);
+    CliRunner rest =
+        send(
+            in.toString(),
+            "--url",
+            server.uri().toString(),
+            "--batch",
+            "5",
+            "--resume-from",
+            m.group(1));
+    assertThat(rest.exitCode).as(rest.toString()).isZero();
+    assertThat(rest.out)
+        .contains("sent 15 documents")
+        .contains("15 new, 0 duplicates, 0 already stored")
+        .contains("15 records before --resume-from not read");
+    try (NeardupClient client = NeardupClient.builder(server.uri()).build()) {
+      assertThat(client.collection("default").orElseThrow().documents()).isEqualTo(30);
+      for (String id : ids) {
+        assertThat(client.get("default", id)).as(id).isPresent();
+      }
+    }
+  }
+
+  @Test
+  void send_stoppedService_namesTheUrl() throws IOException {
+    server = start(1 << 20);
+    String url = server.uri().toString();
+    server.close();
+    server = null;
+    Path in = dir.resolve("x.txt");
+    Files.writeString(in, "some words\n", StandardCharsets.UTF_8);
+    CliRunner r = send(in.toString(), "--url", url);
+    assertThat(r.exitCode).isEqualTo(1);
+    assertThat(r.err.strip())
+        .isEqualTo(
+            "neardup send: error: cannot connect to the service at "
+                + url
+                + " (is 'neardup serve' running there?)");
+  }
+}
