@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.neardup.fingerprint.Fingerprinter;
-import org.neardup.text.Lexicon;
 import org.neardup.text.TextBuffer;
 import org.neardup.text.Tokenizer;
 import picocli.CommandLine.Command;
@@ -75,7 +74,7 @@ final class IdfCommand implements Runnable {
       }
       DocumentSource source = input.open();
       Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
-      Tokenizer tokenizer = new Tokenizer(Lexicon.load(engine.lexicon).segmenter());
+      Tokenizer tokenizer = new Tokenizer(engine.loadLexicon().segmenter());
       Map<String, int[]> df = new HashMap<>();
       long[] docs = {0};
       long[] skipped = {0};
