@@ -4,6 +4,7 @@
 
 Usage: /usr/bin/python3 make_golden.py OUT.txt.gz [MAX_CHARS]
        /usr/bin/python3 make_golden.py --synthetic OUT.txt.gz RUNS
+       /usr/bin/python3 make_golden.py --blocks OUT.txt.gz MAX_CHARS [USERDICT]
 
 Needs Debian's python3-jieba 0.42.1 (the reference) and Chinese text from apt
 (manpages-zh, debian-reference-zh-cn, fortunes-zh) plus, if present, the team's dev set
@@ -17,6 +18,13 @@ of Han characters, the code points for which Java 17's Character.UnicodeScript.o
 up to MAX_CHARS Han chars in all (default 200,000; 0 = all), one per line, as jieba's
 jieba.lcut(run, HMM=True) words separated by single spaces. Output is deterministic: same
 packages, same file.
+
+With --blocks, the runs are jieba's own blocks (re_han_default, [\u4E00-\u9FD5a-z0-9+#&._%-]+,
+of the normalised text) that hold a Han char or an ASCII letter or digit, half of the file those
+that mix Han chars with ASCII (such as "win7系统" or "c++"), so that JiebaSegmenter's mixed runs are
+checked; with USERDICT, jieba loads that user dictionary first (jieba.load_userdict), each line
+normalised first as neardup normalises it: ASCII white space stripped, a leading BOM dropped,
+NFKC, lower case, ASCII white space stripped again.
 
 With --synthetic, the runs are instead RUNS random strings (seeded) meant to hit the corner cases
 real text rarely does: chars that are in neither the dictionary nor the HMM's emission table
@@ -135,9 +143,71 @@ def synthetic(out, count):
     print("%s: %d synthetic runs" % (out, count), file=sys.stderr)
 
 
+def normalised_userdict(path, out):
+    """Writes the user dictionary at path as neardup reads it: each line normalised."""
+    with open(path, "rb") as f:
+        data = f.read()
+    lines = []
+    for raw in data.split(b"\n"):
+        line = raw.strip().decode("utf-8").lstrip("\ufeff")
+        line = unicodedata.normalize("NFKC", line).lower().strip(" \t\n\r\x0b\x0c")
+        lines.append(line)
+    with open(out, "wb") as f:
+        f.write("\n".join(lines).encode("utf-8"))
+
+
+def blocks(out, max_chars, userdict):
+    import re
+    import tempfile
+    jieba.setLogLevel(60)
+    if userdict:
+        tmp = tempfile.NamedTemporaryFile(suffix=".txt", delete=False)
+        tmp.close()
+        normalised_userdict(userdict, tmp.name)
+        jieba.load_userdict(tmp.name)
+        os.unlink(tmp.name)
+    block = re.compile("[\u4E00-\u9FD5a-zA-Z0-9+#&._%\\-]+")
+    han = re.compile("[\u4E00-\u9FD5]")
+    alnum = re.compile("[a-z0-9]")
+    seen = set()
+    mixed, plain = [], []
+    for name, texts in sources():
+        for text in texts:
+            for b in block.findall(unicodedata.normalize("NFKC", text).lower()):
+                if b in seen:
+                    continue
+                seen.add(b)
+                h, a = han.search(b), alnum.search(b)
+                if h and a:
+                    mixed.append(b)
+                elif h or a:
+                    plain.append(b)
+    rnd = random.Random(20241124)
+    rnd.shuffle(mixed)
+    rnd.shuffle(plain)
+    buf = io.StringIO()
+    chars = n = n_mixed = 0
+    for pool, limit in ((mixed, max_chars // 2), (plain, max_chars)):
+        for run in pool:
+            if chars + len(run) > limit:
+                continue
+            ws = jieba.lcut(run, HMM=True)
+            assert "".join(ws) == run and all(" " not in w for w in ws)
+            buf.write(" ".join(ws))
+            buf.write("\n")
+            chars += len(run)
+            n += 1
+            n_mixed += pool is mixed
+    write_gz(out, buf.getvalue())
+    print("%s: %d runs (%d mixed), %d chars; jieba total %d" % (out, n, n_mixed, chars, jieba.dt.total), file=sys.stderr)
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--synthetic":
         synthetic(sys.argv[2], int(sys.argv[3]))
+        return
+    if len(sys.argv) in (4, 5) and sys.argv[1] == "--blocks":
+        blocks(sys.argv[2], int(sys.argv[3]), sys.argv[4] if len(sys.argv) == 5 else None)
         return
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)

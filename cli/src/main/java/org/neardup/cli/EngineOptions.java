@@ -17,6 +17,7 @@ import org.neardup.index.BlockScheme;
 import org.neardup.store.CollectionSettings;
 import org.neardup.text.IdfTable;
 import org.neardup.text.Lexicon;
+import org.neardup.text.UserDictionary;
 import picocli.CommandLine.Option;
 
 /** The options that decide what counts as a near-duplicate; shared by every command. */
@@ -77,6 +78,20 @@ final class EngineOptions {
   String lexicon = "jieba";
 
   @Option(
+      names = "--user-dict",
+      paramLabel = "FILE",
+      description =
+          "jieba user dictionary, jieba.load_userdict's format: 'word [freq] [tag]' per line, UTF-8. Its words are cut as jieba cuts them with it.")
+  @Nullable Path userDict;
+
+  @Option(
+      names = "--han",
+      paramLabel = "keep|fold",
+      description =
+          "keep: traditional and simplified Chinese characters differ (default). fold: fold traditional (and Taiwan/Hong Kong variant) characters to simplified ones first, so a text and its simplified/traditional conversion are the same text.")
+  String han = "keep";
+
+  @Option(
       names = "--idf",
       paramLabel = "FILE",
       description =
@@ -92,12 +107,17 @@ final class EngineOptions {
 
   /** The fingerprint settings these options describe. */
   FingerprintSettings fingerprintSettings() throws IOException {
+    if (userDict != null && CollectionSettings.NO_LEXICON.equals(lexicon)) {
+      throw new IllegalArgumentException(
+          "--user-dict adds words to a lexicon's dictionary, and --lexicon none has none");
+    }
     FingerprintSettings.Builder b =
         (CollectionSettings.NO_LEXICON.equals(lexicon)
                 ? FingerprintSettings.builder()
-                : FingerprintSettings.builder(lexicon()))
+                : FingerprintSettings.builder(loadLexicon()))
             .topN(topN)
-            .html(htmlMode());
+            .html(htmlMode())
+            .han(hanMode());
     if (idf != null) {
       try (BufferedReader r = Files.newBufferedReader(idf, StandardCharsets.UTF_8)) {
         b.idf(IdfTable.read(r, idf.getFileName().toString()));
@@ -124,6 +144,23 @@ final class EngineOptions {
   /** The segmenter the fingerprints use: the lexicon's, or none's (each Han character a word). */
   org.neardup.text.@Nullable Segmenter segmenter() throws IOException {
     return fingerprintSettings().segmenter();
+  }
+
+  /** The lexicon by name, with the user dictionary when one is given. */
+  private Lexicon loadLexicon() throws IOException {
+    Lexicon lex = lexicon();
+    return userDict == null ? lex : lex.withUserDictionary(UserDictionary.read(userDict));
+  }
+
+  FingerprintSettings.Han hanMode() {
+    switch (han.toLowerCase(Locale.ROOT)) {
+      case "keep":
+        return FingerprintSettings.Han.KEEP;
+      case "fold":
+        return FingerprintSettings.Han.FOLD;
+      default:
+        throw new IllegalArgumentException("--han must be keep or fold, got '" + han + "'");
+    }
   }
 
   FingerprintSettings.Html htmlMode() {

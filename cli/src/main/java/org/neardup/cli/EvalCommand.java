@@ -25,6 +25,7 @@ import org.neardup.eval.HtmlReport;
 import org.neardup.eval.JsonReport;
 import org.neardup.eval.PairList;
 import org.neardup.eval.TextReport;
+import org.neardup.fingerprint.FingerprintSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -249,7 +250,7 @@ final class EvalCommand implements Callable<Integer> {
 
   /**
    * The alternatives a user can switch to, each one option away from the given settings: number
-   * folding, the HTML modes, verification, and a few top-N values.
+   * folding, the HTML modes, simplified/traditional folding, verification, and a few top-N values.
    */
   static List<Evaluation.Engine> variants(EngineOptions base) throws IOException {
     List<Evaluation.Engine> out = new ArrayList<>();
@@ -264,6 +265,9 @@ final class EvalCommand implements Callable<Integer> {
         out.add(engine("--html " + html, h));
       }
     }
+    EngineOptions han = copy(base);
+    han.han = base.hanMode() == FingerprintSettings.Han.FOLD ? "keep" : "fold";
+    out.add(engine("--han " + han.han, han));
     EngineOptions verify = copy(base);
     verify.noVerify = !base.noVerify;
     out.add(

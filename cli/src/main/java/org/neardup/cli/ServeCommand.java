@@ -89,6 +89,20 @@ public final class ServeCommand implements Callable<Integer> {
   String lexicon = CollectionSettings.DEFAULT_LEXICON;
 
   @Option(
+      names = "--han",
+      paramLabel = "keep|fold",
+      description =
+          "Fold traditional Chinese characters to simplified ones in the default settings of new collections (default ${DEFAULT-VALUE}).")
+  String han = "keep";
+
+  @Option(
+      names = "--user-dict",
+      paramLabel = "FILE",
+      description =
+          "jieba user dictionary ('word [freq] [tag]' lines) in the default settings of new collections; each collection keeps a copy in the data directory.")
+  java.nio.file.@org.jspecify.annotations.Nullable Path userDict;
+
+  @Option(
       names = "--collection",
       description =
           "Collection created at start with these settings; '' for none (default ${DEFAULT-VALUE}).")
@@ -164,6 +178,16 @@ public final class ServeCommand implements Callable<Integer> {
             .withRetention(CollectionSettings.parseDuration(retention))
             .withRetentionBasis(CollectionSettings.parseBasis(retentionBasis))
             .withLexicon(lexicon);
+    org.neardup.store.ChineseOptions chinese =
+        settings.chinese().withHan(org.neardup.store.ChineseOptions.parseHan(han));
+    if (userDict != null) {
+      try {
+        chinese = chinese.withUserDictionary(org.neardup.text.UserDictionary.read(userDict));
+      } catch (java.io.IOException e) {
+        throw new IllegalArgumentException("--user-dict: cannot read " + userDict + ": " + e, e);
+      }
+    }
+    settings = settings.withChinese(chinese);
     ServerConfig.Builder b =
         ServerConfig.builder()
             .host(host)

@@ -51,6 +51,18 @@ public final class FingerprintSettings {
     }
   }
 
+  /** What to do with traditional Chinese characters. */
+  public enum Han {
+    /** Leave them as they are. */
+    KEEP,
+    /**
+     * Fold traditional (and Taiwan/Hong Kong variant) characters to simplified ones with {@link
+     * org.neardup.text.HanFolder}, before segmentation and shingling, so a text and its
+     * simplified/traditional conversion are the same text.
+     */
+    FOLD
+  }
+
   private final @Nullable Segmenter segmenter;
   private final @Nullable IdfTable idf;
   private final StopWords stopWords;
@@ -61,6 +73,7 @@ public final class FingerprintSettings {
   private final TfScaling tf;
   private final Numbers numbers;
   private final Html html;
+  private final Han han;
   private final String id;
 
   private FingerprintSettings(Builder b) {
@@ -74,6 +87,7 @@ public final class FingerprintSettings {
     this.tf = b.tf;
     this.numbers = b.numbers;
     this.html = b.html;
+    this.han = b.han;
     this.id =
         "neardup-fp/"
             + FORMAT_VERSION
@@ -95,6 +109,8 @@ public final class FingerprintSettings {
             + numbers.name().toLowerCase(java.util.Locale.ROOT)
             + ";html="
             + html.name().toLowerCase(java.util.Locale.ROOT)
+            // Only when folding, so that the ids of settings made before this option are unchanged.
+            + (han == Han.FOLD ? ";han=fold" : "")
             + ";hash=xxh64-utf8";
   }
 
@@ -150,6 +166,10 @@ public final class FingerprintSettings {
     return html;
   }
 
+  public Han han() {
+    return han;
+  }
+
   /** The canonical description; equal ids mean equal fingerprints for every text. */
   public String id() {
     return id;
@@ -184,6 +204,7 @@ public final class FingerprintSettings {
     private TfScaling tf = TfScaling.RAW;
     private Numbers numbers = Numbers.KEEP;
     private Html html = Html.VISIBLE;
+    private Han han = Han.KEEP;
 
     private Builder() {}
 
@@ -240,6 +261,11 @@ public final class FingerprintSettings {
 
     public Builder html(Html html) {
       this.html = Objects.requireNonNull(html, "html");
+      return this;
+    }
+
+    public Builder han(Han han) {
+      this.han = Objects.requireNonNull(han, "han");
       return this;
     }
 

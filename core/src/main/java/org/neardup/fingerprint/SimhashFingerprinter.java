@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.PerThread;
+import org.neardup.text.HanFolder;
 import org.neardup.text.HtmlText;
 import org.neardup.text.IdfTable;
 import org.neardup.text.TermHasher;
@@ -21,7 +22,8 @@ import org.neardup.text.WordTap;
  */
 final class SimhashFingerprinter implements Fingerprinter {
   /*
-   * Per text: HTML -> visible text -> TextNormalizer -> Tokenizer (Segmenter for Han runs) ->
+   * Per text: HTML -> visible text -> TextNormalizer -> HanFolder (han=fold) -> Tokenizer (Segmenter
+   * for Han runs) ->
    * filter (length, stop words, numbers) -> hash -> count in an open-addressing term table ->
    * weight -> top N by (weight desc, hash asc) -> Simhash.of.
    * Ties in the top-N cut break on the hash, not on position, so that an edit elsewhere in the
@@ -34,9 +36,11 @@ final class SimhashFingerprinter implements Fingerprinter {
   private final IdfTable weights;
 
   private final PerThread<Scratch> scratch;
+  private final boolean foldHan;
 
   SimhashFingerprinter(FingerprintSettings settings) {
     this.settings = settings;
+    this.foldHan = settings.han() == FingerprintSettings.Han.FOLD;
     this.tokenizer = new Tokenizer(settings.segmenter());
     IdfTable idf = settings.idf();
     this.weights =
@@ -60,6 +64,7 @@ final class SimhashFingerprinter implements Fingerprinter {
 
   @Override
   public void normalize(CharSequence text, TextBuffer out) {
+    int mark = out.length();
     HtmlText.Mode mode = settings.html().mode();
     if (mode != null && HtmlText.looksLikeHtml(text)) {
       TextBuffer visible = new TextBuffer(text.length() / 2 + 16);
@@ -67,6 +72,9 @@ final class SimhashFingerprinter implements Fingerprinter {
       TextNormalizer.normalize(visible, 0, visible.length(), out);
     } else {
       TextNormalizer.normalize(text, 0, text.length(), out);
+    }
+    if (foldHan) {
+      HanFolder.fold(out, mark);
     }
   }
 
@@ -119,6 +127,9 @@ final class SimhashFingerprinter implements Fingerprinter {
       TextNormalizer.normalize(s.visible, 0, s.visible.length(), norm);
     } else {
       TextNormalizer.normalize(text, 0, text.length(), norm);
+    }
+    if (foldHan) {
+      HanFolder.fold(norm, 0);
     }
     tokenizer.tokenize(norm.array(), 0, norm.length(), s);
     return s.selectTop(settings.topN(), settings.tf());

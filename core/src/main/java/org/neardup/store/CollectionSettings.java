@@ -7,15 +7,19 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import org.neardup.Deduplicator;
 import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.text.Lexicon;
+import org.neardup.text.UserDictionary;
 
 /**
  * What a collection is: how texts are compared and how long they are kept. Immutable; fixed when
  * the collection is created.
  *
  * <p>The text form ({@link #toText()}, {@link #parse}) is what stores persist, e.g. {@code
- * k=3;threshold=0.8;verify=true;retention=PT48H;basis=timestamp;lexicon=jieba}.
+ * k=3;threshold=0.8;verify=true;retention=PT48H;basis=timestamp;lexicon=jieba}, followed by {@code
+ * ;han=fold} and {@code ;userdict=sha256:...} when set ({@link ChineseOptions}).
  *
  * @param maxDistance k: fingerprints within this many bits are candidates (and, without
  *     verification, matches)
@@ -26,6 +30,7 @@ import org.neardup.fingerprint.FingerprintSettings;
  * @param retentionBasis what a document's age is measured from
  * @param lexicon the Chinese segmenter and IDF table by name ({@code jieba}), or {@link
  *     #NO_LEXICON} for none (each Han character is a word)
+ * @param chinese simplified/traditional folding and the lexicon's user dictionary
  */
 public record CollectionSettings(
     int maxDistance,
@@ -33,7 +38,8 @@ public record CollectionSettings(
     boolean verify,
     Duration retention,
     RetentionBasis retentionBasis,
-    String lexicon) {
+    String lexicon,
+    ChineseOptions chinese) {
 
   /** The lexicon of the default settings. */
   public static final String DEFAULT_LEXICON = "jieba";
@@ -55,7 +61,24 @@ public record CollectionSettings(
     ARRIVAL
   }
 
+  /** Settings with the default {@link ChineseOptions}. */
+  public CollectionSettings(
+      int maxDistance,
+      double threshold,
+      boolean verify,
+      Duration retention,
+      RetentionBasis retentionBasis,
+      String lexicon) {
+    this(
+        maxDistance, threshold, verify, retention, retentionBasis, lexicon, ChineseOptions.DEFAULT);
+  }
+
   public CollectionSettings {
+    Objects.requireNonNull(chinese, "chinese");
+    if (chinese.userDictionary() != null && NO_LEXICON.equals(lexicon)) {
+      throw new IllegalArgumentException(
+          "a user dictionary needs a lexicon (such as 'jieba'), but lexicon is 'none'");
+    }
     Objects.requireNonNull(retention, "retention");
     Objects.requireNonNull(retentionBasis, "retentionBasis");
     Objects.requireNonNull(lexicon, "lexicon");
@@ -87,27 +110,37 @@ public record CollectionSettings(
   }
 
   public CollectionSettings withMaxDistance(int k) {
-    return new CollectionSettings(k, threshold, verify, retention, retentionBasis, lexicon);
+    return new CollectionSettings(
+        k, threshold, verify, retention, retentionBasis, lexicon, chinese);
   }
 
   public CollectionSettings withThreshold(double t) {
-    return new CollectionSettings(maxDistance, t, verify, retention, retentionBasis, lexicon);
+    return new CollectionSettings(
+        maxDistance, t, verify, retention, retentionBasis, lexicon, chinese);
   }
 
   public CollectionSettings withVerify(boolean v) {
-    return new CollectionSettings(maxDistance, threshold, v, retention, retentionBasis, lexicon);
+    return new CollectionSettings(
+        maxDistance, threshold, v, retention, retentionBasis, lexicon, chinese);
   }
 
   public CollectionSettings withRetention(Duration r) {
-    return new CollectionSettings(maxDistance, threshold, verify, r, retentionBasis, lexicon);
+    return new CollectionSettings(
+        maxDistance, threshold, verify, r, retentionBasis, lexicon, chinese);
   }
 
   public CollectionSettings withRetentionBasis(RetentionBasis b) {
-    return new CollectionSettings(maxDistance, threshold, verify, retention, b, lexicon);
+    return new CollectionSettings(maxDistance, threshold, verify, retention, b, lexicon, chinese);
   }
 
   public CollectionSettings withLexicon(String l) {
-    return new CollectionSettings(maxDistance, threshold, verify, retention, retentionBasis, l);
+    return new CollectionSettings(
+        maxDistance, threshold, verify, retention, retentionBasis, l, chinese);
+  }
+
+  public CollectionSettings withChinese(ChineseOptions c) {
+    return new CollectionSettings(
+        maxDistance, threshold, verify, retention, retentionBasis, lexicon, c);
   }
 
   /**
@@ -120,12 +153,23 @@ public record CollectionSettings(
     if (verify) {
       b.threshold(threshold);
     }
-    if (NO_LEXICON.equals(lexicon)) {
-      b.fingerprintSettings(FingerprintSettings.builder().build());
-    } else {
-      b.lexicon(lexicon);
+    if (chinese.equals(ChineseOptions.DEFAULT)) {
+      if (NO_LEXICON.equals(lexicon)) {
+        b.fingerprintSettings(FingerprintSettings.builder().build());
+      } else {
+        b.lexicon(lexicon);
+      }
+      return b;
     }
-    return b;
+    FingerprintSettings.Builder f;
+    if (NO_LEXICON.equals(lexicon)) {
+      f = FingerprintSettings.builder();
+    } else {
+      Lexicon lex = Lexicon.load(lexicon);
+      UserDictionary dict = chinese.userDictionary();
+      f = FingerprintSettings.builder(dict == null ? lex : lex.withUserDictionary(dict));
+    }
+    return b.fingerprintSettings(f.han(chinese.han()).build());
   }
 
   /**
@@ -159,7 +203,8 @@ public record CollectionSettings(
         + ";basis="
         + retentionBasis.name().toLowerCase(Locale.ROOT)
         + ";lexicon="
-        + lexicon;
+        + lexicon
+        + chinese.toText();
   }
 
   @Override
@@ -170,9 +215,27 @@ public record CollectionSettings(
   /**
    * Parses {@link #toText()}'s form; keys may come in any order and missing keys take the defaults.
    *
-   * @throws IllegalArgumentException naming the bad pair
+   * @throws IllegalArgumentException naming the bad pair, or if the settings name a user dictionary
+   *     (use {@link #parse(String, Function)})
    */
   public static CollectionSettings parse(String text) {
+    return parse(
+        text,
+        sha256 -> {
+          throw new IllegalArgumentException(
+              "the settings name user dictionary sha256:" + sha256 + ", which is not at hand here");
+        });
+  }
+
+  /**
+   * Parses {@link #toText()}'s form; {@code dictionaries} gives the bytes of the user dictionary
+   * named by its SHA-256 (64 hex digits) in {@code userdict=sha256:...}.
+   *
+   * @throws IllegalArgumentException naming the bad pair, or if the dictionary found has another
+   *     hash
+   */
+  public static CollectionSettings parse(
+      String text, Function<String, UserDictionary> dictionaries) {
     Map<String, String> pairs = new LinkedHashMap<>();
     for (String pair : text.split(";")) {
       if (pair.isEmpty()) {
@@ -185,6 +248,7 @@ public record CollectionSettings(
       pairs.put(pair.substring(0, eq), pair.substring(eq + 1));
     }
     CollectionSettings s = defaults();
+    ChineseOptions chinese = ChineseOptions.DEFAULT;
     for (Map.Entry<String, String> e : pairs.entrySet()) {
       String v = e.getValue();
       try {
@@ -207,18 +271,39 @@ public record CollectionSettings(
           case "lexicon":
             s = s.withLexicon(v);
             break;
+          case "han":
+            chinese = chinese.withHan(ChineseOptions.parseHan(v));
+            break;
+          case "userdict":
+            chinese = chinese.withUserDictionary(userDictionary(v, dictionaries));
+            break;
           default:
             throw new IllegalArgumentException(
                 "unknown setting '"
                     + e.getKey()
-                    + "' (known: k, threshold, verify, retention, basis, lexicon)");
+                    + "' (known: k, threshold, verify, retention, basis, lexicon, han, userdict)");
         }
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(
             "setting " + e.getKey() + " must be a number, got '" + v + "'", ex);
       }
     }
-    return s;
+    return chinese.equals(ChineseOptions.DEFAULT) ? s : s.withChinese(chinese);
+  }
+
+  private static UserDictionary userDictionary(
+      String value, Function<String, UserDictionary> dictionaries) {
+    if (!value.matches("sha256:[0-9a-f]{64}")) {
+      throw new IllegalArgumentException(
+          "userdict must be sha256: and 64 hex digits, got '" + value + "'");
+    }
+    String sha = value.substring(7);
+    UserDictionary d = dictionaries.apply(sha);
+    if (!d.sha256().equals(sha)) {
+      throw new IllegalArgumentException(
+          "user dictionary " + d.name() + " has sha256 " + d.sha256() + ", expected " + sha);
+    }
+    return d;
   }
 
   /** Parses {@code timestamp} or {@code arrival}. */

@@ -19,6 +19,18 @@ public interface Lexicon {
   IdfTable idf();
 
   /**
+   * This lexicon with a user dictionary's words added to its segmenter; the segmenter's {@link
+   * Segmenter#id()} then names the dictionary.
+   *
+   * @throws IllegalArgumentException if the dictionary is malformed (naming the line), or this
+   *     lexicon takes none
+   */
+  default Lexicon withUserDictionary(UserDictionary dictionary) {
+    throw new IllegalArgumentException(
+        "lexicon '" + name() + "' does not take a user dictionary (" + dictionary.name() + ")");
+  }
+
+  /**
    * Loads the lexicon named {@code name} from the class path.
    *
    * @throws IllegalArgumentException naming the lexicons that are available when none matches

@@ -8,20 +8,34 @@ import org.jspecify.annotations.Nullable;
  * letters, digits and combining marks (Latin, Cyrillic, Greek, kana, Hangul, ...) are one word
  * each; everything else (spaces, punctuation, symbols) separates words.
  *
+ * <p>With a segmenter that {@link Segmenter#cutsMixedRuns() cuts mixed runs} (jieba), the unit sent
+ * to it is wider, as jieba's own {@code cut} splits text into blocks: a maximal sequence of Han
+ * runs, runs of ASCII letters and digits, and the joiners {@code + # & . _ % -}, so that words such
+ * as {@code 江南style}, {@code 4s店} or {@code c++} can be found. A run of letters that holds a
+ * non-ASCII letter ({@code café}, {@code москва}) is still one word and ends such a sequence. Words
+ * the segmenter returns that hold no letter or digit (a lone {@code -} or {@code ++}) are dropped,
+ * as punctuation is everywhere else.
+ *
  * <p>Thread-safe if its segmenter is. Allocates nothing per word.
  */
 public final class Tokenizer {
   private final @Nullable Segmenter segmenter;
+  private final boolean mixed;
 
   /**
    * @param segmenter cuts Han runs into words; null makes every Han character a word of its own
    */
   public Tokenizer(@Nullable Segmenter segmenter) {
     this.segmenter = segmenter;
+    this.mixed = segmenter != null && segmenter.cutsMixedRuns();
   }
 
   /** Calls {@code sink} once per word of {@code text[start, end)}, in order. */
   public void tokenize(char[] text, int start, int end, WordSink sink) {
+    if (mixed) {
+      tokenizeMixed(text, start, end, sink);
+      return;
+    }
     int i = start;
     while (i < end) {
       byte cls = CharClass.at(text, i, end);
@@ -30,13 +44,7 @@ public final class Tokenizer {
         continue;
       }
       int runStart = i;
-      while (i < end) {
-        byte next = CharClass.at(text, i, end);
-        if (next != cls) {
-          break;
-        }
-        i += Character.isHighSurrogate(text[i]) ? 2 : 1;
-      }
+      i = runEnd(text, i, end, cls);
       if (cls == CharClass.WORD) {
         sink.word(text, runStart, i);
       } else if (segmenter != null) {
@@ -46,6 +54,102 @@ public final class Tokenizer {
           int len = Character.isHighSurrogate(text[j]) && j + 1 < i ? 2 : 1;
           sink.word(text, j, j + len);
           j += len;
+        }
+      }
+    }
+  }
+
+  private static int runEnd(char[] text, int i, int end, byte cls) {
+    while (i < end) {
+      byte next = CharClass.at(text, i, end);
+      if (next != cls) {
+        break;
+      }
+      i += Character.isHighSurrogate(text[i]) ? 2 : 1;
+    }
+    return i;
+  }
+
+  /** jieba's joiners: the punctuation its block pattern keeps inside a block. */
+  static boolean isJoiner(char c) {
+    return c == '+' || c == '#' || c == '&' || c == '.' || c == '_' || c == '%' || c == '-';
+  }
+
+  private static boolean isAsciiAlnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+  }
+
+  private void tokenizeMixed(char[] text, int start, int end, WordSink sink) {
+    Segmenter seg = segmenter;
+    assert seg != null;
+    DropPunctuation filter = null;
+    int spanStart = -1; // start of the pending mixed span, or -1
+    boolean joiners = false; // whether the pending span holds a joiner
+    boolean content = false; // whether it holds a letter, digit or Han character
+    int i = start;
+    while (i < end) {
+      byte cls = CharClass.at(text, i, end);
+      int runStart = i;
+      if (cls == CharClass.SEPARATOR) {
+        if (isJoiner(text[i])) {
+          if (spanStart < 0) {
+            spanStart = i;
+          }
+          joiners = true;
+          i++;
+          continue;
+        }
+        i += Character.isHighSurrogate(text[i]) && i + 1 < end ? 2 : 1;
+      } else {
+        i = runEnd(text, i, end, cls);
+        boolean joins = cls == CharClass.HAN;
+        if (!joins) {
+          joins = true;
+          for (int j = runStart; j < i && joins; j++) {
+            joins = isAsciiAlnum(text[j]);
+          }
+        }
+        if (joins) {
+          if (spanStart < 0) {
+            spanStart = runStart;
+          }
+          content = true;
+          continue;
+        }
+      }
+      // text[runStart, i) ends the pending span: a separator or a word with a non-ASCII letter.
+      if (content) {
+        if (joiners && filter == null) {
+          filter = new DropPunctuation(sink);
+        }
+        seg.segment(text, spanStart, runStart, joiners ? filter : sink);
+      }
+      spanStart = -1;
+      joiners = false;
+      content = false;
+      if (cls == CharClass.WORD) {
+        sink.word(text, runStart, i);
+      }
+    }
+    if (content) {
+      seg.segment(text, spanStart, end, joiners ? new DropPunctuation(sink) : sink);
+    }
+  }
+
+  /** Passes on the words that hold something other than joiners. */
+  private static final class DropPunctuation implements WordSink {
+    private final WordSink out;
+
+    DropPunctuation(WordSink out) {
+      this.out = out;
+    }
+
+    @Override
+    public void word(char[] text, int start, int end) {
+      for (int i = start; i < end; i++) {
+        if (!isJoiner(text[i])) {
+          out.word(text, start, end);
+          return;
         }
       }
     }

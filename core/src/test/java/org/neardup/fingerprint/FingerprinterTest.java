@@ -25,6 +25,25 @@ class FingerprinterTest {
           + "fingerprint so that similar documents get fingerprints that differ in few bits.";
 
   @Test
+  void fingerprint_hanFold_traditionalAndSimplifiedAgree_idSaysSo() {
+    String simplified = "市议会周二晚间批准了新的年度预算，为公园、图书馆和两所新学校增加了拨款。";
+    String traditional = "市議會週二晚間批准了新的年度預算，爲公園、圖書館和兩所新學校增加了撥款。";
+    Fingerprinter keep = Fingerprinter.create(FingerprintSettings.builder().build());
+    Fingerprinter fold =
+        Fingerprinter.create(
+            FingerprintSettings.builder().han(FingerprintSettings.Han.FOLD).build());
+    assertThat(keep.fingerprint(traditional)).isNotEqualTo(keep.fingerprint(simplified));
+    assertThat(fold.fingerprint(traditional)).isEqualTo(fold.fingerprint(simplified));
+    TextBuffer norm = new TextBuffer();
+    fold.normalize(traditional, norm);
+    assertThat(fold.fingerprintNormalized(norm.array(), 0, norm.length()))
+        .isEqualTo(fold.fingerprint(simplified));
+    assertThat(fold.settings().id()).contains(";han=fold;");
+    // Settings made before the option keep their id, so stored collections still open.
+    assertThat(keep.settings().id()).doesNotContain("han");
+  }
+
+  @Test
   void fingerprint_sameText_sameFingerprint() {
     assertThat(fp.fingerprint(LONG)).isEqualTo(fp.fingerprint(new StringBuilder(LONG)));
   }

@@ -50,4 +50,43 @@ class TokenizerTest {
   void tokenize_supplementaryHan_isOneWord() {
     assertThat(words(new Tokenizer(null), "\uD840\uDC00a")).containsExactly("\uD840\uDC00", "a");
   }
+
+  @Test
+  void tokenize_mixedRunSegmenter_getsHanAsciiAndJoinersTogether() {
+    List<String> runs = new ArrayList<>();
+    Segmenter whole =
+        new Segmenter() {
+          @Override
+          public void segment(char[] text, int start, int end, WordSink sink) {
+            runs.add(new String(text, start, end - start));
+            // Splits at '+' the way jieba returns punctuation pieces, to check they are dropped.
+            int s = start;
+            for (int i = start; i <= end; i++) {
+              if (i == end || text[i] == '+') {
+                if (s < i) {
+                  sink.word(text, s, i);
+                }
+                if (i < end) {
+                  sink.word(text, i, i + 1);
+                }
+                s = i + 1;
+              }
+            }
+          }
+
+          @Override
+          public boolean cutsMixedRuns() {
+            return true;
+          }
+
+          @Override
+          public String id() {
+            return "whole";
+          }
+        };
+    assertThat(words(new Tokenizer(whole), "江南style, 4s店 c+d café москва 3.5% -- ++ x"))
+        .containsExactly("江南style", "4s店", "c", "d", "café", "москва", "3.5%", "x");
+    // Joiner-only runs are not sent; a word with a non-ASCII letter is never part of a run.
+    assertThat(runs).containsExactly("江南style", "4s店", "c+d", "3.5%", "x");
+  }
 }

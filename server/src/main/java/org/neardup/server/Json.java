@@ -44,7 +44,16 @@ final class Json {
   static final Set<String> DOCUMENT_FIELDS = Set.of("id", "text", "fingerprint", "timestamp");
   static final Set<String> CHECK_FIELDS = Set.of("text", "fingerprint");
   static final Set<String> COLLECTION_FIELDS =
-      Set.of("name", "k", "threshold", "verify", "retention", "retentionBasis", "lexicon");
+      Set.of(
+          "name",
+          "k",
+          "threshold",
+          "verify",
+          "retention",
+          "retentionBasis",
+          "lexicon",
+          "han",
+          "userDictionary");
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
@@ -562,6 +571,10 @@ final class Json {
         "retentionBasis",
         s.retentionBasis() == CollectionSettings.RetentionBasis.ARRIVAL ? "arrival" : "timestamp");
     g.writeStringField("lexicon", s.lexicon());
+    g.writeStringField("han", s.chinese().han().name().toLowerCase(java.util.Locale.ROOT));
+    if (s.chinese().userDictionary() != null) {
+      g.writeStringField("userDictionary", "sha256:" + s.chinese().userDictionary().sha256());
+    }
     g.writeEndObject();
     g.writeStringField("analyzer", c.analyzer().id());
     g.writeFieldName("stats");
@@ -625,6 +638,18 @@ final class Json {
       String lexicon = string(n, "lexicon", "");
       if (lexicon != null) {
         s = s.withLexicon(lexicon);
+      }
+      String han = string(n, "han", "");
+      if (han != null) {
+        s = s.withChinese(s.chinese().withHan(org.neardup.store.ChineseOptions.parseHan(han)));
+      }
+      // The dictionary's text itself, jieba.load_userdict's format; the store keeps its bytes.
+      String dict = string(n, "userDictionary", "");
+      if (dict != null) {
+        org.neardup.text.UserDictionary d =
+            org.neardup.text.UserDictionary.of(
+                "field 'userDictionary'", dict.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        s = s.withChinese(s.chinese().withUserDictionary(d));
       }
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest(e.getMessage());

@@ -57,6 +57,21 @@ final class JiebaData {
   /** Builds the segmenter from the two files' text. */
   static JiebaSegmenter segmenter(
       String dict, String dictName, String model, String modelName, String id) throws IOException {
+    return segmenter(dict, dictName, model, modelName, id, null);
+  }
+
+  /**
+   * Builds the segmenter from the two files' text and, when not null, a user dictionary's words,
+   * which come after the dictionary's as {@code load_userdict} adds them.
+   */
+  static JiebaSegmenter segmenter(
+      String dict,
+      String dictName,
+      String model,
+      String modelName,
+      String id,
+      @org.jspecify.annotations.Nullable JiebaUserWords user)
+      throws IOException {
     char[] chars = dict.toCharArray();
     // About one node per line (349,046 lines, 498,113 nodes); lines average 9.3 chars.
     WordTrie.Builder builder = new WordTrie.Builder(chars.length / 6);
@@ -93,6 +108,17 @@ final class JiebaData {
       total += freq;
       i = eol + 1;
     }
+    if (user != null) {
+      for (int k = 0; k < user.words.size(); k++) {
+        char[] w = user.words.get(k).toCharArray();
+        int node = builder.add(w, 0, w.length);
+        if (node >= freqs.length) {
+          freqs = Arrays.copyOf(freqs, Math.max(node + 1, freqs.length * 2));
+        }
+        freqs[node] = user.freqs[k];
+      }
+      total += user.addedTotal;
+    }
     if (total <= 0) {
       throw new IOException(dictName + ": no words with a frequency above 0");
     }
@@ -104,7 +130,12 @@ final class JiebaData {
       weightIndex[node] = f > 0 ? weights.indexOf(f) : 0;
     }
     WordTrie trie = builder.build(weightIndex, weights.toArray());
-    return new JiebaSegmenter(trie, hmm(model, modelName), logTotal, id);
+    return new JiebaSegmenter(
+        trie,
+        hmm(model, modelName),
+        logTotal,
+        id,
+        user == null ? java.util.Set.of() : user.forceSplit);
   }
 
   /** Parses hmm.txt. */

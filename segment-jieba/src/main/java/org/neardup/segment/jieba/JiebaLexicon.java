@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.neardup.text.IdfTable;
 import org.neardup.text.Lexicon;
 import org.neardup.text.Segmenter;
+import org.neardup.text.UserDictionary;
 
 /**
  * jieba 0.42.1: its Chinese segmentation and its IDF table, as the {@link Lexicon} named {@value
@@ -49,7 +50,8 @@ public final class JiebaLexicon implements Lexicon {
 
   /**
    * jieba's {@code cut(text, HMM=True)} for runs of Han characters; its {@link Segmenter#id()} is
-   * {@code jieba-0.42.1/dag+hmm/sha1:} and 16 hex digits of the SHA-1 of the dictionary and model.
+   * {@code jieba-0.42.1/dag+hmm+mixed/sha1:} and 16 hex digits of the SHA-1 of the dictionary and
+   * model.
    */
   @Override
   public Segmenter segmenter() {
@@ -101,6 +103,79 @@ public final class JiebaLexicon implements Lexicon {
       return IdfTable.read(in, JiebaSegmenter.VERSION);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * jieba with a user dictionary in {@code jieba.load_userdict}'s format ({@code word [freq] [tag]}
+   * lines; see {@link JiebaUserWords} for the rules, jieba's). The dictionary is read here, so a
+   * malformed one fails now; the segmenter (a copy of jieba's dictionary with the user's words,
+   * about 10 MB) is built once per distinct dictionary and kept for the last {@value
+   * #CACHED_USER_SEGMENTERS} distinct ones.
+   *
+   * @throws IllegalArgumentException if the dictionary is not UTF-8 or has a bad frequency
+   */
+  @Override
+  public Lexicon withUserDictionary(UserDictionary dictionary) {
+    JiebaSegmenter s = userSegmenter(dictionary);
+    return new WithUserDictionary(s, this);
+  }
+
+  static final int CACHED_USER_SEGMENTERS = 4;
+
+  private static final java.util.LinkedHashMap<String, JiebaSegmenter> USER_SEGMENTERS =
+      new java.util.LinkedHashMap<>(8, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(java.util.Map.Entry<String, JiebaSegmenter> eldest) {
+          return size() > CACHED_USER_SEGMENTERS;
+        }
+      };
+
+  private static JiebaSegmenter userSegmenter(UserDictionary dictionary) {
+    synchronized (USER_SEGMENTERS) {
+      JiebaSegmenter s = USER_SEGMENTERS.get(dictionary.sha256());
+      if (s == null) {
+        s = JiebaSegmenter.load(dictionary);
+        USER_SEGMENTERS.put(dictionary.sha256(), s);
+      }
+      return s;
+    }
+  }
+
+  /** jieba's lexicon with a user dictionary's words in its segmenter and jieba's IDF table. */
+  private static final class WithUserDictionary implements Lexicon {
+    private final JiebaSegmenter segmenter;
+    private final JiebaLexicon base;
+
+    WithUserDictionary(JiebaSegmenter segmenter, JiebaLexicon base) {
+      this.segmenter = segmenter;
+      this.base = base;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public Segmenter segmenter() {
+      return segmenter;
+    }
+
+    @Override
+    public IdfTable idf() {
+      return base.idf();
+    }
+
+    @Override
+    public Lexicon withUserDictionary(UserDictionary dictionary) {
+      throw new IllegalArgumentException(
+          "this lexicon already has a user dictionary; merge the files into one");
+    }
+
+    @Override
+    public String toString() {
+      return "JiebaLexicon[" + NAME + ", " + segmenter.id() + "]";
     }
   }
 

@@ -7,27 +7,35 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.Set;
 import org.neardup.text.Segmenter;
 import org.neardup.text.WordSink;
 
 /**
- * jieba's accurate mode with new-word discovery, {@code jieba.cut(text, HMM=True)} of jieba 0.42.1,
- * restricted to runs of Han characters: the same words, cut by a reimplementation of the published
- * algorithm over jieba's own dictionary and model.
+ * jieba's accurate mode with new-word discovery, {@code jieba.cut(text, HMM=True)} of jieba 0.42.1:
+ * the same words, cut by a reimplementation of the published algorithm over jieba's own dictionary
+ * and model, optionally with a user dictionary loaded as {@code jieba.load_userdict} loads it.
+ *
+ * <p>It takes mixed runs ({@link #cutsMixedRuns()}): the runs the tokenizer sends may hold, besides
+ * Han characters, ASCII letters, digits and {@code + # & . _ % -}, which jieba keeps in one block
+ * with the Han characters, so dictionary words such as {@code 江南style}, {@code 4s店} and {@code c++}
+ * come out whole.
  *
  * <p>Thread-safe: the dictionary and model are immutable and shared; each thread has its own
  * scratch arrays, which grow to the longest run it has cut (13 bytes per char) and are kept up to
  * {@value #RETAINED_CHARS} chars. Once warm, {@link #segment} allocates nothing for runs up to that
- * length; a longer run takes temporary arrays for the call. Time is linear in the run's length (at
- * most 16 trie steps per char, jieba's longest word).
+ * length, unless the user dictionary has words of frequency 0 (each word the model finds is then
+ * looked up as a string); a longer run takes temporary arrays for the call. Time is linear in the
+ * run's length (at most 16 trie steps per char with jieba's dictionary alone; a user dictionary's
+ * longest word sets the bound otherwise).
  */
 final class JiebaSegmenter implements Segmenter {
   /*
    * The algorithm (jieba/__init__.py, Tokenizer.__cut_DAG and calc; jieba/finalseg):
    *
-   * 1. jieba only cuts runs of chars in [\u4E00-\u9FD5] (plus ASCII letters and digits, which a
-   *    Han run never holds) with its dictionary; any other char of a Han run (CJK extension A and
-   *    B, compatibility ideographs, U+3007 ...) is a word by itself, a surrogate pair one word.
+   * 1. jieba only cuts blocks of chars in [\u4E00-\u9FD5a-zA-Z0-9+#&._%-] (re_han_default)
+   *    with its dictionary; any other char of a run (CJK extension A and B, compatibility
+   *    ideographs, U+3007 ...) is a word by itself, a surrogate pair one word.
    * 2. DAG: at each position i, the ends j of the dictionary words text[i, j] with a frequency
    *    > 0; if there are none, just j = i.
    * 3. Route, from the right: route[i] = max over the DAG ends j of
@@ -38,6 +46,10 @@ final class JiebaSegmenter implements Segmenter {
    * 4. Walk the route from the left. Consecutive single-char words gather in a buffer; a buffer
    *    of two or more chars that is not itself a dictionary word goes to the HMM (HmmModel), one
    *    that is a word is emitted char by char.
+   * 5. finalseg.cut of such a buffer: its runs of [\u4E00-\u9FD5] go to the HMM (a word it finds
+   *    that the user dictionary gave frequency 0 is emitted char by char, add_force_split); the
+   *    rest is split by finalseg's re_skip, [a-zA-Z0-9]+(?:\.\d+)?%?, each match and each
+   *    non-empty piece between matches a word.
    *
    * Invariants: words are emitted left to right and tile [start, end) exactly; route and ends are
    * only read at positions already written in this call.
@@ -48,17 +60,53 @@ final class JiebaSegmenter implements Segmenter {
 
   static final String VERSION = "jieba-0.42.1";
 
+  /** Names the algorithm in {@link #id()}: dictionary route, HMM, mixed blocks. */
+  static final String ALGORITHM = "dag+hmm+mixed";
+
   private final WordTrie trie;
   private final HmmModel hmm;
   private final double minusLogTotal;
   private final String id;
+  private final Set<String> forceSplit;
   private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
   JiebaSegmenter(WordTrie trie, HmmModel hmm, double logTotal, String id) {
+    this(trie, hmm, logTotal, id, Set.of());
+  }
+
+  /**
+   * @param forceSplit words the model must not emit whole (user words of frequency 0)
+   */
+  JiebaSegmenter(WordTrie trie, HmmModel hmm, double logTotal, String id, Set<String> forceSplit) {
     this.trie = trie;
     this.hmm = hmm;
     this.minusLogTotal = -logTotal;
     this.id = id;
+    this.forceSplit = Set.copyOf(forceSplit);
+  }
+
+  @Override
+  public boolean cutsMixedRuns() {
+    return true;
+  }
+
+  /** Whether jieba's block pattern, re_han_default, takes {@code c}. */
+  static boolean inBlock(char c) {
+    return HmmModel.covers(c)
+        || (c >= 'a' && c <= 'z')
+        || (c >= '0' && c <= '9')
+        || (c >= 'A' && c <= 'Z')
+        || c == '+'
+        || c == '#'
+        || c == '&'
+        || c == '.'
+        || c == '_'
+        || c == '%'
+        || c == '-';
+  }
+
+  private static boolean isAsciiAlnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
   }
 
   @Override
@@ -68,9 +116,9 @@ final class JiebaSegmenter implements Segmenter {
     int i = start;
     while (i < end) {
       char c = text[i];
-      if (HmmModel.covers(c)) {
+      if (inBlock(c)) {
         int j = i + 1;
-        while (j < end && HmmModel.covers(text[j])) {
+        while (j < end && inBlock(text[j])) {
           j++;
         }
         cut(text, i, j, sink, s);
@@ -86,7 +134,7 @@ final class JiebaSegmenter implements Segmenter {
     }
   }
 
-  /** Cuts {@code text[from, to)}, all of whose chars are in jieba's range. */
+  /** Cuts {@code text[from, to)}, a block: all of its chars are {@link #inBlock}. */
   private void cut(char[] text, int from, int to, WordSink sink, Scratch s) {
     int n = to - from;
     if (n == 1) {
@@ -155,13 +203,73 @@ final class JiebaSegmenter implements Segmenter {
         sink.word(text, i, i + 1);
       }
     } else {
-      hmmCut(text, from, to, sink, s);
+      finalCut(text, from, to, sink, s);
     }
+  }
+
+  /** jieba.finalseg.cut: Han runs to the model, the rest split by re_skip. */
+  private void finalCut(char[] text, int from, int to, WordSink sink, Scratch s) {
+    int i = from;
+    while (i < to) {
+      int j = i + 1;
+      boolean han = HmmModel.covers(text[i]);
+      while (j < to && HmmModel.covers(text[j]) == han) {
+        j++;
+      }
+      if (han) {
+        hmmCut(text, i, j, sink, s);
+      } else {
+        skipCut(text, i, j, sink);
+      }
+      i = j;
+    }
+  }
+
+  /** finalseg's re_skip split of a piece without Han chars: matches and the pieces between. */
+  private static void skipCut(char[] text, int from, int to, WordSink sink) {
+    int piece = from;
+    int i = from;
+    while (i < to) {
+      if (!isAsciiAlnum(text[i])) {
+        i++;
+        continue;
+      }
+      if (piece < i) {
+        sink.word(text, piece, i);
+      }
+      int j = i + 1;
+      while (j < to && isAsciiAlnum(text[j])) {
+        j++;
+      }
+      if (j + 1 < to && text[j] == '.' && isDigit(text[j + 1])) {
+        j += 2;
+        while (j < to && isDigit(text[j])) {
+          j++;
+        }
+      }
+      if (j < to && text[j] == '%') {
+        j++;
+      }
+      sink.word(text, i, j);
+      i = j;
+      piece = j;
+    }
+    if (piece < to) {
+      sink.word(text, piece, to);
+    }
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   /** jieba.finalseg.__cut: words from the Viterbi states, B...E and S; a trailing rest as one. */
   private void hmmCut(char[] text, int from, int to, WordSink sink, Scratch s) {
     int n = to - from;
+    if (n == 1) {
+      sink.word(text, from, to); // the state is E or S: the char is a word either way
+      return;
+    }
     byte[] states = s.states(n);
     hmm.viterbi(text, from, to, states);
     int begin = 0;
@@ -171,7 +279,7 @@ final class JiebaSegmenter implements Segmenter {
       if (state == HmmModel.B) {
         begin = i;
       } else if (state == HmmModel.E) {
-        sink.word(text, from + begin, from + i + 1);
+        modelWord(text, from + begin, from + i + 1, sink);
         next = i + 1;
       } else if (state == HmmModel.S) {
         sink.word(text, from + i, from + i + 1);
@@ -179,7 +287,18 @@ final class JiebaSegmenter implements Segmenter {
       }
     }
     if (next < n) {
-      sink.word(text, from + next, to);
+      modelWord(text, from + next, to, sink);
+    }
+  }
+
+  /** Emits a word the model found, char by char if the user dictionary forces it apart. */
+  private void modelWord(char[] text, int from, int to, WordSink sink) {
+    if (!forceSplit.isEmpty() && forceSplit.contains(new String(text, from, to - from))) {
+      for (int i = from; i < to; i++) {
+        sink.word(text, i, i + 1);
+      }
+    } else {
+      sink.word(text, from, to);
     }
   }
 
@@ -252,6 +371,18 @@ final class JiebaSegmenter implements Segmenter {
    * @throws UncheckedIOException if a resource is missing or malformed
    */
   static JiebaSegmenter load() {
+    return load(null);
+  }
+
+  /**
+   * Loads jieba's dictionary and model with the words of a user dictionary added as {@code
+   * jieba.load_userdict} adds them; the id ends in {@code +user:} and 16 hex digits of the user
+   * dictionary's SHA-256.
+   *
+   * @throws IllegalArgumentException if the user dictionary is malformed
+   */
+  static JiebaSegmenter load(
+      org.neardup.text.@org.jspecify.annotations.Nullable UserDictionary user) {
     try {
       byte[] dict = JiebaData.gunzipResource(DICT);
       byte[] model = JiebaData.gunzipResource(HMM);
@@ -259,12 +390,15 @@ final class JiebaSegmenter implements Segmenter {
       sha1.update(dict);
       sha1.update(model);
       String digest = HexFormat.of().formatHex(sha1.digest(), 0, 8);
+      String dictText = new String(dict, StandardCharsets.UTF_8);
+      String id = VERSION + "/" + ALGORITHM + "/sha1:" + digest;
+      JiebaUserWords words = null;
+      if (user != null) {
+        words = JiebaUserWords.read(user, dictText);
+        id += "+user:" + user.sha256().substring(0, 16);
+      }
       return JiebaData.segmenter(
-          new String(dict, StandardCharsets.UTF_8),
-          DICT,
-          new String(model, StandardCharsets.UTF_8),
-          HMM,
-          VERSION + "/dag+hmm/sha1:" + digest);
+          dictText, DICT, new String(model, StandardCharsets.UTF_8), HMM, id, words);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -66,6 +66,7 @@ public final class EmbeddedStore implements FingerprintStore {
   private static final System.Logger LOG = System.getLogger(EmbeddedStore.class.getName());
 
   private final Path dir;
+  private final UserDictionaries dictionaries;
   private final InstantSource clock;
   private final FsyncPolicy fsync;
   private final Duration fsyncInterval;
@@ -104,6 +105,7 @@ public final class EmbeddedStore implements FingerprintStore {
 
   private EmbeddedStore(Builder b) throws IOException {
     this.dir = b.dir;
+    this.dictionaries = new UserDictionaries(b.dir);
     this.clock = b.clock;
     this.fsync = b.fsync;
     this.fsyncInterval = b.fsyncInterval;
@@ -271,9 +273,9 @@ public final class EmbeddedStore implements FingerprintStore {
     CollectionSettings settings;
     Analyzer analyzer;
     try {
-      settings = CollectionSettings.parse(settingsText);
+      settings = CollectionSettings.parse(settingsText, dictionaries::load);
       analyzer = settings.deduplicator().analyzer();
-    } catch (IllegalArgumentException e) {
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       throw new IOException(
           file + ": collection '" + name + "' cannot be opened: " + e.getMessage(), e);
     }
@@ -454,6 +456,9 @@ public final class EmbeddedStore implements FingerprintStore {
     FingerprintStore.checkName(name);
     Objects.requireNonNull(settings, "settings");
     Analyzer analyzer = settings.deduplicator().analyzer(); // may load a dictionary: no lock
+    if (settings.chinese().userDictionary() != null) {
+      dictionaries.save(settings.chinese().userDictionary()); // before the log names it
+    }
     long position;
     EmbeddedCollection c;
     collectionsLock.lock();
