@@ -17,10 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * neardup-core as a user's project gets it: installed (jar, POM, sources, javadoc, and the parent
- * POM it inherits from) into a temporary local repository, never the shared ~/.m2, then
- * examples/java-library built against it by a separate Maven run, and its program run. That Maven
- * run finds its plugins in ~/.m2 read as a remote repository (a file:// mirror), so it downloads
- * nothing and writes nothing there.
+ * POM it inherits from, as mvn install lays them out) into a temporary local repository, never the
+ * shared ~/.m2, then examples/java-library built against it by a separate Maven run, and its
+ * program run. That Maven run finds its plugins in ~/.m2 read as a remote repository (a file://
+ * mirror), so it downloads nothing and writes nothing there.
  */
 class ExampleProjectIT {
   @TempDir Path work;
@@ -43,29 +43,18 @@ class ExampleProjectIT {
         StandardCharsets.UTF_8);
     Path mvn = Release.which("mvn");
     assertThat(mvn).as("mvn on the PATH").isNotNull();
-    String install = "org.apache.maven.plugins:maven-install-plugin:3.1.4:install-file";
-
-    // mvn install of the parent POM and of neardup-core, from what this build made.
-    run(
-        mvn,
-        root,
-        settings,
-        repo,
-        install,
-        "-Dfile=pom.xml",
-        "-DpomFile=pom.xml",
-        "-Dpackaging=pom");
+    // What mvn install writes for the parent POM and neardup-core, from what this build made
+    // (copied into the repository's layout: maven-install-plugin itself may be missing from a
+    // fresh ~/.m2, which a verify build never needs it in).
+    Path parent = repo.resolve("org/neardup/neardup-parent/" + version);
+    Files.createDirectories(parent);
+    Files.copy(root.resolve("pom.xml"), parent.resolve("neardup-parent-" + version + ".pom"));
     Path core = root.resolve("core/target/neardup-core-" + version);
-    run(
-        mvn,
-        root,
-        settings,
-        repo,
-        install,
-        "-Dfile=" + core + ".jar",
-        "-DpomFile=core/pom.xml",
-        "-Dsources=" + core + "-sources.jar",
-        "-Djavadoc=" + core + "-javadoc.jar");
+    Path into = Files.createDirectories(repo.resolve("org/neardup/neardup-core/" + version));
+    Files.copy(root.resolve("core/pom.xml"), into.resolve("neardup-core-" + version + ".pom"));
+    for (String suffix : List.of(".jar", "-sources.jar", "-javadoc.jar")) {
+      Files.copy(Paths.get(core + suffix), into.resolve("neardup-core-" + version + suffix));
+    }
     Path installed = repo.resolve("org/neardup/neardup-core/" + version);
     for (String suffix : List.of(".jar", ".pom", "-sources.jar", "-javadoc.jar")) {
       assertThat(installed.resolve("neardup-core-" + version + suffix)).isRegularFile();

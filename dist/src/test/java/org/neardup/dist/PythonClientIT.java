@@ -39,9 +39,7 @@ class PythonClientIT {
             "--max-in-flight",
             "2")) {
       ProcessBuilder pb =
-          r.command(
-              client,
-              List.of(python(r), "-m", "unittest", "discover", "-s", "tests", "-v"));
+          r.command(client, List.of(python(r), "-m", "unittest", "discover", "-s", "tests", "-v"));
       pb.environment()
           .putAll(
               Map.of(
