@@ -57,7 +57,14 @@ class ExampleProjectIT {
     }
     Path installed = repo.resolve("org/neardup/neardup-core/" + version);
     for (String suffix : List.of(".jar", ".pom", "-sources.jar", "-javadoc.jar")) {
-      assertThat(installed.resolve("neardup-core-" + version + suffix)).isRegularFile();
+      Path file = installed.resolve("neardup-core-" + version + suffix);
+      assertThat(file).isRegularFile();
+      if (suffix.endsWith(".jar")) {
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(file.toFile())) {
+          assertThat(jar.getEntry("META-INF/LICENSE")).as("%s LICENSE", file).isNotNull();
+          assertThat(jar.getEntry("META-INF/NOTICE")).as("%s NOTICE", file).isNotNull();
+        }
+      }
     }
     assertThat(Release.read(installed.resolve("neardup-core-" + version + ".pom")))
         .contains("<artifactId>neardup-parent</artifactId>");
