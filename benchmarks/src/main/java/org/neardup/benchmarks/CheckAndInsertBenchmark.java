@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.neardup.Deduplicator;
 import org.neardup.Verdict;
-import org.neardup.testkit.CorpusGenerator;
+import org.neardup.eval.CorpusGenerator;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -22,7 +22,7 @@ import org.neardup.store.CollectionSettings;
 import org.neardup.store.Document;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
-import org.neardup.testkit.CorpusGenerator;
+import org.neardup.eval.CorpusGenerator;
 
 /**
  * Check-and-insert through a {@link FingerprintStore} from many threads, one document per call or

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.neardup.testkit;
+package org.neardup.eval;
 
 import java.io.BufferedReader;
 import java.io.IOException;

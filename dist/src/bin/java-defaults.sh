@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: Apache-2.0
+# The JVM flags neardup runs with, shared by the repository's ./neardup and the release's
+# bin/neardup (sourced by both). neardup_java_defaults COMMAND prints the flags for COMMAND (the
+# first argument of neardup); the caller puts NEARDUP_JAVA_OPTS after them, so its flags win (java
+# keeps the last of each).
+neardup_java_defaults() {
+  local command="${1:-}" user_opts="${NEARDUP_JAVA_OPTS:-}" defaults="-Xss4m" max opt
+  # The service keeps GC pauses below a millisecond with ZGC (G1 paused 10-90 ms under load),
+  # unless NEARDUP_JAVA_OPTS picks another collector (two collectors are an error).
+  local collector='-XX:\+Use(Serial|Parallel|G1|Z|Shenandoah|Epsilon)GC( |$)'
+  if [ "$command" = "serve" ] && [[ ! "$user_opts" =~ $collector ]]; then
+    defaults="$defaults -XX:+UseZGC"
+  fi
+  # The service commits its whole heap at start (the initial size is the maximum), unless
+  # NEARDUP_JAVA_OPTS sets an initial size: a heap that grows under load costs the kernel a page
+  # fault per 4 KB touched for the first time, which measured as 15-25% more CPU per request in a
+  # 30 s batch load (docs/BENCHMARKS.md), and startup takes about 0.4 s more per GB.
+  if [ "$command" = "serve" ] && [[ ! "$user_opts" =~ -Xms|InitialRAMPercentage|InitialHeapSize ]]; then
+    max=""
+    for opt in $user_opts; do
+      case "$opt" in -Xmx*) max="${opt#-Xmx}" ;; esac
+    done
+    if [ -n "$max" ]; then
+      defaults="$defaults -Xms$max"
+    elif [[ ! "$user_opts" =~ MaxRAMPercentage|MaxHeapSize|MaxRAM= ]]; then
+      defaults="$defaults -XX:InitialRAMPercentage=25" # the default maximum is 25% of RAM
+    fi
+  fi
+  # The service asks for transparent huge pages, unless NEARDUP_JAVA_OPTS says anything about
+  # large pages: index searches are random reads into gigabytes, and with 2 MB pages batches ran
+  # 10-17% faster with half the p99 (docs/BENCHMARKS.md). The kernel must allow them: ZGC's heap is
+  # shared memory, so /sys/kernel/mm/transparent_hugepage/shmem_enabled must be advise (Debian:
+  # never); serve prints a warning with the fix when it is not. The flag is harmless when they are
+  # not allowed.
+  if [ "$command" = "serve" ] && [[ ! "$user_opts" =~ LargePages|TransparentHugePages ]]; then
+    defaults="$defaults -XX:+UseTransparentHugePages"
+  fi
+  echo "$defaults"
+}
