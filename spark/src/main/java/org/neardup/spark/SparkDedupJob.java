@@ -310,11 +310,14 @@ public final class SparkDedupJob {
                 new long[4],
                 (a, b) -> new long[] {a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]});
     List<Tuple2<Integer, Integer>> biggest = sizes.top(5, new BySize());
-    List<String> biggestIds = new ArrayList<>();
+    java.util.Set<Integer> biggestReps = new java.util.HashSet<>();
     for (Tuple2<Integer, Integer> b : biggest) {
-      int rep = b._1();
-      biggestIds.add(ids.filter(x -> x._1() == rep).values().first());
+      biggestReps.add(b._1());
     }
+    java.util.Map<Integer, String> biggestIds =
+        biggestReps.isEmpty()
+            ? java.util.Map.of()
+            : ids.filter(x -> biggestReps.contains(x._1())).collectAsMap();
     long errorCount = errors.count();
     List<Tuple2<Integer, String[]>> firstErrors = errors.take(5);
     long t3 = System.nanoTime();
@@ -337,7 +340,7 @@ public final class SparkDedupJob {
     ArrayNode big = summary.putArray("biggest_clusters");
     for (int i = 0; i < biggest.size(); i++) {
       ObjectNode o = big.addObject();
-      o.set("representative", JSON.readTree(biggestIds.get(i)));
+      o.set("representative", JSON.readTree(biggestIds.get(biggest.get(i)._1())));
       o.put("size", biggest.get(i)._2() + 1);
     }
     summary.put("settings", settings.settingsLine());

@@ -70,7 +70,7 @@ class ConnectedComponentsTest {
   @Test
   void randomGraphsMatchUnionFind() {
     Random r = new Random(7);
-    for (int trial = 0; trial < 4; trial++) {
+    for (int trial = 0; trial < 2; trial++) {
       int n = 200 + r.nextInt(400);
       List<long[]> edges = new ArrayList<>();
       int m = r.nextInt(n);
