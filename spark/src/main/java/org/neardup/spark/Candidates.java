@@ -24,6 +24,9 @@ import scala.Tuple2;
  * k from the first table whose key the two share, and only if they share no band key (without
  * verification, band keys do not exist); a band pair from the first band they share.
  *
+ * <p>In incremental mode, pairs of two documents of the earlier run (ordinals below {@code
+ * firstNew}) are not emitted: they were decided then.
+ *
  * <p>Hot keys: a group larger than {@code groupLimit} is cut into {@code nb} blocks (by a hash of
  * the ordinal) and every member is sent to the {@code nb} block pairs {@code (a, b), a <= b} that
  * hold its block; the task of {@code (a, a)} compares the members of block a among themselves, the
@@ -36,7 +39,11 @@ final class Candidates {
 
   /** Pairs {@code (i, j)}, {@code i < j}, to verify (or, without verification, the pairs). */
   static JavaRDD<long[]> find(
-      JavaSparkContext jsc, JavaRDD<Member> members, DedupSettings settings, int partitions) {
+      JavaSparkContext jsc,
+      JavaRDD<Member> members,
+      DedupSettings settings,
+      int partitions,
+      int firstNew) {
     BlockScheme scheme = settings.blockScheme();
     int tables = scheme.tables();
     long[] masks = new long[tables];
@@ -88,7 +95,7 @@ final class Candidates {
     boolean verify = settings.verify;
     return cells
         .repartitionAndSortWithinPartitions(new HashPartitioner(partitions), GroupKey.ORDER)
-        .mapPartitions(it -> new GroupPairs(it, tables, masks, k, verify));
+        .mapPartitions(it -> new GroupPairs(it, tables, masks, k, verify, firstNew));
   }
 
   /** Streams a task's sorted groups, holding one group (or block pair) at a time. */
@@ -98,6 +105,7 @@ final class Candidates {
     private final long[] masks;
     private final int k;
     private final boolean verify;
+    private final int firstNew;
     private final List<Member> group = new ArrayList<>();
     private Tuple2<GroupKey, Member> pending;
     private GroupKey key;
@@ -107,8 +115,14 @@ final class Candidates {
     private long[] next;
 
     GroupPairs(
-        Iterator<Tuple2<GroupKey, Member>> in, int tables, long[] masks, int k, boolean verify) {
+        Iterator<Tuple2<GroupKey, Member>> in,
+        int tables,
+        long[] masks,
+        int k,
+        boolean verify,
+        int firstNew) {
       this.in = in;
+      this.firstNew = firstNew;
       this.tables = tables;
       this.masks = masks;
       this.k = k;
@@ -178,8 +192,8 @@ final class Candidates {
     private long[] consider(int kind, Member p, Member q) {
       Member lo = p.ordinal < q.ordinal ? p : q;
       Member hi = p.ordinal < q.ordinal ? q : p;
-      if (lo.ordinal == hi.ordinal) {
-        return null;
+      if (lo.ordinal == hi.ordinal || hi.ordinal < firstNew) {
+        return null; // two documents of an earlier run: decided then
       }
       long diff = lo.fingerprint ^ hi.fingerprint;
       int d = Long.bitCount(diff);

@@ -64,6 +64,9 @@ public final class DedupSettings implements Serializable {
   /** The most members of one key group a task compares at once; larger groups are split. */
   public int groupLimit = 2048;
 
+  /** Save DIR/fingerprints for a later incremental run ({@code --against DIR}). */
+  public boolean saveFingerprints;
+
   /** Also write Parquet copies of the outputs. */
   public boolean parquet;
 

@@ -33,7 +33,17 @@ public final class Doc implements Serializable {
   /** The bytes to write to unique.jsonl or duplicates.jsonl. */
   public byte[] record = new byte[0];
 
+  /**
+   * For a document of an earlier run (incremental mode): the ordinal of its representative, which
+   * this run never changes; -1 for a document of this run.
+   */
+  public int earlierRep = -1;
+
   public Doc() {}
+
+  boolean earlier() {
+    return earlierRep >= 0;
+  }
 
   boolean ok() {
     return error == null;

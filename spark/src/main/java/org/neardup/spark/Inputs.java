@@ -16,10 +16,11 @@ final class Inputs {
       JavaSparkContext jsc,
       List<InputFiles.File> files,
       HadoopConf conf,
-      DedupSettings settings) {
+      DedupSettings settings,
+      long firstOrdinal) {
     // Consecutive runs of text files and of Parquet files, each numbered after the ones before.
     JavaRDD<Doc> all = null;
-    long next = 0;
+    long next = firstOrdinal;
     int i = 0;
     while (i < files.size()) {
       boolean parquet = files.get(i).format() == InputFiles.Format.PARQUET;

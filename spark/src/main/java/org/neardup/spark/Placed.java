@@ -17,5 +17,8 @@ public final class Placed implements Serializable {
   public int size;
   public boolean isNew;
 
+  /** A document of an earlier run: only a header for this run's members, never written. */
+  public boolean earlier;
+
   public Placed() {}
 }

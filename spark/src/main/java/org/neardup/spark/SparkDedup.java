@@ -42,6 +42,9 @@ public final class SparkDedup {
           "  --shuffle-partitions N  shuffle partitions only",
           "  --group-limit N     most members of one key group a task compares (default 2048)",
           "  --parquet           also write DIR/parquet/{clusters,pairs,unique,duplicates}",
+          "  --save-fingerprints also write DIR/fingerprints, for a later --against DIR",
+          "  --against OLD       a new batch against run OLD's saved fingerprints: OLD's documents",
+          "                      come first and are never re-decided; matches join their clusters",
           "  --master URL        Spark master when not set by spark-submit (default local[*])",
           "  --conf KEY=VALUE    a Spark setting (repeatable)");
 
@@ -57,6 +60,7 @@ public final class SparkDedup {
     String dir = null;
     String master = null;
     boolean force = false;
+    String against = null;
     try {
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
@@ -122,6 +126,12 @@ public final class SparkDedup {
           case "--group-limit":
             s.groupLimit = Integer.parseInt(value(args, ++i, a));
             break;
+          case "--save-fingerprints":
+            s.saveFingerprints = true;
+            break;
+          case "--against":
+            against = value(args, ++i, a);
+            break;
           case "--parquet":
             s.parquet = true;
             break;
@@ -168,7 +178,7 @@ public final class SparkDedup {
     }
     SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
     try {
-      ObjectNode summary = SparkDedupJob.run(spark, s, inputs, dir, force);
+      ObjectNode summary = SparkDedupJob.run(spark, s, inputs, dir, force, against);
       out.println(summary.toPrettyString());
       return 0;
     } catch (java.io.IOException | IllegalArgumentException e) {

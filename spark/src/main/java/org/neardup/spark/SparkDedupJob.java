@@ -20,6 +20,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
+import org.jspecify.annotations.Nullable;
 import org.neardup.verify.HeadFilter;
 import org.neardup.verify.ShingleSketch;
 import scala.Tuple2;
@@ -56,6 +57,24 @@ public final class SparkDedupJob {
   public static ObjectNode run(
       SparkSession spark, DedupSettings settings, List<String> inputs, String out, boolean force)
       throws IOException {
+    return run(spark, settings, inputs, out, force, null);
+  }
+
+  /**
+   * Runs the job; with {@code against}, the output directory of an earlier run that saved its
+   * fingerprints ({@link DedupSettings#saveFingerprints}), deduplicates the inputs as a new batch
+   * after those documents: they come first in the input order, are never read or analysed again,
+   * and are never re-decided (no line of the output is about one of them, and their clusters keep
+   * their representatives); a new document that matches one joins its cluster.
+   */
+  public static ObjectNode run(
+      SparkSession spark,
+      DedupSettings settings,
+      List<String> inputs,
+      String out,
+      boolean force,
+      @Nullable String against)
+      throws IOException {
     settings.check();
     long t0 = System.nanoTime();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -77,10 +96,20 @@ public final class SparkDedupJob {
     List<JavaRDD<?>> cached = new ArrayList<>();
 
     // 1. Read and analyse.
-    JavaRDD<Doc> docs = Inputs.read(spark, jsc, files, conf, settings);
-    docs.persist(StorageLevel.MEMORY_AND_DISK_SER());
-    cached.add(docs);
-    long documents = docs.count();
+    JavaRDD<Doc> earlier = null;
+    int firstNew = 0;
+    if (against != null) {
+      earlier = SavedFingerprints.read(spark, against, settings.settingsLine());
+      earlier.persist(StorageLevel.MEMORY_AND_DISK_SER());
+      cached.add(earlier);
+      firstNew =
+          earlier.isEmpty() ? 0 : earlier.map(d -> d.ordinal).max(Comparator.naturalOrder()) + 1;
+    }
+    JavaRDD<Doc> batch = Inputs.read(spark, jsc, files, conf, settings, firstNew);
+    batch.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(batch);
+    long documents = batch.count();
+    JavaRDD<Doc> docs = earlier == null ? batch : earlier.union(batch);
 
     // Repeated ids: the first good document with an id keeps it, later ones are errors.
     JavaPairRDD<Integer, Integer> repeats =
@@ -115,7 +144,7 @@ public final class SparkDedupJob {
     if (anyRepeats) {
       members = members.keyBy(m -> m.ordinal).subtractByKey(repeats, partitions).values();
     }
-    JavaRDD<long[]> candidates = Candidates.find(jsc, members, settings, partitions);
+    JavaRDD<long[]> candidates = Candidates.find(jsc, members, settings, partitions, firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
     if (verify) {
       JavaPairRDD<Integer, byte[]> sketches =
@@ -161,9 +190,17 @@ public final class SparkDedupJob {
 
     // 3. Clusters.
     JavaRDD<Long> edges = pairs.map(p -> ConnectedComponents.edge((int) p[1], (int) p[0]));
+    if (earlier != null) {
+      // The earlier clusters as they were: each earlier member linked to its representative.
+      edges =
+          edges.union(
+              earlier
+                  .filter(d -> d.earlierRep != d.ordinal)
+                  .map(d -> ConnectedComponents.edge(d.ordinal, d.earlierRep)));
+    }
     int[] rounds = {0};
     JavaPairRDD<Integer, Integer> labels =
-        pairCount == 0
+        pairCount == 0 && earlier == null
             ? JavaPairRDD.fromJavaRDD(jsc.<Tuple2<Integer, Integer>>emptyRDD())
             : ConnectedComponents.labels(
                 ConnectedComponents.stars(edges, partitions, rounds), partitions);
@@ -203,10 +240,11 @@ public final class SparkDedupJob {
                   repeated = true;
                 }
               }
-              if (!d.ok() || repeated) {
+              if (!d.ok() || repeated || (d.earlier() && rep != d.ordinal)) {
                 return java.util.Collections.emptyIterator();
               }
               Placed p = new Placed();
+              p.earlier = d.earlier();
               p.ordinal = d.ordinal;
               p.idJson = d.idJson;
               p.fingerprint = d.fingerprint;
@@ -220,7 +258,8 @@ public final class SparkDedupJob {
     JavaPairRDD<Integer, Out> outs =
         placed
             .repartitionAndSortWithinPartitions(new ByRep(partitions))
-            .mapPartitionsToPair(it -> new ClusterLines(it, verify));
+            .mapPartitionsToPair(it -> new ClusterLines(it, verify))
+            .filter(o -> o._2() != null);
     JavaPairRDD<Integer, Out> ordered = outs.sortByKey(true, partitions);
     ordered.persist(StorageLevel.MEMORY_AND_DISK_SER());
     cached.add(ordered.rdd().toJavaRDD());
@@ -345,6 +384,10 @@ public final class SparkDedupJob {
     }
     summary.put("settings", settings.settingsLine());
     ObjectNode spark1 = summary.putObject("spark");
+    if (against != null) {
+      spark1.put("against", against);
+      spark1.put("first_ordinal", firstNew);
+    }
     spark1.put("partitions", partitions);
     spark1.put("input_splits", DocumentReader.splits(files, settings.inputPartitions).size());
     spark1.put("cluster_rounds", rounds[0]);
@@ -361,6 +404,28 @@ public final class SparkDedupJob {
             .write()
             .parquet(new Path(new Path(staging, "parquet"), name).toString());
       }
+    }
+    if (settings.saveFingerprints) {
+      SavedFingerprints.write(
+          spark,
+          joined.flatMapToPair(
+              e -> {
+                Doc d = e._2()._1().iterator().next();
+                int rep = d.earlier() ? d.earlierRep : d.ordinal;
+                for (long f : e._2()._2()) {
+                  if (f >>> 32 == REPEAT) {
+                    return java.util.Collections.emptyIterator();
+                  }
+                  if (f >>> 32 == LABEL && !d.earlier()) {
+                    rep = (int) f;
+                  }
+                }
+                if (!d.ok()) {
+                  return java.util.Collections.emptyIterator();
+                }
+                return List.of(new Tuple2<>(d, rep)).iterator();
+              }),
+          staging);
     }
     try (OutputStream o = outFs.create(new Path(staging, MARKER), true)) {
       o.write((summary.toPrettyString() + "\n").getBytes(StandardCharsets.UTF_8));
@@ -477,6 +542,9 @@ public final class SparkDedupJob {
       if ((e._1() & 1) == 0) {
         rep = p;
         repSketch = verify ? ShingleSketch.decode(p.sketch, 0, p.sketch.length) : null;
+        if (p.earlier) {
+          return new Tuple2<>(p.ordinal, null); // an earlier run's: decided then
+        }
         o.representative = true;
         o.size = p.size;
         o.cluster = Lines.cluster(p.idJson, p.idJson, true, p.isNew, p.size, 0, 1.0, verify);

@@ -148,6 +148,62 @@ class DedupEquivalenceTest {
   }
 
   @Test
+  void parquetInputGivesTheSameClustersAndPairs() throws IOException {
+    Path input = tmp.resolve("pq-source.jsonl");
+    List<String> good = new ArrayList<>();
+    List<String> rows = new ArrayList<>();
+    for (String l : generated(5).subList(0, 400)) {
+      JsonNode n;
+      try {
+        n = JSON.readTree(l);
+      } catch (IOException e) {
+        continue;
+      }
+      if (n == null || !n.isObject() || !n.path("text").isTextual()) {
+        continue;
+      }
+      ObjectNode o = JSON.createObjectNode();
+      o.put("id", "p" + good.size());
+      o.put("text", n.get("text").asText());
+      good.add(o.toString());
+      rows.add(o.toString());
+    }
+    Files.write(input, good, StandardCharsets.UTF_8);
+    Path want = tmp.resolve("pq-engine");
+    JsonNode e = engine(want, input.toString());
+    // The same rows in two Parquet files, read in name order.
+    Path pq = tmp.resolve("pq");
+    int half = rows.size() / 2;
+    for (int part = 0; part < 2; part++) {
+      spark
+          .read()
+          .schema("id STRING, text STRING")
+          .json(
+              spark.createDataset(
+                  part == 0 ? rows.subList(0, half) : rows.subList(half, rows.size()),
+                  org.apache.spark.sql.Encoders.STRING()))
+          .coalesce(1)
+          .write()
+          .parquet(pq.resolve("part" + part).toString());
+    }
+    Path got = tmp.resolve("pq-spark");
+    DedupSettings s = new DedupSettings();
+    s.parquet = true;
+    s.shufflePartitions = 3;
+    ObjectNode summary =
+        SparkDedupJob.run(spark, s, List.of(pq + "/part*/*.parquet"), got.toString(), true);
+    assertThat(summary.get("pairs").asLong()).isEqualTo(e.get("pairs").asLong()).isPositive();
+    for (String name : List.of("clusters", "pairs")) {
+      assertThat(sortedLines(got, name, true)).as(name).isEqualTo(sortedLines(want, name, false));
+    }
+    // Errors name the Parquet file and row instead of the JSONL file and line.
+    assertThat(strip(sortedLines(got, "errors", true)))
+        .isEqualTo(strip(sortedLines(want, "errors", false)));
+    assertThat(spark.read().parquet(got.resolve("parquet/clusters").toString()).count())
+        .isEqualTo(e.get("documents").asLong() - e.get("errors").asLong());
+  }
+
+  @Test
   void chainsGiantClusterAndBadLines() throws IOException {
     Path input = tmp.resolve("generated.jsonl");
     Files.write(input, generated(11), StandardCharsets.UTF_8);
@@ -222,6 +278,14 @@ class DedupEquivalenceTest {
     lines.add(200, "[1,2]");
     lines.add(240, "{\"id\":[1],\"text\":\"x\"}");
     return lines;
+  }
+
+  private static List<String> strip(List<String> errorLines) {
+    List<String> out = new ArrayList<>();
+    for (String l : errorLines) {
+      out.add(l.replaceFirst("\"location\":\"[^\"]*:(\\d+)\"", "\"location\":\"$1\""));
+    }
+    return out;
   }
 
   private static List<String> words(Random r, int n) {
