@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/** Reads every input, text and Parquet, into one RDD of documents numbered in input order. */
+final class Inputs {
+  private Inputs() {}
+
+  static JavaRDD<Doc> read(
+      SparkSession spark,
+      JavaSparkContext jsc,
+      List<InputFiles.File> files,
+      HadoopConf conf,
+      DedupSettings settings,
+      long firstOrdinal) {
+    // Consecutive runs of text files and of Parquet files, each numbered after the ones before.
+    JavaRDD<Doc> all = null;
+    long next = firstOrdinal;
+    int i = 0;
+    while (i < files.size()) {
+      boolean parquet = files.get(i).format() == InputFiles.Format.PARQUET;
+      List<InputFiles.File> run = new ArrayList<>();
+      while (i < files.size() && (files.get(i).format() == InputFiles.Format.PARQUET) == parquet) {
+        run.add(files.get(i++));
+      }
+      long[] count = {0};
+      JavaRDD<Doc> part =
+          parquet
+              ? ParquetReader.read(spark, run, settings, next, count)
+              : DocumentReader.read(jsc, run, conf, settings, next, count, files.size());
+      next += count[0];
+      all = all == null ? part : all.union(part);
+    }
+    return all == null ? jsc.emptyRDD() : all;
+  }
+}

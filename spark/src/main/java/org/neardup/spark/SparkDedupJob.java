@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.spark;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import org.jspecify.annotations.Nullable;
+import org.neardup.verify.HeadFilter;
+import org.neardup.verify.ShingleSketch;
+import scala.Tuple2;
+
+/**
+ * {@code neardup dedup} as a Spark job: reads and analyses the documents ({@link DocumentReader}),
+ * drops repeated ids, finds candidate pairs ({@link Candidates}), verifies them as the engine does
+ * (the {@link HeadFilter}, then the Jaccard similarity of the sketches), clusters the pairs ({@link
+ * ConnectedComponents}) and writes the same files with the same lines as {@code neardup dedup}:
+ * {@code clusters}, {@code pairs}, {@code unique}, {@code duplicates} and {@code errors} as
+ * directories of JSONL part files (in input order when the parts are read in name order), and
+ * {@code summary.json}. The output goes to a staging directory renamed into place at the end.
+ *
+ * <p>Uses RDDs throughout, each step a sort or a join on explicit partitioners: the plan does not
+ * change with adaptive query execution, and nothing but counts, the hot keys and the five biggest
+ * clusters reach the driver.
+ */
+public final class SparkDedupJob {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String MARKER = "summary.json";
+
+  private static final long LABEL = 1;
+  private static final long SIZE = 2;
+  private static final long NOT_NEW = 3;
+  private static final long REPEAT = 4;
+
+  private SparkDedupJob() {}
+
+  /**
+   * Runs the job and returns summary.json's content.
+   *
+   * @throws IOException naming an input that cannot be read, or an output that may not be replaced
+   */
+  public static ObjectNode run(
+      SparkSession spark, DedupSettings settings, List<String> inputs, String out, boolean force)
+      throws IOException {
+    return run(spark, settings, inputs, out, force, null);
+  }
+
+  /**
+   * Runs the job; with {@code against}, the output directory of an earlier run that saved its
+   * fingerprints ({@link DedupSettings#saveFingerprints}), deduplicates the inputs as a new batch
+   * after those documents: they come first in the input order, are never read or analysed again,
+   * and are never re-decided (no line of the output is about one of them, and their clusters keep
+   * their representatives); a new document that matches one joins its cluster.
+   */
+  public static ObjectNode run(
+      SparkSession spark,
+      DedupSettings settings,
+      List<String> inputs,
+      String out,
+      boolean force,
+      @Nullable String against)
+      throws IOException {
+    settings.check();
+    long t0 = System.nanoTime();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Configuration hconf = spark.sparkContext().hadoopConfiguration();
+    HadoopConf conf = new HadoopConf(hconf);
+    Path target = new Path(out);
+    FileSystem outFs = target.getFileSystem(hconf);
+    checkReplaceable(outFs, target, force);
+    Path staging = new Path(target.getParent(), "." + target.getName() + ".staging");
+    if (outFs.exists(staging)) {
+      outFs.delete(staging, true);
+    }
+    List<InputFiles.File> files =
+        InputFiles.expand(inputs, InputFiles.Format.parse(settings.format), hconf);
+    int partitions =
+        settings.shufflePartitions > 0 ? settings.shufflePartitions : jsc.defaultParallelism();
+    boolean verify = settings.verify;
+    double threshold = settings.threshold;
+    List<JavaRDD<?>> cached = new ArrayList<>();
+
+    // 1. Read and analyse.
+    JavaRDD<Doc> earlier = null;
+    int firstNew = 0;
+    if (against != null) {
+      earlier = SavedFingerprints.read(spark, against, settings.settingsLine());
+      earlier.persist(StorageLevel.MEMORY_AND_DISK_SER());
+      cached.add(earlier);
+      firstNew =
+          earlier.isEmpty() ? 0 : earlier.map(d -> d.ordinal).max(Comparator.naturalOrder()) + 1;
+    }
+    JavaRDD<Doc> batch = Inputs.read(spark, jsc, files, conf, settings, firstNew);
+    batch.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(batch);
+    long documents = batch.count();
+    JavaRDD<Doc> docs = earlier == null ? batch : earlier.union(batch);
+
+    // Repeated ids: the first good document with an id keeps it, later ones are errors.
+    JavaPairRDD<Integer, Integer> repeats =
+        docs.filter(Doc::ok)
+            .mapToPair(d -> new Tuple2<>(d.idJson, d.ordinal))
+            .groupByKey(partitions)
+            .flatMapToPair(
+                g -> {
+                  List<Tuple2<Integer, Integer>> r = new ArrayList<>();
+                  Iterator<Integer> it = g._2().iterator();
+                  int first = it.next();
+                  if (!it.hasNext()) {
+                    return r.iterator();
+                  }
+                  List<Integer> all = new ArrayList<>();
+                  all.add(first);
+                  it.forEachRemaining(all::add);
+                  all.sort(null);
+                  for (int k = 1; k < all.size(); k++) {
+                    r.add(new Tuple2<>(all.get(k), all.get(0)));
+                  }
+                  return r.iterator();
+                });
+    repeats.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(repeats.rdd().toJavaRDD());
+    boolean anyRepeats = !repeats.isEmpty();
+    long t1 = System.nanoTime();
+
+    // 2. Candidates and their verification.
+    JavaRDD<Member> members =
+        docs.filter(Doc::ok).map(d -> new Member(d.ordinal, d.fingerprint, d.bandKeys, 0));
+    if (anyRepeats) {
+      members = members.keyBy(m -> m.ordinal).subtractByKey(repeats, partitions).values();
+    }
+    JavaRDD<long[]> candidates = Candidates.find(jsc, members, settings, partitions, firstNew);
+    JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
+    if (verify) {
+      JavaPairRDD<Integer, byte[]> sketches =
+          docs.filter(Doc::ok).mapToPair(d -> new Tuple2<>(d.ordinal, d.sketch));
+      pairs =
+          candidates
+              .mapToPair(c -> new Tuple2<>((int) c[0], c))
+              .join(sketches, partitions)
+              .mapToPair(e -> new Tuple2<>((int) e._2()._1()[1], e._2()))
+              .join(sketches, partitions)
+              .mapPartitions(
+                  it -> {
+                    HeadFilter filter = new HeadFilter(threshold);
+                    int[] heads = new int[2 * HeadFilter.HEAD];
+                    List<long[]> kept = new ArrayList<>();
+                    while (it.hasNext()) {
+                      Tuple2<Tuple2<long[], byte[]>, byte[]> e = it.next()._2();
+                      long[] c = e._1()._1();
+                      byte[] a = e._1()._2();
+                      byte[] b = e._2();
+                      ShingleSketch sa = ShingleSketch.decode(a, 0, a.length);
+                      ShingleSketch sb = ShingleSketch.decode(b, 0, b.length);
+                      int ca = HeadFilter.head(sa, heads, 0);
+                      int cb = HeadFilter.head(sb, heads, HeadFilter.HEAD);
+                      if (!filter.mayReach(heads, 0, ca, HeadFilter.HEAD, cb)) {
+                        continue;
+                      }
+                      double s = ShingleSketch.jaccard(sa, sb);
+                      if (s >= threshold) {
+                        kept.add(new long[] {c[0], c[1], c[2], Double.doubleToLongBits(s)});
+                      }
+                    }
+                    return kept.iterator();
+                  });
+    } else {
+      pairs =
+          candidates.map(c -> new long[] {c[0], c[1], c[2], Double.doubleToLongBits(Double.NaN)});
+    }
+    pairs.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(pairs);
+    long pairCount = pairs.count();
+    long t2 = System.nanoTime();
+
+    // 3. Clusters.
+    JavaRDD<Long> edges = pairs.map(p -> ConnectedComponents.edge((int) p[1], (int) p[0]));
+    if (earlier != null) {
+      // The earlier clusters as they were: each earlier member linked to its representative.
+      edges =
+          edges.union(
+              earlier
+                  .filter(d -> d.earlierRep != d.ordinal)
+                  .map(d -> ConnectedComponents.edge(d.ordinal, d.earlierRep)));
+    }
+    int[] rounds = {0};
+    JavaPairRDD<Integer, Integer> labels =
+        pairCount == 0 && earlier == null
+            ? JavaPairRDD.fromJavaRDD(jsc.<Tuple2<Integer, Integer>>emptyRDD())
+            : ConnectedComponents.labels(
+                ConnectedComponents.stars(edges, partitions, rounds), partitions);
+    JavaPairRDD<Integer, Integer> sizes =
+        labels.mapToPair(l -> new Tuple2<>(l._2(), 1)).reduceByKey(Integer::sum, partitions);
+    JavaPairRDD<Integer, Long> facts =
+        labels
+            .mapValues(rep -> (LABEL << 32) | rep)
+            .union(sizes.mapValues(n -> (SIZE << 32) | (n + 1)))
+            .union(
+                pairs
+                    .mapToPair(p -> new Tuple2<>((int) p[1], NOT_NEW << 32))
+                    .reduceByKey((a, b) -> a, partitions))
+            .union(repeats.mapValues(first -> (REPEAT << 32) | first));
+
+    // 4. Every document with its facts: an error, a representative or a member.
+    JavaPairRDD<Integer, Tuple2<Iterable<Doc>, Iterable<Long>>> joined =
+        docs.mapToPair(d -> new Tuple2<>(d.ordinal, d)).cogroup(facts, partitions);
+    JavaPairRDD<Long, Placed> placed =
+        joined.flatMapToPair(
+            e -> {
+              Doc d = e._2()._1().iterator().next();
+              int rep = d.ordinal;
+              int size = 1;
+              boolean isNew = true;
+              boolean repeated = false;
+              for (long f : e._2()._2()) {
+                long kind = f >>> 32;
+                int v = (int) f;
+                if (kind == LABEL) {
+                  rep = v;
+                } else if (kind == SIZE) {
+                  size = v;
+                } else if (kind == NOT_NEW) {
+                  isNew = false;
+                } else if (kind == REPEAT) {
+                  repeated = true;
+                }
+              }
+              if (!d.ok() || repeated || (d.earlier() && rep != d.ordinal)) {
+                return java.util.Collections.emptyIterator();
+              }
+              Placed p = new Placed();
+              p.earlier = d.earlier();
+              p.ordinal = d.ordinal;
+              p.idJson = d.idJson;
+              p.fingerprint = d.fingerprint;
+              p.sketch = d.sketch;
+              p.record = d.record;
+              p.size = size;
+              p.isNew = isNew;
+              long key = ((long) rep << 1) | (rep == d.ordinal ? 0 : 1);
+              return List.of(new Tuple2<>(key, p)).iterator();
+            });
+    JavaPairRDD<Integer, Out> outs =
+        placed
+            .repartitionAndSortWithinPartitions(new ByRep(partitions))
+            .mapPartitionsToPair(it -> new ClusterLines(it, verify))
+            .filter(o -> o._2() != null);
+    JavaPairRDD<Integer, Out> ordered = outs.sortByKey(true, partitions);
+    ordered.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(ordered.rdd().toJavaRDD());
+
+    // 5. Write.
+    saveText(ordered.map(o -> o._2().cluster), staging, "clusters");
+    saveText(
+        ordered
+            .filter(o -> o._2().representative)
+            .map(o -> new String(o._2().record, StandardCharsets.UTF_8)),
+        staging,
+        "unique");
+    saveText(
+        ordered
+            .filter(o -> !o._2().representative)
+            .map(o -> new String(o._2().record, StandardCharsets.UTF_8)),
+        staging,
+        "duplicates");
+    JavaPairRDD<Integer, String> ids =
+        docs.filter(Doc::ok).mapToPair(d -> new Tuple2<>(d.ordinal, d.idJson));
+    saveText(
+        pairs
+            .mapToPair(p -> new Tuple2<>((int) p[0], p))
+            .join(ids, partitions)
+            .mapToPair(e -> new Tuple2<>((int) e._2()._1()[1], e._2()))
+            .join(ids, partitions)
+            .mapToPair(
+                e -> {
+                  long[] p = e._2()._1()._1();
+                  String line =
+                      Lines.pair(
+                          e._2()._1()._2(),
+                          e._2()._2(),
+                          (int) p[2],
+                          Double.longBitsToDouble(p[3]),
+                          verify);
+                  return new Tuple2<>((p[0] << 32) | p[1], line);
+                })
+            .sortByKey(true, partitions)
+            .values(),
+        staging,
+        "pairs");
+    JavaPairRDD<Integer, String[]> errors =
+        joined
+            .flatMapToPair(
+                e -> {
+                  Doc d = e._2()._1().iterator().next();
+                  String error = d.error;
+                  if (error == null) {
+                    for (long f : e._2()._2()) {
+                      if (f >>> 32 == REPEAT) {
+                        error =
+                            "repeated id "
+                                + d.idJson
+                                + " (first used by document #"
+                                + ((int) f + 1)
+                                + ")";
+                      }
+                    }
+                  }
+                  if (error == null) {
+                    return java.util.Collections.emptyIterator();
+                  }
+                  return List.of(
+                          new Tuple2<>(d.ordinal, new String[] {d.location, d.idJson, error}))
+                      .iterator();
+                })
+            .sortByKey(true, partitions);
+    errors.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(errors.rdd().toJavaRDD());
+    saveText(errors.map(e -> errorLine(e._2())), staging, "errors");
+
+    // 6. The summary: counts, the five biggest clusters, the first five errors.
+    long[] counts =
+        ordered
+            .map(
+                o -> {
+                  Out x = o._2();
+                  return new long[] {
+                    x.representative ? 1 : 0,
+                    x.representative ? 0 : 1,
+                    x.representative && x.size > 1 ? 1 : 0,
+                    x.isNew ? 1 : 0
+                  };
+                })
+            .fold(
+                new long[4],
+                (a, b) -> new long[] {a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]});
+    List<Tuple2<Integer, Integer>> biggest = sizes.top(5, new BySize());
+    java.util.Set<Integer> biggestReps = new java.util.HashSet<>();
+    for (Tuple2<Integer, Integer> b : biggest) {
+      biggestReps.add(b._1());
+    }
+    java.util.Map<Integer, String> biggestIds =
+        biggestReps.isEmpty()
+            ? java.util.Map.of()
+            : ids.filter(x -> biggestReps.contains(x._1())).collectAsMap();
+    long errorCount = errors.count();
+    List<Tuple2<Integer, String[]>> firstErrors = errors.take(5);
+    long t3 = System.nanoTime();
+
+    ObjectNode summary = JSON.createObjectNode();
+    summary.put("documents", documents);
+    summary.put("errors", errorCount);
+    summary.put("unique", counts[0]);
+    summary.put("new_on_arrival", counts[3]);
+    summary.put("duplicates", counts[1]);
+    summary.put("clusters", counts[2]);
+    summary.put("pairs", pairCount);
+    double seconds = (t3 - t0) / 1e9;
+    summary.put("seconds", Math.round(seconds * 1000) / 1000.0);
+    summary.put("documents_per_second", Math.round(seconds > 0 ? documents / seconds : 0));
+    ObjectNode phases = summary.putObject("phase_seconds");
+    phases.put("read_and_analyse", Math.round((t1 - t0) / 1e6) / 1000.0);
+    phases.put("pairs", Math.round((t2 - t1) / 1e6) / 1000.0);
+    phases.put("write", Math.round((t3 - t2) / 1e6) / 1000.0);
+    ArrayNode big = summary.putArray("biggest_clusters");
+    for (int i = 0; i < biggest.size(); i++) {
+      ObjectNode o = big.addObject();
+      o.set("representative", JSON.readTree(biggestIds.get(biggest.get(i)._1())));
+      o.put("size", biggest.get(i)._2() + 1);
+    }
+    summary.put("settings", settings.settingsLine());
+    ObjectNode spark1 = summary.putObject("spark");
+    if (against != null) {
+      spark1.put("against", against);
+      spark1.put("first_ordinal", firstNew);
+    }
+    spark1.put("partitions", partitions);
+    spark1.put("input_splits", DocumentReader.splits(files, settings.inputPartitions).size());
+    spark1.put("cluster_rounds", rounds[0]);
+    spark1.put("scheme", settings.blockScheme().toString());
+    ArrayNode errs = spark1.putArray("first_errors");
+    for (Tuple2<Integer, String[]> e : firstErrors) {
+      errs.add(e._2()[0] + ": " + e._2()[2]);
+    }
+    if (settings.parquet) {
+      for (String name : List.of("clusters", "pairs", "unique", "duplicates")) {
+        spark
+            .read()
+            .json(spark.read().textFile(new Path(staging, name).toString()))
+            .write()
+            .parquet(new Path(new Path(staging, "parquet"), name).toString());
+      }
+    }
+    if (settings.saveFingerprints) {
+      SavedFingerprints.write(
+          spark,
+          joined.flatMapToPair(
+              e -> {
+                Doc d = e._2()._1().iterator().next();
+                int rep = d.earlier() ? d.earlierRep : d.ordinal;
+                for (long f : e._2()._2()) {
+                  if (f >>> 32 == REPEAT) {
+                    return java.util.Collections.emptyIterator();
+                  }
+                  if (f >>> 32 == LABEL && !d.earlier()) {
+                    rep = (int) f;
+                  }
+                }
+                if (!d.ok()) {
+                  return java.util.Collections.emptyIterator();
+                }
+                return List.of(new Tuple2<>(d, rep)).iterator();
+              }),
+          staging);
+    }
+    try (OutputStream o = outFs.create(new Path(staging, MARKER), true)) {
+      o.write((summary.toPrettyString() + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    if (outFs.exists(target)) {
+      outFs.delete(target, true);
+    }
+    if (!outFs.rename(staging, target)) {
+      throw new IOException("could not move " + staging + " to " + target);
+    }
+    for (JavaRDD<?> r : cached) {
+      r.unpersist(false);
+    }
+    return summary;
+  }
+
+  private static void checkReplaceable(FileSystem fs, Path target, boolean force)
+      throws IOException {
+    if (!fs.exists(target) || force) {
+      return;
+    }
+    if (!fs.getFileStatus(target).isDirectory() || !fs.exists(new Path(target, MARKER))) {
+      throw new IOException(
+          target + " exists and is not the output of an earlier run; remove it or pass --force");
+    }
+  }
+
+  private static void saveText(JavaRDD<String> lines, Path dir, String name) {
+    lines.saveAsTextFile(new Path(dir, name).toString());
+  }
+
+  private static String errorLine(String[] e) throws IOException {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("location", e[0]);
+    if (e[1] != null) {
+      node.set("id", JSON.readTree(e[1]));
+    } else {
+      node.putNull("id");
+    }
+    node.put("error", e[2]);
+    return JSON.writeValueAsString(node);
+  }
+
+  /** Orders cluster sizes, largest first, then the earliest representative. */
+  private static final class BySize
+      implements Comparator<Tuple2<Integer, Integer>>, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public int compare(Tuple2<Integer, Integer> a, Tuple2<Integer, Integer> b) {
+      int c = Integer.compare(a._2(), b._2());
+      return c != 0 ? c : Integer.compare(b._1(), a._1());
+    }
+  }
+
+  /** Partitions a placed document by its representative (the key without its low bit). */
+  static final class ByRep extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final int n;
+
+    ByRep(int n) {
+      this.n = n;
+    }
+
+    @Override
+    public int numPartitions() {
+      return n;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      long rep = ((Long) key) >>> 1;
+      return Math.floorMod((int) rep * 0x9E3779B9, n);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ByRep && ((ByRep) o).n == n;
+    }
+
+    @Override
+    public int hashCode() {
+      return n;
+    }
+  }
+
+  /**
+   * Streams placed documents sorted by (representative, member): the representative's header comes
+   * first and is kept while its members pass, so a cluster of any size costs one header.
+   */
+  private static final class ClusterLines implements Iterator<Tuple2<Integer, Out>> {
+    private final Iterator<Tuple2<Long, Placed>> in;
+    private final boolean verify;
+    private Placed rep;
+    private ShingleSketch repSketch;
+
+    ClusterLines(Iterator<Tuple2<Long, Placed>> in, boolean verify) {
+      this.in = in;
+      this.verify = verify;
+    }
+
+    @Override
+    public boolean hasNext() {
+      return in.hasNext();
+    }
+
+    @Override
+    public Tuple2<Integer, Out> next() {
+      Tuple2<Long, Placed> e = in.next();
+      Placed p = e._2();
+      Out o = new Out();
+      o.record = p.record;
+      o.isNew = p.isNew;
+      if ((e._1() & 1) == 0) {
+        rep = p;
+        repSketch = verify ? ShingleSketch.decode(p.sketch, 0, p.sketch.length) : null;
+        if (p.earlier) {
+          return new Tuple2<>(p.ordinal, null); // an earlier run's: decided then
+        }
+        o.representative = true;
+        o.size = p.size;
+        o.cluster = Lines.cluster(p.idJson, p.idJson, true, p.isNew, p.size, 0, 1.0, verify);
+      } else {
+        if (rep == null || (long) rep.ordinal != e._1() >>> 1) {
+          throw new IllegalStateException(
+              "document " + p.ordinal + " came before its representative " + (e._1() >>> 1));
+        }
+        double sim =
+            verify
+                ? ShingleSketch.jaccard(
+                    ShingleSketch.decode(p.sketch, 0, p.sketch.length), repSketch)
+                : Double.NaN;
+        o.size = rep.size;
+        o.cluster =
+            Lines.cluster(
+                p.idJson,
+                rep.idJson,
+                false,
+                p.isNew,
+                rep.size,
+                Long.bitCount(p.fingerprint ^ rep.fingerprint),
+                sim,
+                verify);
+      }
+      return new Tuple2<>(p.ordinal, o);
+    }
+  }
+}
