@@ -361,7 +361,7 @@ public final class SendCommand implements Callable<Integer> {
     }
     if (error != null) {
       failure = error;
-      failedAt = items.get(0).source.location();
+      failedAt = Resume.point(items.get(0).source.location());
       return;
     }
     int next = 0;
@@ -379,7 +379,7 @@ public final class SendCommand implements Callable<Integer> {
       }
     } catch (IOException e) {
       failure = e;
-      failedAt = items.get(0).source.location();
+      failedAt = Resume.point(items.get(0).source.location());
     }
   }
 
@@ -493,20 +493,37 @@ public final class SendCommand implements Callable<Integer> {
       return new Resume(file, line, false);
     }
 
+    /** A location as {@code --resume-from} takes it: a file of a directory is its line 1. */
+    static String point(String location) {
+      return line(location) > 0 ? location : location + ":1";
+    }
+
+    /** The line number ending {@code location}, or 0 when it ends with none. */
+    private static long line(String location) {
+      int colon = location.lastIndexOf(':');
+      if (colon < 0 || colon == location.length() - 1) {
+        return 0;
+      }
+      for (int i = colon + 1; i < location.length(); i++) {
+        if (!Character.isDigit(location.charAt(i))) {
+          return 0;
+        }
+      }
+      try {
+        return Long.parseLong(location.substring(colon + 1));
+      } catch (NumberFormatException e) {
+        return 0;
+      }
+    }
+
     /** Whether the record at {@code location} is at or past the resume point. */
     boolean reached(String location) {
       if (started) {
         return true;
       }
-      int colon = location.lastIndexOf(':');
-      String name = colon < 0 ? location : location.substring(0, colon);
-      long at;
-      try {
-        at = colon < 0 ? 0 : Long.parseLong(location.substring(colon + 1));
-      } catch (NumberFormatException e) {
-        at = 0;
-        name = location;
-      }
+      long at = line(location);
+      String name = at > 0 ? location.substring(0, location.lastIndexOf(':')) : location;
+      at = Math.max(at, 1); // a file of a directory is one document: its line 1
       if ((file == null || file.equals(name)) && at >= line) {
         started = true;
         reachedOnce = true;
