@@ -77,7 +77,7 @@ class ExampleProjectIT {
                         + version
                         + ".pom")))
         .contains("<licenses>")
-        .contains("<scm>")
+        .contains("<scm")
         .contains("<developers>");
 
     // The example, copied out of the tree, built (and its test run) against that repository.
