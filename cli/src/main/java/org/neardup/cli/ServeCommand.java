@@ -145,6 +145,8 @@ public final class ServeCommand implements Callable<Integer> {
       description = "Wait this long for requests at shutdown (default ${DEFAULT-VALUE}).")
   String shutdownTimeout = "30s";
 
+  @CommandLine.Mixin GuardOptions guardOptions = new GuardOptions();
+
   private final PrintStream out;
 
   public ServeCommand() {
@@ -200,7 +202,10 @@ public final class ServeCommand implements Callable<Integer> {
             .maxInFlight(maxInFlight)
             .maxQueuedBytes(maxQueuedBytes)
             .shutdownTimeout(CollectionSettings.parseDuration(shutdownTimeout));
-    String t = token != null ? token : System.getenv(ServerConfig.TOKEN_ENV);
+    b.guards(guardOptions.guards());
+    String fromFile = guardOptions.token();
+    String t =
+        token != null ? token : fromFile != null ? fromFile : System.getenv(ServerConfig.TOKEN_ENV);
     if (t != null && !t.isEmpty()) {
       b.token(t);
     }

@@ -11,10 +11,11 @@ import java.nio.file.Path;
  * as {@code --token} does. The file holds the token on its first line; surrounding whitespace and
  * the line end are dropped.
  */
-final class TokenFile {
+public final class TokenFile {
   private TokenFile() {}
 
-  static String read(Path file) {
+  /** Reads the token; throws IllegalArgumentException naming the file and the problem. */
+  public static String read(Path file) {
     String text;
     try {
       if (Files.size(file) > 4096) {

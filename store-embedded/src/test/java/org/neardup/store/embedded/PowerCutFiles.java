@@ -77,7 +77,7 @@ final class PowerCutFiles extends FileLayer {
   private int forcesSkipped;
   private boolean cutAfterSkippedForce;
   private Predicate<String> cutOn = what -> true;
-  private boolean uncheckedNext;
+  private Predicate<String> uncheckedNext = what -> false;
   private long matched;
 
   /**
@@ -88,9 +88,10 @@ final class PowerCutFiles extends FileLayer {
   }
 
   /**
-   * Counts only the operations whose description matches for {@code cutAt}: {@code "write NAME"},
-   * {@code "force NAME"}, {@code "truncate NAME"}, {@code "open NAME"}, {@code "rename NAME"},
-   * {@code "delete NAME"}, {@code "sync directory"}.
+   * Counts only the operations whose description matches for {@code cutAt}: {@code "write NAME"}
+   * (at the channel's position), {@code "pwrite NAME"} (at a given one), {@code "force NAME"},
+   * {@code "truncate NAME"}, {@code "open NAME"}, {@code "rename NAME"}, {@code "delete NAME"},
+   * {@code "sync directory"}.
    */
   PowerCutFiles cutOn(Predicate<String> what) {
     synchronized (lock) {
@@ -121,10 +122,13 @@ final class PowerCutFiles extends FileLayer {
     return skipForces(f -> p.test(f) && ++seen[0] == nth, true);
   }
 
-  /** The next operation throws an unchecked exception (a bug, not a disk error). */
-  void failNextUnchecked() {
+  /**
+   * The next operation that matches (see {@link #cutOn}) throws an unchecked exception (a bug, not
+   * a disk error).
+   */
+  void failNextUnchecked(Predicate<String> what) {
     synchronized (lock) {
-      uncheckedNext = true;
+      uncheckedNext = what;
     }
   }
 
@@ -159,8 +163,8 @@ final class PowerCutFiles extends FileLayer {
       throw new PowerCut();
     }
     ops++;
-    if (uncheckedNext) {
-      uncheckedNext = false;
+    if (uncheckedNext.test(what)) {
+      uncheckedNext = w -> false;
       throw new IllegalStateException("an unchecked failure injected into " + what);
     }
     if (cutOn.test(what)) {
@@ -357,7 +361,7 @@ final class PowerCutFiles extends FileLayer {
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
       synchronized (lock) {
-        tick("write " + name());
+        tick("pwrite " + name());
         recordWrite(position, src.remaining());
         return d.write(src, position);
       }
