@@ -208,7 +208,7 @@ public final class RedisStore implements FingerprintStore {
       }
       cache.put(name, c);
       return c;
-    } catch (redis.clients.jedis.exceptions.JedisConnectionException e) {
+    } catch (redis.clients.jedis.exceptions.JedisException e) {
       throw unavailable(e);
     }
   }
