@@ -274,6 +274,11 @@ final class Api implements HttpHandler {
       LOG.log(Level.ERROR, "the store failed", e);
       ex.getResponseHeaders().put(RETRY_AFTER, "10");
       fail(ex, new ApiException(503, "the store cannot take writes: " + e.getMessage()));
+    } catch (java.io.UncheckedIOException e) {
+      // A networked store's reads (check, get, stats) when its server is unreachable.
+      LOG.log(Level.ERROR, "the store failed", e);
+      ex.getResponseHeaders().put(RETRY_AFTER, "10");
+      fail(ex, new ApiException(503, "the store is unavailable: " + e.getCause().getMessage()));
     } catch (RuntimeException | Error e) {
       LOG.log(Level.ERROR, "internal error on " + match.route().template, e);
       fail(ex, new ApiException(500, "internal error: " + e));

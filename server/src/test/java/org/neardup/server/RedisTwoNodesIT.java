@@ -214,4 +214,67 @@ class RedisTwoNodesIT {
       }
     }
   }
+
+  /**
+   * redis-server killed under a node: inserts and checks answer 503 with Retry-After at once,
+   * {@code /ready} answers 503; once it is back (append-only file, fsync always), the node serves
+   * again by itself and every insert it acknowledged is there.
+   */
+  @Test
+  public void redisKilled_node503ThenRecovers() throws Exception {
+    java.net.http.HttpClient http =
+        java.net.http.HttpClient.newBuilder()
+            .connectTimeout(java.time.Duration.ofSeconds(30))
+            .build();
+    Path err = dir.resolve("node.err");
+    try (RedisServer redis = RedisServer.start("--appendonly", "yes", "--appendfsync", "always")) {
+      Process p = node(redis.url(), err);
+      try {
+        URI u = listening(p, err);
+        java.util.function.Function<String, java.net.http.HttpResponse<String>> insert =
+            id -> {
+              try {
+                return http.send(
+                    java.net.http.HttpRequest.newBuilder(
+                            u.resolve("/v1/collections/default/documents"))
+                        .timeout(java.time.Duration.ofSeconds(60))
+                        .header("Content-Type", "application/json")
+                        .POST(
+                            java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "{\"id\":\""
+                                    + id
+                                    + "\",\"text\":\"words of document "
+                                    + id
+                                    + " that say little\"}"))
+                        .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+              } catch (IOException | InterruptedException e) {
+                throw new AssertionError(e);
+              }
+            };
+        assertThat(insert.apply("before").statusCode()).isEqualTo(200);
+        redis.kill();
+        long t0 = System.nanoTime();
+        java.net.http.HttpResponse<String> down = insert.apply("during");
+        assertThat(down.statusCode()).isEqualTo(503);
+        assertThat(down.headers().firstValue("Retry-After")).isPresent();
+        assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(30));
+        java.net.http.HttpResponse<String> ready =
+            http.send(
+                java.net.http.HttpRequest.newBuilder(u.resolve("/ready")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(ready.statusCode()).isEqualTo(503);
+        assertThat(ready.body()).contains("store unhealthy");
+        redis.restart();
+        assertThat(insert.apply("after").statusCode()).isEqualTo(200);
+        try (NeardupClient client = NeardupClient.builder(u).build()) {
+          assertThat(client.get("default", "before")).isPresent();
+          assertThat(client.get("default", "after")).isPresent();
+          assertThat(client.ready()).isTrue();
+        }
+      } finally {
+        p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+      }
+    }
+  }
 }

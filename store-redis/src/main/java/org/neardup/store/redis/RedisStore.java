@@ -233,14 +233,24 @@ public final class RedisStore implements FingerprintStore {
   @Override
   public @Nullable Collection collection(String name) {
     checkNotClosed();
-    return fromEntry(name, redis.hget(registry, name.getBytes(StandardCharsets.UTF_8)));
+    try {
+      return fromEntry(name, redis.hget(registry, name.getBytes(StandardCharsets.UTF_8)));
+    } catch (redis.clients.jedis.exceptions.JedisException e) {
+      throw new java.io.UncheckedIOException(unavailable(e));
+    }
   }
 
   @Override
   public List<Collection> collections() {
     checkNotClosed();
     Map<String, byte[]> sorted = new TreeMap<>();
-    for (Map.Entry<byte[], byte[]> e : redis.hgetAll(registry).entrySet()) {
+    Map<byte[], byte[]> all;
+    try {
+      all = redis.hgetAll(registry);
+    } catch (redis.clients.jedis.exceptions.JedisException e) {
+      throw new java.io.UncheckedIOException(unavailable(e));
+    }
+    for (Map.Entry<byte[], byte[]> e : all.entrySet()) {
       sorted.put(new String(e.getKey(), StandardCharsets.UTF_8), e.getValue());
     }
     List<Collection> out = new ArrayList<>();
