@@ -130,12 +130,11 @@ class RedisTwoNodesIT {
     Path err1 = dir.resolve("node1.err");
     Path err2 = dir.resolve("node2.err");
     try (RedisServer redis = RedisServer.start()) {
-      // One after the other: the first creates the default collection, the second finds it.
+      // Both at once: either may create the default collection, the other finds it.
       Process p1 = node(redis.url(), err1);
-      Process p2 = null;
+      Process p2 = node(redis.url(), err2);
       try {
         URI u1 = listening(p1, err1);
-        p2 = node(redis.url(), err2);
         URI u2 = listening(p2, err2);
         NeardupClient[] nodes = {
           NeardupClient.builder(u1).build(), NeardupClient.builder(u2).build()
@@ -208,9 +207,7 @@ class RedisTwoNodesIT {
         }
       } finally {
         p1.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
-        if (p2 != null) {
-          p2.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
-        }
+        p2.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
       }
     }
   }
