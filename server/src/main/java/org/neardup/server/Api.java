@@ -290,7 +290,8 @@ final class Api implements HttpHandler {
     switch (m.route()) {
       case READY:
         {
-          boolean ok = accepting && store.isHealthy();
+          String reason = accepting ? store.unhealthyReason() : null;
+          boolean ok = accepting && reason == null;
           send(
               ex,
               ok ? 200 : 503,
@@ -300,6 +301,9 @@ final class Api implements HttpHandler {
                     g.writeStartObject();
                     g.writeStringField(
                         "status", ok ? "ready" : accepting ? "store unhealthy" : "shutting down");
+                    if (reason != null) {
+                      g.writeStringField("reason", reason);
+                    }
                     g.writeEndObject();
                   }));
           return;

@@ -261,7 +261,9 @@ class RedisTwoNodesIT {
                 java.net.http.HttpRequest.newBuilder(u.resolve("/ready")).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(ready.statusCode()).isEqualTo(503);
-        assertThat(ready.body()).contains("store unhealthy");
+        assertThat(ready.body())
+            .contains("store unhealthy")
+            .contains("redis at redis://127.0.0.1:" + redis.port() + " is unavailable");
         redis.restart();
         assertThat(insert.apply("after").statusCode()).isEqualTo(200);
         try (NeardupClient client = NeardupClient.builder(u).build()) {

@@ -309,6 +309,19 @@ public final class RedisStore implements FingerprintStore {
   }
 
   @Override
+  public @Nullable String unhealthyReason() {
+    if (closed) {
+      return "the redis store is closed";
+    }
+    try {
+      redis.ping();
+      return null;
+    } catch (RuntimeException e) {
+      return unavailable(e).getMessage();
+    }
+  }
+
+  @Override
   public Map<String, Number> metrics() {
     Map<String, Number> out = new TreeMap<>();
     try {
