@@ -19,10 +19,10 @@ import org.neardup.internal.Checks;
 public final class MatchSet {
   private final int maxMatches;
   private final boolean verify;
-  private long[] ordinals = new long[16];
-  private long[] roots = new long[16];
-  private int[] distances = new int[16];
-  private double[] similarities = new double[16];
+  private long[] ordinals;
+  private long[] roots;
+  private int[] distances;
+  private double[] similarities;
   private int count;
 
   /**
@@ -33,6 +33,10 @@ public final class MatchSet {
     Checks.checkArgument(maxMatches >= 1, "maxMatches must be >= 1, got %s", maxMatches);
     this.maxMatches = maxMatches;
     this.verify = verify;
+    this.ordinals = new long[16];
+    this.roots = new long[16];
+    this.distances = new int[16];
+    this.similarities = new double[16];
   }
 
   public void clear() {
@@ -125,26 +129,28 @@ public final class MatchSet {
    */
   public int[] reported() {
     int n = Math.min(count, maxMatches);
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    // Arrays.sort of objects is stable: ties keep ordinal order.
-    if (verify) {
-      Arrays.sort(
-          order,
-          (a, b) -> {
-            int c = Double.compare(similarities[b], similarities[a]);
-            return c != 0 ? c : Integer.compare(distances[a], distances[b]);
-          });
-    } else {
-      Arrays.sort(order, (a, b) -> Integer.compare(distances[a], distances[b]));
-    }
     int[] out = new int[n];
+    // A stable insertion sort: verdicts list a few matches, and it allocates nothing else.
     for (int i = 0; i < n; i++) {
-      out[i] = order[i];
+      int j = i;
+      while (j > 0 && before(i, out[j - 1])) {
+        out[j] = out[j - 1];
+        j--;
+      }
+      out[j] = i;
     }
     return out;
+  }
+
+  /** Whether match a ranks strictly before match b. */
+  private boolean before(int a, int b) {
+    if (verify) {
+      int c = Double.compare(similarities[b], similarities[a]);
+      if (c != 0) {
+        return c < 0;
+      }
+    }
+    return distances[a] < distances[b];
   }
 
   /**
@@ -168,12 +174,31 @@ public final class MatchSet {
 
   /** A copy holding the same matches. */
   public MatchSet copy() {
-    MatchSet c = new MatchSet(maxMatches, verify);
-    c.ordinals = Arrays.copyOf(ordinals, Math.max(1, count));
-    c.roots = Arrays.copyOf(roots, Math.max(1, count));
-    c.distances = Arrays.copyOf(distances, Math.max(1, count));
-    c.similarities = Arrays.copyOf(similarities, Math.max(1, count));
-    c.count = count;
-    return c;
+    int n = Math.max(1, count);
+    return new MatchSet(
+        maxMatches,
+        verify,
+        Arrays.copyOf(ordinals, n),
+        Arrays.copyOf(roots, n),
+        Arrays.copyOf(distances, n),
+        Arrays.copyOf(similarities, n),
+        count);
+  }
+
+  private MatchSet(
+      int maxMatches,
+      boolean verify,
+      long[] ordinals,
+      long[] roots,
+      int[] distances,
+      double[] similarities,
+      int count) {
+    this.maxMatches = maxMatches;
+    this.verify = verify;
+    this.ordinals = ordinals;
+    this.roots = roots;
+    this.distances = distances;
+    this.similarities = similarities;
+    this.count = count;
   }
 }

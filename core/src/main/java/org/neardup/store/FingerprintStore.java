@@ -85,6 +85,14 @@ public interface FingerprintStore extends Closeable {
   boolean isHealthy();
 
   /**
+   * Why the store cannot take writes, for {@code /ready} and operators (never a secret such as a
+   * password); null while it is healthy. The default names no cause.
+   */
+  default @Nullable String unhealthyReason() {
+    return isHealthy() ? null : "the store reports itself unhealthy";
+  }
+
+  /**
    * Store-specific counters and gauges (log bytes, fsyncs, snapshot size, ...) by snake_case name;
    * the service exports each as {@code neardup_store_<name>}. Empty by default.
    */

@@ -341,6 +341,11 @@ final class Api implements HttpHandler {
       LOG.log(Level.ERROR, "the store failed", e);
       ex.getResponseHeaders().put(RETRY_AFTER, "10");
       fail(ex, new ApiException(503, "the store cannot take writes: " + e.getMessage()));
+    } catch (java.io.UncheckedIOException e) {
+      // A networked store's reads (check, get, stats) when its server is unreachable.
+      LOG.log(Level.ERROR, "the store failed", e);
+      ex.getResponseHeaders().put(RETRY_AFTER, "10");
+      fail(ex, new ApiException(503, "the store is unavailable: " + e.getCause().getMessage()));
     } catch (RuntimeException | Error e) {
       fail(ex, internalError("on " + match.route().template, e));
     }
@@ -355,7 +360,8 @@ final class Api implements HttpHandler {
     switch (m.route()) {
       case READY:
         {
-          boolean ok = accepting && store.isHealthy();
+          String reason = accepting ? store.unhealthyReason() : null;
+          boolean ok = accepting && reason == null;
           send(
               ex,
               ok ? 200 : 503,
@@ -365,6 +371,9 @@ final class Api implements HttpHandler {
                     g.writeStartObject();
                     g.writeStringField(
                         "status", ok ? "ready" : accepting ? "store unhealthy" : "shutting down");
+                    if (reason != null) {
+                      g.writeStringField("reason", reason);
+                    }
                     g.writeEndObject();
                   }));
           return;

@@ -61,7 +61,14 @@ public final class NeardupServer implements Closeable {
     Metrics metrics = new Metrics(store, admission, workers);
     String name = config.defaultCollection();
     if (name != null && store.collection(name) == null) {
-      store.create(name, config.defaults());
+      try {
+        store.create(name, config.defaults());
+      } catch (IllegalArgumentException e) {
+        // Another node sharing the store created it meanwhile; anything else is an error.
+        if (store.collection(name) == null) {
+          throw e;
+        }
+      }
     }
     this.api = new Api(store, config, admission, workers, metrics);
     this.graceful = new GracefulShutdownHandler(routing(api));

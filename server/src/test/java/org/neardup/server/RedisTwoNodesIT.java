@@ -130,12 +130,11 @@ class RedisTwoNodesIT {
     Path err1 = dir.resolve("node1.err");
     Path err2 = dir.resolve("node2.err");
     try (RedisServer redis = RedisServer.start()) {
-      // One after the other: the first creates the default collection, the second finds it.
+      // Both at once: either may create the default collection, the other finds it.
       Process p1 = node(redis.url(), err1);
-      Process p2 = null;
+      Process p2 = node(redis.url(), err2);
       try {
         URI u1 = listening(p1, err1);
-        p2 = node(redis.url(), err2);
         URI u2 = listening(p2, err2);
         NeardupClient[] nodes = {
           NeardupClient.builder(u1).build(), NeardupClient.builder(u2).build()
@@ -208,9 +207,72 @@ class RedisTwoNodesIT {
         }
       } finally {
         p1.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
-        if (p2 != null) {
-          p2.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+        p2.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /**
+   * redis-server killed under a node: inserts and checks answer 503 with Retry-After at once,
+   * {@code /ready} answers 503; once it is back (append-only file, fsync always), the node serves
+   * again by itself and every insert it acknowledged is there.
+   */
+  @Test
+  public void redisKilled_node503ThenRecovers() throws Exception {
+    java.net.http.HttpClient http =
+        java.net.http.HttpClient.newBuilder()
+            .connectTimeout(java.time.Duration.ofSeconds(30))
+            .build();
+    Path err = dir.resolve("node.err");
+    try (RedisServer redis = RedisServer.start("--appendonly", "yes", "--appendfsync", "always")) {
+      Process p = node(redis.url(), err);
+      try {
+        URI u = listening(p, err);
+        java.util.function.Function<String, java.net.http.HttpResponse<String>> insert =
+            id -> {
+              try {
+                return http.send(
+                    java.net.http.HttpRequest.newBuilder(
+                            u.resolve("/v1/collections/default/documents"))
+                        .timeout(java.time.Duration.ofSeconds(60))
+                        .header("Content-Type", "application/json")
+                        .POST(
+                            java.net.http.HttpRequest.BodyPublishers.ofString(
+                                "{\"id\":\""
+                                    + id
+                                    + "\",\"text\":\"words of document "
+                                    + id
+                                    + " that say little\"}"))
+                        .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+              } catch (IOException | InterruptedException e) {
+                throw new AssertionError(e);
+              }
+            };
+        assertThat(insert.apply("before").statusCode()).isEqualTo(200);
+        redis.kill();
+        long t0 = System.nanoTime();
+        java.net.http.HttpResponse<String> down = insert.apply("during");
+        assertThat(down.statusCode()).isEqualTo(503);
+        assertThat(down.headers().firstValue("Retry-After")).isPresent();
+        assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(30));
+        java.net.http.HttpResponse<String> ready =
+            http.send(
+                java.net.http.HttpRequest.newBuilder(u.resolve("/ready")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(ready.statusCode()).isEqualTo(503);
+        assertThat(ready.body())
+            .contains("store unhealthy")
+            .contains("redis at redis://127.0.0.1:" + redis.port() + " is unavailable");
+        redis.restart();
+        assertThat(insert.apply("after").statusCode()).isEqualTo(200);
+        try (NeardupClient client = NeardupClient.builder(u).build()) {
+          assertThat(client.get("default", "before")).isPresent();
+          assertThat(client.get("default", "after")).isPresent();
+          assertThat(client.ready()).isTrue();
         }
+      } finally {
+        p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
       }
     }
   }

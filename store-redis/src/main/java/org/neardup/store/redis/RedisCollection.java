@@ -29,7 +29,7 @@ import org.neardup.store.Document;
 import org.neardup.store.Outcome;
 import org.neardup.store.Outcome.Status;
 import org.neardup.store.StoredDocument;
-import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A collection of the {@link RedisStore}. A check-and-insert runs in two steps, each one script run
@@ -613,7 +613,7 @@ final class RedisCollection implements Collection {
   private <T> T io(Call<T> call) throws IOException {
     try {
       return call.run();
-    } catch (JedisConnectionException e) {
+    } catch (JedisException e) {
       throw store.unavailable(e);
     }
   }
@@ -621,7 +621,7 @@ final class RedisCollection implements Collection {
   private <T> T unchecked(Call<T> call) {
     try {
       return call.run();
-    } catch (JedisConnectionException e) {
+    } catch (JedisException e) {
       throw new UncheckedIOException(store.unavailable(e));
     }
   }

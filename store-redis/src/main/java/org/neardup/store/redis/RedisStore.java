@@ -208,7 +208,7 @@ public final class RedisStore implements FingerprintStore {
       }
       cache.put(name, c);
       return c;
-    } catch (redis.clients.jedis.exceptions.JedisConnectionException e) {
+    } catch (redis.clients.jedis.exceptions.JedisException e) {
       throw unavailable(e);
     }
   }
@@ -233,14 +233,24 @@ public final class RedisStore implements FingerprintStore {
   @Override
   public @Nullable Collection collection(String name) {
     checkNotClosed();
-    return fromEntry(name, redis.hget(registry, name.getBytes(StandardCharsets.UTF_8)));
+    try {
+      return fromEntry(name, redis.hget(registry, name.getBytes(StandardCharsets.UTF_8)));
+    } catch (redis.clients.jedis.exceptions.JedisException e) {
+      throw new java.io.UncheckedIOException(unavailable(e));
+    }
   }
 
   @Override
   public List<Collection> collections() {
     checkNotClosed();
     Map<String, byte[]> sorted = new TreeMap<>();
-    for (Map.Entry<byte[], byte[]> e : redis.hgetAll(registry).entrySet()) {
+    Map<byte[], byte[]> all;
+    try {
+      all = redis.hgetAll(registry);
+    } catch (redis.clients.jedis.exceptions.JedisException e) {
+      throw new java.io.UncheckedIOException(unavailable(e));
+    }
+    for (Map.Entry<byte[], byte[]> e : all.entrySet()) {
       sorted.put(new String(e.getKey(), StandardCharsets.UTF_8), e.getValue());
     }
     List<Collection> out = new ArrayList<>();
@@ -295,6 +305,19 @@ public final class RedisStore implements FingerprintStore {
       return "PONG".equals(redis.ping());
     } catch (RuntimeException e) {
       return false;
+    }
+  }
+
+  @Override
+  public @Nullable String unhealthyReason() {
+    if (closed) {
+      return "the redis store is closed";
+    }
+    try {
+      redis.ping();
+      return null;
+    } catch (RuntimeException e) {
+      return unavailable(e).getMessage();
     }
   }
 

@@ -28,7 +28,8 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
 
   @Override
   public FingerprintStore open(StoreConfig config) throws IOException {
-    config.checkKnown("redis", "url", "prefix", "pool", "timeout-ms", "expire-interval");
+    config.checkKnown(
+        "redis", "url", "prefix", "pool", "timeout-ms", "expire-interval", "tls-ca-file");
     String url = config.get("url", "redis://127.0.0.1:6379");
     URI uri;
     try {
@@ -61,6 +62,19 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
             .connectionTimeoutMillis(timeout)
             .socketTimeoutMillis(timeout)
             .clientName("neardup");
+    boolean tls = JedisURIHelper.isRedisSSLScheme(uri);
+    String caFile = config.get("tls-ca-file");
+    if (caFile != null && !tls) {
+      throw new IllegalArgumentException(
+          "tls-ca-file is for TLS connections: give a rediss:// url, got " + RedisStore.where(uri));
+    }
+    if (tls) {
+      // The server's certificate must name the URL's host; trust the CA file, else the JVM's CAs.
+      client.sslParameters(Tls.verifyingHost());
+      if (caFile != null) {
+        client.sslSocketFactory(Tls.trusting(java.nio.file.Path.of(caFile)));
+      }
+    }
     GenericObjectPoolConfig<Connection> poolConfig = new GenericObjectPoolConfig<>();
     poolConfig.setMaxTotal(pool);
     poolConfig.setMaxIdle(pool);
