@@ -3,7 +3,8 @@
 # The cost of --han fold and of a 10,000-word jieba user dictionary in fingerprinting speed (and of
 # jieba's mixed blocks: keep-hanruns is the tokenization before them), side by side in one run (JMH ChineseOptionsBenchmark, one thread, every variant in one invocation), twice,
 # so the spread between the two runs shows how noisy the machine was. Compare ratios, not MB/s.
-# Usage: benchmarks/chinese-options.sh [DEV_DIR]   (default ../shared/data/dev); about 12 minutes.
+# Usage: benchmarks/chinese-options.sh [DEV_DIR]   (default ../shared/data/dev); about 15 minutes,
+# or JMH=0 benchmarks/chinese-options.sh for the alternating rounds only (a few minutes).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -13,6 +14,10 @@ trap 'rm -rf "$work"' EXIT
 mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl benchmarks -am package
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "commit: $(git rev-parse --short HEAD)"
+# Alternating rounds in one JVM: the ratios to report on a shared machine.
+java -Xmx2g -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.ChineseOptionsRounds \
+  "$dev/docs.jsonl" "${ROUNDS:-15}"
+[ "${JMH:-1}" = 0 ] && exit 0
 for run in 1 2; do
   java -jar benchmarks/target/benchmarks.jar ChineseOptionsBenchmark -p corpus="$dev/docs.jsonl" \
     -rf csv -rff "$work/run$run.csv" | grep -E 'user dictionary .* loaded' || true
