@@ -88,8 +88,8 @@ final class EngineOptions {
       names = "--han",
       paramLabel = "keep|fold",
       description =
-          "keep: traditional and simplified Chinese characters differ (default). fold: fold traditional (and Taiwan/Hong Kong variant) characters to simplified ones first, so a text and its simplified/traditional conversion are the same text.")
-  String han = "keep";
+          "fold: fold traditional (and Taiwan/Hong Kong variant) Chinese characters to simplified ones first, so a text and its simplified/traditional conversion are the same text (default). keep: they differ.")
+  String han = "fold";
 
   @Option(
       names = "--idf",

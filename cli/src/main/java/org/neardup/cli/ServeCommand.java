@@ -93,7 +93,7 @@ public final class ServeCommand implements Callable<Integer> {
       paramLabel = "keep|fold",
       description =
           "Fold traditional Chinese characters to simplified ones in the default settings of new collections (default ${DEFAULT-VALUE}).")
-  String han = "keep";
+  String han = "fold";
 
   @Option(
       names = "--user-dict",

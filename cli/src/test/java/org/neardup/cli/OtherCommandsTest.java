@@ -65,6 +65,52 @@ class OtherCommandsTest {
     assertThat(Simhash.parseHex(GOLDEN_EN)).isNotZero();
   }
 
+  @Test
+  void userDictAndHan_changeFingerprintsAndIdf_badDictionaryExitsWithTheLine() throws IOException {
+    Path in = tmp.resolve("in.jsonl");
+    String zh = "这家公司发布了区块链技术平台。区块链技术平台将向开发者开放，区块链技术平台很受欢迎。";
+    String zhTraditional = "這家公司發佈了區塊鏈技術平臺。區塊鏈技術平臺將向開發者開放，區塊鏈技術平臺很受歡迎。";
+    Files.write(
+        in,
+        List.of(DedupCommandTest.doc("s", zh), DedupCommandTest.doc("t", zhTraditional)),
+        StandardCharsets.UTF_8);
+    Path dict = tmp.resolve("user.txt");
+    Files.writeString(dict, "\uFEFF区块链技术平台 50000 n\n", StandardCharsets.UTF_8);
+    CliRunner plain = CliRunner.run("fingerprint", in.toString());
+    CliRunner withDict =
+        CliRunner.run("fingerprint", "--user-dict", dict.toString(), in.toString());
+    CliRunner keep = CliRunner.run("fingerprint", "--han", "keep", in.toString());
+    assertThat(withDict.exitCode).as(withDict.toString()).isZero();
+    String[] p = plain.out.split("\n");
+    String[] d = withDict.out.split("\n");
+    String[] k = keep.out.split("\n");
+    // Folding is the default: the traditional repost has the simplified text's fingerprint.
+    assertThat(JSON.readTree(p[1]).get("simhash")).isEqualTo(JSON.readTree(p[0]).get("simhash"));
+    assertThat(JSON.readTree(k[1]).get("simhash")).isNotEqualTo(JSON.readTree(k[0]).get("simhash"));
+    assertThat(JSON.readTree(d[0]).get("simhash")).isNotEqualTo(JSON.readTree(p[0]).get("simhash"));
+    assertThat(JSON.readTree(d[1]).get("simhash")).isEqualTo(JSON.readTree(d[0]).get("simhash"));
+
+    Path idf = tmp.resolve("idf.txt");
+    CliRunner built =
+        CliRunner.run(
+            "idf",
+            "build",
+            in.toString(),
+            "--user-dict",
+            dict.toString(),
+            "--min-df",
+            "1",
+            "--out",
+            idf.toString());
+    assertThat(built.exitCode).as(built.toString()).isZero();
+    assertThat(Files.readString(idf, StandardCharsets.UTF_8)).contains("区块链技术平台 ");
+
+    Files.write(dict, new byte[] {'x', ' ', '1', '\n', (byte) 0xff, '\n'});
+    CliRunner bad = CliRunner.run("fingerprint", "--user-dict", dict.toString(), in.toString());
+    assertThat(bad.exitCode).isNotZero();
+    assertThat(bad.err).contains("line 2 is not UTF-8");
+  }
+
   static final String GOLDEN_EN = "1de518dcb7711727";
   static final String GOLDEN_ZH = "9b1ed0f90a4607e3";
 

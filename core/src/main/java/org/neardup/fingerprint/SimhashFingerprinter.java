@@ -318,10 +318,14 @@ final class SimhashFingerprinter implements Fingerprinter {
     }
   }
 
+  /** Digits, or digits with the '.' and '%' jieba keeps in a number (3.5, 50%). */
   private static boolean allDigits(char[] text, int start, int end) {
-    for (int i = start; i < end; i++) {
+    if (text[start] < '0' || text[start] > '9') {
+      return false;
+    }
+    for (int i = start + 1; i < end; i++) {
       char c = text[i];
-      if (c < '0' || c > '9') {
+      if ((c < '0' || c > '9') && c != '.' && c != '%') {
         return false;
       }
     }

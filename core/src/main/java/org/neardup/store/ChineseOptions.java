@@ -12,18 +12,25 @@ import org.neardup.text.UserDictionary;
  * the lexicon's segmenter. Both change fingerprints and sketches, so both are part of the
  * collection's analyzer id.
  *
- * <p>In {@link CollectionSettings#toText()} they appear only when not the defaults, as {@code
- * han=fold} and {@code userdict=sha256:<64 hex digits>}: the text names the dictionary by its
- * content's hash, and a store keeps the bytes themselves (the embedded store in its data directory)
- * and hands them back to {@link CollectionSettings#parse(String, java.util.function.Function)}.
+ * <p>In {@link CollectionSettings#toText()} they appear as {@code han=fold} (no {@code han} key
+ * means keep, as in settings stored before the option) and {@code userdict=sha256:<64 hex digits>}:
+ * the text names the dictionary by its content's hash, and a store keeps the bytes themselves (the
+ * embedded store in its data directory) and hands them back to {@link
+ * CollectionSettings#parse(String, java.util.function.Function)}.
  *
  * @param han whether traditional characters fold to simplified ones
  * @param userDictionary the user dictionary, or null for none
  */
 public record ChineseOptions(FingerprintSettings.Han han, @Nullable UserDictionary userDictionary) {
-  /** No folding, no user dictionary. */
+  /** The defaults of a new collection: folding, no user dictionary. */
   public static final ChineseOptions DEFAULT =
-      new ChineseOptions(FingerprintSettings.Han.KEEP, null);
+      new ChineseOptions(FingerprintSettings.Han.FOLD, null);
+
+  /**
+   * No folding, no user dictionary: what settings text without {@code han} and {@code userdict}
+   * means, as collections made before these options were stored.
+   */
+  public static final ChineseOptions NONE = new ChineseOptions(FingerprintSettings.Han.KEEP, null);
 
   public ChineseOptions {
     Objects.requireNonNull(han, "han");
@@ -49,7 +56,7 @@ public record ChineseOptions(FingerprintSettings.Han han, @Nullable UserDictiona
     }
   }
 
-  /** The {@code key=value} pairs that differ from the defaults, each after a {@code ;}. */
+  /** The {@code key=value} pairs that differ from {@link #NONE}, each after a {@code ;}. */
   String toText() {
     StringBuilder b = new StringBuilder();
     if (han != FingerprintSettings.Han.KEEP) {

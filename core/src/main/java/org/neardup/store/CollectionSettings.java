@@ -98,7 +98,7 @@ public record CollectionSettings(
     }
   }
 
-  /** k = 3, Jaccard 0.8 verification, jieba, documents kept forever. */
+  /** k = 3, Jaccard 0.8 verification, jieba, traditional folded to simplified, kept forever. */
   public static CollectionSettings defaults() {
     return new CollectionSettings(
         Deduplicator.DEFAULT_MAX_DISTANCE,
@@ -152,14 +152,6 @@ public record CollectionSettings(
     Deduplicator.Builder b = Deduplicator.builder().maxDistance(maxDistance).verify(verify);
     if (verify) {
       b.threshold(threshold);
-    }
-    if (chinese.equals(ChineseOptions.DEFAULT)) {
-      if (NO_LEXICON.equals(lexicon)) {
-        b.fingerprintSettings(FingerprintSettings.builder().build());
-      } else {
-        b.lexicon(lexicon);
-      }
-      return b;
     }
     FingerprintSettings.Builder f;
     if (NO_LEXICON.equals(lexicon)) {
@@ -248,7 +240,9 @@ public record CollectionSettings(
       pairs.put(pair.substring(0, eq), pair.substring(eq + 1));
     }
     CollectionSettings s = defaults();
-    ChineseOptions chinese = ChineseOptions.DEFAULT;
+    // Settings text names han only when folding: no han key means keep (collections stored before
+    // the option), whatever the defaults of new collections.
+    ChineseOptions chinese = ChineseOptions.NONE;
     for (Map.Entry<String, String> e : pairs.entrySet()) {
       String v = e.getValue();
       try {
@@ -288,7 +282,7 @@ public record CollectionSettings(
             "setting " + e.getKey() + " must be a number, got '" + v + "'", ex);
       }
     }
-    return chinese.equals(ChineseOptions.DEFAULT) ? s : s.withChinese(chinese);
+    return s.withChinese(chinese);
   }
 
   private static UserDictionary userDictionary(

@@ -10,8 +10,9 @@ package org.neardup.text;
 public interface Segmenter {
 
   /**
-   * Cuts {@code text[start, end)}, a run of already normalised Han characters, into words and calls
-   * {@code sink} once per word, in order. The words cover the run exactly: no gaps, no overlaps.
+   * Cuts {@code text[start, end)}, a run of already normalised Han characters (or a mixed run, see
+   * {@link #cutsMixedRuns()}), into words and calls {@code sink} once per word, in order. The words
+   * cover the run exactly: no gaps, no overlaps.
    */
   void segment(char[] text, int start, int end, WordSink sink);
 

@@ -11,10 +11,14 @@ import org.jspecify.annotations.Nullable;
  * <p>With a segmenter that {@link Segmenter#cutsMixedRuns() cuts mixed runs} (jieba), the unit sent
  * to it is wider, as jieba's own {@code cut} splits text into blocks: a maximal sequence of Han
  * runs, runs of ASCII letters and digits, and the joiners {@code + # & . _ % -}, so that words such
- * as {@code 江南style}, {@code 4s店} or {@code c++} can be found. A run of letters that holds a
- * non-ASCII letter ({@code café}, {@code москва}) is still one word and ends such a sequence. Words
- * the segmenter returns that hold no letter or digit (a lone {@code -} or {@code ++}) are dropped,
- * as punctuation is everywhere else.
+ * as {@code 江南style}, {@code 4s店} or {@code c++} can be found. Such a sequence goes to the
+ * segmenter only when it holds a Han character or one of {@code + # &}; one of ASCII letters and
+ * digits joined only by {@code . _ % -} ({@code 3.5%}, {@code e-mail}, {@code www.example.com}) is
+ * cut as before, a word per run of letters and digits, as the dev set's label cuts English (cut by
+ * jieba, {@code 3.5%} would be one word and cost English accuracy there). A run of letters that
+ * holds a non-ASCII letter ({@code café}, {@code москва}) is still one word and ends a sequence.
+ * Words the segmenter returns that hold no letter or digit (a lone {@code -} or {@code ++}) are
+ * dropped, as punctuation is everywhere else.
  *
  * <p>Thread-safe if its segmenter is. Allocates nothing per word.
  */
@@ -86,6 +90,7 @@ public final class Tokenizer {
     int spanStart = -1; // start of the pending mixed span, or -1
     boolean joiners = false; // whether the pending span holds a joiner
     boolean content = false; // whether it holds a letter, digit or Han character
+    boolean cut = false; // whether it holds a Han character or one of + # &
     int i = start;
     while (i < end) {
       byte cls = CharClass.at(text, i, end);
@@ -96,6 +101,8 @@ public final class Tokenizer {
             spanStart = i;
           }
           joiners = true;
+          char c = text[i];
+          cut |= c == '+' || c == '#' || c == '&';
           i++;
           continue;
         }
@@ -114,11 +121,14 @@ public final class Tokenizer {
             spanStart = runStart;
           }
           content = true;
+          cut |= cls == CharClass.HAN;
           continue;
         }
       }
       // text[runStart, i) ends the pending span: a separator or a word with a non-ASCII letter.
-      if (content) {
+      if (content && !cut) {
+        asciiWords(text, spanStart, runStart, sink);
+      } else if (content) {
         if (joiners && filter == null) {
           filter = new DropPunctuation(sink);
         }
@@ -127,12 +137,36 @@ public final class Tokenizer {
       spanStart = -1;
       joiners = false;
       content = false;
+      cut = false;
       if (cls == CharClass.WORD) {
         sink.word(text, runStart, i);
       }
     }
-    if (content) {
-      seg.segment(text, spanStart, end, joiners ? new DropPunctuation(sink) : sink);
+    if (content && !cut) {
+      asciiWords(text, spanStart, end, sink);
+    } else if (content) {
+      seg.segment(
+          text,
+          spanStart,
+          end,
+          !joiners ? sink : filter != null ? filter : new DropPunctuation(sink));
+    }
+  }
+
+  /** A word per run of ASCII letters and digits of {@code text[start, end)}. */
+  private static void asciiWords(char[] text, int start, int end, WordSink sink) {
+    int i = start;
+    while (i < end) {
+      if (!isAsciiAlnum(text[i])) {
+        i++;
+        continue;
+      }
+      int j = i + 1;
+      while (j < end && isAsciiAlnum(text[j])) {
+        j++;
+      }
+      sink.word(text, i, j);
+      i = j;
     }
   }
 

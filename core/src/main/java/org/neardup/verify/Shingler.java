@@ -156,9 +156,11 @@ public final class Shingler {
      * Takes the next word {@code text[start, end)} whose {@link TermHasher} hash is {@code hash}.
      */
     public void word(char[] text, int start, int end, long hash) {
-      boolean allDigits = true;
-      for (int i = start; i < end && allDigits; i++) {
-        allDigits = text[i] >= '0' && text[i] <= '9';
+      // A number: digits, or digits with the '.' and '%' jieba keeps in them (3.5, 50%).
+      boolean allDigits = text[start] >= '0' && text[start] <= '9';
+      for (int i = start + 1; i < end && allDigits; i++) {
+        char c = text[i];
+        allDigits = (c >= '0' && c <= '9') || c == '.' || c == '%';
       }
       s.window[count % WORD_SHINGLE] = foldNumbers && allDigits ? DIGITS + (end - start) : hash;
       count++;

@@ -28,10 +28,10 @@ class FingerprinterTest {
   void fingerprint_hanFold_traditionalAndSimplifiedAgree_idSaysSo() {
     String simplified = "市议会周二晚间批准了新的年度预算，为公园、图书馆和两所新学校增加了拨款。";
     String traditional = "市議會週二晚間批准了新的年度預算，爲公園、圖書館和兩所新學校增加了撥款。";
-    Fingerprinter keep = Fingerprinter.create(FingerprintSettings.builder().build());
-    Fingerprinter fold =
+    Fingerprinter keep =
         Fingerprinter.create(
-            FingerprintSettings.builder().han(FingerprintSettings.Han.FOLD).build());
+            FingerprintSettings.builder().han(FingerprintSettings.Han.KEEP).build());
+    Fingerprinter fold = Fingerprinter.create(FingerprintSettings.builder().build()); // default
     assertThat(keep.fingerprint(traditional)).isNotEqualTo(keep.fingerprint(simplified));
     assertThat(fold.fingerprint(traditional)).isEqualTo(fold.fingerprint(simplified));
     TextBuffer norm = new TextBuffer();
@@ -39,7 +39,7 @@ class FingerprinterTest {
     assertThat(fold.fingerprintNormalized(norm.array(), 0, norm.length()))
         .isEqualTo(fold.fingerprint(simplified));
     assertThat(fold.settings().id()).contains(";han=fold;");
-    // Settings made before the option keep their id, so stored collections still open.
+    // Settings without folding keep the id they had before the option.
     assertThat(keep.settings().id()).doesNotContain("han");
   }
 

@@ -84,9 +84,10 @@ class TokenizerTest {
             return "whole";
           }
         };
-    assertThat(words(new Tokenizer(whole), "江南style, 4s店 c+d café москва 3.5% -- ++ x"))
-        .containsExactly("江南style", "4s店", "c", "d", "café", "москва", "3.5%", "x");
-    // Joiner-only runs are not sent; a word with a non-ASCII letter is never part of a run.
-    assertThat(runs).containsExactly("江南style", "4s店", "c+d", "3.5%", "x");
+    assertThat(words(new Tokenizer(whole), "江南style, 4s店 c+d café москва 3.5% 价3.5% -- ++ x-y"))
+        .containsExactly("江南style", "4s店", "c", "d", "café", "москва", "3", "5", "价3.5%", "x", "y");
+    // Only runs with Han or + # & are sent; joiner-only runs are not; a word with a non-ASCII
+    // letter is never part of a run; ASCII joined by . _ % - is cut as plain words.
+    assertThat(runs).containsExactly("江南style", "4s店", "c+d", "价3.5%");
   }
 }

@@ -122,4 +122,24 @@ class ShinglerTest {
     assertThatThrownBy(() -> new Shingler(1, BandScheme.of(6, 2), false))
         .hasMessageContaining("capacity must be in");
   }
+
+  private static Sketch words(Shingler s, String... words) {
+    Shingler.WordSession w = s.words();
+    for (String word : words) {
+      char[] c = word.toCharArray();
+      w.word(c, 0, c.length, org.neardup.text.TermHasher.hash(word));
+    }
+    return w.finish();
+  }
+
+  @Test
+  void words_foldNumbers_decimalsAndPercentagesAreNumbers() {
+    // jieba keeps 3.5 and 50% whole; with folding they are numbers like 35 and 50.
+    assertThat(words(fold, "rate", "3.5%", "up").shingles())
+        .isEqualTo(words(fold, "rate", "4.2%", "up").shingles());
+    assertThat(words(keep, "rate", "3.5%", "up").shingles())
+        .isNotEqualTo(words(keep, "rate", "4.2%", "up").shingles());
+    assertThat(words(fold, "rate", "v3.5", "up").shingles())
+        .isNotEqualTo(words(fold, "rate", "v4.2", "up").shingles());
+  }
 }

@@ -152,6 +152,8 @@ public final class ServerConfig {
         "  --verify BOOL           confirm candidates with shingles (true); false accepts",
         "                          precomputed fingerprints",
         "  --lexicon NAME          Chinese segmenter: jieba (default) or none",
+        "  --han fold|keep         traditional Chinese read as simplified (default fold)",
+        "  --user-dict FILE        jieba user dictionary ('word [freq] [tag]' lines)",
         "  --collection NAME       collection created at start with these settings (default);",
         "                          '' for none",
         "  --store KIND            store kind (embedded)",
@@ -248,6 +250,21 @@ public final class ServerConfig {
           break;
         case "lexicon":
           s = s.withLexicon(value);
+          break;
+        case "han":
+          s = s.withChinese(s.chinese().withHan(org.neardup.store.ChineseOptions.parseHan(value)));
+          break;
+        case "user-dict":
+          try {
+            s =
+                s.withChinese(
+                    s.chinese()
+                        .withUserDictionary(
+                            org.neardup.text.UserDictionary.read(java.nio.file.Path.of(value))));
+          } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(
+                "--user-dict: cannot read " + value + ": " + e.getMessage(), e);
+          }
           break;
         case "collection":
           b.defaultCollection(value.isEmpty() ? null : value);

@@ -113,4 +113,25 @@ class ChineseSettingsHttpTest {
       assertThat(dir.resolve("dictionaries")).doesNotExist();
     }
   }
+
+  @Test
+  void serverOptions_hanAndUserDict_becomeTheDefaults() throws Exception {
+    Path dict = dir.resolve("user.txt");
+    Files.writeString(dict, DICT, StandardCharsets.UTF_8);
+    ServerConfig c =
+        ServerConfig.parse(
+            new String[] {"--han", "keep", "--user-dict", dict.toString()}, java.util.Map.of());
+    assertThat(c.defaults().chinese().han())
+        .isEqualTo(org.neardup.fingerprint.FingerprintSettings.Han.KEEP);
+    assertThat(c.defaults().chinese().userDictionary()).isNotNull();
+    assertThat(ServerConfig.parse(new String[0], java.util.Map.of()).defaults().chinese().han())
+        .isEqualTo(org.neardup.fingerprint.FingerprintSettings.Han.FOLD);
+    assertThatThrownBy(
+            () ->
+                ServerConfig.parse(
+                    new String[] {"--user-dict", dir.resolve("missing").toString()},
+                    java.util.Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--user-dict: cannot read");
+  }
 }

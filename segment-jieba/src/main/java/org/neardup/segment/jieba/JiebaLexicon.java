@@ -49,9 +49,9 @@ public final class JiebaLexicon implements Lexicon {
   }
 
   /**
-   * jieba's {@code cut(text, HMM=True)} for runs of Han characters; its {@link Segmenter#id()} is
-   * {@code jieba-0.42.1/dag+hmm+mixed/sha1:} and 16 hex digits of the SHA-1 of the dictionary and
-   * model.
+   * jieba's {@code cut(text, HMM=True)} for runs of Han characters and the ASCII letters, digits
+   * and joiners jieba keeps with them; its {@link Segmenter#id()} is {@code
+   * jieba-0.42.1/dag+hmm+mixed/sha1:} and 16 hex digits of the SHA-1 of the dictionary and model.
    */
   @Override
   public Segmenter segmenter() {
