@@ -6,7 +6,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 import org.neardup.Analysis;
 import org.neardup.Deduplicator;
-import org.neardup.testkit.CorpusGenerator;
+import org.neardup.eval.CorpusGenerator;
 
 /**
  * Thread CPU time per check-and-insert of a pre-analysed text into a {@link Deduplicator} holding
