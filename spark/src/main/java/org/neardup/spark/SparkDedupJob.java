@@ -94,6 +94,8 @@ public final class SparkDedupJob {
     boolean verify = settings.verify;
     double threshold = settings.threshold;
     List<JavaRDD<?>> cached = new ArrayList<>();
+    ShuffleMeter meter = new ShuffleMeter(spark.sparkContext());
+    meter.phase("read_and_analyse");
 
     // 1. Read and analyse.
     JavaRDD<Doc> earlier = null;
@@ -139,6 +141,7 @@ public final class SparkDedupJob {
     long t1 = System.nanoTime();
 
     // 2. Candidates and their verification.
+    meter.phase("pairs");
     JavaRDD<Member> members =
         docs.filter(Doc::ok).map(d -> new Member(d.ordinal, d.fingerprint, d.bandKeys, 0));
     if (anyRepeats) {
@@ -189,6 +192,7 @@ public final class SparkDedupJob {
     long t2 = System.nanoTime();
 
     // 3. Clusters.
+    meter.phase("clusters");
     JavaRDD<Long> edges = pairs.map(p -> ConnectedComponents.edge((int) p[1], (int) p[0]));
     if (earlier != null) {
       // The earlier clusters as they were: each earlier member linked to its representative.
@@ -265,6 +269,7 @@ public final class SparkDedupJob {
     cached.add(ordered.rdd().toJavaRDD());
 
     // 5. Write.
+    meter.phase("write");
     saveText(ordered.map(o -> o._2().cluster), staging, "clusters");
     saveText(
         ordered
@@ -392,6 +397,8 @@ public final class SparkDedupJob {
     spark1.put("input_splits", DocumentReader.splits(files, settings.inputPartitions).size());
     spark1.put("cluster_rounds", rounds[0]);
     spark1.put("scheme", settings.blockScheme().toString());
+    ObjectNode shuffled = spark1.putObject("shuffle_bytes_written");
+    meter.stop().forEach(shuffled::put);
     ArrayNode errs = spark1.putArray("first_errors");
     for (Tuple2<Integer, String[]> e : firstErrors) {
       errs.add(e._2()[0] + ": " + e._2()[2]);
