@@ -32,9 +32,9 @@ for input in "$corpus" "$giant"; do
   n="$(wc -l <"$input")"
   echo "== $(basename "$input"): $n documents, $((bytes / 1000000)) MB"
   s="$( { /usr/bin/time -f '%e %M' ./neardup dedup "$input" --out "$work/dedup" --force --json; } 2>"$work/time.txt")"
-  read -r wall rss <"$work/time.txt"
-  sec="$(echo "$s" | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')"
-  pairs="$(echo "$s" | sed -n 's/.*"pairs":\([0-9]*\).*/\1/p')"
+  read -r wall rss < <(tail -1 "$work/time.txt")
+  sec="$(echo "$s" | sed -n 's/.*"seconds":\([0-9.]*\),"documents_per_second".*/\1/p')"
+  pairs="$(echo "$s" | sed -n 's/.*"pairs":\([0-9]*\),"seconds".*/\1/p')"
   awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" 'BEGIN {
     printf "neardup dedup:       %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB\n",
       s, w, n / s, b / s / c / 1e6, p, r / 1e6 }'
