@@ -107,6 +107,12 @@ class DedupEquivalenceTest {
     for (String name : FILES) {
       List<String> want = sortedLines(engineOut, name, false);
       List<String> got = sortedLines(sparkOut, name, true);
+      if (name.equals("errors")) {
+        // The wording of Jackson's parse errors is the JSON library's (and the command line's
+        // copy of it may change); that a line is malformed JSON must agree, the detail need not.
+        want = malformedAsOne(want);
+        got = malformedAsOne(got);
+      }
       List<String> missing = new ArrayList<>(want);
       missing.removeAll(got);
       List<String> extra = new ArrayList<>(got);
@@ -278,6 +284,14 @@ class DedupEquivalenceTest {
     lines.add(200, "[1,2]");
     lines.add(240, "{\"id\":[1],\"text\":\"x\"}");
     return lines;
+  }
+
+  private static List<String> malformedAsOne(List<String> errorLines) {
+    List<String> out = new ArrayList<>();
+    for (String l : errorLines) {
+      out.add(l.replaceFirst("\"error\":\"malformed JSON[^\"]*\"", "\"error\":\"malformed JSON\""));
+    }
+    return out;
   }
 
   private static List<String> strip(List<String> errorLines) {
