@@ -14,6 +14,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.HashPartitioner;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -80,8 +81,8 @@ public final class SparkDedupJob {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Configuration hconf = spark.sparkContext().hadoopConfiguration();
     HadoopConf conf = new HadoopConf(hconf);
-    Path target = new Path(out);
-    FileSystem outFs = target.getFileSystem(hconf);
+    FileSystem outFs = new Path(out).getFileSystem(hconf);
+    Path target = outFs.makeQualified(new Path(out));
     checkReplaceable(outFs, target, force);
     Path staging = new Path(target.getParent(), "." + target.getName() + ".staging");
     if (outFs.exists(staging)) {
@@ -94,6 +95,8 @@ public final class SparkDedupJob {
     boolean verify = settings.verify;
     double threshold = settings.threshold;
     List<JavaRDD<?>> cached = new ArrayList<>();
+    ShuffleMeter meter = new ShuffleMeter(spark.sparkContext());
+    meter.phase("read_and_analyse");
 
     // 1. Read and analyse.
     JavaRDD<Doc> earlier = null;
@@ -139,6 +142,7 @@ public final class SparkDedupJob {
     long t1 = System.nanoTime();
 
     // 2. Candidates and their verification.
+    meter.phase("pairs");
     JavaRDD<Member> members =
         docs.filter(Doc::ok).map(d -> new Member(d.ordinal, d.fingerprint, d.bandKeys, 0));
     if (anyRepeats) {
@@ -147,8 +151,13 @@ public final class SparkDedupJob {
     JavaRDD<long[]> candidates = Candidates.find(jsc, members, settings, partitions, firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
     if (verify) {
+      // Partitioned once, so that both joins shuffle only the candidates.
       JavaPairRDD<Integer, byte[]> sketches =
-          docs.filter(Doc::ok).mapToPair(d -> new Tuple2<>(d.ordinal, d.sketch));
+          docs.filter(Doc::ok)
+              .mapToPair(d -> new Tuple2<>(d.ordinal, d.sketch))
+              .partitionBy(new HashPartitioner(partitions));
+      sketches.persist(StorageLevel.MEMORY_AND_DISK_SER());
+      cached.add(sketches.rdd().toJavaRDD());
       pairs =
           candidates
               .mapToPair(c -> new Tuple2<>((int) c[0], c))
@@ -189,6 +198,7 @@ public final class SparkDedupJob {
     long t2 = System.nanoTime();
 
     // 3. Clusters.
+    meter.phase("clusters");
     JavaRDD<Long> edges = pairs.map(p -> ConnectedComponents.edge((int) p[1], (int) p[0]));
     if (earlier != null) {
       // The earlier clusters as they were: each earlier member linked to its representative.
@@ -206,6 +216,9 @@ public final class SparkDedupJob {
                 ConnectedComponents.stars(edges, partitions, rounds), partitions);
     JavaPairRDD<Integer, Integer> sizes =
         labels.mapToPair(l -> new Tuple2<>(l._2(), 1)).reduceByKey(Integer::sum, partitions);
+    // 4. Every document with its facts: an error, a representative or a member. (The sort by
+    // ordinal below samples its input at once, so the write phase starts here.)
+    meter.phase("write");
     JavaPairRDD<Integer, Long> facts =
         labels
             .mapValues(rep -> (LABEL << 32) | rep)
@@ -216,7 +229,6 @@ public final class SparkDedupJob {
                     .reduceByKey((a, b) -> a, partitions))
             .union(repeats.mapValues(first -> (REPEAT << 32) | first));
 
-    // 4. Every document with its facts: an error, a representative or a member.
     JavaPairRDD<Integer, Tuple2<Iterable<Doc>, Iterable<Long>>> joined =
         docs.mapToPair(d -> new Tuple2<>(d.ordinal, d)).cogroup(facts, partitions);
     JavaPairRDD<Long, Placed> placed =
@@ -279,7 +291,11 @@ public final class SparkDedupJob {
         staging,
         "duplicates");
     JavaPairRDD<Integer, String> ids =
-        docs.filter(Doc::ok).mapToPair(d -> new Tuple2<>(d.ordinal, d.idJson));
+        docs.filter(Doc::ok)
+            .mapToPair(d -> new Tuple2<>(d.ordinal, d.idJson))
+            .partitionBy(new HashPartitioner(partitions));
+    ids.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(ids.rdd().toJavaRDD());
     saveText(
         pairs
             .mapToPair(p -> new Tuple2<>((int) p[0], p))
@@ -392,6 +408,8 @@ public final class SparkDedupJob {
     spark1.put("input_splits", DocumentReader.splits(files, settings.inputPartitions).size());
     spark1.put("cluster_rounds", rounds[0]);
     spark1.put("scheme", settings.blockScheme().toString());
+    ObjectNode shuffled = spark1.putObject("shuffle_bytes_written");
+    meter.stop().forEach(shuffled::put);
     ArrayNode errs = spark1.putArray("first_errors");
     for (Tuple2<Integer, String[]> e : firstErrors) {
       errs.add(e._2()[0] + ": " + e._2()[2]);

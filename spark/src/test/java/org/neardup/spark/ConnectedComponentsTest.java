@@ -88,13 +88,13 @@ class ConnectedComponentsTest {
   @Test
   void longChainsAndStarsMatchUnionFind() {
     List<long[]> edges = new ArrayList<>();
-    // A chain 0-1-2-...-999 listed backwards, and a chain whose ends are far apart in ordinal.
-    for (int i = 999; i > 0; i--) {
+    // A chain 0-1-2-...-399 listed backwards, and a chain whose ends are far apart in ordinal.
+    for (int i = 399; i > 0; i--) {
       edges.add(new long[] {i, i - 1});
     }
     Random r = new Random(3);
     List<Integer> perm = new ArrayList<>();
-    for (int i = 1000; i < 1500; i++) {
+    for (int i = 400; i < 700; i++) {
       perm.add(i);
     }
     java.util.Collections.shuffle(perm, r);
@@ -102,10 +102,10 @@ class ConnectedComponentsTest {
       edges.add(new long[] {perm.get(i - 1), perm.get(i)});
     }
     // A big clique-ish cluster around a late ordinal, and repeated edges.
-    for (int i = 1500; i < 1800; i++) {
-      edges.add(new long[] {1799, i});
-      edges.add(new long[] {1799, i});
+    for (int i = 700; i < 900; i++) {
+      edges.add(new long[] {899, i});
+      edges.add(new long[] {899, i});
     }
-    assertThat(actual(edges, 5)).isEqualTo(expected(1800, edges));
+    assertThat(actual(edges, 5)).isEqualTo(expected(900, edges));
   }
 }

@@ -107,6 +107,12 @@ class DedupEquivalenceTest {
     for (String name : FILES) {
       List<String> want = sortedLines(engineOut, name, false);
       List<String> got = sortedLines(sparkOut, name, true);
+      if (name.equals("errors")) {
+        // The wording of Jackson's parse errors is the JSON library's (and the command line's
+        // copy of it may change); that a line is malformed JSON must agree, the detail need not.
+        want = malformedAsOne(want);
+        got = malformedAsOne(got);
+      }
       List<String> missing = new ArrayList<>(want);
       missing.removeAll(got);
       List<String> extra = new ArrayList<>(got);
@@ -152,7 +158,7 @@ class DedupEquivalenceTest {
     Path input = tmp.resolve("pq-source.jsonl");
     List<String> good = new ArrayList<>();
     List<String> rows = new ArrayList<>();
-    for (String l : generated(5).subList(0, 400)) {
+    for (String l : generated(5).subList(0, 250)) {
       JsonNode n;
       try {
         n = JSON.readTree(l);
@@ -196,7 +202,7 @@ class DedupEquivalenceTest {
     for (String name : List.of("clusters", "pairs")) {
       assertThat(sortedLines(got, name, true)).as(name).isEqualTo(sortedLines(want, name, false));
     }
-    // Errors name the Parquet file and row instead of the JSONL file and line.
+    // Errors name the Parquet file and its row instead of the JSONL file and line.
     assertThat(strip(sortedLines(got, "errors", true)))
         .isEqualTo(strip(sortedLines(want, "errors", false)));
     assertThat(spark.read().parquet(got.resolve("parquet/clusters").toString()).count())
@@ -259,7 +265,7 @@ class DedupEquivalenceTest {
       }
       docs.add(String.join(" ", copy));
     }
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < 150; i++) {
       docs.add(String.join(" ", words(r, 20 + r.nextInt(60))));
     }
     Collections.shuffle(docs, r);
@@ -280,10 +286,18 @@ class DedupEquivalenceTest {
     return lines;
   }
 
+  private static List<String> malformedAsOne(List<String> errorLines) {
+    List<String> out = new ArrayList<>();
+    for (String l : errorLines) {
+      out.add(l.replaceFirst("\"error\":\"malformed JSON[^\"]*\"", "\"error\":\"malformed JSON\""));
+    }
+    return out;
+  }
+
   private static List<String> strip(List<String> errorLines) {
     List<String> out = new ArrayList<>();
     for (String l : errorLines) {
-      out.add(l.replaceFirst("\"location\":\"[^\"]*:(\\d+)\"", "\"location\":\"$1\""));
+      out.add(l.replaceFirst("\"location\":\"[^\"]*\"", "\"location\":\"\""));
     }
     return out;
   }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Side by side on one machine, in one run: `neardup dedup` and `neardup spark dedup` (local mode,
+# all cores) on the same generated corpus, then on the same corpus where 1% of the documents are
+# copies of one text (one giant cluster), then the Spark self-join alone on random fingerprints
+# per block scheme. Usage: spark/bench.sh [DOCS] [WORKDIR] [ALLPAIRS_FINGERPRINTS]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+docs="${1:-200000}"
+work="${2:-/tmp/neardup-spark-bench}"
+fps="${3:-1000000}"
+cores="$(nproc)"
+mkdir -p "$work"
+cd "$root"
+
+corpus="$work/corpus-$docs.jsonl"
+giant="$work/giant-$docs.jsonl"
+if [ ! -f "$corpus" ]; then
+  ./neardup bench generate --docs "$docs" --out "$corpus" >/dev/null
+fi
+if [ ! -f "$giant" ]; then
+  # Every 100th document becomes a copy of the first one's text: 1% in one cluster.
+  awk 'NR == 1 { t = $0; sub(/^.*"text":/, "", t) }
+       NR % 100 == 0 { print "{\"id\":\"giant-" NR "\",\"text\":" t; next } { print }' \
+    "$corpus" >"$giant"
+fi
+
+echo "machine: $cores cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "commit: $(git rev-parse --short HEAD)"
+for input in "$corpus" "$giant"; do
+  bytes="$(stat -c %s "$input")"
+  n="$(wc -l <"$input")"
+  echo "== $(basename "$input"): $n documents, $((bytes / 1000000)) MB"
+  s="$( { /usr/bin/time -f '%e %M' ./neardup dedup "$input" --out "$work/dedup" --force --json; } 2>"$work/time.txt")"
+  read -r wall rss < <(tail -1 "$work/time.txt")
+  sec="$(echo "$s" | sed -n 's/.*"seconds":\([0-9.]*\),"documents_per_second".*/\1/p')"
+  pairs="$(echo "$s" | sed -n 's/.*"pairs":\([0-9]*\),"seconds".*/\1/p')"
+  awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" 'BEGIN {
+    printf "neardup dedup:       %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB\n",
+      s, w, n / s, b / s / c / 1e6, p, r / 1e6 }'
+  { /usr/bin/time -f '%e %M' ./neardup spark dedup "$input" --out "$work/spark" --force >"$work/spark-summary.json"; } 2>"$work/time.txt"
+  read -r wall rss < <(tail -1 "$work/time.txt")
+  sec="$(sed -n 's/^  "seconds" : \([0-9.]*\),*/\1/p' "$work/spark-summary.json")"
+  pairs="$(sed -n 's/^  "pairs" : \([0-9]*\),*/\1/p' "$work/spark-summary.json")"
+  awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" 'BEGIN {
+    printf "neardup spark dedup: %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB\n",
+      s, w, n / s, b / s / c / 1e6, p, r / 1e6 }'
+  grep -A6 '"phase_seconds"\|"shuffle_bytes_written"' "$work/spark-summary.json" | tr -d '\n ' | sed 's/}/}\n/g' | grep -v '^$' | sed 's/^/  spark /'
+  # Both must agree, line for line.
+  for f in clusters pairs unique duplicates; do
+    if ! cmp -s <(sort "$work/dedup/$f.jsonl") <(cat "$work/spark/$f"/part-* | sort); then
+      echo "  DIFFERENT: $f" >&2
+      exit 1
+    fi
+  done
+  echo "  same clusters, pairs, unique and duplicates: yes"
+done
+
+echo "== all-pairs self-join, $fps random fingerprints, k = 3"
+sjar="$root/spark/target/neardup-spark.jar"
+opens="-XX:+IgnoreUnrecognizedVMOptions"
+for pkg in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
+    java.util.concurrent java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs \
+    sun.security.action sun.util.calendar; do
+  opens="$opens --add-opens=java.base/$pkg=ALL-UNNAMED"
+done
+SPARK_LOCAL_IP=127.0.0.1 java $opens -Dlog4j2.configurationFile="$root/spark/local/log4j2.properties" \
+  -cp "$sjar:$(cat "$root/spark/target/spark-classpath.txt")" org.neardup.spark.AllPairsBench \
+  "$fps" 3 4:1 5:2 6:3
