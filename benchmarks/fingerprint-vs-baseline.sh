@@ -88,14 +88,23 @@ baseline_mbs mixed zh
 ratio mixed letters
 ratio mixed zh
 
-echo "== start-up (taskset -c 0; median of 5)"
+echo "== start-up (taskset -c 0; median of 5; with the class-data archive and with NEARDUP_CDS=0, alternating)"
 median() { sort -n | sed -n 3p; }
-for i in 1 2 3 4 5; do
-  t0=$(now); taskset -c 0 ./neardup fingerprint --help >/dev/null; t1=$(now)
-  echo "$t1 - $t0" | bc
-done | median | sed 's/^/neardup fingerprint --help: s /'
 head -1 "$work/zh-once.jsonl" >"$work/one.jsonl"
+./neardup fingerprint "$work/one.jsonl" >/dev/null # writes the archive when missing
+for cds in 1 0; do
+  : >"$work/help.$cds"
+  : >"$work/first.$cds"
+done
 for i in 1 2 3 4 5; do
-  t0=$(now); taskset -c 0 ./neardup fingerprint "$work/one.jsonl" | head -c 1 >/dev/null; t1=$(now)
-  echo "$t1 - $t0" | bc
-done | median | sed 's/^/first fingerprint of a one-line input: s /'
+  for cds in 1 0; do
+    t0=$(now); NEARDUP_CDS=$cds taskset -c 0 ./neardup fingerprint --help >/dev/null; t1=$(now)
+    echo "$t1 - $t0" | bc >>"$work/help.$cds"
+    t0=$(now); NEARDUP_CDS=$cds taskset -c 0 ./neardup fingerprint "$work/one.jsonl" >/dev/null; t1=$(now)
+    echo "$t1 - $t0" | bc >>"$work/first.$cds"
+  done
+done
+for cds in 1 0; do
+  echo "NEARDUP_CDS=$cds: neardup fingerprint --help $(median <"$work/help.$cds") s;" \
+    "first fingerprint of a one-line input $(median <"$work/first.$cds") s"
+done
