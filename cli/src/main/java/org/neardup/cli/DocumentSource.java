@@ -435,6 +435,17 @@ final class DocumentSource {
   }
 
   private InputDocument parseJson(long ordinal, String line, byte[] raw, String location) {
+    if (!sendFields) {
+      InputDocument plain = parsePlainJson(ordinal, line, raw, location);
+      if (plain != null) {
+        return plain;
+      }
+    }
+    return parseJsonTree(ordinal, line, raw, location);
+  }
+
+  /** Reads a JSONL record as a JSON tree: every case, and the error messages. */
+  InputDocument parseJsonTree(long ordinal, String line, byte[] raw, String location) {
     JsonNode node;
     try {
       node = JSON.readTree(line);
@@ -490,6 +501,59 @@ final class DocumentSource {
       return sendFields(ordinal, node, idJson, text.textValue(), raw, location);
     }
     return new InputDocument(ordinal, idJson, text.textValue(), location, raw, null);
+  }
+
+  /**
+   * The common case without a JSON tree: an object whose id field (a string or an integer) and text
+   * field (a string) each appear once, read with the streaming parser. Returns null for anything
+   * else (malformed, missing, mistyped or repeated fields), which the tree-based path then reads
+   * and reports exactly as before; for what this accepts it gives the same id and text.
+   */
+  @Nullable InputDocument parsePlainJson(long ordinal, String line, byte[] raw, String location) {
+    String idJson = null;
+    String text = null;
+    try (JsonParser p = JSON.getFactory().createParser(line)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+        if (t != JsonToken.FIELD_NAME) {
+          return null;
+        }
+        String name = p.currentName();
+        JsonToken v = p.nextToken();
+        if (name.equals(idField)) {
+          if (idJson != null) {
+            return null;
+          }
+          if (v == JsonToken.VALUE_STRING) {
+            idJson = quote(p.getText());
+          } else if (v == JsonToken.VALUE_NUMBER_INT) {
+            idJson =
+                p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                    ? p.getBigIntegerValue().toString()
+                    : Long.toString(p.getLongValue());
+          } else {
+            return null;
+          }
+        } else if (name.equals(textField)) {
+          if (text != null || v != JsonToken.VALUE_STRING) {
+            return null;
+          }
+          text = p.getText();
+        } else if (v == null) {
+          return null;
+        } else {
+          p.skipChildren();
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    if (idJson == null || text == null) {
+      return null;
+    }
+    return new InputDocument(ordinal, idJson, text, location, raw, null);
   }
 
   /** The fingerprint and timestamp fields {@code send} accepts besides the id and text. */

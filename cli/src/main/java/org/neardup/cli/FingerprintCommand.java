@@ -27,6 +27,8 @@ final class FingerprintCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  private static final String NEWLINE = System.lineSeparator();
+
   static boolean hasLetters(String text) {
     for (int i = 0; i < text.length(); ) {
       int cp = text.codePointAt(i);
@@ -60,17 +62,17 @@ final class FingerprintCommand implements Callable<Integer> {
         },
         input.threads,
         done -> {
+          // One write per batch: out flushes on every println, a system call per document.
+          StringBuilder lines = new StringBuilder(done.size() * 48);
           for (String[] r : done) {
             if (r[2] != null) {
               rejects.add(r[3], r[0], r[2]);
             } else {
-              out.print("{\"id\":");
-              out.print(r[0]);
-              out.print(",\"simhash\":\"");
-              out.print(r[1]);
-              out.println("\"}");
+              lines.append("{\"id\":").append(r[0]).append(",\"simhash\":\"").append(r[1]);
+              lines.append("\"}").append(NEWLINE);
             }
           }
+          out.write(lines.toString());
         },
         () -> {});
     out.flush();

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `neardup fingerprint` as a user runs it (the whole process, one core) against a plain Java TF-IDF
+# simhash built on jieba-analysis 1.0.2 from Maven Central, measured warm in its own process on the
+# same texts; then English and mixed text against a plain letters-and-digits tokenizer with the same
+# top-20 sign vector; then start-up. The baseline (benchmarks/baseline/BaselineSimhash.java) is
+# compiled here against jars fetched with `mvn dependency:copy`; it is never a dependency of the
+# product.
+#
+#   benchmarks/fingerprint-vs-baseline.sh [DOCS.jsonl] [MEGABYTES]
+#
+# DOCS.jsonl defaults to ../shared/data/dev/docs.jsonl (fields id, lang, text); MEGABYTES (default
+# 100) is how much text (UTF-8 bytes of the text fields) each measurement covers: the documents are
+# repeated to that size. MB/s is always MB of text fields per second of wall time.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+docs="$(realpath "${1:-$root/../shared/data/dev/docs.jsonl}")"
+mb="${2:-100}"
+work="$root/benchmarks/target/fp-baseline"
+lib="$work/lib"
+mkdir -p "$work" "$lib"
+cd "$root"
+
+# The baseline and its jars (Maven Central, outside the product's dependency tree).
+for a in com.huaban:jieba-analysis:1.0.2 com.fasterxml.jackson.core:jackson-core:2.20.1; do
+  mvn -B -ntp -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy -Dartifact="$a" \
+    -DoutputDirectory="$lib" >/dev/null
+done
+javac -d "$work/classes" -cp "$lib/*" benchmarks/baseline/BaselineSimhash.java
+idf="$root/segment-jieba/src/main/resources/org/neardup/segment/jieba/idf.txt.gz"
+
+# The corpora: each language's documents ({"id", "text"} only), and repeated to MEGABYTES of text.
+python3 - "$docs" "$work" "$mb" <<'PY'
+import json, sys
+docs, work, mb = sys.argv[1], sys.argv[2], float(sys.argv[3])
+by = {"zh": [], "en": []}
+for line in open(docs, encoding="utf-8"):
+    d = json.loads(line)
+    if d.get("lang") in by:
+        by[d["lang"]].append(d["text"])
+by["mixed"] = [z + "\n" + e for z, e in zip(by["zh"], by["en"])]
+for lang, texts in by.items():
+    with open(f"{work}/{lang}-once.jsonl", "w", encoding="utf-8") as f:
+        for i, t in enumerate(texts):
+            f.write(json.dumps({"id": f"{lang}{i}", "text": t}, ensure_ascii=False) + "\n")
+    size, rep = 0, 0
+    with open(f"{work}/{lang}.jsonl", "w", encoding="utf-8") as f:
+        while size < mb * 1e6:
+            for i, t in enumerate(texts):
+                f.write(json.dumps({"id": f"{lang}{rep}.{i}", "text": t}, ensure_ascii=False) + "\n")
+                size += len(t.encode("utf-8"))
+            rep += 1
+    print(f"{lang}: {len(texts)} documents, repeated {rep} times: {size / 1e6:.1f} MB of text")
+    open(f"{work}/{lang}.mb", "w").write(f"{size / 1e6:.3f}\n")
+PY
+
+./neardup --help >/dev/null # builds the jar if needed, outside the timings
+
+now() { date +%s.%N; }
+neardup_mbs() { # LANG: whole process, one core
+  local t0 t1
+  t0=$(now)
+  taskset -c 0 ./neardup fingerprint "$work/$1.jsonl" >"$work/$1.out"
+  t1=$(now)
+  python3 -c "import sys; mb=float(open(sys.argv[1]).read()); s=float(sys.argv[3])-float(sys.argv[2]); print(f'neardup $1: {mb:.1f} MB in {s:.2f} s: {mb/s:.2f} MB/s')" \
+    "$work/$1.mb" "$t0" "$t1" | tee "$work/$1.neardup"
+}
+baseline_mbs() { # LANG KIND
+  taskset -c 0 java -cp "$work/classes:$lib/*" BaselineSimhash "$2" "$work/$1-once.jsonl" "$idf" "$mb" \
+    | tee "$work/$1.$2.baseline"
+}
+ratio() { # LANG KIND
+  python3 -c "import re,sys; a=float(re.search(r'([0-9.]+) MB/s',open(sys.argv[1]).read()).group(1)); b=float(re.search(r'([0-9.]+) MB/s',open(sys.argv[2]).read()).group(1)); print(f'ratio $1 ($2 baseline): {a/b:.2f}x')" \
+    "$work/$1.neardup" "$work/$1.$2.baseline"
+}
+
+echo "== Chinese: neardup fingerprint (whole process, taskset -c 0) against jieba-analysis TF-IDF simhash (warm, taskset -c 0)"
+neardup_mbs zh
+baseline_mbs zh zh
+ratio zh zh
+echo "== English and mixed: against a letters-and-digits tokenizer with the same simhash"
+neardup_mbs en
+baseline_mbs en letters
+ratio en letters
+neardup_mbs mixed
+baseline_mbs mixed letters
+baseline_mbs mixed zh
+ratio mixed letters
+ratio mixed zh
+
+echo "== start-up (taskset -c 0; median of 5; with the class-data archive and with NEARDUP_CDS=0, alternating)"
+median() { sort -n | sed -n 3p; }
+head -1 "$work/zh-once.jsonl" >"$work/one.jsonl"
+./neardup fingerprint "$work/one.jsonl" >/dev/null # writes the archive when missing
+for cds in 1 0; do
+  : >"$work/help.$cds"
+  : >"$work/first.$cds"
+done
+for i in 1 2 3 4 5; do
+  for cds in 1 0; do
+    t0=$(now); NEARDUP_CDS=$cds taskset -c 0 ./neardup fingerprint --help >/dev/null; t1=$(now)
+    echo "$t1 - $t0" | bc >>"$work/help.$cds"
+    t0=$(now); NEARDUP_CDS=$cds taskset -c 0 ./neardup fingerprint "$work/one.jsonl" >/dev/null; t1=$(now)
+    echo "$t1 - $t0" | bc >>"$work/first.$cds"
+  done
+done
+for cds in 1 0; do
+  echo "NEARDUP_CDS=$cds: neardup fingerprint --help $(median <"$work/help.$cds") s;" \
+    "first fingerprint of a one-line input $(median <"$work/first.$cds") s"
+done

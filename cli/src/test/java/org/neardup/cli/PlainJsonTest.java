@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The streaming JSONL path gives what the JSON-tree path gives, or leaves the record to it. */
+class PlainJsonTest {
+  private static final String[] PIECES = {
+    "a",
+    "中文",
+    "\\\"",
+    "\\\\",
+    "\\n",
+    "\\t",
+    "\\u0001",
+    "\\u00e9",
+    "é",
+    "/",
+    "\\/",
+    "\\ud83d\\ude00",
+    "😀",
+    " ",
+    "\\b",
+    "\\f",
+    "\\r",
+    "\\u2028",
+    "<",
+    "&",
+    "'",
+    "\\u0000",
+    "\\u007f"
+  };
+  private static final String[] IDS = {
+    "0",
+    "-0",
+    "42",
+    "-7",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-123456789012345678901234567890",
+    "1.5",
+    "1e3",
+    "true",
+    "null",
+    "[1]",
+    "{}"
+  };
+
+  private static String randomString(Random r) {
+    StringBuilder b = new StringBuilder("\"");
+    for (int i = r.nextInt(6); i > 0; i--) {
+      b.append(PIECES[r.nextInt(PIECES.length)]);
+    }
+    return b.append('"').toString();
+  }
+
+  private static String randomRecord(Random r) {
+    String id = r.nextBoolean() ? randomString(r) : IDS[r.nextInt(IDS.length)];
+    String text = r.nextInt(10) == 0 ? IDS[r.nextInt(IDS.length)] : randomString(r);
+    List<String> fields = new java.util.ArrayList<>(List.of("\"id\":" + id, "\"text\":" + text));
+    if (r.nextInt(4) == 0) {
+      fields.add("\"meta\":{\"x\":[1,2,{\"y\":" + randomString(r) + "}]}");
+    }
+    if (r.nextInt(8) == 0) {
+      fields.add("\"id\":" + IDS[r.nextInt(IDS.length)]);
+    }
+    if (r.nextInt(8) == 0) {
+      fields.remove(r.nextInt(fields.size()));
+    }
+    java.util.Collections.shuffle(fields, r);
+    String line = "{" + String.join(",", fields) + "}";
+    switch (r.nextInt(12)) {
+      case 0:
+        return line.substring(0, r.nextInt(line.length()));
+      case 1:
+        return line + " {";
+      case 2:
+        return "[" + line + "]";
+      default:
+        return line;
+    }
+  }
+
+  @Test
+  void sameDocumentsAsTheTreePath(@TempDir Path dir) throws Exception {
+    Path f = Files.writeString(dir.resolve("d.jsonl"), "{}\n");
+    DocumentSource source =
+        DocumentSource.open(List.of(f), DocumentSource.Format.AUTO, "id", "text", 1 << 20);
+    Random r = new Random(20);
+    int plain = 0;
+    for (int i = 0; i < 20_000; i++) {
+      String line = randomRecord(r);
+      byte[] raw = line.getBytes(StandardCharsets.UTF_8);
+      InputDocument tree = source.parseJsonTree(i, line, raw, "d.jsonl:" + i);
+      InputDocument fast = source.parsePlainJson(i, line, raw, "d.jsonl:" + i);
+      if (fast == null) {
+        continue;
+      }
+      plain++;
+      assertNull(tree.error(), line);
+      assertEquals(tree.idJson(), fast.idJson(), line);
+      assertEquals(tree.text(), fast.text(), line);
+      assertEquals(tree.location(), fast.location());
+      assertTrue(fast.record() == raw);
+    }
+    assertTrue(plain > 5_000, "the streaming path took " + plain);
+  }
+}
