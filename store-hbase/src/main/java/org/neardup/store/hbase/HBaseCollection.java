@@ -183,9 +183,12 @@ final class HBaseCollection implements Collection {
         bandGets.isEmpty() ? CompletableFuture.completedFuture(List.of()) : index.getAll(bandGets);
     // ordinal -> found under a band key
     Map<Long, Boolean> found = new LinkedHashMap<>();
+    store.probes.increment();
     try {
       for (CompletableFuture<List<Result>> scan : scans) {
-        for (Result r : scan.join()) {
+        List<Result> rows = scan.join();
+        store.rowsRead.add(rows.size());
+        for (Result r : rows) {
           int distance = Long.bitCount(fp ^ Rows.blockFingerprint(r.getRow()));
           if (!decision.verifier().isFingerprintCandidate(distance)) {
             continue;
@@ -196,6 +199,7 @@ final class HBaseCollection implements Collection {
         }
       }
       for (Result r : bandRows.join()) {
+        store.rowsRead.add(r.isEmpty() ? 0 : 1);
         for (Cell c : r.rawCells()) {
           found.put(Rows.toLong(CellUtil.cloneQualifier(c)), true);
         }
@@ -215,6 +219,7 @@ final class HBaseCollection implements Collection {
     List<Long> roots = new ArrayList<>();
     try (Table docs = store.connection().getTable(store.docs)) {
       Result[] rows = docs.get(gets);
+      store.rowsRead.add(rows.length);
       for (int i = 0; i < rows.length; i++) {
         byte[] rec = rows[i].getValue(DOC_FAMILY, REC);
         if (rec == null) {
@@ -321,7 +326,8 @@ final class HBaseCollection implements Collection {
   private <T> T locked(Locked<T> work) throws IOException {
     local.lock();
     try (Table meta = store.connection().getTable(store.meta);
-        LeaseLock.Held held = new LeaseLock(meta, lockRow, META_FAMILY, VALUE).acquire()) {
+        LeaseLock.Held held =
+            new LeaseLock(meta, lockRow, META_FAMILY, VALUE, store.lockWaits).acquire()) {
       T out = work.run(held);
       store.succeeded();
       return out;

@@ -76,6 +76,11 @@ public final class HBaseStore implements FingerprintStore {
   private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean failed;
+  final java.util.concurrent.atomic.LongAdder probes = new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder rowsRead =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder lockWaits =
+      new java.util.concurrent.atomic.LongAdder();
 
   HBaseStore(
       Connection connection,
@@ -296,6 +301,18 @@ public final class HBaseStore implements FingerprintStore {
   @Override
   public boolean isHealthy() {
     return !closed && !failed && !connection.isClosed();
+  }
+
+  /**
+   * {@code probes}: candidate look-ups made; {@code rows_read}: index rows (block and band) and
+   * document rows they read; {@code lock_retries}: times a writer found the collection's lock held.
+   */
+  @Override
+  public Map<String, Number> metrics() {
+    return Map.of(
+        "hbase_probes", probes.sum(),
+        "hbase_rows_read", rowsRead.sum(),
+        "hbase_lock_retries", lockWaits.sum());
   }
 
   @Override

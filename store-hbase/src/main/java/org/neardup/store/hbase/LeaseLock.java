@@ -33,7 +33,15 @@ final class LeaseLock {
   private final byte[] family;
   private final byte[] qualifier;
 
-  LeaseLock(Table table, byte[] row, byte[] family, byte[] qualifier) {
+  private final java.util.concurrent.atomic.LongAdder waits;
+
+  LeaseLock(
+      Table table,
+      byte[] row,
+      byte[] family,
+      byte[] qualifier,
+      java.util.concurrent.atomic.LongAdder waits) {
+    this.waits = waits;
     this.table = table;
     this.row = row;
     this.family = family;
@@ -108,6 +116,7 @@ final class LeaseLock {
               .isSuccess()) {
         return new Held(Arrays.copyOf(mine, 16), now);
       }
+      waits.increment();
       if (now > deadline) {
         throw new IOException("could not take the collection's lock in " + WAIT_MS + " ms");
       }
