@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What the store keeps of a document in its row's {@code r} cell: fingerprint, timestamp and expiry
+ * (8 bytes each, big-endian), the number of band keys (1 byte) and the band keys (kept so a removal
+ * finds every row that names the document), then the id in UTF-8.
+ */
+record DocRecord(long fingerprint, long timestamp, long expiresAt, long[] bandKeys, String id) {
+  byte[] encode() {
+    byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = ByteBuffer.allocate(25 + 8 * bandKeys.length + idBytes.length);
+    b.putLong(fingerprint).putLong(timestamp).putLong(expiresAt).put((byte) bandKeys.length);
+    for (long k : bandKeys) {
+      b.putLong(k);
+    }
+    return b.put(idBytes).array();
+  }
+
+  static DocRecord decode(byte[] in) {
+    ByteBuffer b = ByteBuffer.wrap(in);
+    long fp = b.getLong();
+    long ts = b.getLong();
+    long exp = b.getLong();
+    long[] bands = new long[b.get() & 0xff];
+    for (int i = 0; i < bands.length; i++) {
+      bands[i] = b.getLong();
+    }
+    String id = new String(in, b.position(), b.remaining(), StandardCharsets.UTF_8);
+    return new DocRecord(fp, ts, exp, bands, id);
+  }
+}

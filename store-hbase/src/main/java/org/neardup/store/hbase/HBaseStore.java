@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.TableExistsException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.jspecify.annotations.Nullable;
+import org.neardup.decide.CandidateKeys;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.FingerprintStore;
+
+/**
+ * A {@link FingerprintStore} in HBase, shared by any number of service processes.
+ *
+ * <h2>Layout</h2>
+ *
+ * Three tables, named {@code <table-prefix>_meta}, {@code _index} and {@code _docs}:
+ *
+ * <ul>
+ *   <li>index ({@link Rows}): the seeds' rowkey, block value + table flag (+ collection uid) +
+ *       fingerprint, one prefix scan per block per check; a row per MinHash band key; qualifiers
+ *       are the ordinals filed there. Pre-split by block value and band key.
+ *   <li>docs: per document (uid, 'd', ordinal): record, sketch and cluster root; (uid, 'i', id) to
+ *       ordinal; (uid, 'm', root) the members of a cluster; (uid, 'r', root) the root's id; (uid,
+ *       'x', expiry, ordinal) for the expiry sweep.
+ *   <li>meta: {@code <prefix>/c/<name>} to {@code uid;settings}; per collection its lock, its
+ *       sequence (the last ordinal given) and its counters; {@code uid}, the last uid given.
+ * </ul>
+ *
+ * Collections share the tables (no DDL per collection); a uid is never given twice, so a dropped
+ * collection's leftovers never meet a new one's rows.
+ *
+ * <h2>Exactly one new document among near-duplicates</h2>
+ *
+ * See {@link HBaseCollection}: writes to a collection are serialised by a lease lock in HBase
+ * ({@link LeaseLock}, {@code checkAndMutate} on the collection's lock row), and every commit moves
+ * the collection's sequence with {@code checkAndMutate} from the value its decision read.
+ */
+public final class HBaseStore implements FingerprintStore {
+  static final byte[] META_FAMILY = bytes("m");
+  static final byte[] DOC_FAMILY = bytes("d");
+  static final byte[] INDEX_FAMILY = bytes("f");
+  static final byte[] VALUE = bytes("v");
+  private static final byte[] UID_ROW = bytes("uid");
+
+  private final Connection connection;
+  private final AsyncConnection async;
+  private final String prefix;
+  private final InstantSource clock;
+  private final String where;
+  final TableName meta;
+  final TableName index;
+  final TableName docs;
+  private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+  private volatile boolean failed;
+  final java.util.concurrent.atomic.LongAdder probes = new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder rowsRead =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder lockWaits =
+      new java.util.concurrent.atomic.LongAdder();
+
+  HBaseStore(
+      Connection connection,
+      AsyncConnection async,
+      String tablePrefix,
+      String prefix,
+      InstantSource clock,
+      String where)
+      throws IOException {
+    this.connection = connection;
+    this.async = async;
+    this.prefix = prefix;
+    this.clock = clock;
+    this.where = where;
+    this.meta = TableName.valueOf(tablePrefix + "_meta");
+    this.index = TableName.valueOf(tablePrefix + "_index");
+    this.docs = TableName.valueOf(tablePrefix + "_docs");
+    try (Admin admin = connection.getAdmin()) {
+      ensure(admin, meta, META_FAMILY, null);
+      ensure(admin, index, INDEX_FAMILY, Rows.indexSplits());
+      ensure(admin, docs, DOC_FAMILY, null);
+    }
+  }
+
+  private static void ensure(Admin admin, TableName name, byte[] family, byte[] @Nullable [] splits)
+      throws IOException {
+    if (admin.tableExists(name)) {
+      return;
+    }
+    TableDescriptorBuilder t =
+        TableDescriptorBuilder.newBuilder(name)
+            .setColumnFamily(
+                ColumnFamilyDescriptorBuilder.newBuilder(family).setMaxVersions(1).build());
+    try {
+      if (splits == null) {
+        admin.createTable(t.build());
+      } else {
+        admin.createTable(t.build(), splits);
+      }
+    } catch (TableExistsException e) {
+      // Another node created it meanwhile.
+    }
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  Connection connection() {
+    return connection;
+  }
+
+  AsyncConnection async() {
+    return async;
+  }
+
+  InstantSource clock() {
+    return clock;
+  }
+
+  /** An IOException naming the cluster. */
+  IOException unavailable(Exception cause) {
+    failed = true;
+    return new IOException("hbase at " + where + " is unavailable: " + cause.getMessage(), cause);
+  }
+
+  void succeeded() {
+    failed = false;
+  }
+
+  @Override
+  public String kind() {
+    return "hbase";
+  }
+
+  @Override
+  public String toString() {
+    return "hbase at " + where + " (tables " + meta + ", prefix " + prefix + ")";
+  }
+
+  private byte[] registryRow(String name) {
+    return bytes(prefix + "/c/" + name);
+  }
+
+  private void checkNotClosed() {
+    if (closed) {
+      throw new IllegalStateException("the hbase store is closed");
+    }
+  }
+
+  @Override
+  public Collection create(String name, CollectionSettings settings) throws IOException {
+    FingerprintStore.checkName(name);
+    checkNotClosed();
+    // Fails on an unknown lexicon or k before anything is written.
+    settings.deduplicator().analyzer();
+    new CandidateKeys(settings.maxDistance());
+    try (Table t = connection.getTable(meta)) {
+      long uid = t.incrementColumnValue(UID_ROW, META_FAMILY, VALUE, 1);
+      if (uid > Integer.MAX_VALUE) {
+        throw new IOException("no collection uid left");
+      }
+      byte[] row = registryRow(name);
+      byte[] entry = bytes(uid + ";" + settings.toText());
+      boolean ok =
+          t.checkAndMutate(
+                  CheckAndMutate.newBuilder(row)
+                      .ifNotExists(META_FAMILY, VALUE)
+                      .build(new Put(row).addColumn(META_FAMILY, VALUE, entry)))
+              .isSuccess();
+      if (!ok) {
+        throw new IllegalArgumentException("collection '" + name + "' exists");
+      }
+      HBaseCollection c = new HBaseCollection(this, name, (int) uid, settings);
+      cache.put(name, c);
+      return c;
+    }
+  }
+
+  private @Nullable HBaseCollection fromEntry(String name, byte @Nullable [] entry) {
+    if (entry == null) {
+      return null;
+    }
+    String text = new String(entry, StandardCharsets.UTF_8);
+    int semi = text.indexOf(';');
+    int uid = Integer.parseInt(text.substring(0, semi));
+    HBaseCollection cached = cache.get(name);
+    if (cached != null && cached.uid == uid) {
+      return cached;
+    }
+    HBaseCollection c =
+        new HBaseCollection(this, name, uid, CollectionSettings.parse(text.substring(semi + 1)));
+    cache.put(name, c);
+    return c;
+  }
+
+  /** The uid the registry maps the name to now, or -1. */
+  int registeredUid(Table t, String name) throws IOException {
+    byte[] v =
+        t.get(new Get(registryRow(name)).addColumn(META_FAMILY, VALUE))
+            .getValue(META_FAMILY, VALUE);
+    if (v == null) {
+      return -1;
+    }
+    String text = new String(v, StandardCharsets.UTF_8);
+    return Integer.parseInt(text.substring(0, text.indexOf(';')));
+  }
+
+  byte[] registryRowOf(String name) {
+    return registryRow(name);
+  }
+
+  @Override
+  public @Nullable Collection collection(String name) {
+    checkNotClosed();
+    try (Table t = connection.getTable(meta)) {
+      return fromEntry(
+          name,
+          t.get(new Get(registryRow(name)).addColumn(META_FAMILY, VALUE))
+              .getValue(META_FAMILY, VALUE));
+    } catch (IOException e) {
+      throw new UncheckedIOException(unavailable(e));
+    }
+  }
+
+  @Override
+  public List<Collection> collections() {
+    checkNotClosed();
+    List<Collection> out = new ArrayList<>();
+    byte[] start = bytes(prefix + "/c/");
+    try (Table t = connection.getTable(meta);
+        ResultScanner rs = t.getScanner(new Scan().setStartStopRowForPrefixScan(start))) {
+      for (Result r : rs) {
+        String name =
+            new String(
+                r.getRow(), start.length, r.getRow().length - start.length, StandardCharsets.UTF_8);
+        out.add(fromEntry(name, r.getValue(META_FAMILY, VALUE)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(unavailable(e));
+    }
+    return out; // rowkey order is name order
+  }
+
+  @Override
+  public boolean drop(String name) throws IOException {
+    checkNotClosed();
+    byte[] row = registryRow(name);
+    HBaseCollection c;
+    try (Table t = connection.getTable(meta)) {
+      byte[] entry = t.get(new Get(row).addColumn(META_FAMILY, VALUE)).getValue(META_FAMILY, VALUE);
+      c = fromEntry(name, entry);
+      if (c == null
+          || !t.checkAndMutate(
+                  CheckAndMutate.newBuilder(row)
+                      .ifEquals(META_FAMILY, VALUE, entry)
+                      .build(new Delete(row)))
+              .isSuccess()) {
+        return false;
+      }
+    }
+    c.dropped = true;
+    cache.remove(name, c);
+    c.purge();
+    return true;
+  }
+
+  @Override
+  public void sync() {
+    // Every write is in HBase (its WAL) when the call returns.
+  }
+
+  @Override
+  public void checkpoint() {
+    // HBase compacts on its own.
+  }
+
+  @Override
+  public boolean isHealthy() {
+    return !closed && !failed && !connection.isClosed();
+  }
+
+  /**
+   * {@code probes}: candidate look-ups made; {@code rows_read}: index rows (block and band) and
+   * document rows they read; {@code lock_retries}: times a writer found the collection's lock held.
+   */
+  @Override
+  public Map<String, Number> metrics() {
+    return Map.of(
+        "hbase_probes", probes.sum(),
+        "hbase_rows_read", rowsRead.sum(),
+        "hbase_lock_retries", lockWaits.sum());
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (!closed) {
+      closed = true;
+      async.close();
+      connection.close();
+    }
+  }
+
+  static byte[] uidRow(char kind, int uid) {
+    return ByteBuffer.allocate(5).put((byte) kind).putInt(uid).array();
+  }
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.client.AsyncConnection;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
+
+/**
+ * Opens the {@code hbase} store. Options: {@code zookeeper} quorum, {@code HOST:PORT[,HOST:PORT]}
+ * ({@code 127.0.0.1:2181}); {@code znode} parent ({@code /hbase}); {@code table-prefix} of the
+ * three tables ({@code neardup}); {@code prefix} of the collection names in them, so several stores
+ * can share the tables ({@code neardup}); {@code timeout-ms} of an operation ({@code 30000}).
+ */
+public final class HBaseStoreProvider implements FingerprintStore.Provider {
+  @Override
+  public String kind() {
+    return "hbase";
+  }
+
+  @Override
+  public FingerprintStore open(StoreConfig config) throws IOException {
+    config.checkKnown("hbase", "zookeeper", "znode", "table-prefix", "prefix", "timeout-ms");
+    String quorum = config.get("zookeeper", "127.0.0.1:2181");
+    if (!quorum.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}(,[A-Za-z0-9.\\-]+:[0-9]{1,5})*")) {
+      throw new IllegalArgumentException(
+          "zookeeper must be HOST:PORT[,HOST:PORT...], got '" + quorum + "'");
+    }
+    Configuration conf = HBaseConfiguration.create();
+    conf.set("hbase.zookeeper.quorum", quorum);
+    conf.set("zookeeper.znode.parent", config.get("znode", "/hbase"));
+    int timeout = positive(config, "timeout-ms", 30_000);
+    conf.setInt("hbase.client.operation.timeout", timeout);
+    conf.setInt("hbase.rpc.timeout", Math.min(timeout, 10_000));
+    return open(conf, config, quorum);
+  }
+
+  /** Opens the store on a cluster described by a Hadoop configuration (tests, embedding). */
+  public static FingerprintStore open(Configuration conf, StoreConfig config, String where)
+      throws IOException {
+    String tablePrefix = config.get("table-prefix", "neardup");
+    String prefix = config.get("prefix", "neardup");
+    if (!tablePrefix.matches("[A-Za-z0-9_]{1,32}")) {
+      throw new IllegalArgumentException(
+          "table-prefix must be 1 to 32 characters of [A-Za-z0-9_], got '" + tablePrefix + "'");
+    }
+    if (!prefix.matches("[A-Za-z0-9._-]{1,32}")) {
+      throw new IllegalArgumentException(
+          "prefix must be 1 to 32 characters of [A-Za-z0-9._-], got '" + prefix + "'");
+    }
+    Connection connection = ConnectionFactory.createConnection(conf);
+    AsyncConnection async;
+    try {
+      async = ConnectionFactory.createAsyncConnection(conf).join();
+    } catch (RuntimeException e) {
+      connection.close();
+      throw new IOException("hbase at " + where + " is unavailable: " + e.getMessage(), e);
+    }
+    try {
+      return new HBaseStore(connection, async, tablePrefix, prefix, config.clock(), where);
+    } catch (IOException | RuntimeException e) {
+      async.close();
+      connection.close();
+      throw e;
+    }
+  }
+
+  private static int positive(StoreConfig config, String key, int otherwise) {
+    String v = config.get(key);
+    if (v == null) {
+      return otherwise;
+    }
+    try {
+      int n = Integer.parseInt(v);
+      if (n > 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException(key + " must be a positive integer, got '" + v + "'");
+  }
+}

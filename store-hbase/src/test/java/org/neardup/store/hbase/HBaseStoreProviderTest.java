@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
+
+/** Bad options are refused with a message naming them, before any connection is made. */
+class HBaseStoreProviderTest {
+
+  @Test
+  void open_isFoundByKind_andRefusesBadOptions() {
+    assertThatThrownBy(
+            () -> FingerprintStore.open("hbase", StoreConfig.of(Map.of("zookeeper", "a b:1"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("zookeeper must be HOST:PORT");
+    assertThatThrownBy(
+            () -> FingerprintStore.open("hbase", StoreConfig.of(Map.of("zookeepr", "h:1"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("zookeepr");
+    assertThatThrownBy(
+            () ->
+                FingerprintStore.open(
+                    "hbase",
+                    StoreConfig.of(Map.of("zookeeper", "127.0.0.1:2181", "timeout-ms", "-1"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("timeout-ms");
+    assertThat(new HBaseStoreProvider().kind()).isEqualTo("hbase");
+  }
+}
