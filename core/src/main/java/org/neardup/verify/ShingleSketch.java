@@ -94,91 +94,50 @@ public final class ShingleSketch {
    * cut in different modes, or without shingles, have similarity 0. Allocates nothing.
    */
   public static double jaccard(ShingleSketch a, ShingleSketch b) {
-    if (a.mode != b.mode || a.mode == Mode.NONE) {
-      return 0;
-    }
-    int[] x = a.hashes;
-    int[] y = b.hashes;
-    if (a.complete && b.complete) {
-      int inter = intersect(x, y, Integer.MAX_VALUE);
-      return (double) inter / (x.length + y.length - inter);
-    }
-    // Bottom-k: walk the union in order until k elements, counting those in both.
-    int k = Math.min(x.length, y.length);
-    int i = 0;
-    int j = 0;
-    int taken = 0;
-    int both = 0;
-    while (taken < k && (i < x.length || j < y.length)) {
-      if (j >= y.length || (i < x.length && Integer.compareUnsigned(x[i], y[j]) < 0)) {
-        i++;
-      } else if (i >= x.length || Integer.compareUnsigned(y[j], x[i]) < 0) {
-        j++;
-      } else {
-        both++;
-        i++;
-        j++;
-      }
-      taken++;
-    }
-    return taken == 0 ? 0 : (double) both / taken;
+    return jaccardAtLeast(a, b, 0);
   }
 
   /**
    * {@link #jaccard} when it is at least {@code threshold}, the same value to the last bit;
    * otherwise a value below {@code threshold}, often found without walking both sketches: the walk
    * stops as soon as the hashes it has passed leave too few to reach the threshold. For callers
-   * that keep only the pairs that reach it. Allocates nothing.
+   * that keep only the pairs that reach it; a threshold of 0 or less walks to the end, as {@link
+   * #jaccard} does. Allocates nothing.
    */
   public static double jaccardAtLeast(ShingleSketch a, ShingleSketch b, double threshold) {
-    if (a.mode != b.mode || a.mode == Mode.NONE || !(threshold > 0)) {
-      return jaccard(a, b);
+    if (a.mode != b.mode || a.mode == Mode.NONE) {
+      return 0;
     }
     int[] x = a.hashes;
     int[] y = b.hashes;
     if (a.complete && b.complete) {
       int total = x.length + y.length;
-      if (total == 0) {
-        return jaccard(a, b);
-      }
-      // The fewest shared hashes whose Jaccard reaches the threshold, by the same division as
-      // jaccard: inter / (total - inter) grows with inter, so fewer can never reach it.
-      int need = (int) Math.max(0, Math.min(total, Math.ceil(threshold * total / (1 + threshold))));
-      while (need > 0 && (double) (need - 1) / (total - (need - 1)) >= threshold) {
-        need--;
-      }
-      while (need < total && (double) need / (total - need) < threshold) {
-        need++;
-      }
-      int i = 0;
-      int j = 0;
-      int inter = 0;
-      while (i < x.length && j < y.length) {
-        int c = Integer.compareUnsigned(x[i], y[j]);
-        if (c == 0) {
-          inter++;
-          i++;
-          j++;
-        } else {
-          if (c < 0) {
-            i++;
-          } else {
-            j++;
-          }
-          if (inter + Math.min(x.length - i, y.length - j) < need) {
-            return -1;
-          }
+      // The fewest shared hashes whose Jaccard reaches the threshold, by the same division as the
+      // result: inter / (total - inter) grows with inter, so fewer can never reach it.
+      int need = 0;
+      if (threshold > 0) {
+        need = (int) Math.max(0, Math.min(total, Math.ceil(threshold * total / (1 + threshold))));
+        while (need > 0 && (double) (need - 1) / (total - (need - 1)) >= threshold) {
+          need--;
+        }
+        while (need < total && (double) need / (total - need) < threshold) {
+          need++;
         }
       }
-      return (double) inter / (total - inter);
+      int inter = intersect(x, y, need);
+      return inter < 0 ? -1 : (double) inter / (total - inter);
     }
+    // Bottom-k: walk the union in order until k elements, counting those in both.
     int k = Math.min(x.length, y.length);
-    int need = (int) Math.max(0, Math.min(k, Math.ceil(threshold * k)));
-    while (need > 0 && (double) (need - 1) / k >= threshold) {
-      need--;
-    }
-    while (need < k && (double) need / k < threshold) {
-      need++;
+    int need = 0;
+    if (threshold > 0) {
+      need = (int) Math.max(0, Math.min(k, Math.ceil(threshold * k)));
+      while (need > 0 && (double) (need - 1) / k >= threshold) {
+        need--;
+      }
+      while (need < k && (double) need / k < threshold) {
+        need++;
+      }
     }
     int i = 0;
     int j = 0;
@@ -209,11 +168,15 @@ public final class ShingleSketch {
     if (a.mode != b.mode || a.mode == Mode.NONE) {
       return 0;
     }
-    int inter = intersect(a.hashes, b.hashes, Integer.MAX_VALUE);
+    int inter = intersect(a.hashes, b.hashes, 0);
     return (double) inter / Math.min(a.hashes.length, b.hashes.length);
   }
 
-  private static int intersect(int[] x, int[] y, int limit) {
+  /**
+   * The number of hashes in both sorted arrays, or -1 as soon as the hashes not yet passed are too
+   * few to bring it to {@code need} (never, for a need of 0).
+   */
+  private static int intersect(int[] x, int[] y, int need) {
     int i = 0;
     int j = 0;
     int inter = 0;
@@ -223,13 +186,18 @@ public final class ShingleSketch {
         inter++;
         i++;
         j++;
-      } else if (c < 0) {
-        i++;
       } else {
-        j++;
+        if (c < 0) {
+          i++;
+        } else {
+          j++;
+        }
+        if (inter + Math.min(x.length - i, y.length - j) < need) {
+          return -1;
+        }
       }
     }
-    return Math.min(inter, limit);
+    return inter;
   }
 
   /** The encoded form (see the class comment). */
