@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
       BenchCommand.class,
       ServeCommand.class,
       SendCommand.class,
+      StoreCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

@@ -590,6 +590,27 @@ final class EmbeddedCollection implements Collection {
     return dropped;
   }
 
+  /**
+   * Puts a generation built from imported records in place of this collection's, which must be
+   * empty and never written to; later documents get DocIds from {@code next} on. For {@link
+   * EmbeddedTransfer}, whose records are in the log already.
+   */
+  void load(Generation g, long next) {
+    lock.writeLock().lock();
+    try {
+      checkOpen();
+      if (nextDocId != 0 || gen.docs.slots() != 0) {
+        throw new IllegalStateException("collection '" + name + "' is not empty");
+      }
+      gen = g;
+      nextDocId = next;
+      minExpiresAt = Long.MIN_VALUE; // the next sweep looks at everything once
+      sweepFrom = 0;
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
   /** The snapshot header entry; caller holds the write lock. */
   SnapshotFormat.CollectionEntry entry() {
     assert lock.isWriteLockedByCurrentThread();

@@ -869,6 +869,22 @@ public final class EmbeddedStore implements FingerprintStore {
     }
   }
 
+  /**
+   * The lock every compaction holds. While {@link EmbeddedTransfer} holds it no compaction runs
+   * (one that is due waits), so a snapshot it reads is not replaced and a collection it fills is
+   * not snapshotted half-filled. Reentrant: {@link #checkpoint()} and {@link #close()} work under
+   * it.
+   */
+  java.util.concurrent.locks.Lock compactionHold() {
+    return compactionLock;
+  }
+
+  /** The newest snapshot, or null if none was written; stable under {@link #compactionHold}. */
+  @Nullable Path snapshotFile() {
+    long s = snapshotSegment;
+    return s < 0 ? null : dir.resolve(SnapshotFormat.fileName(s));
+  }
+
   @Override
   public String toString() {
     return "EmbeddedStore[" + dir + ", fsync=" + fsync + "]";

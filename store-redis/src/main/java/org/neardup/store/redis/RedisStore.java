@@ -213,6 +213,29 @@ public final class RedisStore implements FingerprintStore {
     }
   }
 
+  /**
+   * A collection under a fresh uid that nobody sees until {@link #register}: for {@link
+   * RedisTransfer}, which fills its keys first.
+   */
+  RedisCollection unregistered(String name, CollectionSettings settings) {
+    return new RedisCollection(this, name, redis.incr(uids), settings);
+  }
+
+  /**
+   * Makes a collection from {@link #unregistered} visible, as {@link #create} does.
+   *
+   * @throws IllegalArgumentException if the name was taken meanwhile
+   */
+  void register(RedisCollection c) {
+    redis.set(c.keys.meta, c.settings().toText().getBytes(StandardCharsets.UTF_8));
+    byte[] entry = (c.uid + ";" + c.settings().toText()).getBytes(StandardCharsets.UTF_8);
+    if (redis.hsetnx(registry, c.name().getBytes(StandardCharsets.UTF_8), entry) == 0) {
+      redis.del(c.keys.meta);
+      throw new IllegalArgumentException("collection '" + c.name() + "' exists");
+    }
+    cache.put(c.name(), c);
+  }
+
   private @Nullable RedisCollection fromEntry(String name, byte @Nullable [] entry) {
     if (entry == null) {
       return null;
