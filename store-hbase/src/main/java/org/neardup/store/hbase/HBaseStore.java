@@ -200,6 +200,40 @@ public final class HBaseStore implements FingerprintStore {
     }
   }
 
+  /**
+   * A collection under a fresh uid that nobody finds until {@link #register}: for {@link
+   * HBaseTransfer}, which writes its rows first.
+   */
+  HBaseCollection unregistered(String name, CollectionSettings settings) throws IOException {
+    try (Table t = connection.getTable(meta)) {
+      long uid = t.incrementColumnValue(UID_ROW, META_FAMILY, VALUE, 1);
+      if (uid > Integer.MAX_VALUE) {
+        throw new IOException("no collection uid left");
+      }
+      return new HBaseCollection(this, name, (int) uid, settings);
+    }
+  }
+
+  /**
+   * Makes a collection from {@link #unregistered} visible, as {@link #create} does.
+   *
+   * @throws IllegalArgumentException if the name was taken meanwhile
+   */
+  void register(HBaseCollection c) throws IOException {
+    try (Table t = connection.getTable(meta)) {
+      byte[] row = registryRow(c.name());
+      byte[] entry = bytes(c.uid + ";" + c.settings().toText());
+      if (!t.checkAndMutate(
+              CheckAndMutate.newBuilder(row)
+                  .ifNotExists(META_FAMILY, VALUE)
+                  .build(new Put(row).addColumn(META_FAMILY, VALUE, entry)))
+          .isSuccess()) {
+        throw new IllegalArgumentException("collection '" + c.name() + "' exists");
+      }
+      cache.put(c.name(), c);
+    }
+  }
+
   private @Nullable HBaseCollection fromEntry(String name, byte @Nullable [] entry) {
     if (entry == null) {
       return null;
