@@ -229,6 +229,31 @@ class StoreCommandTest {
     try (FingerprintStore rs = redisStore("t2")) {
       assertThat(rs.collections()).isEmpty();
     }
+    // A dump made by a build whose analyzer differs: its sketches would not match new texts.
+    Path other = tmp.resolve("other.ndump");
+    try (InputStream in = Files.newInputStream(a);
+        CollectionDump.Reader r = new CollectionDump.Reader(in, "a");
+        java.io.OutputStream out = Files.newOutputStream(other)) {
+      CollectionDump.Header h = r.header();
+      try (CollectionDump.Writer w =
+          new CollectionDump.Writer(
+              out,
+              new CollectionDump.Header(
+                  h.source(), h.name(), h.settings(), "another-analyzer", 0, -1),
+              false)) {
+        for (StoredRecord x = r.next(); x != null; x = r.next()) {
+          w.write(x);
+        }
+        w.finish();
+      }
+    }
+    CliRunner mismatch = CliRunner.run(onRedis("import", "t3", "--in", other.toString()));
+    assertThat(mismatch.exitCode).isEqualTo(1);
+    assertThat(mismatch.err).contains("analysed with 'another-analyzer'");
+    try (FingerprintStore rs = redisStore("t3")) {
+      assertThat(rs.collections()).isEmpty();
+    }
+
     CliRunner corruptEmbedded =
         CliRunner.run(
             "store", "import", "--data", tmp.resolve("e").toString(), "--in", cut.toString());

@@ -16,7 +16,8 @@ import org.neardup.store.StoredRecord;
 /**
  * Export and import for the {@link EmbeddedStore}. Ordinals are DocIds.
  *
- * <p>Export writes a snapshot ({@link EmbeddedStore#checkpoint()}) and reads the collection's
+ * <p>Export writes a snapshot ({@link EmbeddedStore#checkpoint()}) unless nothing was logged since
+ * the newest one (a store that was closed cleanly: the usual case), and reads the collection's
  * documents back from it, since the engine keeps sketches in its own form: each snapshot document
  * is an insert record with the encoded analysis, and the live generation gives its cluster's
  * representative. No compaction runs meanwhile.
@@ -48,7 +49,9 @@ final class EmbeddedTransfer implements CollectionTransfer {
     java.util.concurrent.locks.Lock hold = store.compactionHold();
     hold.lock();
     try {
-      store.checkpoint();
+      if (store.snapshotFile() == null || store.logBytesSinceSnapshot() > 0) {
+        store.checkpoint(); // else the newest snapshot holds every stored document already
+      }
       Path file = store.snapshotFile();
       if (file == null) {
         return 0L;
