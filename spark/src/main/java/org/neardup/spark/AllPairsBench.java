@@ -56,7 +56,7 @@ public final class AllPairsBench {
                     long from = s * per;
                     long to = Math.min(n, from + per);
                     for (long o = from; o < to; o++) {
-                      out.add(new Member((int) o, r.nextLong(), new long[0], 0));
+                      out.add(new Member((int) o, r.nextLong(), new long[0], 0, 0));
                     }
                     return out.iterator();
                   });

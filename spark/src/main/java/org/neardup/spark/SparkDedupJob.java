@@ -145,7 +145,15 @@ public final class SparkDedupJob {
     // 2. Candidates and their verification.
     meter.phase("pairs");
     JavaRDD<Member> members =
-        docs.filter(Doc::ok).map(d -> new Member(d.ordinal, d.fingerprint, d.bandKeys, 0));
+        docs.filter(Doc::ok)
+            .map(
+                d ->
+                    new Member(
+                        d.ordinal,
+                        d.fingerprint,
+                        d.bandKeys,
+                        0,
+                        verify ? Member.shape(d.fingerprint, d.sketch) : 0));
     if (anyRepeats) {
       members = members.keyBy(m -> m.ordinal).subtractByKey(repeats, partitions).values();
     }
@@ -160,17 +168,24 @@ public final class SparkDedupJob {
     refs.persist(StorageLevel.MEMORY_AND_DISK_SER());
     cached.add(refs.rdd().toJavaRDD());
     if (verify) {
-      pairs =
-          candidates
+      // Candidates between the same two shapes (copies of the same two texts) have the same
+      // similarity: one of them (the first) is verified per pair of shapes and its verdict given to
+      // all, so that n copies of a text cost one sketch comparison, not n * (n - 1) / 2.
+      JavaPairRDD<Tuple2<Long, Long>, long[]> byShape =
+          candidates.mapToPair(c -> new Tuple2<>(new Tuple2<>(c[3], c[4]), c));
+      JavaPairRDD<Tuple2<Long, Long>, Long> verdicts =
+          byShape
+              .reduceByKey((a, b) -> a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b, partitions)
+              .values()
               .mapToPair(c -> new Tuple2<>((int) c[0], c))
               .join(refs, partitions)
               .mapToPair(e -> new Tuple2<>((int) e._2()._1()[1], e._2()))
               .join(refs, partitions)
-              .mapPartitions(
+              .mapPartitionsToPair(
                   it -> {
                     HeadFilter filter = new HeadFilter(threshold);
                     int[] heads = new int[2 * HeadFilter.HEAD];
-                    List<long[]> kept = new ArrayList<>();
+                    List<Tuple2<Tuple2<Long, Long>, Long>> kept = new ArrayList<>();
                     while (it.hasNext()) {
                       Tuple2<Tuple2<long[], Ref>, Ref> e = it.next()._2();
                       long[] c = e._1()._1();
@@ -185,10 +200,20 @@ public final class SparkDedupJob {
                       }
                       double s = ShingleSketch.jaccard(sa, sb);
                       if (s >= threshold) {
-                        kept.add(new long[] {c[0], c[1], c[2], Double.doubleToLongBits(s)});
+                        kept.add(
+                            new Tuple2<>(
+                                new Tuple2<>(c[3], c[4]), Double.doubleToLongBits(s)));
                       }
                     }
                     return kept.iterator();
+                  });
+      pairs =
+          byShape
+              .join(verdicts, partitions)
+              .map(
+                  e -> {
+                    long[] c = e._2()._1();
+                    return new long[] {c[0], c[1], c[2], e._2()._2()};
                   });
     } else {
       pairs =
