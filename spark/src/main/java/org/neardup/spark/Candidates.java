@@ -31,8 +31,8 @@ import scala.Tuple2;
  * the ordinal) and every member is sent to the {@code nb} block pairs {@code (a, b), a <= b} that
  * hold its block; the task of {@code (a, a)} compares the members of block a among themselves, the
  * task of {@code (a, b)} compares block a with block b. Each pair of the group meets in exactly one
- * task, and a task holds about {@code groupLimit} members. Only the hot keys and their estimated sizes reach
- * the driver (at most members * keys / groupLimit of them).
+ * task, and a task holds about {@code groupLimit} members. Only the hot keys and their estimated
+ * sizes reach the driver (at most members * keys / groupLimit of them).
  */
 final class Candidates {
   private Candidates() {}
@@ -46,7 +46,8 @@ final class Candidates {
       JavaRDD<Member> members,
       DedupSettings settings,
       int partitions,
-      int firstNew) {
+      int firstNew,
+      long documents) {
     BlockScheme scheme = settings.blockScheme();
     int tables = scheme.tables();
     long[] masks = new long[tables];
@@ -105,9 +106,13 @@ final class Candidates {
             });
     int k = settings.maxDistance;
     boolean verify = settings.verify;
+    // A task sorts its members in memory: at most about a million of them per task.
+    long records = documents * (tables + 8); // and the band keys: 6 with the default settings
+    int tasks = (int) Math.max(partitions, Math.min(1 << 16, (records + (1 << 20) - 1) >> 20));
     return cells
-        .repartitionAndSortWithinPartitions(new HashPartitioner(partitions), GroupKey.ORDER)
-        .mapPartitions(it -> new GroupPairs(it, tables, masks, k, verify, firstNew));
+        .partitionBy(new HashPartitioner(tasks))
+        .mapPartitions(
+            it -> new GroupPairs(LocalGroups.sorted(it), tables, masks, k, verify, firstNew));
   }
 
   /** Streams a task's sorted groups, holding one group (or block pair) at a time. */

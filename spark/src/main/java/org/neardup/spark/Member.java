@@ -16,9 +16,9 @@ public final class Member implements Serializable {
   public int block;
 
   /**
-   * A 64-bit hash of the fingerprint and the encoded sketch: documents of the same shape (copies
-   * of one text) have the same distance and similarity to any other document, so a candidate pair
-   * is verified once per pair of shapes.
+   * A 64-bit hash of the fingerprint and the encoded sketch: documents of the same shape (copies of
+   * one text) have the same distance and similarity to any other document, so a candidate pair is
+   * verified once per pair of shapes.
    */
   public long shape;
 
@@ -41,8 +41,9 @@ public final class Member implements Serializable {
     long h = fingerprint * 0x9E3779B97F4A7C15L + sketch.length;
     int i = 0;
     for (; i + 8 <= sketch.length; i += 8) {
-      h = Long.rotateLeft(h ^ ((long) LONGS.get(sketch, i) * 0xC2B2AE3D27D4EB4FL), 31)
-          * 0x9E3779B185EBCA87L;
+      h =
+          Long.rotateLeft(h ^ ((long) LONGS.get(sketch, i) * 0xC2B2AE3D27D4EB4FL), 31)
+              * 0x9E3779B185EBCA87L;
     }
     long tail = 0;
     for (int k = 0; i < sketch.length; i++, k += 8) {

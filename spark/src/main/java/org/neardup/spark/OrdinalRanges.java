@@ -12,8 +12,8 @@ import scala.Tuple2;
 /**
  * Sends an ordinal to the partition of the documents' RDD that holds it, when each partition holds
  * a range of ordinals in ascending order (as the readers produce them). What was decided about the
- * documents then meets them without moving the documents: a sort of the small facts by ordinal
- * into these partitions, and a merge of both sorted streams ({@link #merge}).
+ * documents then meets them without moving the documents: a sort of the small facts by ordinal into
+ * these partitions, and a merge of both sorted streams ({@link #merge}).
  */
 final class OrdinalRanges extends Partitioner {
   private static final long serialVersionUID = 1L;

@@ -196,11 +196,21 @@ public final class SparkDedup {
   static void defaults(SparkConf conf) {
     conf.setIfMissing("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
     conf.setIfMissing("spark.kryoserializer.buffer.max", "512m");
+    // No object the job shuffles refers to another twice: no need to track references.
+    conf.setIfMissing("spark.kryo.referenceTracking", "false");
     // Registered classes are written as a number, not by name with every record.
     conf.registerKryoClasses(
         new Class<?>[] {
-          Doc.class, Ref.class, Fact.class, Out.class, Member.class, GroupKey.class,
-          long[].class, byte[].class, int[].class, String[].class
+          Doc.class,
+          Ref.class,
+          Fact.class,
+          Out.class,
+          Member.class,
+          GroupKey.class,
+          long[].class,
+          byte[].class,
+          int[].class,
+          String[].class
         });
     if (conf.get("spark.master", "").toLowerCase(Locale.ROOT).startsWith("local")) {
       conf.setIfMissing("spark.ui.enabled", "false");

@@ -15,7 +15,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.HashPartitioner;
-import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -157,7 +156,8 @@ public final class SparkDedupJob {
     if (anyRepeats) {
       members = members.keyBy(m -> m.ordinal).subtractByKey(repeats, partitions).values();
     }
-    JavaRDD<long[]> candidates = Candidates.find(jsc, members, settings, partitions, firstNew);
+    JavaRDD<long[]> candidates =
+        Candidates.find(jsc, members, settings, partitions, firstNew, documents + firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
     // Ids, fingerprints and sketches, partitioned once, so that each join with them shuffles only
     // its other side.
@@ -175,7 +175,8 @@ public final class SparkDedupJob {
           candidates.mapToPair(c -> new Tuple2<>(new Tuple2<>(c[3], c[4]), c));
       JavaPairRDD<Tuple2<Long, Long>, Long> verdicts =
           byShape
-              .reduceByKey((a, b) -> a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b, partitions)
+              .reduceByKey(
+                  (a, b) -> a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b, partitions)
               .values()
               .mapToPair(c -> new Tuple2<>((int) c[0], c))
               .join(refs, partitions)
@@ -201,8 +202,7 @@ public final class SparkDedupJob {
                       double s = ShingleSketch.jaccard(sa, sb);
                       if (s >= threshold) {
                         kept.add(
-                            new Tuple2<>(
-                                new Tuple2<>(c[3], c[4]), Double.doubleToLongBits(s)));
+                            new Tuple2<>(new Tuple2<>(c[3], c[4]), Double.doubleToLongBits(s)));
                       }
                     }
                     return kept.iterator();
@@ -451,5 +451,4 @@ public final class SparkDedupJob {
       return c != 0 ? c : Integer.compare(b._1(), a._1());
     }
   }
-
 }
