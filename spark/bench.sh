@@ -3,7 +3,7 @@
 # Side by side on one machine, in one run: `neardup dedup` and `neardup spark dedup` (local mode,
 # all cores) on the same generated corpus, then on the same corpus where 1% of the documents are
 # copies of one text (one giant cluster), then the Spark self-join alone on random fingerprints
-# per block scheme. Usage: spark/bench.sh [DOCS] [WORKDIR] [ALLPAIRS_FINGERPRINTS]
+# per block scheme (ALLPAIRS_FINGERPRINTS 0: not; DOCS 0: only the self-join). Usage: spark/bench.sh [DOCS] [WORKDIR] [ALLPAIRS_FINGERPRINTS]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="${1:-200000}"
@@ -15,10 +15,10 @@ cd "$root"
 
 corpus="$work/corpus-$docs.jsonl"
 giant="$work/giant-$docs.jsonl"
-if [ ! -f "$corpus" ]; then
+if [ "$docs" != 0 ] && [ ! -f "$corpus" ]; then
   ./neardup bench generate --docs "$docs" --out "$corpus" >/dev/null
 fi
-if [ ! -f "$giant" ]; then
+if [ "$docs" != 0 ] && [ ! -f "$giant" ]; then
   # Every 100th document becomes a copy of the first one's text: 1% in one cluster.
   awk 'NR == 1 { t = $0; sub(/^.*"text":/, "", t) }
        NR % 100 == 0 { print "{\"id\":\"giant-" NR "\",\"text\":" t; next } { print }' \
@@ -27,7 +27,11 @@ fi
 
 echo "machine: $cores cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "commit: $(git rev-parse --short HEAD)"
-for input in "$corpus" "$giant"; do
+inputs=("$corpus" "$giant")
+if [ "$docs" = 0 ]; then
+  inputs=() # the self-join alone
+fi
+for input in "${inputs[@]}"; do
   bytes="$(stat -c %s "$input")"
   n="$(wc -l <"$input")"
   echo "== $(basename "$input"): $n documents, $((bytes / 1000000)) MB"
@@ -56,8 +60,12 @@ for input in "$corpus" "$giant"; do
   echo "  same clusters, pairs, unique and duplicates: yes"
 done
 
+if [ "$fps" = 0 ]; then
+  exit 0
+fi
 echo "== all-pairs self-join, $fps random fingerprints, k = 3"
 sjar="$root/spark/target/neardup-spark.jar"
+./neardup spark dedup --help >/dev/null # builds the jar if it is missing or stale
 opens="-XX:+IgnoreUnrecognizedVMOptions"
 for pkg in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util \
     java.util.concurrent java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs \

@@ -56,7 +56,7 @@ public final class AllPairsBench {
                     long from = s * per;
                     long to = Math.min(n, from + per);
                     for (long o = from; o < to; o++) {
-                      out.add(new Member((int) o, r.nextLong(), new long[0], 0));
+                      out.add(new Member((int) o, r.nextLong(), new long[0], 0, 0));
                     }
                     return out.iterator();
                   });
@@ -69,7 +69,7 @@ public final class AllPairsBench {
         ShuffleMeter meter = new ShuffleMeter(spark.sparkContext());
         meter.phase("all-pairs");
         long t0 = System.nanoTime();
-        long pairs = Candidates.find(jsc, members, s, parts, 0).count();
+        long pairs = Candidates.find(jsc, members, s, parts, 0, n).count();
         double sec = (System.nanoTime() - t0) / 1e9;
         Map<String, Long> bytes = meter.stop();
         long b = bytes.values().stream().mapToLong(Long::longValue).sum();

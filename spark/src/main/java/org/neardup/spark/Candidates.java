@@ -31,19 +31,23 @@ import scala.Tuple2;
  * the ordinal) and every member is sent to the {@code nb} block pairs {@code (a, b), a <= b} that
  * hold its block; the task of {@code (a, a)} compares the members of block a among themselves, the
  * task of {@code (a, b)} compares block a with block b. Each pair of the group meets in exactly one
- * task, and a task holds about {@code groupLimit} members. Only the hot keys and their sizes reach
- * the driver (at most members * keys / groupLimit of them).
+ * task, and a task holds about {@code groupLimit} members. Only the hot keys and their estimated
+ * sizes reach the driver (at most members * keys / groupLimit of them).
  */
 final class Candidates {
   private Candidates() {}
 
-  /** Pairs {@code (i, j)}, {@code i < j}, to verify (or, without verification, the pairs). */
+  /**
+   * Pairs {@code (i, j, distance, shape of i, shape of j)}, {@code i < j}, to verify (or, without
+   * verification, the pairs).
+   */
   static JavaRDD<long[]> find(
       JavaSparkContext jsc,
       JavaRDD<Member> members,
       DedupSettings settings,
       int partitions,
-      int firstNew) {
+      int firstNew,
+      long documents) {
     BlockScheme scheme = settings.blockScheme();
     int tables = scheme.tables();
     long[] masks = new long[tables];
@@ -52,8 +56,13 @@ final class Candidates {
     }
     int limit = settings.groupLimit;
     int half = Math.max(1, limit / 2);
+    // Group sizes are counted on a sample of the members (all of them for a small limit): which
+    // groups are split only decides how the work is cut, never which pairs come out, so an
+    // estimate will do, and it spares a count of every key of every document.
+    int every = Math.max(1, limit / 64);
     JavaPairRDD<Long, Integer> sizes =
         members
+            .filter(m -> every == 1 || Math.floorMod(GroupKey.groupHash(-1, m.ordinal), every) == 0)
             .flatMapToPair(
                 m -> {
                   List<Tuple2<Long, Integer>> out = new ArrayList<>(tables + m.bandKeys.length);
@@ -68,7 +77,11 @@ final class Candidates {
             .reduceByKey(Integer::sum, partitions);
     Map<Long, Integer> hot =
         new HashMap<>(
-            sizes.filter(e -> e._2() > limit).mapValues(n -> (n + half - 1) / half).collectAsMap());
+            sizes
+                .mapValues(n -> n * every)
+                .filter(e -> e._2() > limit)
+                .mapValues(n -> (n + half - 1) / half)
+                .collectAsMap());
     Broadcast<Map<Long, Integer>> blocks = jsc.broadcast(hot);
     JavaPairRDD<GroupKey, Member> cells =
         members.flatMapToPair(
@@ -83,7 +96,7 @@ final class Candidates {
                   continue;
                 }
                 int a = Math.floorMod(GroupKey.groupHash(k, m.ordinal), nb);
-                Member copy = new Member(m.ordinal, m.fingerprint, m.bandKeys, a);
+                Member copy = new Member(m.ordinal, m.fingerprint, m.bandKeys, a, m.shape);
                 for (int c = 0; c < nb; c++) {
                   out.add(
                       new Tuple2<>(new GroupKey(k, value, Math.min(a, c), Math.max(a, c)), copy));
@@ -93,9 +106,13 @@ final class Candidates {
             });
     int k = settings.maxDistance;
     boolean verify = settings.verify;
+    // A task sorts its members in memory: at most about a million of them per task.
+    long records = documents * (tables + 8); // and the band keys: 6 with the default settings
+    int tasks = (int) Math.max(partitions, Math.min(1 << 16, (records + (1 << 20) - 1) >> 20));
     return cells
-        .repartitionAndSortWithinPartitions(new HashPartitioner(partitions), GroupKey.ORDER)
-        .mapPartitions(it -> new GroupPairs(it, tables, masks, k, verify, firstNew));
+        .partitionBy(new HashPartitioner(tasks))
+        .mapPartitions(
+            it -> new GroupPairs(LocalGroups.sorted(it), tables, masks, k, verify, firstNew));
   }
 
   /** Streams a task's sorted groups, holding one group (or block pair) at a time. */
@@ -212,7 +229,7 @@ final class Candidates {
       } else if (shareBand(lo.bandKeys, hi.bandKeys, kind - tables)) {
         return null; // an earlier band has it
       }
-      return new long[] {lo.ordinal, hi.ordinal, d};
+      return new long[] {lo.ordinal, hi.ordinal, d, lo.shape, hi.shape};
     }
 
     private static boolean shareBand(long[] a, long[] b, int limit) {

@@ -270,7 +270,7 @@ final class DocumentReader {
     try {
       node = JSON.readTree(line);
     } catch (JsonProcessingException e) {
-      d.error = "malformed JSON: " + e.getOriginalMessage();
+      d.error = JsonErrors.malformed(e);
       return null;
     }
     if (node == null || !node.isObject()) {

@@ -7,7 +7,11 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
-/** Reads every input, text and Parquet, into one RDD of documents numbered in input order. */
+/**
+ * Reads every input, text and Parquet, into one RDD of documents numbered in input order: each
+ * partition holds a range of ordinals in ascending order, the partitions in order ({@link
+ * OrdinalRanges}).
+ */
 final class Inputs {
   private Inputs() {}
 
@@ -29,10 +33,19 @@ final class Inputs {
         run.add(files.get(i++));
       }
       long[] count = {0};
-      JavaRDD<Doc> part =
-          parquet
-              ? ParquetReader.read(spark, run, settings, next, count)
-              : DocumentReader.read(jsc, run, conf, settings, next, count, files.size());
+      JavaRDD<Doc> part;
+      if (parquet) {
+        // Spark packs Parquet files into partitions by size, not in input order: sort them.
+        JavaRDD<Doc> rows = ParquetReader.read(spark, run, settings, next, count);
+        part =
+            rows.getNumPartitions() == 0
+                ? rows
+                : rows.mapToPair(d -> new scala.Tuple2<>(d.ordinal, d))
+                    .sortByKey(true, rows.getNumPartitions())
+                    .values();
+      } else {
+        part = DocumentReader.read(jsc, run, conf, settings, next, count, files.size());
+      }
       next += count[0];
       all = all == null ? part : all.union(part);
     }

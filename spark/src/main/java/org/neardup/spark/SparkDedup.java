@@ -189,10 +189,29 @@ public final class SparkDedup {
     }
   }
 
-  /** Settings the job wants unless the user says otherwise: Kryo, and a quiet local UI. */
+  /**
+   * Settings the job wants unless the user says otherwise: Kryo with the job's classes registered,
+   * and a quiet local UI.
+   */
   static void defaults(SparkConf conf) {
     conf.setIfMissing("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
     conf.setIfMissing("spark.kryoserializer.buffer.max", "512m");
+    // No object the job shuffles refers to another twice: no need to track references.
+    conf.setIfMissing("spark.kryo.referenceTracking", "false");
+    // Registered classes are written as a number, not by name with every record.
+    conf.registerKryoClasses(
+        new Class<?>[] {
+          Doc.class,
+          Ref.class,
+          Fact.class,
+          Out.class,
+          Member.class,
+          GroupKey.class,
+          long[].class,
+          byte[].class,
+          int[].class,
+          String[].class
+        });
     if (conf.get("spark.master", "").toLowerCase(Locale.ROOT).startsWith("local")) {
       conf.setIfMissing("spark.ui.enabled", "false");
       conf.setIfMissing("spark.driver.host", "127.0.0.1");

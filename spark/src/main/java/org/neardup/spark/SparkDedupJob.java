@@ -15,7 +15,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.HashPartitioner;
-import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -111,7 +110,8 @@ public final class SparkDedupJob {
     JavaRDD<Doc> batch = Inputs.read(spark, jsc, files, conf, settings, firstNew);
     batch.persist(StorageLevel.MEMORY_AND_DISK_SER());
     cached.add(batch);
-    long documents = batch.count();
+    OrdinalRanges ranges = OrdinalRanges.of(batch);
+    long documents = ranges.documents();
     JavaRDD<Doc> docs = earlier == null ? batch : earlier.union(batch);
 
     // Repeated ids: the first good document with an id keeps it, later ones are errors.
@@ -144,36 +144,54 @@ public final class SparkDedupJob {
     // 2. Candidates and their verification.
     meter.phase("pairs");
     JavaRDD<Member> members =
-        docs.filter(Doc::ok).map(d -> new Member(d.ordinal, d.fingerprint, d.bandKeys, 0));
+        docs.filter(Doc::ok)
+            .map(
+                d ->
+                    new Member(
+                        d.ordinal,
+                        d.fingerprint,
+                        d.bandKeys,
+                        0,
+                        verify ? Member.shape(d.fingerprint, d.sketch) : 0));
     if (anyRepeats) {
       members = members.keyBy(m -> m.ordinal).subtractByKey(repeats, partitions).values();
     }
-    JavaRDD<long[]> candidates = Candidates.find(jsc, members, settings, partitions, firstNew);
+    JavaRDD<long[]> candidates =
+        Candidates.find(jsc, members, settings, partitions, firstNew, documents + firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
+    // Ids, fingerprints and sketches, partitioned once, so that each join with them shuffles only
+    // its other side.
+    JavaPairRDD<Integer, Ref> refs =
+        docs.filter(Doc::ok)
+            .mapToPair(d -> new Tuple2<>(d.ordinal, Ref.of(d)))
+            .partitionBy(new HashPartitioner(partitions));
+    refs.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(refs.rdd().toJavaRDD());
     if (verify) {
-      // Partitioned once, so that both joins shuffle only the candidates.
-      JavaPairRDD<Integer, byte[]> sketches =
-          docs.filter(Doc::ok)
-              .mapToPair(d -> new Tuple2<>(d.ordinal, d.sketch))
-              .partitionBy(new HashPartitioner(partitions));
-      sketches.persist(StorageLevel.MEMORY_AND_DISK_SER());
-      cached.add(sketches.rdd().toJavaRDD());
-      pairs =
-          candidates
+      // Candidates between the same two shapes (copies of the same two texts) have the same
+      // similarity: one of them (the first) is verified per pair of shapes and its verdict given to
+      // all, so that n copies of a text cost one sketch comparison, not n * (n - 1) / 2.
+      JavaPairRDD<Tuple2<Long, Long>, long[]> byShape =
+          candidates.mapToPair(c -> new Tuple2<>(new Tuple2<>(c[3], c[4]), c));
+      JavaPairRDD<Tuple2<Long, Long>, Long> verdicts =
+          byShape
+              .reduceByKey(
+                  (a, b) -> a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b, partitions)
+              .values()
               .mapToPair(c -> new Tuple2<>((int) c[0], c))
-              .join(sketches, partitions)
+              .join(refs, partitions)
               .mapToPair(e -> new Tuple2<>((int) e._2()._1()[1], e._2()))
-              .join(sketches, partitions)
-              .mapPartitions(
+              .join(refs, partitions)
+              .mapPartitionsToPair(
                   it -> {
                     HeadFilter filter = new HeadFilter(threshold);
                     int[] heads = new int[2 * HeadFilter.HEAD];
-                    List<long[]> kept = new ArrayList<>();
+                    List<Tuple2<Tuple2<Long, Long>, Long>> kept = new ArrayList<>();
                     while (it.hasNext()) {
-                      Tuple2<Tuple2<long[], byte[]>, byte[]> e = it.next()._2();
+                      Tuple2<Tuple2<long[], Ref>, Ref> e = it.next()._2();
                       long[] c = e._1()._1();
-                      byte[] a = e._1()._2();
-                      byte[] b = e._2();
+                      byte[] a = e._1()._2().sketch;
+                      byte[] b = e._2().sketch;
                       ShingleSketch sa = ShingleSketch.decode(a, 0, a.length);
                       ShingleSketch sb = ShingleSketch.decode(b, 0, b.length);
                       int ca = HeadFilter.head(sa, heads, 0);
@@ -183,10 +201,19 @@ public final class SparkDedupJob {
                       }
                       double s = ShingleSketch.jaccard(sa, sb);
                       if (s >= threshold) {
-                        kept.add(new long[] {c[0], c[1], c[2], Double.doubleToLongBits(s)});
+                        kept.add(
+                            new Tuple2<>(new Tuple2<>(c[3], c[4]), Double.doubleToLongBits(s)));
                       }
                     }
                     return kept.iterator();
+                  });
+      pairs =
+          byShape
+              .join(verdicts, partitions)
+              .map(
+                  e -> {
+                    long[] c = e._2()._1();
+                    return new long[] {c[0], c[1], c[2], e._2()._2()};
                   });
     } else {
       pairs =
@@ -214,88 +241,65 @@ public final class SparkDedupJob {
             ? JavaPairRDD.fromJavaRDD(jsc.<Tuple2<Integer, Integer>>emptyRDD())
             : ConnectedComponents.labels(
                 ConnectedComponents.stars(edges, partitions, rounds), partitions);
+    // Members besides the representative, per cluster.
     JavaPairRDD<Integer, Integer> sizes =
         labels.mapToPair(l -> new Tuple2<>(l._2(), 1)).reduceByKey(Integer::sum, partitions);
-    // 4. Every document with its facts: an error, a representative or a member. (The sort by
-    // ordinal below samples its input at once, so the write phase starts here.)
+
+    // 4. What was decided about each document of this run, brought to the partition that holds it
+    // (sorted by ordinal, as the documents are): the documents themselves never move again. (The
+    // sort samples its input at once, so the write phase starts here.)
     meter.phase("write");
-    JavaPairRDD<Integer, Long> facts =
+    JavaPairRDD<Integer, Fact> memberFacts =
         labels
-            .mapValues(rep -> (LABEL << 32) | rep)
-            .union(sizes.mapValues(n -> (SIZE << 32) | (n + 1)))
+            .mapToPair(l -> new Tuple2<>(l._2(), l._1()))
+            .join(refs.join(sizes, partitions), partitions)
+            .mapToPair(e -> new Tuple2<>(e._2()._1(), new Tuple2<>(e._1(), e._2()._2())))
+            .join(refs, partitions)
+            .mapToPair(
+                e -> {
+                  int rep = e._2()._1()._1();
+                  Ref r = e._2()._1()._2()._1();
+                  int size = e._2()._1()._2()._2() + 1;
+                  Ref m = e._2()._2();
+                  double sim =
+                      verify
+                          ? ShingleSketch.jaccard(
+                              ShingleSketch.decode(m.sketch, 0, m.sketch.length),
+                              ShingleSketch.decode(r.sketch, 0, r.sketch.length))
+                          : Double.NaN;
+                  int distance = Long.bitCount(m.fingerprint ^ r.fingerprint);
+                  return new Tuple2<>(e._1(), Fact.member(rep, r.idJson, size, distance, sim));
+                });
+    int first = firstNew;
+    JavaPairRDD<Integer, Fact> facts =
+        memberFacts
+            .union(sizes.mapToPair(s -> new Tuple2<>(s._1(), Fact.representative(s._2() + 1))))
             .union(
                 pairs
-                    .mapToPair(p -> new Tuple2<>((int) p[1], NOT_NEW << 32))
+                    .mapToPair(p -> new Tuple2<>((int) p[1], Fact.notNew()))
                     .reduceByKey((a, b) -> a, partitions))
-            .union(repeats.mapValues(first -> (REPEAT << 32) | first));
+            .union(repeats.mapValues(Fact::repeatOf))
+            .filter(f -> f._1() >= first) // an earlier run's documents: decided then
+            .repartitionAndSortWithinPartitions(ranges);
+    JavaRDD<Tuple2<Doc, Fact>> decided = batch.zipPartitions(facts, OrdinalRanges::merge);
+    JavaRDD<Out> outs = decided.map(e -> Out.of(e._1(), e._2(), verify));
+    outs.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(outs);
 
-    JavaPairRDD<Integer, Tuple2<Iterable<Doc>, Iterable<Long>>> joined =
-        docs.mapToPair(d -> new Tuple2<>(d.ordinal, d)).cogroup(facts, partitions);
-    JavaPairRDD<Long, Placed> placed =
-        joined.flatMapToPair(
-            e -> {
-              Doc d = e._2()._1().iterator().next();
-              int rep = d.ordinal;
-              int size = 1;
-              boolean isNew = true;
-              boolean repeated = false;
-              for (long f : e._2()._2()) {
-                long kind = f >>> 32;
-                int v = (int) f;
-                if (kind == LABEL) {
-                  rep = v;
-                } else if (kind == SIZE) {
-                  size = v;
-                } else if (kind == NOT_NEW) {
-                  isNew = false;
-                } else if (kind == REPEAT) {
-                  repeated = true;
-                }
-              }
-              if (!d.ok() || repeated || (d.earlier() && rep != d.ordinal)) {
-                return java.util.Collections.emptyIterator();
-              }
-              Placed p = new Placed();
-              p.earlier = d.earlier();
-              p.ordinal = d.ordinal;
-              p.idJson = d.idJson;
-              p.fingerprint = d.fingerprint;
-              p.sketch = d.sketch;
-              p.record = d.record;
-              p.size = size;
-              p.isNew = isNew;
-              long key = ((long) rep << 1) | (rep == d.ordinal ? 0 : 1);
-              return List.of(new Tuple2<>(key, p)).iterator();
-            });
-    JavaPairRDD<Integer, Out> outs =
-        placed
-            .repartitionAndSortWithinPartitions(new ByRep(partitions))
-            .mapPartitionsToPair(it -> new ClusterLines(it, verify))
-            .filter(o -> o._2() != null);
-    JavaPairRDD<Integer, Out> ordered = outs.sortByKey(true, partitions);
-    ordered.persist(StorageLevel.MEMORY_AND_DISK_SER());
-    cached.add(ordered.rdd().toJavaRDD());
-
-    // 5. Write.
-    saveText(ordered.map(o -> o._2().cluster), staging, "clusters");
+    // 5. Write: each part file holds one input split's documents, in input order.
+    saveText(outs.filter(o -> o.cluster != null).map(o -> o.cluster), staging, "clusters");
     saveText(
-        ordered
-            .filter(o -> o._2().representative)
-            .map(o -> new String(o._2().record, StandardCharsets.UTF_8)),
+        outs.filter(o -> o.cluster != null && o.representative)
+            .map(o -> new String(o.record, StandardCharsets.UTF_8)),
         staging,
         "unique");
     saveText(
-        ordered
-            .filter(o -> !o._2().representative)
-            .map(o -> new String(o._2().record, StandardCharsets.UTF_8)),
+        outs.filter(o -> o.cluster != null && !o.representative)
+            .map(o -> new String(o.record, StandardCharsets.UTF_8)),
         staging,
         "duplicates");
-    JavaPairRDD<Integer, String> ids =
-        docs.filter(Doc::ok)
-            .mapToPair(d -> new Tuple2<>(d.ordinal, d.idJson))
-            .partitionBy(new HashPartitioner(partitions));
-    ids.persist(StorageLevel.MEMORY_AND_DISK_SER());
-    cached.add(ids.rdd().toJavaRDD());
+    saveText(outs.filter(o -> o.error != null).map(o -> o.error), staging, "errors");
+    JavaPairRDD<Integer, String> ids = refs.mapValues(r -> r.idJson);
     saveText(
         pairs
             .mapToPair(p -> new Tuple2<>((int) p[0], p))
@@ -318,52 +322,25 @@ public final class SparkDedupJob {
             .values(),
         staging,
         "pairs");
-    JavaPairRDD<Integer, String[]> errors =
-        joined
-            .flatMapToPair(
-                e -> {
-                  Doc d = e._2()._1().iterator().next();
-                  String error = d.error;
-                  if (error == null) {
-                    for (long f : e._2()._2()) {
-                      if (f >>> 32 == REPEAT) {
-                        error =
-                            "repeated id "
-                                + d.idJson
-                                + " (first used by document #"
-                                + ((int) f + 1)
-                                + ")";
-                      }
-                    }
-                  }
-                  if (error == null) {
-                    return java.util.Collections.emptyIterator();
-                  }
-                  return List.of(
-                          new Tuple2<>(d.ordinal, new String[] {d.location, d.idJson, error}))
-                      .iterator();
-                })
-            .sortByKey(true, partitions);
-    errors.persist(StorageLevel.MEMORY_AND_DISK_SER());
-    cached.add(errors.rdd().toJavaRDD());
-    saveText(errors.map(e -> errorLine(e._2())), staging, "errors");
 
     // 6. The summary: counts, the five biggest clusters, the first five errors.
     long[] counts =
-        ordered
-            .map(
-                o -> {
-                  Out x = o._2();
+        outs.map(
+                x -> {
+                  boolean placed = x.cluster != null;
                   return new long[] {
-                    x.representative ? 1 : 0,
-                    x.representative ? 0 : 1,
-                    x.representative && x.size > 1 ? 1 : 0,
-                    x.isNew ? 1 : 0
+                    placed && x.representative ? 1 : 0,
+                    placed && !x.representative ? 1 : 0,
+                    placed && x.representative && x.size > 1 ? 1 : 0,
+                    placed && x.isNew ? 1 : 0,
+                    x.error != null ? 1 : 0
                   };
                 })
             .fold(
-                new long[4],
-                (a, b) -> new long[] {a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]});
+                new long[5],
+                (a, b) ->
+                    new long[] {a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4]});
+    long errorCount = counts[4];
     List<Tuple2<Integer, Integer>> biggest = sizes.top(5, new BySize());
     java.util.Set<Integer> biggestReps = new java.util.HashSet<>();
     for (Tuple2<Integer, Integer> b : biggest) {
@@ -373,8 +350,10 @@ public final class SparkDedupJob {
         biggestReps.isEmpty()
             ? java.util.Map.of()
             : ids.filter(x -> biggestReps.contains(x._1())).collectAsMap();
-    long errorCount = errors.count();
-    List<Tuple2<Integer, String[]>> firstErrors = errors.take(5);
+    List<String> firstErrors =
+        errorCount == 0
+            ? List.of()
+            : outs.filter(o -> o.error != null).map(o -> o.errorBrief).take(5);
     long t3 = System.nanoTime();
 
     ObjectNode summary = JSON.createObjectNode();
@@ -411,9 +390,7 @@ public final class SparkDedupJob {
     ObjectNode shuffled = spark1.putObject("shuffle_bytes_written");
     meter.stop().forEach(shuffled::put);
     ArrayNode errs = spark1.putArray("first_errors");
-    for (Tuple2<Integer, String[]> e : firstErrors) {
-      errs.add(e._2()[0] + ": " + e._2()[2]);
-    }
+    firstErrors.forEach(errs::add);
     if (settings.parquet) {
       for (String name : List.of("clusters", "pairs", "unique", "duplicates")) {
         spark
@@ -424,26 +401,14 @@ public final class SparkDedupJob {
       }
     }
     if (settings.saveFingerprints) {
-      SavedFingerprints.write(
-          spark,
-          joined.flatMapToPair(
-              e -> {
-                Doc d = e._2()._1().iterator().next();
-                int rep = d.earlier() ? d.earlierRep : d.ordinal;
-                for (long f : e._2()._2()) {
-                  if (f >>> 32 == REPEAT) {
-                    return java.util.Collections.emptyIterator();
-                  }
-                  if (f >>> 32 == LABEL && !d.earlier()) {
-                    rep = (int) f;
-                  }
-                }
-                if (!d.ok()) {
-                  return java.util.Collections.emptyIterator();
-                }
-                return List.of(new Tuple2<>(d, rep)).iterator();
-              }),
-          staging);
+      JavaPairRDD<Doc, Integer> saved =
+          decided
+              .filter(e -> e._1().ok() && e._2().repeatOf < 0)
+              .mapToPair(e -> new Tuple2<>(e._1(), e._2().rep < 0 ? e._1().ordinal : e._2().rep));
+      if (earlier != null) {
+        saved = earlier.mapToPair(d -> new Tuple2<>(d, d.earlierRep)).union(saved);
+      }
+      SavedFingerprints.write(spark, saved, staging);
     }
     try (OutputStream o = outFs.create(new Path(staging, MARKER), true)) {
       o.write((summary.toPrettyString() + "\n").getBytes(StandardCharsets.UTF_8));
@@ -475,18 +440,6 @@ public final class SparkDedupJob {
     lines.saveAsTextFile(new Path(dir, name).toString());
   }
 
-  private static String errorLine(String[] e) throws IOException {
-    ObjectNode node = JSON.createObjectNode();
-    node.put("location", e[0]);
-    if (e[1] != null) {
-      node.set("id", JSON.readTree(e[1]));
-    } else {
-      node.putNull("id");
-    }
-    node.put("error", e[2]);
-    return JSON.writeValueAsString(node);
-  }
-
   /** Orders cluster sizes, largest first, then the earliest representative. */
   private static final class BySize
       implements Comparator<Tuple2<Integer, Integer>>, java.io.Serializable {
@@ -496,99 +449,6 @@ public final class SparkDedupJob {
     public int compare(Tuple2<Integer, Integer> a, Tuple2<Integer, Integer> b) {
       int c = Integer.compare(a._2(), b._2());
       return c != 0 ? c : Integer.compare(b._1(), a._1());
-    }
-  }
-
-  /** Partitions a placed document by its representative (the key without its low bit). */
-  static final class ByRep extends Partitioner {
-    private static final long serialVersionUID = 1L;
-    private final int n;
-
-    ByRep(int n) {
-      this.n = n;
-    }
-
-    @Override
-    public int numPartitions() {
-      return n;
-    }
-
-    @Override
-    public int getPartition(Object key) {
-      long rep = ((Long) key) >>> 1;
-      return Math.floorMod((int) rep * 0x9E3779B9, n);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof ByRep && ((ByRep) o).n == n;
-    }
-
-    @Override
-    public int hashCode() {
-      return n;
-    }
-  }
-
-  /**
-   * Streams placed documents sorted by (representative, member): the representative's header comes
-   * first and is kept while its members pass, so a cluster of any size costs one header.
-   */
-  private static final class ClusterLines implements Iterator<Tuple2<Integer, Out>> {
-    private final Iterator<Tuple2<Long, Placed>> in;
-    private final boolean verify;
-    private Placed rep;
-    private ShingleSketch repSketch;
-
-    ClusterLines(Iterator<Tuple2<Long, Placed>> in, boolean verify) {
-      this.in = in;
-      this.verify = verify;
-    }
-
-    @Override
-    public boolean hasNext() {
-      return in.hasNext();
-    }
-
-    @Override
-    public Tuple2<Integer, Out> next() {
-      Tuple2<Long, Placed> e = in.next();
-      Placed p = e._2();
-      Out o = new Out();
-      o.record = p.record;
-      o.isNew = p.isNew;
-      if ((e._1() & 1) == 0) {
-        rep = p;
-        repSketch = verify ? ShingleSketch.decode(p.sketch, 0, p.sketch.length) : null;
-        if (p.earlier) {
-          return new Tuple2<>(p.ordinal, null); // an earlier run's: decided then
-        }
-        o.representative = true;
-        o.size = p.size;
-        o.cluster = Lines.cluster(p.idJson, p.idJson, true, p.isNew, p.size, 0, 1.0, verify);
-      } else {
-        if (rep == null || (long) rep.ordinal != e._1() >>> 1) {
-          throw new IllegalStateException(
-              "document " + p.ordinal + " came before its representative " + (e._1() >>> 1));
-        }
-        double sim =
-            verify
-                ? ShingleSketch.jaccard(
-                    ShingleSketch.decode(p.sketch, 0, p.sketch.length), repSketch)
-                : Double.NaN;
-        o.size = rep.size;
-        o.cluster =
-            Lines.cluster(
-                p.idJson,
-                rep.idJson,
-                false,
-                p.isNew,
-                rep.size,
-                Long.bitCount(p.fingerprint ^ rep.fingerprint),
-                sim,
-                verify);
-      }
-      return new Tuple2<>(p.ordinal, o);
     }
   }
 }
