@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
 
@@ -100,6 +101,7 @@ public final class BlockPermutedIndex implements HammingIndex {
   private static final Job[] NO_JOBS = new Job[0];
 
   private final BlockScheme scheme;
+  private final RecordLayout layout;
   private final int tables;
   private final int[] keyBits;
   private final long[] keyMask;
@@ -132,6 +134,7 @@ public final class BlockPermutedIndex implements HammingIndex {
 
   private BlockPermutedIndex(BlockScheme scheme, int maxBufferCapacity, Executor executor) {
     this.scheme = scheme;
+    this.layout = new RecordLayout(scheme);
     this.tables = scheme.tables();
     this.maxBufferCapacity = maxBufferCapacity;
     this.executor = executor;
@@ -251,7 +254,7 @@ public final class BlockPermutedIndex implements HammingIndex {
       int end = (int) Math.min(to, (long) start + Segment.MAX_SIZE);
       Segment seg =
           Segment.build(
-              scheme,
+              layout,
               Arrays.copyOfRange(fingerprints, start, end),
               Arrays.copyOfRange(docIds, start, end));
       List<Job> next;
@@ -389,17 +392,17 @@ public final class BlockPermutedIndex implements HammingIndex {
     State s = state;
     List<Segment> parts = new ArrayList<>(Arrays.asList(s.segments));
     for (AddBuffer b : s.frozen) {
-      parts.add(Segment.fromBuffer(scheme, b));
+      parts.add(Segment.fromBuffer(layout, b));
     }
     if (s.buffer.live() > 0) {
-      parts.add(Segment.fromBuffer(scheme, s.buffer));
+      parts.add(Segment.fromBuffer(layout, s.buffer));
     }
     parts.removeIf(seg -> seg.live() == 0);
     // Merge the two smallest while they fit: each entry is copied O(log parts) times.
     parts.sort((a, b) -> Integer.compare(a.live(), b.live()));
     while (parts.size() > 1
         && (long) parts.get(0).live() + parts.get(1).live() <= Segment.MAX_SIZE) {
-      Segment merged = Segment.merge(scheme, parts.remove(0), parts.remove(0));
+      Segment merged = Segment.merge(layout, parts.remove(0), parts.remove(0));
       int at = 0;
       while (at < parts.size() && parts.get(at).live() < merged.live()) {
         at++;
@@ -407,7 +410,7 @@ public final class BlockPermutedIndex implements HammingIndex {
       parts.add(at, merged);
     }
     if (parts.size() == 1 && parts.get(0).deadCount > 0) {
-      parts.set(0, Segment.merge(scheme, parts.get(0), null));
+      parts.set(0, Segment.merge(layout, parts.get(0), null));
     }
     lock.lock();
     try {
@@ -589,8 +592,8 @@ public final class BlockPermutedIndex implements HammingIndex {
         snapshots = new long[][] {dead};
         int live = frozen.size - Segment.popcount(dead);
         if (live > 0) {
-          outputBytes = Segment.estimateBytes(scheme, live);
-          output = Segment.fromBuffer(scheme, frozen, dead);
+          outputBytes = Segment.estimateBytes(layout, live);
+          output = Segment.fromBuffer(layout, frozen, dead);
         }
         return;
       }
@@ -602,10 +605,10 @@ public final class BlockPermutedIndex implements HammingIndex {
       }
       snapshots = snaps;
       if (live > 0) {
-        outputBytes = Segment.estimateBytes(scheme, live);
+        outputBytes = Segment.estimateBytes(layout, live);
         output =
             Segment.merge(
-                scheme,
+                layout,
                 inputs[0],
                 snaps[0],
                 inputs.length > 1 ? inputs[1] : null,
@@ -620,11 +623,12 @@ public final class BlockPermutedIndex implements HammingIndex {
         long[][] snaps = snapshots;
         Segment out = output;
         if (frozen != null) {
-          carryOver(frozen.removals, snaps[0], frozen.fps, frozen.ids, out);
+          long[] frozenIds = frozen.ids;
+          carryOver(frozen.removals, snaps[0], frozen.fps, j -> frozenIds[j], out);
           frozen.removals = null;
         }
         for (int i = 0; i < inputs.length; i++) {
-          carryOver(inputs[i].removals, snaps[i], inputs[i].fps, inputs[i].ids, out);
+          carryOver(inputs[i].removals, snaps[i], inputs[i].fps, inputs[i].ids::get, out);
           inputs[i].removals = null;
         }
         if (out != null && out.live() == 0) {
@@ -711,14 +715,18 @@ public final class BlockPermutedIndex implements HammingIndex {
    * the snapshot has a copy in the output, which dies now.
    */
   private static void carryOver(
-      @Nullable RemovalLog log, long[] snapshot, long[] fps, long[] ids, @Nullable Segment out) {
+      @Nullable RemovalLog log,
+      long[] snapshot,
+      long[] fps,
+      IntToLongFunction ids,
+      @Nullable Segment out) {
     if (log == null) {
       return;
     }
     for (int r = 0; r < log.size(); r++) {
       int at = log.get(r);
       if (!Segment.isSet(snapshot, at)) {
-        boolean found = out != null && out.removeCopy(fps[at], ids[at]);
+        boolean found = out != null && out.removeCopy(fps[at], ids.applyAsLong(at));
         if (!found) {
           throw new IllegalStateException("carried-over remove found no live copy");
         }
@@ -856,6 +864,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     final int k;
     final int e;
     final long[] qp;
+    final int @Nullable [] tags; // the query's tag per table, for the prefix layout
     final MatchConsumer out;
     final int limit;
     final int[] from;
@@ -863,7 +872,8 @@ public final class BlockPermutedIndex implements HammingIndex {
     int count;
     long touched;
 
-    Query(BlockScheme scheme, long q, int k, MatchConsumer out, int limit) {
+    Query(RecordLayout layout, long q, int k, MatchConsumer out, int limit) {
+      BlockScheme scheme = layout.scheme();
       this.q = q;
       this.k = k;
       this.e = scheme.keyErrors(k);
@@ -874,6 +884,14 @@ public final class BlockPermutedIndex implements HammingIndex {
       to = new int[qp.length];
       for (int t = 0; t < qp.length; t++) {
         qp[t] = scheme.permute(t, q);
+      }
+      if (layout.prefix()) {
+        tags = new int[qp.length];
+        for (int t = 1; t < qp.length; t++) {
+          tags[t] = layout.tag(t, q);
+        }
+      } else {
+        tags = null;
       }
     }
 
@@ -892,7 +910,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     State s = state;
     AddBuffer buffer = s.buffer;
     int n = buffer.size; // volatile read: entries [0, n) are fully written
-    Query query = new Query(scheme, q, k, out, limit);
+    Query query = new Query(layout, q, k, out, limit);
     for (Segment seg : s.segments) {
       searchSegment(seg, query);
       if (query.done()) {
@@ -972,8 +990,13 @@ public final class BlockPermutedIndex implements HammingIndex {
           for (int i = f; i < l; i += 8) {
             touched += fps[i];
           }
+        } else if (seg.records[t] instanceof Segment.PrefixRecords) {
+          byte[] data = ((Segment.PrefixRecords) seg.records[t]).data;
+          for (int i = 3 * f; i < 3 * l; i += 64) {
+            touched += data[i];
+          }
         } else {
-          int[] hi = seg.records[t].hi;
+          int[] hi = ((Segment.Records) seg.records[t]).hi;
           for (int i = f; i < l; i += 16) {
             touched += hi[i];
           }
@@ -1060,7 +1083,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     long[] fps = seg.fps;
     for (int i = from; i < to; i++) {
       int d = Long.bitCount(fps[i] ^ q);
-      if (d <= k && !seg.isDead(i) && query.report(seg.ids[i], fps[i], d)) {
+      if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fps[i], d)) {
         return;
       }
     }
@@ -1081,9 +1104,13 @@ public final class BlockPermutedIndex implements HammingIndex {
     if (budget < 0) {
       return;
     }
+    if (query.tags != null) {
+      scanTags(seg, t, bucket, from, to, budget, query);
+      return;
+    }
     int qHi = (int) (qp >>> 16);
     long top = (long) bucket << 48;
-    Segment.Records r = seg.records[t];
+    Segment.Records r = (Segment.Records) seg.records[t];
     int[] hi = r.hi;
     for (int i = from; i < to; i++) {
       if (Integer.bitCount(hi[i] ^ qHi) > budget) {
@@ -1105,6 +1132,67 @@ public final class BlockPermutedIndex implements HammingIndex {
     }
   }
 
+  /**
+   * Scans entries [from, to) of prefix-layout table t, all in bucket {@code bucket}, whose keys
+   * differ from the query's in k - budget bits: an entry whose tag is within budget bits of the
+   * query's is looked up in table 0 by the fingerprint prefix its key and tag fix ({@link
+   * #reportPrefix}). Equal tags are adjacent (a bucket is sorted) and looked up once.
+   */
+  private void scanTags(Segment seg, int t, int bucket, int from, int to, int budget, Query query) {
+    int qTag = query.tags[t];
+    byte[] data = ((Segment.PrefixRecords) seg.records[t]).data;
+    for (int i = from; i < to; i++) {
+      int tag = Segment.PrefixRecords.word(data, i) & RecordLayout.TAG_MASK;
+      if (Integer.bitCount(tag ^ qTag) > budget) {
+        continue;
+      }
+      int j = i + 1;
+      while (j < to && (Segment.PrefixRecords.word(data, j) & RecordLayout.TAG_MASK) == tag) {
+        j++;
+      }
+      if (reportPrefix(seg, t, bucket, tag, query)) {
+        return;
+      }
+      i = j - 1;
+    }
+  }
+
+  /**
+   * Reports the live table-0 entries that table t files under (bucket, tag), are within k of the
+   * query and are reached by no earlier table; true when the search should stop.
+   */
+  private boolean reportPrefix(Segment seg, int t, int bucket, int tag, Query query) {
+    long known = layout.known(t, bucket, tag);
+    long knownMask = layout.knownMask(t);
+    long prefixMask = -1L << (64 - layout.prefixBits(t));
+    long prefix = known & prefixMask;
+    int b = (int) (known >>> 48);
+    int[] dir = seg.dirs[0];
+    long[] fps = seg.fps;
+    int end = dir[b + 1];
+    long q = query.q;
+    int k = query.k;
+    int e = query.e;
+    for (int i = seg.lowerBound0(dir[b], end, prefix); i < end; i++) {
+      long fp = fps[i];
+      if ((fp & prefixMask) != prefix) {
+        break;
+      }
+      if ((fp & knownMask) != known) {
+        continue;
+      }
+      long diff = fp ^ q;
+      int d = Long.bitCount(diff);
+      if (d <= k
+          && firstOriginal(t, diff, e)
+          && !seg.isDead(i)
+          && query.report(seg.ids.get(i), fp, d)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Whether no table before t reaches an entry whose table-t permuted difference is diff. */
   private boolean firstPermuted(int t, long diff, int e) {
     long[] masks = earlierMasks[t];
@@ -1122,7 +1210,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     int[] dir = seg.dirs[0];
     long[] fps = seg.fps;
     for (int i = seg.lowerBound0(dir[b], dir[b + 1], fp); i < fps.length && fps[i] == fp; i++) {
-      if (!seg.isDead(i) && query.report(seg.ids[i], fp, d)) {
+      if (!seg.isDead(i) && query.report(seg.ids.get(i), fp, d)) {
         return true;
       }
     }
@@ -1244,7 +1332,7 @@ public final class BlockPermutedIndex implements HammingIndex {
             b.removals != null || failure != null, "a frozen buffer has no job to freeze it");
       }
       for (Segment seg : s.segments) {
-        seg.checkInvariants(scheme);
+        seg.checkInvariants(layout);
         live += seg.live();
         Checks.checkState(seg.size <= Segment.MAX_SIZE, "segment too large: %s", seg.size);
         checkBusy(seg, seg.removals != null, r);

@@ -3,6 +3,7 @@ package org.neardup.index;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -14,19 +15,23 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
- * Table0   --> fingerprints long[n], docIds long[n], Directory     sorted by (unsigned fp, docId)
- * Table t  --> hi int[n], lo short[n], Directory                 sorted unsigned by permute(t, fp)
- * hi, lo   --> bits 47..16 and 15..0 of permute(t, fp); the top 16 bits are the bucket
+ * Table0   --> fingerprints long[n], Ids, Directory               sorted by (unsigned fp, docId)
+ * Ids      --> int[n] offsets from the smallest docId when all fit in 32 bits, else long[n]
+ * Table t  --> records, Directory                                 sorted by value(t, fp)
+ * records  --> prefix layout (every key 16 bits, 4:1): tag byte[3n + 1], the 24-bit tag
+ *              wide layout (other schemes): hi int[n], lo short[n], bits 47..16 and 15..0 of
+ *              permute(t, fp); the top 16 bits of a value are its bucket ({@link RecordLayout})
  * Directory --> int[65537]: dir[b] = first entry whose top 16 bits are >= b; dir[65536] = n
  *               (+ FineDirectory, the same over the top f bits, when the table's key is wider
  *               than 16 bits and n >= 2^21: f = min(key bits, floor(log2 n) - 4, 26))
  * Tombstones --> long[ceil(n / 64)]: bit i set when table-0 entry i is removed
  * </pre>
  *
- * 8 + 8 + 6 (T - 1) bytes per entry, 34 for the default 4-table scheme, plus 256 KiB of directory
- * per table and segment, plus 2-4 bytes per entry per table for fine directories (none for 4:1,
- * whose keys are 16 bits). A match found in table t is recovered by un-permuting its record to the
- * full fingerprint and binary-searching table 0 for it, which yields the docIds.
+ * 8 + 4 + 3 (T - 1) bytes per entry for the default 4-table scheme, 21 (25 with 8-byte docIds; 34
+ * before the prefix layout), plus 256 KiB of directory per table and segment; 8 + 8 + 6 (T - 1) for
+ * wide schemes, plus 2-4 bytes per entry per table for fine directories. A match found in table t
+ * is recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint
+ * for a wide record, the top 24 or more bits for a tag; that yields the docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
  * and never again. Tombstone bits are set under the index's lock (by the writer's removes, and by a
@@ -48,21 +53,22 @@ final class Segment {
   static final int BUCKETS = 1 << DIR_BITS;
   static final long MASK48 = (1L << 48) - 1;
   static final int RECORD = 6;
+  static final int PREFIX_RECORD = 3;
 
   /** Fine directories (keys wider than 16 bits) average 2^FINE_SHIFT entries per slot. */
   static final int FINE_SHIFT = 4;
 
   static final int MAX_FINE_BITS = 26;
 
-  /** The most entries a segment holds, so that record offsets fit an int. */
-  static final int MAX_SIZE = Integer.MAX_VALUE - 64;
+  /** The most entries a segment holds, so that byte offsets of prefix records fit an int. */
+  static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / PREFIX_RECORD;
 
   private static final VarHandle DEAD = MethodHandles.arrayElementVarHandle(long[].class);
 
   final int size;
   final long[] fps;
-  final long[] ids;
-  final Records @Nullable [] records; // records[0] is null (table 0 is fps)
+  final Ids ids;
+  final TableRecords @Nullable [] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
   // Per table: bits of the fine directory (0 = none) and the directory itself.
@@ -74,10 +80,11 @@ final class Segment {
   @Nullable RemovalLog removals;
 
   private Segment(
-      BlockScheme scheme, int size, long[] fps, long[] ids, Records[] records, int[][] dirs) {
+      RecordLayout layout, int size, long[] fps, long[] ids, TableRecords[] records, int[][] dirs) {
+    BlockScheme scheme = layout.scheme();
     this.size = size;
     this.fps = fps;
-    this.ids = ids;
+    this.ids = Ids.of(ids);
     this.records = records;
     this.dirs = dirs;
     this.dead = new long[(size + 63) >>> 6];
@@ -120,12 +127,12 @@ final class Segment {
     return size - deadCount;
   }
 
-  static long read48(Records records, int i) {
+  static long read48(TableRecords records, int i) {
     return records.get(i);
   }
 
   /** The full permuted value of entry i in a record table, given its bucket. */
-  static long full(Records records, int bucket, int i) {
+  static long full(TableRecords records, int bucket, int i) {
     return ((long) bucket << 48) | read48(records, i);
   }
 
@@ -185,7 +192,8 @@ final class Segment {
    * Builds a segment from {@code fps[0, n)} and {@code ids[0, n)}, which it sorts in place and
    * keeps (the arrays must be exactly n long and not used by the caller afterwards).
    */
-  static Segment build(BlockScheme scheme, long[] fps, long[] ids) {
+  static Segment build(RecordLayout layout, long[] fps, long[] ids) {
+    BlockScheme scheme = layout.scheme();
     int n = fps.length;
     assert ids.length == n && n <= MAX_SIZE;
     long[] scratch = new long[n];
@@ -193,19 +201,19 @@ final class Segment {
     RadixSort.sortUnsigned(fps, ids, n, scratch, scratch2);
     sortIdsWithinEqualFingerprints(fps, ids, n);
     int tables = scheme.tables();
-    Records[] records = new Records[tables];
+    TableRecords[] records = new TableRecords[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     long[] permuted = scratch2;
     for (int t = 1; t < tables; t++) {
       for (int i = 0; i < n; i++) {
-        permuted[i] = scheme.permute(t, fps[i]);
+        permuted[i] = layout.value(t, fps[i]);
       }
       RadixSort.sortUnsigned(permuted, n, scratch);
       dirs[t] = directory(permuted, n);
-      records[t] = toRecords(permuted, n);
+      records[t] = toRecords(layout, permuted, n);
     }
-    return new Segment(scheme, n, fps, ids, records, dirs);
+    return new Segment(layout, n, fps, ids, records, dirs);
   }
 
   static void sortIdsWithinEqualFingerprints(long[] fps, long[] ids, int n) {
@@ -232,8 +240,8 @@ final class Segment {
     return dir;
   }
 
-  private static Records toRecords(long[] sorted, int n) {
-    Records r = new Records(n);
+  private static TableRecords toRecords(RecordLayout layout, long[] sorted, int n) {
+    TableRecords r = TableRecords.create(layout, n);
     for (int i = 0; i < n; i++) {
       r.set(i, sorted[i]);
     }
@@ -271,8 +279,9 @@ final class Segment {
       return to; // the step past the last key of a bucket
     }
     // Compare the int part first: the short part (another cache line) only on a tie.
-    int[] hi = records[t].hi;
-    short[] lo = records[t].lo;
+    Records r = (Records) records[t];
+    int[] hi = r.hi;
+    short[] lo = r.lo;
     int targetHi = (int) (low48 >>> 16) ^ Integer.MIN_VALUE;
     int targetLo = (int) (low48 & 0xFFFF);
     while (from < to) {
@@ -292,10 +301,11 @@ final class Segment {
     int b = (int) (fp >>> 48);
     int i = lowerBound0(dirs[0][b], dirs[0][b + 1], fp);
     for (; i < size && fps[i] == fp; i++) {
-      if (ids[i] == docId && !isDead(i)) {
+      long id = ids.get(i);
+      if (id == docId && !isDead(i)) {
         return i;
       }
-      if (ids[i] > docId) {
+      if (id > docId) {
         break;
       }
     }
@@ -306,12 +316,12 @@ final class Segment {
    * About what {@link #ramBytesUsed} will return for a segment of n entries (fine directories left
    * out): what a background job is about to allocate.
    */
-  static long estimateBytes(BlockScheme scheme, long n) {
-    int tables = scheme.tables();
+  static long estimateBytes(RecordLayout layout, long n) {
+    int tables = layout.scheme().tables();
     return 64
         + 16 * n
         + 32
-        + (tables - 1) * (48 + RECORD * n)
+        + (tables - 1) * (48 + (layout.prefix() ? PREFIX_RECORD : RECORD) * n)
         + tables * (16 + 4L * (BUCKETS + 1))
         + 16
         + n / 8
@@ -319,10 +329,10 @@ final class Segment {
   }
 
   long ramBytesUsed() {
-    long bytes = 64 + 16L * size + 16 + 16; // header, fps, ids, array headers
+    long bytes = 64 + 8L * size + 16 + ids.ramBytesUsed(); // header, fps, ids
     for (int t = 0; t < records.length; t++) {
       if (records[t] != null) {
-        bytes += 48 + (long) RECORD * records[t].hi.length;
+        bytes += records[t].ramBytesUsed();
       }
       bytes += 16 + 4L * dirs[t].length;
       if (fineDirs[t] != null) {
@@ -337,8 +347,8 @@ final class Segment {
    * compacts {@code a} (drops its tombstoned entries). Reads the tombstones as they are now: for
    * callers that no remove runs concurrently with.
    */
-  static Segment merge(BlockScheme scheme, Segment a, @Nullable Segment b) {
-    return merge(scheme, a, snapshot(a.dead), b, b == null ? null : snapshot(b.dead));
+  static Segment merge(RecordLayout layout, Segment a, @Nullable Segment b) {
+    return merge(layout, a, snapshot(a.dead), b, b == null ? null : snapshot(b.dead));
   }
 
   /**
@@ -348,13 +358,13 @@ final class Segment {
    * to carry over ({@link #removeCopy}).
    */
   static Segment merge(
-      BlockScheme scheme, Segment a, long[] deadA, @Nullable Segment b, long @Nullable [] deadB) {
+      RecordLayout layout, Segment a, long[] deadA, @Nullable Segment b, long @Nullable [] deadB) {
     int deadInA = popcount(deadA);
     int deadInB = b == null ? 0 : popcount(deadB);
     if (deadInA > 0 || deadInB > 0 || b == null) {
-      return mergeLive(scheme, a, deadA, deadInA, b, deadB, deadInB);
+      return mergeLive(layout, a, deadA, deadInA, b, deadB, deadInB);
     }
-    return mergeAll(scheme, a, b);
+    return mergeAll(layout, a, b);
   }
 
   /**
@@ -362,44 +372,45 @@ final class Segment {
    * and copying runs' tails with arraycopy. Measured at 10M adds (4:1): merging took 60% of the add
    * time with a per-entry cursor, and about a quarter of that with this loop.
    */
-  private static Segment mergeAll(BlockScheme scheme, Segment a, Segment b) {
+  private static Segment mergeAll(RecordLayout layout, Segment a, Segment b) {
+    BlockScheme scheme = layout.scheme();
     int n = a.size + b.size;
     long[] fps = new long[n];
     long[] ids = new long[n];
     {
       long[] fa = a.fps;
       long[] fb = b.fps;
-      long[] ia = a.ids;
-      long[] ib = b.ids;
+      Ids ia = a.ids;
+      Ids ib = b.ids;
       int i = 0;
       int j = 0;
       int o = 0;
       while (i < fa.length && j < fb.length) {
         int c = Long.compareUnsigned(fa[i], fb[j]);
-        if (c < 0 || (c == 0 && ia[i] <= ib[j])) {
+        if (c < 0 || (c == 0 && ia.get(i) <= ib.get(j))) {
           fps[o] = fa[i];
-          ids[o++] = ia[i++];
+          ids[o++] = ia.get(i++);
         } else {
           fps[o] = fb[j];
-          ids[o++] = ib[j++];
+          ids[o++] = ib.get(j++);
         }
       }
       System.arraycopy(fa, i, fps, o, fa.length - i);
-      System.arraycopy(ia, i, ids, o, fa.length - i);
+      ia.copyTo(i, ids, o, fa.length - i);
       o += fa.length - i;
       System.arraycopy(fb, j, fps, o, fb.length - j);
-      System.arraycopy(ib, j, ids, o, fb.length - j);
+      ib.copyTo(j, ids, o, fb.length - j);
     }
     int tables = scheme.tables();
-    Records[] records = new Records[tables];
+    TableRecords[] records = new TableRecords[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     for (int t = 1; t < tables; t++) {
-      Records ra = a.records[t];
-      Records rb = b.records[t];
+      TableRecords ra = a.records[t];
+      TableRecords rb = b.records[t];
       int[] da = a.dirs[t];
       int[] db = b.dirs[t];
-      Records r = new Records(n);
+      TableRecords r = TableRecords.create(layout, n);
       int[] dir = new int[BUCKETS + 1];
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
@@ -426,9 +437,9 @@ final class Segment {
             }
           }
         }
-        Records.copy(ra, i, r, o, ie - i);
+        ra.copyTo(i, r, o, ie - i);
         o += ie - i;
-        Records.copy(rb, j, r, o, je - j);
+        rb.copyTo(j, r, o, je - j);
         o += je - j;
         dir[bucket + 1] = o;
       }
@@ -436,12 +447,12 @@ final class Segment {
       records[t] = r;
       dirs[t] = dir;
     }
-    return new Segment(scheme, n, fps, ids, records, dirs);
+    return new Segment(layout, n, fps, ids, records, dirs);
   }
 
   /** Merges with tombstones: cursors skip dead entries of table 0 and dead values elsewhere. */
   private static Segment mergeLive(
-      BlockScheme scheme,
+      RecordLayout layout,
       Segment a,
       long[] deadA,
       int deadInA,
@@ -468,15 +479,15 @@ final class Segment {
       c.advance();
     }
     assert !ca.has && !cb.has;
-    int tables = scheme.tables();
-    Records[] records = new Records[tables];
+    int tables = layout.scheme().tables();
+    TableRecords[] records = new TableRecords[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     for (int t = 1; t < tables; t++) {
-      Records r = new Records(n);
+      TableRecords r = TableRecords.create(layout, n);
       int[] dir = new int[BUCKETS + 1];
-      Cursor cta = new Cursor(scheme, a, deadA, deadInA, t);
-      Cursor ctb = new Cursor(scheme, b, deadB, deadInB, t);
+      Cursor cta = new Cursor(layout, a, deadA, deadInA, t);
+      Cursor ctb = new Cursor(layout, b, deadB, deadInB, t);
       for (int o = 0; o < n; o++) {
         long v;
         if (!ctb.has || (cta.has && Long.compareUnsigned(cta.value, ctb.value) <= 0)) {
@@ -496,7 +507,7 @@ final class Segment {
       records[t] = r;
       dirs[t] = dir;
     }
-    return new Segment(scheme, n, fps, ids, records, dirs);
+    return new Segment(layout, n, fps, ids, records, dirs);
   }
 
   /**
@@ -505,15 +516,16 @@ final class Segment {
    * one walk over its 65,536 chains plus a sort of each (small) chain. Falls back to {@link #build}
    * when the buffer hashes on fewer than 16 bits.
    */
-  static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer) {
-    return fromBuffer(scheme, buffer, snapshot(buffer.dead));
+  static Segment fromBuffer(RecordLayout layout, AddBuffer buffer) {
+    return fromBuffer(layout, buffer, snapshot(buffer.dead));
   }
 
   /**
    * As {@link #fromBuffer(BlockScheme, AddBuffer)}, with the entries live in the tombstone snapshot
    * {@code dead} of a buffer no longer appended to.
    */
-  static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer, long[] dead) {
+  static Segment fromBuffer(RecordLayout layout, AddBuffer buffer, long[] dead) {
+    BlockScheme scheme = layout.scheme();
     int n = buffer.size;
     int live = n - popcount(dead);
     int tables = scheme.tables();
@@ -531,11 +543,11 @@ final class Segment {
           ids[o++] = buffer.ids[j];
         }
       }
-      return build(scheme, fps, ids);
+      return build(layout, fps, ids);
     }
     long[] fps = new long[live];
     long[] ids = new long[live];
-    Records[] records = new Records[tables];
+    TableRecords[] records = new TableRecords[tables];
     int[][] dirs = new int[tables][];
     long[] group = new long[64];
     long[] groupIds = new long[64];
@@ -543,7 +555,7 @@ final class Segment {
       int[] head = buffer.heads[t];
       int[] next = buffer.next[t];
       int[] dir = new int[BUCKETS + 1];
-      Records r = t == 0 ? null : new Records(live);
+      TableRecords r = t == 0 ? null : TableRecords.create(layout, live);
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
         int g = 0;
@@ -556,7 +568,7 @@ final class Segment {
             group = Arrays.copyOf(group, g * 2);
             groupIds = Arrays.copyOf(groupIds, g * 2);
           }
-          group[g] = t == 0 ? buffer.fps[j] : scheme.permute(t, buffer.fps[j]);
+          group[g] = layout.value(t, buffer.fps[j]);
           groupIds[g++] = buffer.ids[j];
         }
         // One bucket shares its top 16 bits, so signed order is unsigned order here.
@@ -579,7 +591,7 @@ final class Segment {
       records[t] = r;
       dirs[t] = dir;
     }
-    return new Segment(scheme, live, fps, ids, records, dirs);
+    return new Segment(layout, live, fps, ids, records, dirs);
   }
 
   /** Sorts {@code (a[i], b[i])}, i < n, by a then b, signed (callers keep a's sign fixed). */
@@ -629,7 +641,7 @@ final class Segment {
       has = i < s.size;
       if (has) {
         fp = s.fps[i];
-        id = s.ids[i];
+        id = s.ids.get(i);
       }
     }
   }
@@ -637,7 +649,7 @@ final class Segment {
   /** Live entries of a record table in order: the stored values minus the dead multiset. */
   private static final class Cursor {
     private final Segment s;
-    private final Records r;
+    private final TableRecords r;
     private final int[] dir;
     private final long[] deadValues;
     private int dp;
@@ -646,7 +658,7 @@ final class Segment {
     boolean has = true;
     long value;
 
-    Cursor(BlockScheme scheme, @Nullable Segment s, long @Nullable [] dead, int deadCount, int t) {
+    Cursor(RecordLayout layout, @Nullable Segment s, long @Nullable [] dead, int deadCount, int t) {
       this.s = s;
       if (s == null) {
         r = null;
@@ -662,7 +674,7 @@ final class Segment {
       for (int w = 0; w < dead.length; w++) {
         for (long bits = dead[w]; bits != 0; bits &= bits - 1) {
           int i = (w << 6) + Long.numberOfTrailingZeros(bits);
-          deadValues[d++] = scheme.permute(t, s.fps[i]);
+          deadValues[d++] = layout.value(t, s.fps[i]);
         }
       }
       assert d == deadValues.length;
@@ -692,20 +704,20 @@ final class Segment {
   }
 
   /** Throws IllegalStateException describing the first broken invariant. */
-  void checkInvariants(BlockScheme scheme) {
-    check(fps.length == size && ids.length == size, "table 0 arrays sized %s", size);
+  void checkInvariants(RecordLayout layout) {
+    BlockScheme scheme = layout.scheme();
+    check(fps.length == size && ids.length() == size, "table 0 arrays sized %s", size);
     for (int i = 1; i < size; i++) {
       int c = Long.compareUnsigned(fps[i - 1], fps[i]);
-      check(c < 0 || (c == 0 && ids[i - 1] <= ids[i]), "table 0 unsorted at %s", i);
+      check(c < 0 || (c == 0 && ids.get(i - 1) <= ids.get(i)), "table 0 unsorted at %s", i);
     }
     checkDirectory(dirs[0], i -> fps[i] >>> 48, 0);
     long[] expected = new long[size];
     long[] scratch = new long[size];
     for (int t = 1; t < scheme.tables(); t++) {
-      Records r = records[t];
+      TableRecords r = records[t];
       int[] dir = dirs[t];
-      check(
-          r.hi.length == size && r.lo.length == size, "table %s records sized %s", t, r.hi.length);
+      check(r.size() == size, "table %s records sized %s", t, r.size());
       checkDirectory(dir, null, t);
       long[] actual = new long[size];
       int bucket = 0;
@@ -717,7 +729,7 @@ final class Segment {
         check(i == 0 || Long.compareUnsigned(actual[i - 1], actual[i]) <= 0, "unsorted t%s", t);
       }
       for (int i = 0; i < size; i++) {
-        expected[i] = scheme.permute(t, fps[i]);
+        expected[i] = layout.value(t, fps[i]);
       }
       RadixSort.sortUnsigned(expected, size, scratch);
       check(Arrays.equals(expected, actual), "table %s holds other fingerprints than table 0", t);
@@ -759,11 +771,30 @@ final class Segment {
     }
   }
 
+  /** The low 48 bits of the values of one table t >= 1, in one of {@link RecordLayout}'s forms. */
+  abstract static class TableRecords {
+    static TableRecords create(RecordLayout layout, int n) {
+      return layout.prefix() ? new PrefixRecords(n) : new Records(n);
+    }
+
+    abstract int size();
+
+    /** The low 48 bits of entry i's value. */
+    abstract long get(int i);
+
+    /** Stores the low 48 bits of value v at i. */
+    abstract void set(int i, long v);
+
+    abstract void copyTo(int from, TableRecords dst, int to, int n);
+
+    abstract long ramBytesUsed();
+  }
+
   /**
-   * The low 48 bits of one record table: bits 47..16 in an int (scanned first, as a filter) and
-   * bits 15..0 in a short (read only for the rare candidates).
+   * The wide layout: bits 47..16 in an int (scanned first, as a filter) and bits 15..0 in a short
+   * (read only for the rare candidates).
    */
-  static final class Records {
+  static final class Records extends TableRecords {
     final int[] hi;
     final short[] lo;
 
@@ -772,18 +803,148 @@ final class Segment {
       lo = new short[n];
     }
 
+    @Override
+    int size() {
+      return hi.length;
+    }
+
+    @Override
     long get(int i) {
       return ((hi[i] & 0xFFFF_FFFFL) << 16) | (lo[i] & 0xFFFFL);
     }
 
+    @Override
     void set(int i, long v) {
       hi[i] = (int) (v >>> 16);
       lo[i] = (short) v;
     }
 
-    static void copy(Records src, int from, Records dst, int to, int n) {
-      System.arraycopy(src.hi, from, dst.hi, to, n);
-      System.arraycopy(src.lo, from, dst.lo, to, n);
+    @Override
+    void copyTo(int from, TableRecords dst, int to, int n) {
+      Records d = (Records) dst;
+      System.arraycopy(hi, from, d.hi, to, n);
+      System.arraycopy(lo, from, d.lo, to, n);
+    }
+
+    @Override
+    long ramBytesUsed() {
+      return 48 + (long) RECORD * hi.length;
+    }
+  }
+
+  /**
+   * The prefix layout: each entry's 24-bit tag in 3 bytes, little-endian, read as one unaligned int
+   * load (the array has one byte more than 3n, so the last entry's load stays inside); the value's
+   * bits 47..24 are the tag and bits 23..0 zero.
+   */
+  static final class PrefixRecords extends TableRecords {
+    private static final VarHandle INT =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+
+    final byte[] data;
+    private final int size;
+
+    PrefixRecords(int n) {
+      size = n;
+      data = new byte[3 * n + 1];
+    }
+
+    /** Entry i's tag in the low 24 bits, and the next entry's first byte above them. */
+    static int word(byte[] data, int i) {
+      return (int) INT.get(data, 3 * i);
+    }
+
+    int tag(int i) {
+      return word(data, i) & RecordLayout.TAG_MASK;
+    }
+
+    @Override
+    int size() {
+      return size;
+    }
+
+    @Override
+    long get(int i) {
+      return (long) tag(i) << (48 - RecordLayout.TAG_BITS);
+    }
+
+    @Override
+    void set(int i, long v) {
+      int tag = (int) (v >>> (48 - RecordLayout.TAG_BITS));
+      int at = 3 * i;
+      data[at] = (byte) tag;
+      data[at + 1] = (byte) (tag >>> 8);
+      data[at + 2] = (byte) (tag >>> 16);
+    }
+
+    @Override
+    void copyTo(int from, TableRecords dst, int to, int n) {
+      System.arraycopy(data, 3 * from, ((PrefixRecords) dst).data, 3 * to, 3 * n);
+    }
+
+    @Override
+    long ramBytesUsed() {
+      return 32 + (long) PREFIX_RECORD * size + 1;
+    }
+  }
+
+  /**
+   * The docIds of table 0: 4-byte offsets from the smallest when they all lie within 2^32 of it
+   * (the stores number their documents densely, so theirs do), else the 8-byte ids themselves.
+   */
+  static final class Ids {
+    private final long base;
+    private final int @Nullable [] offsets;
+    private final long @Nullable [] wide;
+
+    private Ids(long base, int @Nullable [] offsets, long @Nullable [] wide) {
+      this.base = base;
+      this.offsets = offsets;
+      this.wide = wide;
+    }
+
+    static Ids of(long[] ids) {
+      if (ids.length == 0) {
+        return new Ids(0, new int[0], null);
+      }
+      long min = Long.MAX_VALUE;
+      long max = Long.MIN_VALUE;
+      for (long id : ids) {
+        min = Math.min(min, id);
+        max = Math.max(max, id);
+      }
+      if (Long.compareUnsigned(max - min, 0xFFFF_FFFFL) > 0) {
+        return new Ids(0, null, ids);
+      }
+      int[] offsets = new int[ids.length];
+      for (int i = 0; i < ids.length; i++) {
+        offsets[i] = (int) (ids[i] - min);
+      }
+      return new Ids(min, offsets, null);
+    }
+
+    long get(int i) {
+      int[] o = offsets;
+      return o != null ? base + (o[i] & 0xFFFF_FFFFL) : wide[i];
+    }
+
+    int length() {
+      return offsets != null ? offsets.length : wide.length;
+    }
+
+    void copyTo(int from, long[] dst, int to, int n) {
+      if (wide != null) {
+        System.arraycopy(wide, from, dst, to, n);
+        return;
+      }
+      int[] o = offsets;
+      for (int i = 0; i < n; i++) {
+        dst[to + i] = base + (o[from + i] & 0xFFFF_FFFFL);
+      }
+    }
+
+    long ramBytesUsed() {
+      return 32 + (offsets != null ? 4L * offsets.length : 8L * wide.length);
     }
   }
 }
