@@ -37,10 +37,12 @@ import org.neardup.internal.Checks;
  * index fed by single adds holds a base segment and one or two small ones ({@link MergePolicy}).
  * For k beyond {@link BlockScheme#exactUpTo()} it probes every key within {@link
  * BlockScheme#keyErrors(int)} flips, or scans when that would cost more. {@link #add} is O(1) in
- * the writer's thread, plus about 10-15 entry copies per add in the background. Memory: {@code 16 +
- * 6 (T - 1)} bytes per entry, 34 for the default scheme, plus 256 KiB of directory per table and
- * segment, the add buffers, for schemes with keys wider than 16 bits a fine directory of 2-4 bytes
- * per entry and table in segments of 2M entries or more, and while a merge runs, its output.
+ * the writer's thread, plus about 10-15 entry copies per add in the background. Memory (see {@link
+ * Segment}): for the default scheme {@code 14 + 3 (T - 1)} = 23 bytes per entry when a segment's
+ * docIds span less than 2^32 (27 otherwise), for other schemes {@code 16 + 6 (T - 1)}, plus 256 KiB
+ * of directory per table and segment, the add buffers, for schemes with keys wider than 16 bits a
+ * fine directory of 2-4 bytes per entry and table in segments of 2M entries or more, and while a
+ * merge runs, its output.
  */
 public final class BlockPermutedIndex implements HammingIndex {
   /*
@@ -370,7 +372,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     parts.sort((a, b) -> Integer.compare(a.live(), b.live()));
     while (parts.size() > 1
         && (long) parts.get(0).live() + parts.get(1).live() <= Segment.MAX_SIZE) {
-      Segment merged = Segment.merge(layout, parts.remove(0), parts.remove(0));
+      Segment merged = SegmentMerge.merge(layout, parts.remove(0), parts.remove(0));
       int at = 0;
       while (at < parts.size() && parts.get(at).live() < merged.live()) {
         at++;
@@ -378,7 +380,7 @@ public final class BlockPermutedIndex implements HammingIndex {
       parts.add(at, merged);
     }
     if (parts.size() == 1 && parts.get(0).deadCount > 0) {
-      parts.set(0, Segment.merge(layout, parts.get(0), null));
+      parts.set(0, SegmentMerge.merge(layout, parts.get(0), null));
     }
     lock.lock();
     try {
@@ -575,7 +577,7 @@ public final class BlockPermutedIndex implements HammingIndex {
       if (live > 0) {
         outputBytes = Segment.estimateBytes(layout, live);
         output =
-            Segment.merge(
+            SegmentMerge.merge(
                 layout,
                 inputs[0],
                 snaps[0],

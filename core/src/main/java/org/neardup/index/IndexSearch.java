@@ -197,17 +197,24 @@ final class IndexSearch {
       int l = to[t];
       if (f < l) {
         if (t == 0) {
-          long[] fps = seg.fps;
-          for (int i = f; i < l; i += 8) {
-            touched += fps[i];
+          short[] filter = seg.filter0;
+          if (filter != null) {
+            for (int i = f; i < l; i += 32) {
+              touched += filter[i];
+            }
+          } else {
+            long[] fps = seg.fps;
+            for (int i = f; i < l; i += 8) {
+              touched += fps[i];
+            }
           }
-        } else if (seg.records[t] instanceof Segment.PrefixRecords) {
-          byte[] data = ((Segment.PrefixRecords) seg.records[t]).data;
+        } else if (seg.records[t] instanceof PrefixRecords) {
+          byte[] data = ((PrefixRecords) seg.records[t]).data;
           for (int i = 3 * f; i < 3 * l; i += 64) {
             touched += data[i];
           }
         } else {
-          int[] hi = ((Segment.Records) seg.records[t]).hi;
+          int[] hi = ((WideRecords) seg.records[t]).hi;
           for (int i = f; i < l; i += 16) {
             touched += hi[i];
           }
@@ -292,6 +299,22 @@ final class IndexSearch {
     long q = query.q;
     int k = query.k;
     long[] fps = seg.fps;
+    short[] filter = seg.filter0;
+    if (filter != null && k < 16) {
+      // Bits 47..32 first, 2 bytes per entry: a match differs there in at most k bits, a random
+      // entry passes with probability 0.011 at k = 3, so fps is read for few entries.
+      int qf = (int) (q >>> 32) & 0xFFFF;
+      for (int i = from; i < to; i++) {
+        if (Integer.bitCount((filter[i] ^ qf) & 0xFFFF) > k) {
+          continue;
+        }
+        int d = Long.bitCount(fps[i] ^ q);
+        if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fps[i], d)) {
+          return;
+        }
+      }
+      return;
+    }
     for (int i = from; i < to; i++) {
       int d = Long.bitCount(fps[i] ^ q);
       if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fps[i], d)) {
@@ -321,7 +344,7 @@ final class IndexSearch {
     }
     int qHi = (int) (qp >>> 16);
     long top = (long) bucket << 48;
-    Segment.Records r = (Segment.Records) seg.records[t];
+    WideRecords r = (WideRecords) seg.records[t];
     int[] hi = r.hi;
     for (int i = from; i < to; i++) {
       if (Integer.bitCount(hi[i] ^ qHi) > budget) {
@@ -351,14 +374,14 @@ final class IndexSearch {
    */
   private void scanTags(Segment seg, int t, int bucket, int from, int to, int budget, Query query) {
     int qTag = query.tags[t];
-    byte[] data = ((Segment.PrefixRecords) seg.records[t]).data;
+    byte[] data = ((PrefixRecords) seg.records[t]).data;
     for (int i = from; i < to; i++) {
-      int tag = Segment.PrefixRecords.word(data, i) & RecordLayout.TAG_MASK;
+      int tag = PrefixRecords.word(data, i) & RecordLayout.TAG_MASK;
       if (Integer.bitCount(tag ^ qTag) > budget) {
         continue;
       }
       int j = i + 1;
-      while (j < to && (Segment.PrefixRecords.word(data, j) & RecordLayout.TAG_MASK) == tag) {
+      while (j < to && (PrefixRecords.word(data, j) & RecordLayout.TAG_MASK) == tag) {
         j++;
       }
       if (reportPrefix(seg, t, bucket, tag, query)) {

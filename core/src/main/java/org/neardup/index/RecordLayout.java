@@ -9,18 +9,17 @@ package org.neardup.index;
  *
  * <ul>
  *   <li><b>wide</b>: the value is {@link BlockScheme#permute permute(t, fp)}, and a table keeps its
- *       low 48 bits ({@link Segment.Records}, 6 bytes): the whole fingerprint is recovered from the
+ *       low 48 bits ({@link WideRecords}, 6 bytes): the whole fingerprint is recovered from the
  *       record. Used when a key is wider or narrower than 16 bits (5:2, 6:3), where lookups
  *       binary-search the key's bits below the bucket.
  *   <li><b>prefix</b>: when every key is exactly 16 bits (4:1), the value is the key on top, then
  *       the top 24 bits of the fingerprint with the key's bits taken out (the <em>tag</em>), then
- *       zeros; a table keeps only the tag ({@link Segment.PrefixRecords}, 3 bytes). The tag filters
- *       a bucket as the wide record's top 32 bits did (a random entry passes at k = 3 with
+ *       zeros; a table keeps only the tag ({@link PrefixRecords}, 3 bytes). The tag filters a
+ *       bucket as the wide record's top 32 bits did (a random entry passes at k = 3 with
  *       probability 1.4 * 10^-4), and key plus tag fix the fingerprint's top {@link #prefixBits}
  *       bits (at least 24), so a candidate is found in table 0 by a binary search on that prefix,
- *       which yields its fingerprint and docId. For 4:1 this is 16 + 8 + 8 + 3 * 3 = 25 bytes per
- *       entry instead of 16 + 3 * 6 = 34 (docIds in 4 bytes when they fit, see {@link
- *       Segment.Ids}).
+ *       which yields its fingerprint and docId. For 4:1 this is 8 + 8 + 3 * 3 = 25 bytes per entry
+ *       instead of 16 + 3 * 6 = 34 (docIds in 4 bytes when they fit, see {@link DocIds}).
  * </ul>
  *
  * Immutable.

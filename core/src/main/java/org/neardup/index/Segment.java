@@ -3,7 +3,6 @@ package org.neardup.index;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -17,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
  * Table0   --> fingerprints long[n], Ids, Directory               sorted by (unsigned fp, docId)
  * Ids      --> int[n] offsets from the smallest docId when all fit in 32 bits, else long[n]
+ *              (+ filter0 short[n], bits 47..32 of each fingerprint, scanned first: prefix layout)
  * Table t  --> records, Directory                                 sorted by value(t, fp)
  * records  --> prefix layout (every key 16 bits, 4:1): tag byte[3n + 1], the 24-bit tag
  *              wide layout (other schemes): hi int[n], lo short[n], bits 47..16 and 15..0 of
@@ -27,10 +27,10 @@ import org.jspecify.annotations.Nullable;
  * Tombstones --> long[ceil(n / 64)]: bit i set when table-0 entry i is removed
  * </pre>
  *
- * 8 + 4 + 3 (T - 1) bytes per entry for the default 4-table scheme, 21 (25 with 8-byte docIds; 34
- * before the prefix layout), plus 256 KiB of directory per table and segment; 8 + 8 + 6 (T - 1) for
- * wide schemes, plus 2-4 bytes per entry per table for fine directories. A match found in table t
- * is recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint
+ * 8 + 2 + 4 + 3 (T - 1) bytes per entry for the default 4-table scheme, 23 (27 with 8-byte docIds;
+ * 34 before the prefix layout), plus 256 KiB of directory per table and segment; 8 + 8 + 6 (T - 1)
+ * for wide schemes, plus 2-4 bytes per entry per table for fine directories. A match found in table
+ * t is recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint
  * for a wide record, the top 24 or more bits for a tag; that yields the docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
@@ -67,7 +67,9 @@ final class Segment {
 
   final int size;
   final long[] fps;
-  final Ids ids;
+  final DocIds ids;
+  // Bits 47..32 of fps[i], scanned before fps (prefix layout only, else null).
+  final short @Nullable [] filter0;
   final TableRecords @Nullable [] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
@@ -79,12 +81,20 @@ final class Segment {
   /** Removes made while a background job reads this segment; guarded by the index's lock. */
   @Nullable RemovalLog removals;
 
-  private Segment(
+  Segment(
       RecordLayout layout, int size, long[] fps, long[] ids, TableRecords[] records, int[][] dirs) {
     BlockScheme scheme = layout.scheme();
     this.size = size;
     this.fps = fps;
-    this.ids = Ids.of(ids);
+    this.ids = DocIds.of(ids);
+    if (layout.prefix()) {
+      filter0 = new short[size];
+      for (int i = 0; i < size; i++) {
+        filter0[i] = (short) (fps[i] >>> 32);
+      }
+    } else {
+      filter0 = null;
+    }
     this.records = records;
     this.dirs = dirs;
     this.dead = new long[(size + 63) >>> 6];
@@ -229,7 +239,7 @@ final class Segment {
     }
   }
 
-  private static int[] directory(long[] sorted, int n) {
+  static int[] directory(long[] sorted, int n) {
     int[] dir = new int[BUCKETS + 1];
     for (int i = 0; i < n; i++) {
       dir[(int) (sorted[i] >>> 48) + 1]++;
@@ -279,7 +289,7 @@ final class Segment {
       return to; // the step past the last key of a bucket
     }
     // Compare the int part first: the short part (another cache line) only on a tie.
-    Records r = (Records) records[t];
+    WideRecords r = (WideRecords) records[t];
     int[] hi = r.hi;
     short[] lo = r.lo;
     int targetHi = (int) (low48 >>> 16) ^ Integer.MIN_VALUE;
@@ -321,6 +331,7 @@ final class Segment {
     return 64
         + 16 * n
         + 32
+        + (layout.prefix() ? 16 + 2 * n : 0)
         + (tables - 1) * (48 + (layout.prefix() ? PREFIX_RECORD : RECORD) * n)
         + tables * (16 + 4L * (BUCKETS + 1))
         + 16
@@ -330,6 +341,9 @@ final class Segment {
 
   long ramBytesUsed() {
     long bytes = 64 + 8L * size + 16 + ids.ramBytesUsed(); // header, fps, ids
+    if (filter0 != null) {
+      bytes += 16 + 2L * size;
+    }
     for (int t = 0; t < records.length; t++) {
       if (records[t] != null) {
         bytes += records[t].ramBytesUsed();
@@ -340,174 +354,6 @@ final class Segment {
       }
     }
     return bytes + 16 + 8L * dead.length + 16L * records.length;
-  }
-
-  /**
-   * Merges the live entries of {@code a} and {@code b} into a new segment; with {@code b == null}
-   * compacts {@code a} (drops its tombstoned entries). Reads the tombstones as they are now: for
-   * callers that no remove runs concurrently with.
-   */
-  static Segment merge(RecordLayout layout, Segment a, @Nullable Segment b) {
-    return merge(layout, a, snapshot(a.dead), b, b == null ? null : snapshot(b.dead));
-  }
-
-  /**
-   * Merges the entries of {@code a} and {@code b} that are live in the tombstone snapshots {@code
-   * deadA} and {@code deadB} (see {@link #snapshot}) into a new segment, which holds no tombstones;
-   * with {@code b == null} compacts {@code a}. Tombstones set after the snapshots are the caller's
-   * to carry over ({@link #removeCopy}).
-   */
-  static Segment merge(
-      RecordLayout layout, Segment a, long[] deadA, @Nullable Segment b, long @Nullable [] deadB) {
-    int deadInA = popcount(deadA);
-    int deadInB = b == null ? 0 : popcount(deadB);
-    if (deadInA > 0 || deadInB > 0 || b == null) {
-      return mergeLive(layout, a, deadA, deadInA, b, deadB, deadInB);
-    }
-    return mergeAll(layout, a, b);
-  }
-
-  /**
-   * The common case, no tombstones: a two-way merge per directory bucket, comparing 48-bit records
-   * and copying runs' tails with arraycopy. Measured at 10M adds (4:1): merging took 60% of the add
-   * time with a per-entry cursor, and about a quarter of that with this loop.
-   */
-  private static Segment mergeAll(RecordLayout layout, Segment a, Segment b) {
-    BlockScheme scheme = layout.scheme();
-    int n = a.size + b.size;
-    long[] fps = new long[n];
-    long[] ids = new long[n];
-    {
-      long[] fa = a.fps;
-      long[] fb = b.fps;
-      Ids ia = a.ids;
-      Ids ib = b.ids;
-      int i = 0;
-      int j = 0;
-      int o = 0;
-      while (i < fa.length && j < fb.length) {
-        int c = Long.compareUnsigned(fa[i], fb[j]);
-        if (c < 0 || (c == 0 && ia.get(i) <= ib.get(j))) {
-          fps[o] = fa[i];
-          ids[o++] = ia.get(i++);
-        } else {
-          fps[o] = fb[j];
-          ids[o++] = ib.get(j++);
-        }
-      }
-      System.arraycopy(fa, i, fps, o, fa.length - i);
-      ia.copyTo(i, ids, o, fa.length - i);
-      o += fa.length - i;
-      System.arraycopy(fb, j, fps, o, fb.length - j);
-      ib.copyTo(j, ids, o, fb.length - j);
-    }
-    int tables = scheme.tables();
-    TableRecords[] records = new TableRecords[tables];
-    int[][] dirs = new int[tables][];
-    dirs[0] = directory(fps, n);
-    for (int t = 1; t < tables; t++) {
-      TableRecords ra = a.records[t];
-      TableRecords rb = b.records[t];
-      int[] da = a.dirs[t];
-      int[] db = b.dirs[t];
-      TableRecords r = TableRecords.create(layout, n);
-      int[] dir = new int[BUCKETS + 1];
-      int o = 0;
-      for (int bucket = 0; bucket < BUCKETS; bucket++) {
-        int i = da[bucket];
-        int ie = da[bucket + 1];
-        int j = db[bucket];
-        int je = db[bucket + 1];
-        if (i < ie && j < je) {
-          long x = read48(ra, i);
-          long y = read48(rb, j);
-          while (true) {
-            if (x <= y) {
-              r.set(o++, x);
-              if (++i == ie) {
-                break;
-              }
-              x = read48(ra, i);
-            } else {
-              r.set(o++, y);
-              if (++j == je) {
-                break;
-              }
-              y = read48(rb, j);
-            }
-          }
-        }
-        ra.copyTo(i, r, o, ie - i);
-        o += ie - i;
-        rb.copyTo(j, r, o, je - j);
-        o += je - j;
-        dir[bucket + 1] = o;
-      }
-      assert o == n;
-      records[t] = r;
-      dirs[t] = dir;
-    }
-    return new Segment(layout, n, fps, ids, records, dirs);
-  }
-
-  /** Merges with tombstones: cursors skip dead entries of table 0 and dead values elsewhere. */
-  private static Segment mergeLive(
-      RecordLayout layout,
-      Segment a,
-      long[] deadA,
-      int deadInA,
-      @Nullable Segment b,
-      long @Nullable [] deadB,
-      int deadInB) {
-    int n = a.size - deadInA + (b == null ? 0 : b.size - deadInB);
-    long[] fps = new long[n];
-    long[] ids = new long[n];
-    Cursor0 ca = new Cursor0(a, deadA);
-    Cursor0 cb = new Cursor0(b, deadB);
-    for (int o = 0; o < n; o++) {
-      Cursor0 c;
-      if (!cb.has) {
-        c = ca;
-      } else if (!ca.has) {
-        c = cb;
-      } else {
-        int cmp = Long.compareUnsigned(ca.fp, cb.fp);
-        c = cmp < 0 || (cmp == 0 && ca.id <= cb.id) ? ca : cb;
-      }
-      fps[o] = c.fp;
-      ids[o] = c.id;
-      c.advance();
-    }
-    assert !ca.has && !cb.has;
-    int tables = layout.scheme().tables();
-    TableRecords[] records = new TableRecords[tables];
-    int[][] dirs = new int[tables][];
-    dirs[0] = directory(fps, n);
-    for (int t = 1; t < tables; t++) {
-      TableRecords r = TableRecords.create(layout, n);
-      int[] dir = new int[BUCKETS + 1];
-      Cursor cta = new Cursor(layout, a, deadA, deadInA, t);
-      Cursor ctb = new Cursor(layout, b, deadB, deadInB, t);
-      for (int o = 0; o < n; o++) {
-        long v;
-        if (!ctb.has || (cta.has && Long.compareUnsigned(cta.value, ctb.value) <= 0)) {
-          v = cta.value;
-          cta.advance();
-        } else {
-          v = ctb.value;
-          ctb.advance();
-        }
-        r.set(o, v);
-        dir[(int) (v >>> 48) + 1]++;
-      }
-      assert !cta.has && !ctb.has;
-      for (int x = 0; x < BUCKETS; x++) {
-        dir[x + 1] += dir[x];
-      }
-      records[t] = r;
-      dirs[t] = dir;
-    }
-    return new Segment(layout, n, fps, ids, records, dirs);
   }
 
   /**
@@ -615,94 +461,6 @@ final class Segment {
     sortIdsWithinEqualFingerprints(a, b, n);
   }
 
-  /** Live entries of table 0 in order. */
-  private static final class Cursor0 {
-    private final Segment s;
-    private final long[] dead;
-    private int i = -1;
-    boolean has = true;
-    long fp;
-    long id;
-
-    Cursor0(@Nullable Segment s, long @Nullable [] dead) {
-      this.s = s;
-      this.dead = dead;
-      if (s == null) {
-        has = false;
-      } else {
-        advance();
-      }
-    }
-
-    void advance() {
-      do {
-        i++;
-      } while (i < s.size && isSet(dead, i));
-      has = i < s.size;
-      if (has) {
-        fp = s.fps[i];
-        id = s.ids.get(i);
-      }
-    }
-  }
-
-  /** Live entries of a record table in order: the stored values minus the dead multiset. */
-  private static final class Cursor {
-    private final Segment s;
-    private final TableRecords r;
-    private final int[] dir;
-    private final long[] deadValues;
-    private int dp;
-    private int i = -1;
-    private int bucket;
-    boolean has = true;
-    long value;
-
-    Cursor(RecordLayout layout, @Nullable Segment s, long @Nullable [] dead, int deadCount, int t) {
-      this.s = s;
-      if (s == null) {
-        r = null;
-        dir = null;
-        deadValues = new long[0];
-        has = false;
-        return;
-      }
-      r = s.records[t];
-      dir = s.dirs[t];
-      deadValues = new long[deadCount];
-      int d = 0;
-      for (int w = 0; w < dead.length; w++) {
-        for (long bits = dead[w]; bits != 0; bits &= bits - 1) {
-          int i = (w << 6) + Long.numberOfTrailingZeros(bits);
-          deadValues[d++] = layout.value(t, s.fps[i]);
-        }
-      }
-      assert d == deadValues.length;
-      RadixSort.sortUnsigned(deadValues, d, new long[d]);
-      advance();
-    }
-
-    void advance() {
-      while (true) {
-        i++;
-        if (i >= s.size) {
-          has = false;
-          return;
-        }
-        while (dir[bucket + 1] <= i) {
-          bucket++;
-        }
-        long v = full(r, bucket, i);
-        if (dp < deadValues.length && deadValues[dp] == v) {
-          dp++;
-          continue;
-        }
-        value = v;
-        return;
-      }
-    }
-  }
-
   /** Throws IllegalStateException describing the first broken invariant. */
   void checkInvariants(RecordLayout layout) {
     BlockScheme scheme = layout.scheme();
@@ -768,183 +526,6 @@ final class Segment {
     if (!ok) {
       throw new IllegalStateException(
           "Segment invariant broken: " + String.format(java.util.Locale.ROOT, template, args));
-    }
-  }
-
-  /** The low 48 bits of the values of one table t >= 1, in one of {@link RecordLayout}'s forms. */
-  abstract static class TableRecords {
-    static TableRecords create(RecordLayout layout, int n) {
-      return layout.prefix() ? new PrefixRecords(n) : new Records(n);
-    }
-
-    abstract int size();
-
-    /** The low 48 bits of entry i's value. */
-    abstract long get(int i);
-
-    /** Stores the low 48 bits of value v at i. */
-    abstract void set(int i, long v);
-
-    abstract void copyTo(int from, TableRecords dst, int to, int n);
-
-    abstract long ramBytesUsed();
-  }
-
-  /**
-   * The wide layout: bits 47..16 in an int (scanned first, as a filter) and bits 15..0 in a short
-   * (read only for the rare candidates).
-   */
-  static final class Records extends TableRecords {
-    final int[] hi;
-    final short[] lo;
-
-    Records(int n) {
-      hi = new int[n];
-      lo = new short[n];
-    }
-
-    @Override
-    int size() {
-      return hi.length;
-    }
-
-    @Override
-    long get(int i) {
-      return ((hi[i] & 0xFFFF_FFFFL) << 16) | (lo[i] & 0xFFFFL);
-    }
-
-    @Override
-    void set(int i, long v) {
-      hi[i] = (int) (v >>> 16);
-      lo[i] = (short) v;
-    }
-
-    @Override
-    void copyTo(int from, TableRecords dst, int to, int n) {
-      Records d = (Records) dst;
-      System.arraycopy(hi, from, d.hi, to, n);
-      System.arraycopy(lo, from, d.lo, to, n);
-    }
-
-    @Override
-    long ramBytesUsed() {
-      return 48 + (long) RECORD * hi.length;
-    }
-  }
-
-  /**
-   * The prefix layout: each entry's 24-bit tag in 3 bytes, little-endian, read as one unaligned int
-   * load (the array has one byte more than 3n, so the last entry's load stays inside); the value's
-   * bits 47..24 are the tag and bits 23..0 zero.
-   */
-  static final class PrefixRecords extends TableRecords {
-    private static final VarHandle INT =
-        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
-
-    final byte[] data;
-    private final int size;
-
-    PrefixRecords(int n) {
-      size = n;
-      data = new byte[3 * n + 1];
-    }
-
-    /** Entry i's tag in the low 24 bits, and the next entry's first byte above them. */
-    static int word(byte[] data, int i) {
-      return (int) INT.get(data, 3 * i);
-    }
-
-    int tag(int i) {
-      return word(data, i) & RecordLayout.TAG_MASK;
-    }
-
-    @Override
-    int size() {
-      return size;
-    }
-
-    @Override
-    long get(int i) {
-      return (long) tag(i) << (48 - RecordLayout.TAG_BITS);
-    }
-
-    @Override
-    void set(int i, long v) {
-      int tag = (int) (v >>> (48 - RecordLayout.TAG_BITS));
-      int at = 3 * i;
-      data[at] = (byte) tag;
-      data[at + 1] = (byte) (tag >>> 8);
-      data[at + 2] = (byte) (tag >>> 16);
-    }
-
-    @Override
-    void copyTo(int from, TableRecords dst, int to, int n) {
-      System.arraycopy(data, 3 * from, ((PrefixRecords) dst).data, 3 * to, 3 * n);
-    }
-
-    @Override
-    long ramBytesUsed() {
-      return 32 + (long) PREFIX_RECORD * size + 1;
-    }
-  }
-
-  /**
-   * The docIds of table 0: 4-byte offsets from the smallest when they all lie within 2^32 of it
-   * (the stores number their documents densely, so theirs do), else the 8-byte ids themselves.
-   */
-  static final class Ids {
-    private final long base;
-    private final int @Nullable [] offsets;
-    private final long @Nullable [] wide;
-
-    private Ids(long base, int @Nullable [] offsets, long @Nullable [] wide) {
-      this.base = base;
-      this.offsets = offsets;
-      this.wide = wide;
-    }
-
-    static Ids of(long[] ids) {
-      if (ids.length == 0) {
-        return new Ids(0, new int[0], null);
-      }
-      long min = Long.MAX_VALUE;
-      long max = Long.MIN_VALUE;
-      for (long id : ids) {
-        min = Math.min(min, id);
-        max = Math.max(max, id);
-      }
-      if (Long.compareUnsigned(max - min, 0xFFFF_FFFFL) > 0) {
-        return new Ids(0, null, ids);
-      }
-      int[] offsets = new int[ids.length];
-      for (int i = 0; i < ids.length; i++) {
-        offsets[i] = (int) (ids[i] - min);
-      }
-      return new Ids(min, offsets, null);
-    }
-
-    long get(int i) {
-      int[] o = offsets;
-      return o != null ? base + (o[i] & 0xFFFF_FFFFL) : wide[i];
-    }
-
-    int length() {
-      return offsets != null ? offsets.length : wide.length;
-    }
-
-    void copyTo(int from, long[] dst, int to, int n) {
-      if (wide != null) {
-        System.arraycopy(wide, from, dst, to, n);
-        return;
-      }
-      int[] o = offsets;
-      for (int i = 0; i < n; i++) {
-        dst[to + i] = base + (o[from + i] & 0xFFFF_FFFFL);
-      }
-    }
-
-    long ramBytesUsed() {
-      return 32 + (offsets != null ? 4L * offsets.length : 8L * wide.length);
     }
   }
 }
