@@ -38,8 +38,8 @@ import org.neardup.internal.Checks;
  * For k beyond {@link BlockScheme#exactUpTo()} it probes every key within {@link
  * BlockScheme#keyErrors(int)} flips, or scans when that would cost more. {@link #add} is O(1) in
  * the writer's thread, plus about 10-15 entry copies per add in the background. Memory (see {@link
- * Segment}): for the default scheme {@code 14 + 3 (T - 1)} = 23 bytes per entry when a segment's
- * docIds span less than 2^32 (27 otherwise), for other schemes {@code 16 + 6 (T - 1)}, plus 256 KiB
+ * Segment}): for the default scheme {@code 12 + 3 (T - 1)} = 21 bytes per entry when a segment's
+ * docIds span less than 2^32 (25 otherwise), for other schemes {@code 16 + 6 (T - 1)}, plus 256 KiB
  * of directory per table and segment, the add buffers, for schemes with keys wider than 16 bits a
  * fine directory of 2-4 bytes per entry and table in segments of 2M entries or more, and while a
  * merge runs, its output.

@@ -197,16 +197,9 @@ final class IndexSearch {
       int l = to[t];
       if (f < l) {
         if (t == 0) {
-          short[] filter = seg.filter0;
-          if (filter != null) {
-            for (int i = f; i < l; i += 32) {
-              touched += filter[i];
-            }
-          } else {
-            long[] fps = seg.fps;
-            for (int i = f; i < l; i += 8) {
-              touched += fps[i];
-            }
+          long[] fps = seg.fps;
+          for (int i = f; i < l; i += 8) {
+            touched += fps[i];
           }
         } else if (seg.records[t] instanceof PrefixRecords) {
           byte[] data = ((PrefixRecords) seg.records[t]).data;
@@ -299,22 +292,6 @@ final class IndexSearch {
     long q = query.q;
     int k = query.k;
     long[] fps = seg.fps;
-    short[] filter = seg.filter0;
-    if (filter != null && k < 16) {
-      // Bits 47..32 first, 2 bytes per entry: a match differs there in at most k bits, a random
-      // entry passes with probability 0.011 at k = 3, so fps is read for few entries.
-      int qf = (int) (q >>> 32) & 0xFFFF;
-      for (int i = from; i < to; i++) {
-        if (Integer.bitCount((filter[i] ^ qf) & 0xFFFF) > k) {
-          continue;
-        }
-        int d = Long.bitCount(fps[i] ^ q);
-        if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fps[i], d)) {
-          return;
-        }
-      }
-      return;
-    }
     for (int i = from; i < to; i++) {
       int d = Long.bitCount(fps[i] ^ q);
       if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fps[i], d)) {

@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
  * Table0   --> fingerprints long[n], Ids, Directory               sorted by (unsigned fp, docId)
  * Ids      --> int[n] offsets from the smallest docId when all fit in 32 bits, else long[n]
- *              (+ filter0 short[n], bits 47..32 of each fingerprint, scanned first: prefix layout)
  * Table t  --> records, Directory                                 sorted by value(t, fp)
  * records  --> prefix layout (every key 16 bits, 4:1): tag byte[3n + 1], the 24-bit tag
  *              wide layout (other schemes): hi int[n], lo short[n], bits 47..16 and 15..0 of
@@ -27,10 +26,10 @@ import org.jspecify.annotations.Nullable;
  * Tombstones --> long[ceil(n / 64)]: bit i set when table-0 entry i is removed
  * </pre>
  *
- * 8 + 2 + 4 + 3 (T - 1) bytes per entry for the default 4-table scheme, 23 (27 with 8-byte docIds;
- * 34 before the prefix layout), plus 256 KiB of directory per table and segment; 8 + 8 + 6 (T - 1)
- * for wide schemes, plus 2-4 bytes per entry per table for fine directories. A match found in table
- * t is recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint
+ * 8 + 4 + 3 (T - 1) bytes per entry for the default 4-table scheme, 21 (25 with 8-byte docIds; 34
+ * before the prefix layout), plus 256 KiB of directory per table and segment; 8 + 8 + 6 (T - 1) for
+ * wide schemes, plus 2-4 bytes per entry per table for fine directories. A match found in table t
+ * is recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint
  * for a wide record, the top 24 or more bits for a tag; that yields the docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
@@ -68,8 +67,6 @@ final class Segment {
   final int size;
   final long[] fps;
   final DocIds ids;
-  // Bits 47..32 of fps[i], scanned before fps (prefix layout only, else null).
-  final short @Nullable [] filter0;
   final TableRecords @Nullable [] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
@@ -87,14 +84,6 @@ final class Segment {
     this.size = size;
     this.fps = fps;
     this.ids = DocIds.of(ids);
-    if (layout.prefix()) {
-      filter0 = new short[size];
-      for (int i = 0; i < size; i++) {
-        filter0[i] = (short) (fps[i] >>> 32);
-      }
-    } else {
-      filter0 = null;
-    }
     this.records = records;
     this.dirs = dirs;
     this.dead = new long[(size + 63) >>> 6];
@@ -331,7 +320,6 @@ final class Segment {
     return 64
         + 16 * n
         + 32
-        + (layout.prefix() ? 16 + 2 * n : 0)
         + (tables - 1) * (48 + (layout.prefix() ? PREFIX_RECORD : RECORD) * n)
         + tables * (16 + 4L * (BUCKETS + 1))
         + 16
@@ -341,9 +329,7 @@ final class Segment {
 
   long ramBytesUsed() {
     long bytes = 64 + 8L * size + 16 + ids.ramBytesUsed(); // header, fps, ids
-    if (filter0 != null) {
-      bytes += 16 + 2L * size;
-    }
+
     for (int t = 0; t < records.length; t++) {
       if (records[t] != null) {
         bytes += records[t].ramBytesUsed();

@@ -71,18 +71,17 @@ class BlockPermutedIndexTest {
   }
 
   @Test
-  void ramBytesUsed_bulkLoadedDenseIds_isAbout23BytesPerEntry() {
+  void ramBytesUsed_bulkLoadedDenseIds_isAbout21BytesPerEntry() {
     double perEntry = bulkLoadedBytesPerEntry(i -> 1_000_000_000_000L + i);
-    // 8 (fingerprint) + 2 (its filter) + 4 (docId offset) + 3 x 3 (tags) + 4 directories of
-    // 256 KiB over 1M entries
-    assertThat(perEntry).isBetween(23.0, 25.0);
+    // 8 (fingerprint) + 4 (docId offset) + 3 x 3 (tags) + 4 directories of 256 KiB over 1M entries
+    assertThat(perEntry).isBetween(21.0, 23.0);
   }
 
   @Test
-  void ramBytesUsed_bulkLoadedIdsSpreadBeyond32Bits_isAbout27BytesPerEntry() {
+  void ramBytesUsed_bulkLoadedIdsSpreadBeyond32Bits_isAbout25BytesPerEntry() {
     double perEntry = bulkLoadedBytesPerEntry(i -> i * 0x1_0000_0001L - (1L << 40));
     // docIds in 8 bytes when they span more than 2^32
-    assertThat(perEntry).isBetween(27.0, 29.0);
+    assertThat(perEntry).isBetween(25.0, 27.0);
   }
 
   private static double bulkLoadedBytesPerEntry(java.util.function.IntToLongFunction id) {
