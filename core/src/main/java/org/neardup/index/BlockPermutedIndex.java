@@ -8,6 +8,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
 
@@ -36,10 +37,12 @@ import org.neardup.internal.Checks;
  * index fed by single adds holds a base segment and one or two small ones ({@link MergePolicy}).
  * For k beyond {@link BlockScheme#exactUpTo()} it probes every key within {@link
  * BlockScheme#keyErrors(int)} flips, or scans when that would cost more. {@link #add} is O(1) in
- * the writer's thread, plus about 10-15 entry copies per add in the background. Memory: {@code 16 +
- * 6 (T - 1)} bytes per entry, 34 for the default scheme, plus 256 KiB of directory per table and
- * segment, the add buffers, for schemes with keys wider than 16 bits a fine directory of 2-4 bytes
- * per entry and table in segments of 2M entries or more, and while a merge runs, its output.
+ * the writer's thread, plus about 10-15 entry copies per add in the background. Memory (see {@link
+ * Segment}): for the default scheme {@code 12 + 3 (T - 1)} = 21 bytes per entry when a segment's
+ * docIds span less than 2^32 (25 otherwise), for other schemes {@code 16 + 6 (T - 1)}, plus 256 KiB
+ * of directory per table and segment, the add buffers, for schemes with keys wider than 16 bits a
+ * fine directory of 2-4 bytes per entry and table in segments of 2M entries or more, and while a
+ * merge runs, its output.
  */
 public final class BlockPermutedIndex implements HammingIndex {
   /*
@@ -92,22 +95,15 @@ public final class BlockPermutedIndex implements HammingIndex {
 
   private static final int INITIAL_BUFFER_CAPACITY = 1 << 10;
 
-  /** Cost of one probe (directory lookup + binary search) in units of one scanned entry. */
-  private static final double PROBE_COST = 32;
-
   private static final MatchConsumer NONE = (docId, fingerprint, distance) -> {};
 
   private static final Job[] NO_JOBS = new Job[0];
 
   private final BlockScheme scheme;
+  private final RecordLayout layout;
   private final int tables;
-  private final int[] keyBits;
-  private final long[] keyMask;
-  private final long[][] earlierMasks;
-  private final double[] probes;
-  private final double[] candidates;
+  private final IndexSearch search;
   private final int maxBufferCapacity;
-  private final boolean allKeysWide;
   private final Executor executor;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition quiet = lock.newCondition();
@@ -132,34 +128,11 @@ public final class BlockPermutedIndex implements HammingIndex {
 
   private BlockPermutedIndex(BlockScheme scheme, int maxBufferCapacity, Executor executor) {
     this.scheme = scheme;
+    this.layout = new RecordLayout(scheme);
     this.tables = scheme.tables();
     this.maxBufferCapacity = maxBufferCapacity;
     this.executor = executor;
-    keyBits = new int[tables];
-    keyMask = new long[tables];
-    earlierMasks = new long[tables][];
-    for (int t = 0; t < tables; t++) {
-      keyBits[t] = scheme.keyBits(t);
-      keyMask[t] = scheme.keyMask(t);
-      earlierMasks[t] = new long[t];
-      for (int u = 0; u < t; u++) {
-        earlierMasks[t][u] = scheme.permute(t, scheme.keyMask(u));
-      }
-    }
-    boolean wide = true;
-    for (int t = 0; t < tables; t++) {
-      wide &= keyBits[t] >= Segment.DIR_BITS;
-    }
-    allKeysWide = wide;
-    probes = new double[65];
-    candidates = new double[65];
-    for (int e = 0; e <= 64; e++) {
-      for (int t = 0; t < tables; t++) {
-        double p = scheme.probes(t, e);
-        probes[e] += p;
-        candidates[e] += p / Math.pow(2, keyBits[t]);
-      }
-    }
+    search = new IndexSearch(scheme, layout);
     state = new State(new Segment[0], new AddBuffer[0], new AddBuffer(scheme, initialCapacity()));
   }
 
@@ -251,7 +224,7 @@ public final class BlockPermutedIndex implements HammingIndex {
       int end = (int) Math.min(to, (long) start + Segment.MAX_SIZE);
       Segment seg =
           Segment.build(
-              scheme,
+              layout,
               Arrays.copyOfRange(fingerprints, start, end),
               Arrays.copyOfRange(docIds, start, end));
       List<Job> next;
@@ -389,17 +362,17 @@ public final class BlockPermutedIndex implements HammingIndex {
     State s = state;
     List<Segment> parts = new ArrayList<>(Arrays.asList(s.segments));
     for (AddBuffer b : s.frozen) {
-      parts.add(Segment.fromBuffer(scheme, b));
+      parts.add(Segment.fromBuffer(layout, b));
     }
     if (s.buffer.live() > 0) {
-      parts.add(Segment.fromBuffer(scheme, s.buffer));
+      parts.add(Segment.fromBuffer(layout, s.buffer));
     }
     parts.removeIf(seg -> seg.live() == 0);
     // Merge the two smallest while they fit: each entry is copied O(log parts) times.
     parts.sort((a, b) -> Integer.compare(a.live(), b.live()));
     while (parts.size() > 1
         && (long) parts.get(0).live() + parts.get(1).live() <= Segment.MAX_SIZE) {
-      Segment merged = Segment.merge(scheme, parts.remove(0), parts.remove(0));
+      Segment merged = SegmentMerge.merge(layout, parts.remove(0), parts.remove(0));
       int at = 0;
       while (at < parts.size() && parts.get(at).live() < merged.live()) {
         at++;
@@ -407,7 +380,7 @@ public final class BlockPermutedIndex implements HammingIndex {
       parts.add(at, merged);
     }
     if (parts.size() == 1 && parts.get(0).deadCount > 0) {
-      parts.set(0, Segment.merge(scheme, parts.get(0), null));
+      parts.set(0, SegmentMerge.merge(layout, parts.get(0), null));
     }
     lock.lock();
     try {
@@ -589,8 +562,8 @@ public final class BlockPermutedIndex implements HammingIndex {
         snapshots = new long[][] {dead};
         int live = frozen.size - Segment.popcount(dead);
         if (live > 0) {
-          outputBytes = Segment.estimateBytes(scheme, live);
-          output = Segment.fromBuffer(scheme, frozen, dead);
+          outputBytes = Segment.estimateBytes(layout, live);
+          output = Segment.fromBuffer(layout, frozen, dead);
         }
         return;
       }
@@ -602,10 +575,10 @@ public final class BlockPermutedIndex implements HammingIndex {
       }
       snapshots = snaps;
       if (live > 0) {
-        outputBytes = Segment.estimateBytes(scheme, live);
+        outputBytes = Segment.estimateBytes(layout, live);
         output =
-            Segment.merge(
-                scheme,
+            SegmentMerge.merge(
+                layout,
                 inputs[0],
                 snaps[0],
                 inputs.length > 1 ? inputs[1] : null,
@@ -620,11 +593,12 @@ public final class BlockPermutedIndex implements HammingIndex {
         long[][] snaps = snapshots;
         Segment out = output;
         if (frozen != null) {
-          carryOver(frozen.removals, snaps[0], frozen.fps, frozen.ids, out);
+          long[] frozenIds = frozen.ids;
+          carryOver(frozen.removals, snaps[0], frozen.fps, j -> frozenIds[j], out);
           frozen.removals = null;
         }
         for (int i = 0; i < inputs.length; i++) {
-          carryOver(inputs[i].removals, snaps[i], inputs[i].fps, inputs[i].ids, out);
+          carryOver(inputs[i].removals, snaps[i], inputs[i].fps, inputs[i].ids::get, out);
           inputs[i].removals = null;
         }
         if (out != null && out.live() == 0) {
@@ -711,14 +685,18 @@ public final class BlockPermutedIndex implements HammingIndex {
    * the snapshot has a copy in the output, which dies now.
    */
   private static void carryOver(
-      @Nullable RemovalLog log, long[] snapshot, long[] fps, long[] ids, @Nullable Segment out) {
+      @Nullable RemovalLog log,
+      long[] snapshot,
+      long[] fps,
+      IntToLongFunction ids,
+      @Nullable Segment out) {
     if (log == null) {
       return;
     }
     for (int r = 0; r < log.size(); r++) {
       int at = log.get(r);
       if (!Segment.isSet(snapshot, at)) {
-        boolean found = out != null && out.removeCopy(fps[at], ids[at]);
+        boolean found = out != null && out.removeCopy(fps[at], ids.applyAsLong(at));
         if (!found) {
           throw new IllegalStateException("carried-over remove found no live copy");
         }
@@ -850,372 +828,9 @@ public final class BlockPermutedIndex implements HammingIndex {
     }
   }
 
-  /** One search: the query in every table's permutation, and the running count. */
-  private static final class Query {
-    final long q;
-    final int k;
-    final int e;
-    final long[] qp;
-    final MatchConsumer out;
-    final int limit;
-    final int[] from;
-    final int[] to;
-    int count;
-    long touched;
-
-    Query(BlockScheme scheme, long q, int k, MatchConsumer out, int limit) {
-      this.q = q;
-      this.k = k;
-      this.e = scheme.keyErrors(k);
-      this.out = out;
-      this.limit = limit;
-      qp = new long[scheme.tables()];
-      from = new int[qp.length];
-      to = new int[qp.length];
-      for (int t = 0; t < qp.length; t++) {
-        qp[t] = scheme.permute(t, q);
-      }
-    }
-
-    /** Reports a match; returns true when the search should stop. */
-    boolean report(long docId, long fingerprint, int distance) {
-      out.accept(docId, fingerprint, distance);
-      return ++count >= limit;
-    }
-
-    boolean done() {
-      return count >= limit;
-    }
-  }
-
   private int run(long q, int k, MatchConsumer out, int limit) {
     State s = state;
-    AddBuffer buffer = s.buffer;
-    int n = buffer.size; // volatile read: entries [0, n) are fully written
-    Query query = new Query(scheme, q, k, out, limit);
-    for (Segment seg : s.segments) {
-      searchSegment(seg, query);
-      if (query.done()) {
-        return query.count;
-      }
-    }
-    for (AddBuffer fb : s.frozen) {
-      searchBuffer(fb, fb.size, query);
-      if (query.done()) {
-        return query.count;
-      }
-    }
-    if (n > 0) {
-      searchBuffer(buffer, n, query);
-    }
-    return query.count;
-  }
-
-  // --- segments
-
-  private void searchSegment(Segment seg, Query query) {
-    int e = query.e;
-    if (e == 0 && allKeysWide) {
-      searchSegmentExact(seg, query);
-      return;
-    }
-    if (e > 0 && probes[e] * PROBE_COST + candidates[e] * seg.size >= seg.size) {
-      scanSegment(seg, query);
-      return;
-    }
-    for (int t = 0; t < tables; t++) {
-      long key = query.qp[t] >>> (64 - keyBits[t]);
-      if (e == 0) {
-        probeTable(seg, t, key, query);
-      } else {
-        probeAll(seg, t, key, 0, e, query);
-      }
-      if (query.done()) {
-        return;
-      }
-    }
-  }
-
-  /**
-   * The common case, one key per table: first load every table's directory entry and the start of
-   * every bucket (independent loads the CPU overlaps), then binary-search and scan. Overlapping the
-   * T cache misses cut the mean query at 10M entries (4:1, k = 3, on a shared 2-core box) from
-   * 5.4-9.1 us to 3.9-5.8 us, and with -XX:+UseTransparentHugePages from 7.1-7.8 to 2.4-3.5 us.
-   * Keys wider than 16 bits are binary-searched inside the bucket; touching the whole bucket first
-   * still paid off there (5:2 at 10M, alternating passes in one JVM: 3.6-6.6 us against 5.0-7.6 us
-   * when touching only the bucket's first line).
-   */
-  private void searchSegmentExact(Segment seg, Query query) {
-    int[] from = query.from;
-    int[] to = query.to;
-    long touched = 0;
-    for (int t = 0; t < tables; t++) {
-      int fineBits = seg.fineBits[t];
-      if (fineBits > 0) {
-        int b = (int) (query.qp[t] >>> (64 - fineBits));
-        int[] dir = seg.fineDirs[t];
-        from[t] = dir[b];
-        to[t] = dir[b + 1];
-      } else {
-        int b = (int) (query.qp[t] >>> (64 - Segment.DIR_BITS));
-        int[] dir = seg.dirs[t];
-        from[t] = dir[b];
-        to[t] = dir[b + 1];
-      }
-    }
-    for (int t = 0; t < tables; t++) {
-      int f = from[t];
-      int l = to[t];
-      if (f < l) {
-        if (t == 0) {
-          long[] fps = seg.fps;
-          for (int i = f; i < l; i += 8) {
-            touched += fps[i];
-          }
-        } else {
-          int[] hi = seg.records[t].hi;
-          for (int i = f; i < l; i += 16) {
-            touched += hi[i];
-          }
-        }
-      }
-    }
-    query.touched = touched;
-    for (int t = 0; t < tables; t++) {
-      int f = from[t];
-      int l = to[t];
-      if (f == l) {
-        continue;
-      }
-      int w = keyBits[t];
-      if (w > Math.max(Segment.DIR_BITS, seg.fineBits[t])) {
-        // the 48 record bits of the smallest value with the query's key, and the key's step
-        long low = query.qp[t] & (-1L << (64 - w)) & Segment.MASK48;
-        f = seg.lowerBound(t, f, l, low);
-        l = seg.lowerBound(t, f, l, low + (1L << (64 - w)));
-      }
-      if (t == 0) {
-        scanTable0(seg, f, l, query);
-      } else {
-        scanRecords(seg, t, (int) (query.qp[t] >>> 48), f, l, query);
-      }
-      if (query.done()) {
-        return;
-      }
-    }
-  }
-
-  /** Probes key and every key that differs from it in at most {@code flips} bits from start on. */
-  private void probeAll(Segment seg, int t, long key, int start, int flips, Query query) {
-    probeTable(seg, t, key, query);
-    if (flips == 0) {
-      return;
-    }
-    for (int bit = start; bit < keyBits[t] && !query.done(); bit++) {
-      probeAll(seg, t, key ^ (1L << bit), bit + 1, flips - 1, query);
-    }
-  }
-
-  /** Scans the entries of table t whose key equals {@code key}. */
-  private void probeTable(Segment seg, int t, long key, Query query) {
-    int w = keyBits[t];
-    int[] dir = seg.dirs[t];
-    if (w >= Segment.DIR_BITS) {
-      int b = (int) (key >>> (w - Segment.DIR_BITS));
-      int from = dir[b];
-      int to = dir[b + 1];
-      if (from == to) {
-        return;
-      }
-      if (w > Segment.DIR_BITS) {
-        int subBits = w - Segment.DIR_BITS;
-        long sub = key & BlockScheme.mask(subBits);
-        int shift = 48 - subBits;
-        from = seg.lowerBound(t, from, to, sub << shift);
-        if (sub + 1 < (1L << subBits)) {
-          to = seg.lowerBound(t, from, to, (sub + 1) << shift);
-        }
-      }
-      if (t == 0) {
-        scanTable0(seg, from, to, query);
-      } else {
-        scanRecords(seg, t, b, from, to, query);
-      }
-    } else {
-      int first = (int) (key << (Segment.DIR_BITS - w));
-      int last = (int) ((key + 1) << (Segment.DIR_BITS - w));
-      if (t == 0) {
-        scanTable0(seg, dir[first], dir[last], query);
-      } else {
-        for (int b = first; b < last && !query.done(); b++) {
-          scanRecords(seg, t, b, dir[b], dir[b + 1], query);
-        }
-      }
-    }
-  }
-
-  private static void scanTable0(Segment seg, int from, int to, Query query) {
-    long q = query.q;
-    int k = query.k;
-    long[] fps = seg.fps;
-    for (int i = from; i < to; i++) {
-      int d = Long.bitCount(fps[i] ^ q);
-      if (d <= k && !seg.isDead(i) && query.report(seg.ids[i], fps[i], d)) {
-        return;
-      }
-    }
-  }
-
-  /**
-   * Scans entries [from, to) of record table t, all in directory bucket {@code bucket}. The 32 bits
-   * below the bucket filter first: a match within k differs there in at most k bits, while a random
-   * entry passes with probability about 10^-5 at k = 3, so the 16-bit tails are read only for
-   * candidates. Scanning 4 bytes per entry instead of 6-byte records cut the mean query at 50M
-   * entries (4:1, alternating runs) from 7.9-8.3 us to 5.3-5.9 us; 5:2, which scans about 25
-   * entries per table after its fine directory, moved within noise (2.9-3.6 against 3.2-4.1 us).
-   */
-  private void scanRecords(Segment seg, int t, int bucket, int from, int to, Query query) {
-    long qp = query.qp[t];
-    int k = query.k;
-    int budget = k - Long.bitCount((((long) bucket << 48) ^ qp) >>> 48);
-    if (budget < 0) {
-      return;
-    }
-    int qHi = (int) (qp >>> 16);
-    long top = (long) bucket << 48;
-    Segment.Records r = seg.records[t];
-    int[] hi = r.hi;
-    for (int i = from; i < to; i++) {
-      if (Integer.bitCount(hi[i] ^ qHi) > budget) {
-        continue;
-      }
-      long x = top | r.get(i);
-      int d = Long.bitCount(x ^ qp);
-      if (d <= k) {
-        long low = x & Segment.MASK48;
-        int j = i + 1;
-        while (j < to && r.get(j) == low) {
-          j++; // copies of the same fingerprint: reported together below
-        }
-        if (firstPermuted(t, x ^ qp, query.e) && reportAll(seg, scheme.unpermute(t, x), d, query)) {
-          return;
-        }
-        i = j - 1;
-      }
-    }
-  }
-
-  /** Whether no table before t reaches an entry whose table-t permuted difference is diff. */
-  private boolean firstPermuted(int t, long diff, int e) {
-    long[] masks = earlierMasks[t];
-    for (long m : masks) {
-      if (Long.bitCount(diff & m) <= e) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Reports every live table-0 entry with this fingerprint; true when the search should stop. */
-  private static boolean reportAll(Segment seg, long fp, int d, Query query) {
-    int b = (int) (fp >>> 48);
-    int[] dir = seg.dirs[0];
-    long[] fps = seg.fps;
-    for (int i = seg.lowerBound0(dir[b], dir[b + 1], fp); i < fps.length && fps[i] == fp; i++) {
-      if (!seg.isDead(i) && query.report(seg.ids[i], fp, d)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static void scanSegment(Segment seg, Query query) {
-    scanTable0(seg, 0, seg.size, query);
-  }
-
-  // --- buffer
-
-  private void searchBuffer(AddBuffer buffer, int n, Query query) {
-    int e = query.e;
-    if (e > 0) {
-      double cost = 0;
-      for (int t = 0; t < tables; t++) {
-        int h = buffer.hashBits[t];
-        double p = 0;
-        for (int i = 0; i <= Math.min(e, h); i++) {
-          p += BlockScheme.binomial(h, i);
-        }
-        cost += p * (8 + n / Math.pow(2, h));
-      }
-      if (cost >= n) {
-        scanBuffer(buffer, n, query);
-        return;
-      }
-    }
-    for (int t = 0; t < tables && !query.done(); t++) {
-      int b = buffer.bucket(t, query.qp[t]);
-      if (e == 0) {
-        visitBucket(buffer, n, t, b, query);
-      } else {
-        visitBuckets(buffer, n, t, b, 0, Math.min(e, buffer.hashBits[t]), query);
-      }
-    }
-  }
-
-  private void visitBuckets(
-      AddBuffer buffer, int n, int t, int b, int start, int flips, Query query) {
-    visitBucket(buffer, n, t, b, query);
-    if (flips == 0) {
-      return;
-    }
-    for (int bit = start; bit < buffer.hashBits[t] && !query.done(); bit++) {
-      visitBuckets(buffer, n, t, b ^ (1 << bit), bit + 1, flips - 1, query);
-    }
-  }
-
-  private void visitBucket(AddBuffer buffer, int n, int t, int b, Query query) {
-    long q = query.q;
-    int k = query.k;
-    int e = query.e;
-    long mask = keyMask[t];
-    int[] next = buffer.next[t];
-    long[] fps = buffer.fps;
-    for (int c = buffer.head(t, b); c != 0; c = next[c - 1]) {
-      int j = c - 1;
-      if (j >= n) {
-        continue; // added after this search began
-      }
-      long diff = fps[j] ^ q;
-      int d = Long.bitCount(diff);
-      if (d <= k
-          && Long.bitCount(diff & mask) <= e
-          && firstOriginal(t, diff, e)
-          && !buffer.isDead(j)
-          && query.report(buffer.ids[j], fps[j], d)) {
-        return;
-      }
-    }
-  }
-
-  private boolean firstOriginal(int t, long diff, int e) {
-    for (int u = 0; u < t; u++) {
-      if (Long.bitCount(diff & keyMask[u]) <= e) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static void scanBuffer(AddBuffer buffer, int n, Query query) {
-    long q = query.q;
-    int k = query.k;
-    long[] fps = buffer.fps;
-    for (int j = 0; j < n; j++) {
-      int d = Long.bitCount(fps[j] ^ q);
-      if (d <= k && !buffer.isDead(j) && query.report(buffer.ids[j], fps[j], d)) {
-        return;
-      }
-    }
+    return search.run(s.segments, s.frozen, s.buffer, q, k, out, limit);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1244,7 +859,7 @@ public final class BlockPermutedIndex implements HammingIndex {
             b.removals != null || failure != null, "a frozen buffer has no job to freeze it");
       }
       for (Segment seg : s.segments) {
-        seg.checkInvariants(scheme);
+        seg.checkInvariants(layout);
         live += seg.live();
         Checks.checkState(seg.size <= Segment.MAX_SIZE, "segment too large: %s", seg.size);
         checkBusy(seg, seg.removals != null, r);

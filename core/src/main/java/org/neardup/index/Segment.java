@@ -14,19 +14,23 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
- * Table0   --> fingerprints long[n], docIds long[n], Directory     sorted by (unsigned fp, docId)
- * Table t  --> hi int[n], lo short[n], Directory                 sorted unsigned by permute(t, fp)
- * hi, lo   --> bits 47..16 and 15..0 of permute(t, fp); the top 16 bits are the bucket
+ * Table0   --> fingerprints long[n], Ids, Directory               sorted by (unsigned fp, docId)
+ * Ids      --> int[n] offsets from the smallest docId when all fit in 32 bits, else long[n]
+ * Table t  --> records, Directory                                 sorted by value(t, fp)
+ * records  --> prefix layout (every key 16 bits, 4:1): tag byte[3n + 1], the 24-bit tag
+ *              wide layout (other schemes): hi int[n], lo short[n], bits 47..16 and 15..0 of
+ *              permute(t, fp); the top 16 bits of a value are its bucket ({@link RecordLayout})
  * Directory --> int[65537]: dir[b] = first entry whose top 16 bits are >= b; dir[65536] = n
  *               (+ FineDirectory, the same over the top f bits, when the table's key is wider
  *               than 16 bits and n >= 2^21: f = min(key bits, floor(log2 n) - 4, 26))
  * Tombstones --> long[ceil(n / 64)]: bit i set when table-0 entry i is removed
  * </pre>
  *
- * 8 + 8 + 6 (T - 1) bytes per entry, 34 for the default 4-table scheme, plus 256 KiB of directory
- * per table and segment, plus 2-4 bytes per entry per table for fine directories (none for 4:1,
- * whose keys are 16 bits). A match found in table t is recovered by un-permuting its record to the
- * full fingerprint and binary-searching table 0 for it, which yields the docIds.
+ * 8 + 4 + 3 (T - 1) bytes per entry for the default 4-table scheme, 21 (25 with 8-byte docIds; 34
+ * before the prefix layout), plus 256 KiB of directory per table and segment; 8 + 8 + 6 (T - 1) for
+ * wide schemes, plus 2-4 bytes per entry per table for fine directories. A match found in table t
+ * is recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint
+ * for a wide record, the top 24 or more bits for a tag; that yields the docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
  * and never again. Tombstone bits are set under the index's lock (by the writer's removes, and by a
@@ -48,21 +52,22 @@ final class Segment {
   static final int BUCKETS = 1 << DIR_BITS;
   static final long MASK48 = (1L << 48) - 1;
   static final int RECORD = 6;
+  static final int PREFIX_RECORD = 3;
 
   /** Fine directories (keys wider than 16 bits) average 2^FINE_SHIFT entries per slot. */
   static final int FINE_SHIFT = 4;
 
   static final int MAX_FINE_BITS = 26;
 
-  /** The most entries a segment holds, so that record offsets fit an int. */
-  static final int MAX_SIZE = Integer.MAX_VALUE - 64;
+  /** The most entries a segment holds, so that byte offsets of prefix records fit an int. */
+  static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / PREFIX_RECORD;
 
   private static final VarHandle DEAD = MethodHandles.arrayElementVarHandle(long[].class);
 
   final int size;
   final long[] fps;
-  final long[] ids;
-  final Records @Nullable [] records; // records[0] is null (table 0 is fps)
+  final DocIds ids;
+  final TableRecords @Nullable [] records; // records[0] is null (table 0 is fps)
   final int[][] dirs;
   final long[] dead;
   // Per table: bits of the fine directory (0 = none) and the directory itself.
@@ -73,11 +78,12 @@ final class Segment {
   /** Removes made while a background job reads this segment; guarded by the index's lock. */
   @Nullable RemovalLog removals;
 
-  private Segment(
-      BlockScheme scheme, int size, long[] fps, long[] ids, Records[] records, int[][] dirs) {
+  Segment(
+      RecordLayout layout, int size, long[] fps, long[] ids, TableRecords[] records, int[][] dirs) {
+    BlockScheme scheme = layout.scheme();
     this.size = size;
     this.fps = fps;
-    this.ids = ids;
+    this.ids = DocIds.of(ids);
     this.records = records;
     this.dirs = dirs;
     this.dead = new long[(size + 63) >>> 6];
@@ -120,12 +126,12 @@ final class Segment {
     return size - deadCount;
   }
 
-  static long read48(Records records, int i) {
+  static long read48(TableRecords records, int i) {
     return records.get(i);
   }
 
   /** The full permuted value of entry i in a record table, given its bucket. */
-  static long full(Records records, int bucket, int i) {
+  static long full(TableRecords records, int bucket, int i) {
     return ((long) bucket << 48) | read48(records, i);
   }
 
@@ -185,7 +191,8 @@ final class Segment {
    * Builds a segment from {@code fps[0, n)} and {@code ids[0, n)}, which it sorts in place and
    * keeps (the arrays must be exactly n long and not used by the caller afterwards).
    */
-  static Segment build(BlockScheme scheme, long[] fps, long[] ids) {
+  static Segment build(RecordLayout layout, long[] fps, long[] ids) {
+    BlockScheme scheme = layout.scheme();
     int n = fps.length;
     assert ids.length == n && n <= MAX_SIZE;
     long[] scratch = new long[n];
@@ -193,19 +200,19 @@ final class Segment {
     RadixSort.sortUnsigned(fps, ids, n, scratch, scratch2);
     sortIdsWithinEqualFingerprints(fps, ids, n);
     int tables = scheme.tables();
-    Records[] records = new Records[tables];
+    TableRecords[] records = new TableRecords[tables];
     int[][] dirs = new int[tables][];
     dirs[0] = directory(fps, n);
     long[] permuted = scratch2;
     for (int t = 1; t < tables; t++) {
       for (int i = 0; i < n; i++) {
-        permuted[i] = scheme.permute(t, fps[i]);
+        permuted[i] = layout.value(t, fps[i]);
       }
       RadixSort.sortUnsigned(permuted, n, scratch);
       dirs[t] = directory(permuted, n);
-      records[t] = toRecords(permuted, n);
+      records[t] = toRecords(layout, permuted, n);
     }
-    return new Segment(scheme, n, fps, ids, records, dirs);
+    return new Segment(layout, n, fps, ids, records, dirs);
   }
 
   static void sortIdsWithinEqualFingerprints(long[] fps, long[] ids, int n) {
@@ -221,7 +228,7 @@ final class Segment {
     }
   }
 
-  private static int[] directory(long[] sorted, int n) {
+  static int[] directory(long[] sorted, int n) {
     int[] dir = new int[BUCKETS + 1];
     for (int i = 0; i < n; i++) {
       dir[(int) (sorted[i] >>> 48) + 1]++;
@@ -232,8 +239,8 @@ final class Segment {
     return dir;
   }
 
-  private static Records toRecords(long[] sorted, int n) {
-    Records r = new Records(n);
+  private static TableRecords toRecords(RecordLayout layout, long[] sorted, int n) {
+    TableRecords r = TableRecords.create(layout, n);
     for (int i = 0; i < n; i++) {
       r.set(i, sorted[i]);
     }
@@ -271,8 +278,9 @@ final class Segment {
       return to; // the step past the last key of a bucket
     }
     // Compare the int part first: the short part (another cache line) only on a tie.
-    int[] hi = records[t].hi;
-    short[] lo = records[t].lo;
+    WideRecords r = (WideRecords) records[t];
+    int[] hi = r.hi;
+    short[] lo = r.lo;
     int targetHi = (int) (low48 >>> 16) ^ Integer.MIN_VALUE;
     int targetLo = (int) (low48 & 0xFFFF);
     while (from < to) {
@@ -292,10 +300,11 @@ final class Segment {
     int b = (int) (fp >>> 48);
     int i = lowerBound0(dirs[0][b], dirs[0][b + 1], fp);
     for (; i < size && fps[i] == fp; i++) {
-      if (ids[i] == docId && !isDead(i)) {
+      long id = ids.get(i);
+      if (id == docId && !isDead(i)) {
         return i;
       }
-      if (ids[i] > docId) {
+      if (id > docId) {
         break;
       }
     }
@@ -306,12 +315,12 @@ final class Segment {
    * About what {@link #ramBytesUsed} will return for a segment of n entries (fine directories left
    * out): what a background job is about to allocate.
    */
-  static long estimateBytes(BlockScheme scheme, long n) {
-    int tables = scheme.tables();
+  static long estimateBytes(RecordLayout layout, long n) {
+    int tables = layout.scheme().tables();
     return 64
         + 16 * n
         + 32
-        + (tables - 1) * (48 + RECORD * n)
+        + (tables - 1) * (48 + (layout.prefix() ? PREFIX_RECORD : RECORD) * n)
         + tables * (16 + 4L * (BUCKETS + 1))
         + 16
         + n / 8
@@ -319,10 +328,11 @@ final class Segment {
   }
 
   long ramBytesUsed() {
-    long bytes = 64 + 16L * size + 16 + 16; // header, fps, ids, array headers
+    long bytes = 64 + 8L * size + 16 + ids.ramBytesUsed(); // header, fps, ids
+
     for (int t = 0; t < records.length; t++) {
       if (records[t] != null) {
-        bytes += 48 + (long) RECORD * records[t].hi.length;
+        bytes += records[t].ramBytesUsed();
       }
       bytes += 16 + 4L * dirs[t].length;
       if (fineDirs[t] != null) {
@@ -333,187 +343,21 @@ final class Segment {
   }
 
   /**
-   * Merges the live entries of {@code a} and {@code b} into a new segment; with {@code b == null}
-   * compacts {@code a} (drops its tombstoned entries). Reads the tombstones as they are now: for
-   * callers that no remove runs concurrently with.
-   */
-  static Segment merge(BlockScheme scheme, Segment a, @Nullable Segment b) {
-    return merge(scheme, a, snapshot(a.dead), b, b == null ? null : snapshot(b.dead));
-  }
-
-  /**
-   * Merges the entries of {@code a} and {@code b} that are live in the tombstone snapshots {@code
-   * deadA} and {@code deadB} (see {@link #snapshot}) into a new segment, which holds no tombstones;
-   * with {@code b == null} compacts {@code a}. Tombstones set after the snapshots are the caller's
-   * to carry over ({@link #removeCopy}).
-   */
-  static Segment merge(
-      BlockScheme scheme, Segment a, long[] deadA, @Nullable Segment b, long @Nullable [] deadB) {
-    int deadInA = popcount(deadA);
-    int deadInB = b == null ? 0 : popcount(deadB);
-    if (deadInA > 0 || deadInB > 0 || b == null) {
-      return mergeLive(scheme, a, deadA, deadInA, b, deadB, deadInB);
-    }
-    return mergeAll(scheme, a, b);
-  }
-
-  /**
-   * The common case, no tombstones: a two-way merge per directory bucket, comparing 48-bit records
-   * and copying runs' tails with arraycopy. Measured at 10M adds (4:1): merging took 60% of the add
-   * time with a per-entry cursor, and about a quarter of that with this loop.
-   */
-  private static Segment mergeAll(BlockScheme scheme, Segment a, Segment b) {
-    int n = a.size + b.size;
-    long[] fps = new long[n];
-    long[] ids = new long[n];
-    {
-      long[] fa = a.fps;
-      long[] fb = b.fps;
-      long[] ia = a.ids;
-      long[] ib = b.ids;
-      int i = 0;
-      int j = 0;
-      int o = 0;
-      while (i < fa.length && j < fb.length) {
-        int c = Long.compareUnsigned(fa[i], fb[j]);
-        if (c < 0 || (c == 0 && ia[i] <= ib[j])) {
-          fps[o] = fa[i];
-          ids[o++] = ia[i++];
-        } else {
-          fps[o] = fb[j];
-          ids[o++] = ib[j++];
-        }
-      }
-      System.arraycopy(fa, i, fps, o, fa.length - i);
-      System.arraycopy(ia, i, ids, o, fa.length - i);
-      o += fa.length - i;
-      System.arraycopy(fb, j, fps, o, fb.length - j);
-      System.arraycopy(ib, j, ids, o, fb.length - j);
-    }
-    int tables = scheme.tables();
-    Records[] records = new Records[tables];
-    int[][] dirs = new int[tables][];
-    dirs[0] = directory(fps, n);
-    for (int t = 1; t < tables; t++) {
-      Records ra = a.records[t];
-      Records rb = b.records[t];
-      int[] da = a.dirs[t];
-      int[] db = b.dirs[t];
-      Records r = new Records(n);
-      int[] dir = new int[BUCKETS + 1];
-      int o = 0;
-      for (int bucket = 0; bucket < BUCKETS; bucket++) {
-        int i = da[bucket];
-        int ie = da[bucket + 1];
-        int j = db[bucket];
-        int je = db[bucket + 1];
-        if (i < ie && j < je) {
-          long x = read48(ra, i);
-          long y = read48(rb, j);
-          while (true) {
-            if (x <= y) {
-              r.set(o++, x);
-              if (++i == ie) {
-                break;
-              }
-              x = read48(ra, i);
-            } else {
-              r.set(o++, y);
-              if (++j == je) {
-                break;
-              }
-              y = read48(rb, j);
-            }
-          }
-        }
-        Records.copy(ra, i, r, o, ie - i);
-        o += ie - i;
-        Records.copy(rb, j, r, o, je - j);
-        o += je - j;
-        dir[bucket + 1] = o;
-      }
-      assert o == n;
-      records[t] = r;
-      dirs[t] = dir;
-    }
-    return new Segment(scheme, n, fps, ids, records, dirs);
-  }
-
-  /** Merges with tombstones: cursors skip dead entries of table 0 and dead values elsewhere. */
-  private static Segment mergeLive(
-      BlockScheme scheme,
-      Segment a,
-      long[] deadA,
-      int deadInA,
-      @Nullable Segment b,
-      long @Nullable [] deadB,
-      int deadInB) {
-    int n = a.size - deadInA + (b == null ? 0 : b.size - deadInB);
-    long[] fps = new long[n];
-    long[] ids = new long[n];
-    Cursor0 ca = new Cursor0(a, deadA);
-    Cursor0 cb = new Cursor0(b, deadB);
-    for (int o = 0; o < n; o++) {
-      Cursor0 c;
-      if (!cb.has) {
-        c = ca;
-      } else if (!ca.has) {
-        c = cb;
-      } else {
-        int cmp = Long.compareUnsigned(ca.fp, cb.fp);
-        c = cmp < 0 || (cmp == 0 && ca.id <= cb.id) ? ca : cb;
-      }
-      fps[o] = c.fp;
-      ids[o] = c.id;
-      c.advance();
-    }
-    assert !ca.has && !cb.has;
-    int tables = scheme.tables();
-    Records[] records = new Records[tables];
-    int[][] dirs = new int[tables][];
-    dirs[0] = directory(fps, n);
-    for (int t = 1; t < tables; t++) {
-      Records r = new Records(n);
-      int[] dir = new int[BUCKETS + 1];
-      Cursor cta = new Cursor(scheme, a, deadA, deadInA, t);
-      Cursor ctb = new Cursor(scheme, b, deadB, deadInB, t);
-      for (int o = 0; o < n; o++) {
-        long v;
-        if (!ctb.has || (cta.has && Long.compareUnsigned(cta.value, ctb.value) <= 0)) {
-          v = cta.value;
-          cta.advance();
-        } else {
-          v = ctb.value;
-          ctb.advance();
-        }
-        r.set(o, v);
-        dir[(int) (v >>> 48) + 1]++;
-      }
-      assert !cta.has && !ctb.has;
-      for (int x = 0; x < BUCKETS; x++) {
-        dir[x + 1] += dir[x];
-      }
-      records[t] = r;
-      dirs[t] = dir;
-    }
-    return new Segment(scheme, n, fps, ids, records, dirs);
-  }
-
-  /**
    * Builds a segment from the live entries of a full add buffer without a global sort: each table's
    * chains already group entries by the top 16 bits of the permuted fingerprint, so each table is
    * one walk over its 65,536 chains plus a sort of each (small) chain. Falls back to {@link #build}
    * when the buffer hashes on fewer than 16 bits.
    */
-  static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer) {
-    return fromBuffer(scheme, buffer, snapshot(buffer.dead));
+  static Segment fromBuffer(RecordLayout layout, AddBuffer buffer) {
+    return fromBuffer(layout, buffer, snapshot(buffer.dead));
   }
 
   /**
    * As {@link #fromBuffer(BlockScheme, AddBuffer)}, with the entries live in the tombstone snapshot
    * {@code dead} of a buffer no longer appended to.
    */
-  static Segment fromBuffer(BlockScheme scheme, AddBuffer buffer, long[] dead) {
+  static Segment fromBuffer(RecordLayout layout, AddBuffer buffer, long[] dead) {
+    BlockScheme scheme = layout.scheme();
     int n = buffer.size;
     int live = n - popcount(dead);
     int tables = scheme.tables();
@@ -531,11 +375,11 @@ final class Segment {
           ids[o++] = buffer.ids[j];
         }
       }
-      return build(scheme, fps, ids);
+      return build(layout, fps, ids);
     }
     long[] fps = new long[live];
     long[] ids = new long[live];
-    Records[] records = new Records[tables];
+    TableRecords[] records = new TableRecords[tables];
     int[][] dirs = new int[tables][];
     long[] group = new long[64];
     long[] groupIds = new long[64];
@@ -543,7 +387,7 @@ final class Segment {
       int[] head = buffer.heads[t];
       int[] next = buffer.next[t];
       int[] dir = new int[BUCKETS + 1];
-      Records r = t == 0 ? null : new Records(live);
+      TableRecords r = t == 0 ? null : TableRecords.create(layout, live);
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
         int g = 0;
@@ -556,7 +400,7 @@ final class Segment {
             group = Arrays.copyOf(group, g * 2);
             groupIds = Arrays.copyOf(groupIds, g * 2);
           }
-          group[g] = t == 0 ? buffer.fps[j] : scheme.permute(t, buffer.fps[j]);
+          group[g] = layout.value(t, buffer.fps[j]);
           groupIds[g++] = buffer.ids[j];
         }
         // One bucket shares its top 16 bits, so signed order is unsigned order here.
@@ -579,7 +423,7 @@ final class Segment {
       records[t] = r;
       dirs[t] = dir;
     }
-    return new Segment(scheme, live, fps, ids, records, dirs);
+    return new Segment(layout, live, fps, ids, records, dirs);
   }
 
   /** Sorts {@code (a[i], b[i])}, i < n, by a then b, signed (callers keep a's sign fixed). */
@@ -603,109 +447,21 @@ final class Segment {
     sortIdsWithinEqualFingerprints(a, b, n);
   }
 
-  /** Live entries of table 0 in order. */
-  private static final class Cursor0 {
-    private final Segment s;
-    private final long[] dead;
-    private int i = -1;
-    boolean has = true;
-    long fp;
-    long id;
-
-    Cursor0(@Nullable Segment s, long @Nullable [] dead) {
-      this.s = s;
-      this.dead = dead;
-      if (s == null) {
-        has = false;
-      } else {
-        advance();
-      }
-    }
-
-    void advance() {
-      do {
-        i++;
-      } while (i < s.size && isSet(dead, i));
-      has = i < s.size;
-      if (has) {
-        fp = s.fps[i];
-        id = s.ids[i];
-      }
-    }
-  }
-
-  /** Live entries of a record table in order: the stored values minus the dead multiset. */
-  private static final class Cursor {
-    private final Segment s;
-    private final Records r;
-    private final int[] dir;
-    private final long[] deadValues;
-    private int dp;
-    private int i = -1;
-    private int bucket;
-    boolean has = true;
-    long value;
-
-    Cursor(BlockScheme scheme, @Nullable Segment s, long @Nullable [] dead, int deadCount, int t) {
-      this.s = s;
-      if (s == null) {
-        r = null;
-        dir = null;
-        deadValues = new long[0];
-        has = false;
-        return;
-      }
-      r = s.records[t];
-      dir = s.dirs[t];
-      deadValues = new long[deadCount];
-      int d = 0;
-      for (int w = 0; w < dead.length; w++) {
-        for (long bits = dead[w]; bits != 0; bits &= bits - 1) {
-          int i = (w << 6) + Long.numberOfTrailingZeros(bits);
-          deadValues[d++] = scheme.permute(t, s.fps[i]);
-        }
-      }
-      assert d == deadValues.length;
-      RadixSort.sortUnsigned(deadValues, d, new long[d]);
-      advance();
-    }
-
-    void advance() {
-      while (true) {
-        i++;
-        if (i >= s.size) {
-          has = false;
-          return;
-        }
-        while (dir[bucket + 1] <= i) {
-          bucket++;
-        }
-        long v = full(r, bucket, i);
-        if (dp < deadValues.length && deadValues[dp] == v) {
-          dp++;
-          continue;
-        }
-        value = v;
-        return;
-      }
-    }
-  }
-
   /** Throws IllegalStateException describing the first broken invariant. */
-  void checkInvariants(BlockScheme scheme) {
-    check(fps.length == size && ids.length == size, "table 0 arrays sized %s", size);
+  void checkInvariants(RecordLayout layout) {
+    BlockScheme scheme = layout.scheme();
+    check(fps.length == size && ids.length() == size, "table 0 arrays sized %s", size);
     for (int i = 1; i < size; i++) {
       int c = Long.compareUnsigned(fps[i - 1], fps[i]);
-      check(c < 0 || (c == 0 && ids[i - 1] <= ids[i]), "table 0 unsorted at %s", i);
+      check(c < 0 || (c == 0 && ids.get(i - 1) <= ids.get(i)), "table 0 unsorted at %s", i);
     }
     checkDirectory(dirs[0], i -> fps[i] >>> 48, 0);
     long[] expected = new long[size];
     long[] scratch = new long[size];
     for (int t = 1; t < scheme.tables(); t++) {
-      Records r = records[t];
+      TableRecords r = records[t];
       int[] dir = dirs[t];
-      check(
-          r.hi.length == size && r.lo.length == size, "table %s records sized %s", t, r.hi.length);
+      check(r.size() == size, "table %s records sized %s", t, r.size());
       checkDirectory(dir, null, t);
       long[] actual = new long[size];
       int bucket = 0;
@@ -717,7 +473,7 @@ final class Segment {
         check(i == 0 || Long.compareUnsigned(actual[i - 1], actual[i]) <= 0, "unsorted t%s", t);
       }
       for (int i = 0; i < size; i++) {
-        expected[i] = scheme.permute(t, fps[i]);
+        expected[i] = layout.value(t, fps[i]);
       }
       RadixSort.sortUnsigned(expected, size, scratch);
       check(Arrays.equals(expected, actual), "table %s holds other fingerprints than table 0", t);
@@ -756,34 +512,6 @@ final class Segment {
     if (!ok) {
       throw new IllegalStateException(
           "Segment invariant broken: " + String.format(java.util.Locale.ROOT, template, args));
-    }
-  }
-
-  /**
-   * The low 48 bits of one record table: bits 47..16 in an int (scanned first, as a filter) and
-   * bits 15..0 in a short (read only for the rare candidates).
-   */
-  static final class Records {
-    final int[] hi;
-    final short[] lo;
-
-    Records(int n) {
-      hi = new int[n];
-      lo = new short[n];
-    }
-
-    long get(int i) {
-      return ((hi[i] & 0xFFFF_FFFFL) << 16) | (lo[i] & 0xFFFFL);
-    }
-
-    void set(int i, long v) {
-      hi[i] = (int) (v >>> 16);
-      lo[i] = (short) v;
-    }
-
-    static void copy(Records src, int from, Records dst, int to, int n) {
-      System.arraycopy(src.hi, from, dst.hi, to, n);
-      System.arraycopy(src.lo, from, dst.lo, to, n);
     }
   }
 }

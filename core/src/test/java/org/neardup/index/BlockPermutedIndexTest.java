@@ -71,7 +71,20 @@ class BlockPermutedIndexTest {
   }
 
   @Test
-  void ramBytesUsed_bulkLoaded_isAbout34BytesPerEntry() {
+  void ramBytesUsed_bulkLoadedDenseIds_isAbout21BytesPerEntry() {
+    double perEntry = bulkLoadedBytesPerEntry(i -> 1_000_000_000_000L + i);
+    // 8 (fingerprint) + 4 (docId offset) + 3 x 3 (tags) + 4 directories of 256 KiB over 1M entries
+    assertThat(perEntry).isBetween(21.0, 23.0);
+  }
+
+  @Test
+  void ramBytesUsed_bulkLoadedIdsSpreadBeyond32Bits_isAbout25BytesPerEntry() {
+    double perEntry = bulkLoadedBytesPerEntry(i -> i * 0x1_0000_0001L - (1L << 40));
+    // docIds in 8 bytes when they span more than 2^32
+    assertThat(perEntry).isBetween(25.0, 27.0);
+  }
+
+  private static double bulkLoadedBytesPerEntry(java.util.function.IntToLongFunction id) {
     int n = 1 << 20;
     long[] fps = new long[n];
     long[] ids = new long[n];
@@ -79,14 +92,19 @@ class BlockPermutedIndexTest {
     for (int i = 0; i < n; i++) {
       x = x * 0x9E37_79B9_7F4A_7C15L + 1; // a full-period LCG: distinct, well spread
       fps[i] = Long.rotateLeft(x, 29) ^ x;
-      ids[i] = i;
+      ids[i] = id.applyAsLong(i);
     }
     BlockPermutedIndex index = BlockPermutedIndex.create();
     index.addAll(fps, ids, 0, n);
     assertThat(index.segmentCount()).isEqualTo(1);
-    double perEntry = (double) index.ramBytesUsed() / n;
-    // 34 bytes + 4 directories of 256 KiB spread over 1M entries
-    assertThat(perEntry).isBetween(34.0, 36.0);
     index.checkInvariants();
+    for (int i = 0; i < n; i += 4099) { // every docId comes back as it went in
+      long fp = fps[i];
+      long want = ids[i];
+      long[] got = new long[1];
+      assertThat(index.search(fp, 0, (docId, f, d) -> got[0] = docId)).isEqualTo(1);
+      assertThat(got[0]).isEqualTo(want);
+    }
+    return (double) index.ramBytesUsed() / n;
   }
 }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+#
+# The Hamming index of two commits side by side: builds `neardup` from each commit (git archive
+# into a temporary directory, `mvn package`, never `install`), then alternates `neardup bench
+# index` runs between the two, ROUNDS times each, so the machine's noise falls on both alike.
+# Prints one JSON line per run, prefixed by the commit.
+#
+# Usage: benchmarks/index-layout.sh OLD_COMMIT [NEW_COMMIT] [SIZE] [ROUNDS] [HEAP]
+#   defaults: NEW_COMMIT=HEAD SIZE=10000000 ROUNDS=3 HEAP=4g (50M needs about 8g for the old
+#   layout: the index, the benchmark's arrays and the bulk load's sort buffers)
+# Extra JVM flags: INDEX_JAVA_OPTS (default -XX:+UseParallelGC -XX:+UseTransparentHugePages).
+set -euo pipefail
+
+old=${1:?usage: $0 OLD_COMMIT [NEW_COMMIT] [SIZE] [ROUNDS] [HEAP]}
+new=${2:-HEAD}
+size=${3:-10000000}
+rounds=${4:-3}
+heap=${5:-4g}
+opts=${INDEX_JAVA_OPTS:--XX:+UseParallelGC -XX:+UseTransparentHugePages}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=${INDEX_BENCH_DIR:-/tmp/neardup-index-layout}
+mkdir -p "$work"
+
+jar_of() { # commit -> path of its cli jar, built once
+  local c dir
+  c=$(git -C "$repo" rev-parse --short "$1")
+  dir="$work/$c"
+  if [[ ! -f "$dir/cli/target/neardup.jar" ]]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    git -C "$repo" archive "$c" | tar -x -C "$dir"
+    (cd "$dir" && mvn -B -ntp -q package -pl cli -am -DskipTests -Dspotless.check.skip=true) >&2
+  fi
+  echo "$dir/cli/target/neardup.jar"
+}
+
+old_jar=$(jar_of "$old")
+new_jar=$(jar_of "$new")
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)," \
+  "size $size, $rounds rounds, -Xmx$heap $opts" >&2
+for ((r = 1; r <= rounds; r++)); do
+  for pair in "$old:$old_jar" "$new:$new_jar"; do
+    c=${pair%%:*}
+    jar=${pair#*:}
+    # shellcheck disable=SC2086
+    line=$(java -Xmx"$heap" $opts -cp "$jar" org.neardup.cli.Main bench index \
+      --size "$size" --k 3 --add-size 0 --queries 200000 --verify 1000)
+    echo "$(git -C "$repo" rev-parse --short "$c") round $r $line"
+  done
+done

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.index;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The read side of a {@link BlockPermutedIndex}: searches the parts of one of its states (sorted
+ * segments, then add buffers) for every entry within k bits of a query, reporting each match once.
+ *
+ * <p>In a segment: one directory lookup per table (or per probed key when k exceeds the scheme's
+ * exact range, or a scan of table 0 when that costs less), a scan of the bucket's records, and a
+ * lookup in table 0 for each record that passes, which yields the fingerprint, its docIds and
+ * tombstones. In a buffer: its chains per table. An entry is reported from table t only when t is
+ * the first table whose key is within e = keyErrors(k) bits of the query's.
+ *
+ * <p>Immutable and thread-safe; one small {@link Query} object per search, nothing per match.
+ */
+final class IndexSearch {
+  /** Cost of one probe (directory lookup + binary search) in units of one scanned entry. */
+  private static final double PROBE_COST = 32;
+
+  private final BlockScheme scheme;
+  private final RecordLayout layout;
+  private final int tables;
+  private final int[] keyBits;
+  private final long[] keyMask;
+  private final long[][] earlierMasks;
+  private final double[] probes;
+  private final double[] candidates;
+  private final boolean allKeysWide;
+
+  IndexSearch(BlockScheme scheme, RecordLayout layout) {
+    this.scheme = scheme;
+    this.layout = layout;
+    this.tables = scheme.tables();
+    keyBits = new int[tables];
+    keyMask = new long[tables];
+    earlierMasks = new long[tables][];
+    for (int t = 0; t < tables; t++) {
+      keyBits[t] = scheme.keyBits(t);
+      keyMask[t] = scheme.keyMask(t);
+      earlierMasks[t] = new long[t];
+      for (int u = 0; u < t; u++) {
+        earlierMasks[t][u] = scheme.permute(t, scheme.keyMask(u));
+      }
+    }
+    boolean wide = true;
+    for (int t = 0; t < tables; t++) {
+      wide &= keyBits[t] >= Segment.DIR_BITS;
+    }
+    allKeysWide = wide;
+    probes = new double[65];
+    candidates = new double[65];
+    for (int e = 0; e <= 64; e++) {
+      for (int t = 0; t < tables; t++) {
+        double p = scheme.probes(t, e);
+        probes[e] += p;
+        candidates[e] += p / Math.pow(2, keyBits[t]);
+      }
+    }
+  }
+
+  /**
+   * Searches the parts of one state of the index, segments first, then the frozen buffers, then the
+   * active buffer's entries written before this call; stops after {@code limit} matches.
+   */
+  int run(
+      Segment[] segments,
+      AddBuffer[] frozen,
+      AddBuffer buffer,
+      long q,
+      int k,
+      MatchConsumer out,
+      int limit) {
+    int n = buffer.size; // volatile read: entries [0, n) are fully written
+    Query query = new Query(layout, q, k, out, limit);
+    for (Segment seg : segments) {
+      searchSegment(seg, query);
+      if (query.done()) {
+        return query.count;
+      }
+    }
+    for (AddBuffer fb : frozen) {
+      searchBuffer(fb, fb.size, query);
+      if (query.done()) {
+        return query.count;
+      }
+    }
+    if (n > 0) {
+      searchBuffer(buffer, n, query);
+    }
+    return query.count;
+  }
+
+  /** One search: the query in every table's permutation, and the running count. */
+  private static final class Query {
+    final long q;
+    final int k;
+    final int e;
+    final long[] qp;
+    final int @Nullable [] tags; // the query's tag per table, for the prefix layout
+    final MatchConsumer out;
+    final int limit;
+    final int[] from;
+    final int[] to;
+    int count;
+    long touched;
+
+    Query(RecordLayout layout, long q, int k, MatchConsumer out, int limit) {
+      BlockScheme scheme = layout.scheme();
+      this.q = q;
+      this.k = k;
+      this.e = scheme.keyErrors(k);
+      this.out = out;
+      this.limit = limit;
+      qp = new long[scheme.tables()];
+      from = new int[qp.length];
+      to = new int[qp.length];
+      for (int t = 0; t < qp.length; t++) {
+        qp[t] = scheme.permute(t, q);
+      }
+      if (layout.prefix()) {
+        tags = new int[qp.length];
+        for (int t = 1; t < qp.length; t++) {
+          tags[t] = layout.tag(t, q);
+        }
+      } else {
+        tags = null;
+      }
+    }
+
+    /** Reports a match; returns true when the search should stop. */
+    boolean report(long docId, long fingerprint, int distance) {
+      out.accept(docId, fingerprint, distance);
+      return ++count >= limit;
+    }
+
+    boolean done() {
+      return count >= limit;
+    }
+  }
+
+  // --- segments
+
+  private void searchSegment(Segment seg, Query query) {
+    int e = query.e;
+    if (e == 0 && allKeysWide) {
+      searchSegmentExact(seg, query);
+      return;
+    }
+    if (e > 0 && probes[e] * PROBE_COST + candidates[e] * seg.size >= seg.size) {
+      scanSegment(seg, query);
+      return;
+    }
+    for (int t = 0; t < tables; t++) {
+      long key = query.qp[t] >>> (64 - keyBits[t]);
+      if (e == 0) {
+        probeTable(seg, t, key, query);
+      } else {
+        probeAll(seg, t, key, 0, e, query);
+      }
+      if (query.done()) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * The common case, one key per table: first load every table's directory entry and the start of
+   * every bucket (independent loads the CPU overlaps), then binary-search and scan. Overlapping the
+   * T cache misses cut the mean query at 10M entries (4:1, k = 3, on a shared 2-core box) from
+   * 5.4-9.1 us to 3.9-5.8 us, and with -XX:+UseTransparentHugePages from 7.1-7.8 to 2.4-3.5 us.
+   * Keys wider than 16 bits are binary-searched inside the bucket; touching the whole bucket first
+   * still paid off there (5:2 at 10M, alternating passes in one JVM: 3.6-6.6 us against 5.0-7.6 us
+   * when touching only the bucket's first line).
+   */
+  private void searchSegmentExact(Segment seg, Query query) {
+    int[] from = query.from;
+    int[] to = query.to;
+    long touched = 0;
+    for (int t = 0; t < tables; t++) {
+      int fineBits = seg.fineBits[t];
+      if (fineBits > 0) {
+        int b = (int) (query.qp[t] >>> (64 - fineBits));
+        int[] dir = seg.fineDirs[t];
+        from[t] = dir[b];
+        to[t] = dir[b + 1];
+      } else {
+        int b = (int) (query.qp[t] >>> (64 - Segment.DIR_BITS));
+        int[] dir = seg.dirs[t];
+        from[t] = dir[b];
+        to[t] = dir[b + 1];
+      }
+    }
+    for (int t = 0; t < tables; t++) {
+      int f = from[t];
+      int l = to[t];
+      if (f < l) {
+        if (t == 0) {
+          long[] fps = seg.fps;
+          for (int i = f; i < l; i += 8) {
+            touched += fps[i];
+          }
+        } else if (seg.records[t] instanceof PrefixRecords) {
+          byte[] data = ((PrefixRecords) seg.records[t]).data;
+          for (int i = 3 * f; i < 3 * l; i += 64) {
+            touched += data[i];
+          }
+        } else {
+          int[] hi = ((WideRecords) seg.records[t]).hi;
+          for (int i = f; i < l; i += 16) {
+            touched += hi[i];
+          }
+        }
+      }
+    }
+    query.touched = touched;
+    for (int t = 0; t < tables; t++) {
+      int f = from[t];
+      int l = to[t];
+      if (f == l) {
+        continue;
+      }
+      int w = keyBits[t];
+      if (w > Math.max(Segment.DIR_BITS, seg.fineBits[t])) {
+        // the 48 record bits of the smallest value with the query's key, and the key's step
+        long low = query.qp[t] & (-1L << (64 - w)) & Segment.MASK48;
+        f = seg.lowerBound(t, f, l, low);
+        l = seg.lowerBound(t, f, l, low + (1L << (64 - w)));
+      }
+      if (t == 0) {
+        scanTable0(seg, f, l, query);
+      } else {
+        scanRecords(seg, t, (int) (query.qp[t] >>> 48), f, l, query);
+      }
+      if (query.done()) {
+        return;
+      }
+    }
+  }
+
+  /** Probes key and every key that differs from it in at most {@code flips} bits from start on. */
+  private void probeAll(Segment seg, int t, long key, int start, int flips, Query query) {
+    probeTable(seg, t, key, query);
+    if (flips == 0) {
+      return;
+    }
+    for (int bit = start; bit < keyBits[t] && !query.done(); bit++) {
+      probeAll(seg, t, key ^ (1L << bit), bit + 1, flips - 1, query);
+    }
+  }
+
+  /** Scans the entries of table t whose key equals {@code key}. */
+  private void probeTable(Segment seg, int t, long key, Query query) {
+    int w = keyBits[t];
+    int[] dir = seg.dirs[t];
+    if (w >= Segment.DIR_BITS) {
+      int b = (int) (key >>> (w - Segment.DIR_BITS));
+      int from = dir[b];
+      int to = dir[b + 1];
+      if (from == to) {
+        return;
+      }
+      if (w > Segment.DIR_BITS) {
+        int subBits = w - Segment.DIR_BITS;
+        long sub = key & BlockScheme.mask(subBits);
+        int shift = 48 - subBits;
+        from = seg.lowerBound(t, from, to, sub << shift);
+        if (sub + 1 < (1L << subBits)) {
+          to = seg.lowerBound(t, from, to, (sub + 1) << shift);
+        }
+      }
+      if (t == 0) {
+        scanTable0(seg, from, to, query);
+      } else {
+        scanRecords(seg, t, b, from, to, query);
+      }
+    } else {
+      int first = (int) (key << (Segment.DIR_BITS - w));
+      int last = (int) ((key + 1) << (Segment.DIR_BITS - w));
+      if (t == 0) {
+        scanTable0(seg, dir[first], dir[last], query);
+      } else {
+        for (int b = first; b < last && !query.done(); b++) {
+          scanRecords(seg, t, b, dir[b], dir[b + 1], query);
+        }
+      }
+    }
+  }
+
+  private static void scanTable0(Segment seg, int from, int to, Query query) {
+    long q = query.q;
+    int k = query.k;
+    long[] fps = seg.fps;
+    for (int i = from; i < to; i++) {
+      int d = Long.bitCount(fps[i] ^ q);
+      if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fps[i], d)) {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Scans entries [from, to) of record table t, all in directory bucket {@code bucket}. The 32 bits
+   * below the bucket filter first: a match within k differs there in at most k bits, while a random
+   * entry passes with probability about 10^-5 at k = 3, so the 16-bit tails are read only for
+   * candidates. Scanning 4 bytes per entry instead of 6-byte records cut the mean query at 50M
+   * entries (4:1, alternating runs) from 7.9-8.3 us to 5.3-5.9 us; 5:2, which scans about 25
+   * entries per table after its fine directory, moved within noise (2.9-3.6 against 3.2-4.1 us).
+   */
+  private void scanRecords(Segment seg, int t, int bucket, int from, int to, Query query) {
+    long qp = query.qp[t];
+    int k = query.k;
+    int budget = k - Long.bitCount((((long) bucket << 48) ^ qp) >>> 48);
+    if (budget < 0) {
+      return;
+    }
+    if (query.tags != null) {
+      scanTags(seg, t, bucket, from, to, budget, query);
+      return;
+    }
+    int qHi = (int) (qp >>> 16);
+    long top = (long) bucket << 48;
+    WideRecords r = (WideRecords) seg.records[t];
+    int[] hi = r.hi;
+    for (int i = from; i < to; i++) {
+      if (Integer.bitCount(hi[i] ^ qHi) > budget) {
+        continue;
+      }
+      long x = top | r.get(i);
+      int d = Long.bitCount(x ^ qp);
+      if (d <= k) {
+        long low = x & Segment.MASK48;
+        int j = i + 1;
+        while (j < to && r.get(j) == low) {
+          j++; // copies of the same fingerprint: reported together below
+        }
+        if (firstPermuted(t, x ^ qp, query.e) && reportAll(seg, scheme.unpermute(t, x), d, query)) {
+          return;
+        }
+        i = j - 1;
+      }
+    }
+  }
+
+  /**
+   * Scans entries [from, to) of prefix-layout table t, all in bucket {@code bucket}, whose keys
+   * differ from the query's in k - budget bits: an entry whose tag is within budget bits of the
+   * query's is looked up in table 0 by the fingerprint prefix its key and tag fix ({@link
+   * #reportPrefix}). Equal tags are adjacent (a bucket is sorted) and looked up once.
+   */
+  private void scanTags(Segment seg, int t, int bucket, int from, int to, int budget, Query query) {
+    int qTag = query.tags[t];
+    byte[] data = ((PrefixRecords) seg.records[t]).data;
+    for (int i = from; i < to; i++) {
+      int tag = PrefixRecords.word(data, i) & RecordLayout.TAG_MASK;
+      if (Integer.bitCount(tag ^ qTag) > budget) {
+        continue;
+      }
+      int j = i + 1;
+      while (j < to && (PrefixRecords.word(data, j) & RecordLayout.TAG_MASK) == tag) {
+        j++;
+      }
+      if (reportPrefix(seg, t, bucket, tag, query)) {
+        return;
+      }
+      i = j - 1;
+    }
+  }
+
+  /**
+   * Reports the live table-0 entries that table t files under (bucket, tag), are within k of the
+   * query and are reached by no earlier table; true when the search should stop.
+   */
+  private boolean reportPrefix(Segment seg, int t, int bucket, int tag, Query query) {
+    long known = layout.known(t, bucket, tag);
+    long knownMask = layout.knownMask(t);
+    long prefixMask = -1L << (64 - layout.prefixBits(t));
+    long prefix = known & prefixMask;
+    int b = (int) (known >>> 48);
+    int[] dir = seg.dirs[0];
+    long[] fps = seg.fps;
+    int end = dir[b + 1];
+    long q = query.q;
+    int k = query.k;
+    int e = query.e;
+    for (int i = seg.lowerBound0(dir[b], end, prefix); i < end; i++) {
+      long fp = fps[i];
+      if ((fp & prefixMask) != prefix) {
+        break;
+      }
+      if ((fp & knownMask) != known) {
+        continue;
+      }
+      long diff = fp ^ q;
+      int d = Long.bitCount(diff);
+      if (d <= k
+          && firstOriginal(t, diff, e)
+          && !seg.isDead(i)
+          && query.report(seg.ids.get(i), fp, d)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether no table before t reaches an entry whose table-t permuted difference is diff. */
+  private boolean firstPermuted(int t, long diff, int e) {
+    long[] masks = earlierMasks[t];
+    for (long m : masks) {
+      if (Long.bitCount(diff & m) <= e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reports every live table-0 entry with this fingerprint; true when the search should stop. */
+  private static boolean reportAll(Segment seg, long fp, int d, Query query) {
+    int b = (int) (fp >>> 48);
+    int[] dir = seg.dirs[0];
+    long[] fps = seg.fps;
+    for (int i = seg.lowerBound0(dir[b], dir[b + 1], fp); i < fps.length && fps[i] == fp; i++) {
+      if (!seg.isDead(i) && query.report(seg.ids.get(i), fp, d)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void scanSegment(Segment seg, Query query) {
+    scanTable0(seg, 0, seg.size, query);
+  }
+
+  // --- buffer
+
+  private void searchBuffer(AddBuffer buffer, int n, Query query) {
+    int e = query.e;
+    if (e > 0) {
+      double cost = 0;
+      for (int t = 0; t < tables; t++) {
+        int h = buffer.hashBits[t];
+        double p = 0;
+        for (int i = 0; i <= Math.min(e, h); i++) {
+          p += BlockScheme.binomial(h, i);
+        }
+        cost += p * (8 + n / Math.pow(2, h));
+      }
+      if (cost >= n) {
+        scanBuffer(buffer, n, query);
+        return;
+      }
+    }
+    for (int t = 0; t < tables && !query.done(); t++) {
+      int b = buffer.bucket(t, query.qp[t]);
+      if (e == 0) {
+        visitBucket(buffer, n, t, b, query);
+      } else {
+        visitBuckets(buffer, n, t, b, 0, Math.min(e, buffer.hashBits[t]), query);
+      }
+    }
+  }
+
+  private void visitBuckets(
+      AddBuffer buffer, int n, int t, int b, int start, int flips, Query query) {
+    visitBucket(buffer, n, t, b, query);
+    if (flips == 0) {
+      return;
+    }
+    for (int bit = start; bit < buffer.hashBits[t] && !query.done(); bit++) {
+      visitBuckets(buffer, n, t, b ^ (1 << bit), bit + 1, flips - 1, query);
+    }
+  }
+
+  private void visitBucket(AddBuffer buffer, int n, int t, int b, Query query) {
+    long q = query.q;
+    int k = query.k;
+    int e = query.e;
+    long mask = keyMask[t];
+    int[] next = buffer.next[t];
+    long[] fps = buffer.fps;
+    for (int c = buffer.head(t, b); c != 0; c = next[c - 1]) {
+      int j = c - 1;
+      if (j >= n) {
+        continue; // added after this search began
+      }
+      long diff = fps[j] ^ q;
+      int d = Long.bitCount(diff);
+      if (d <= k
+          && Long.bitCount(diff & mask) <= e
+          && firstOriginal(t, diff, e)
+          && !buffer.isDead(j)
+          && query.report(buffer.ids[j], fps[j], d)) {
+        return;
+      }
+    }
+  }
+
+  private boolean firstOriginal(int t, long diff, int e) {
+    for (int u = 0; u < t; u++) {
+      if (Long.bitCount(diff & keyMask[u]) <= e) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void scanBuffer(AddBuffer buffer, int n, Query query) {
+    long q = query.q;
+    int k = query.k;
+    long[] fps = buffer.fps;
+    for (int j = 0; j < n; j++) {
+      int d = Long.bitCount(fps[j] ^ q);
+      if (d <= k && !buffer.isDead(j) && query.report(buffer.ids[j], fps[j], d)) {
+        return;
+      }
+    }
+  }
+}
