@@ -85,7 +85,8 @@ class ServeOptionsTest {
             Map.entry("request-timeout", "5s"),
             Map.entry("idle-timeout", "5s"));
     Set<String> named = options(ServerConfig.usage());
-    named.removeAll(Set.of("help", "user-dict", "tls-cert", "tls-key")); // need files or exit
+    named.removeAll(
+        Set.of("help", "user-dict", "idf", "tls-cert", "tls-key")); // need files or exit
     assertThat(values.keySet()).containsAll(named);
     for (String o : named) {
       ServerConfig.parse(new String[] {"--" + o, values.get(o)}, Map.of());

@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.store;
 
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.index.BlockScheme;
+import org.neardup.text.IdfTable;
+import org.neardup.text.UserDictionary;
 import org.neardup.verify.Shingler;
 
 /**
@@ -24,6 +32,9 @@ import org.neardup.verify.Shingler;
  * @param topN the heaviest features kept per fingerprint; 0 keeps all
  * @param sketchCapacity shingle hashes kept per document for verification
  * @param scheme the index's block scheme
+ * @param idf the bytes of an IDF table ({@code word idf} lines, as {@code neardup idf build} writes
+ *     them) instead of the lexicon's, or null for the lexicon's; kept as a user dictionary is, by
+ *     its SHA-256 ({@code idf=sha256:...} in the text form, the bytes in the store's files)
  */
 public record AnalysisOptions(
     boolean foldNumbers,
@@ -31,7 +42,8 @@ public record AnalysisOptions(
     FingerprintSettings.Volatile volatileLines,
     int topN,
     int sketchCapacity,
-    BlockScheme scheme) {
+    BlockScheme scheme,
+    @Nullable UserDictionary idf) {
 
   /** The defaults of {@code neardup dedup}, and of every collection made before these options. */
   public static final AnalysisOptions DEFAULT =
@@ -41,7 +53,8 @@ public record AnalysisOptions(
           FingerprintSettings.Volatile.KEEP,
           FingerprintSettings.builder().build().topN(),
           Shingler.DEFAULT_CAPACITY,
-          BlockScheme.DEFAULT);
+          BlockScheme.DEFAULT,
+          null);
 
   public AnalysisOptions {
     Objects.requireNonNull(html, "html");
@@ -65,27 +78,51 @@ public record AnalysisOptions(
   }
 
   public AnalysisOptions withFoldNumbers(boolean f) {
-    return new AnalysisOptions(f, html, volatileLines, topN, sketchCapacity, scheme);
+    return new AnalysisOptions(f, html, volatileLines, topN, sketchCapacity, scheme, idf);
   }
 
   public AnalysisOptions withHtml(FingerprintSettings.Html h) {
-    return new AnalysisOptions(foldNumbers, h, volatileLines, topN, sketchCapacity, scheme);
+    return new AnalysisOptions(foldNumbers, h, volatileLines, topN, sketchCapacity, scheme, idf);
   }
 
   public AnalysisOptions withVolatileLines(FingerprintSettings.Volatile v) {
-    return new AnalysisOptions(foldNumbers, html, v, topN, sketchCapacity, scheme);
+    return new AnalysisOptions(foldNumbers, html, v, topN, sketchCapacity, scheme, idf);
   }
 
   public AnalysisOptions withTopN(int n) {
-    return new AnalysisOptions(foldNumbers, html, volatileLines, n, sketchCapacity, scheme);
+    return new AnalysisOptions(foldNumbers, html, volatileLines, n, sketchCapacity, scheme, idf);
   }
 
   public AnalysisOptions withSketchCapacity(int c) {
-    return new AnalysisOptions(foldNumbers, html, volatileLines, topN, c, scheme);
+    return new AnalysisOptions(foldNumbers, html, volatileLines, topN, c, scheme, idf);
   }
 
   public AnalysisOptions withScheme(BlockScheme s) {
-    return new AnalysisOptions(foldNumbers, html, volatileLines, topN, sketchCapacity, s);
+    return new AnalysisOptions(foldNumbers, html, volatileLines, topN, sketchCapacity, s, idf);
+  }
+
+  public AnalysisOptions withIdf(@Nullable UserDictionary table) {
+    return new AnalysisOptions(
+        foldNumbers, html, volatileLines, topN, sketchCapacity, scheme, table);
+  }
+
+  /**
+   * The IDF table of {@link #idf()}, or null for the lexicon's.
+   *
+   * @throws IllegalArgumentException naming the line that is not {@code word idf}
+   */
+  public @Nullable IdfTable idfTable() {
+    if (idf == null) {
+      return null;
+    }
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(
+                new ByteArrayInputStream(idf.content()), StandardCharsets.UTF_8))) {
+      return IdfTable.read(r, "idf-sha256:" + idf.sha256().substring(0, 16));
+    } catch (IOException e) {
+      throw new IllegalArgumentException("IDF table " + idf.name() + ": " + e.getMessage(), e);
+    }
   }
 
   /** Parses {@code keep} or {@code fold}: whether numbers fold. */
@@ -153,6 +190,9 @@ public record AnalysisOptions(
     }
     if (!scheme.equals(DEFAULT.scheme)) {
       b.append(";scheme=").append(scheme);
+    }
+    if (idf != null) {
+      b.append(";idf=sha256:").append(idf.sha256());
     }
     return b.toString();
   }

@@ -186,6 +186,10 @@ public record CollectionSettings(
       UserDictionary dict = chinese.userDictionary();
       f = FingerprintSettings.builder(dict == null ? lex : lex.withUserDictionary(dict));
     }
+    org.neardup.text.IdfTable idf = analysis.idfTable();
+    if (idf != null) {
+      f.idf(idf);
+    }
     return b.fingerprintSettings(
         f.han(chinese.han())
             .html(analysis.html())
@@ -321,12 +325,16 @@ public record CollectionSettings(
           case "scheme":
             analysis = analysis.withScheme(BlockScheme.parse(v));
             break;
+          case "idf":
+            // Kept by content hash as a user dictionary is, in the same files.
+            analysis = analysis.withIdf(userDictionary(v, dictionaries));
+            break;
           default:
             throw new IllegalArgumentException(
                 "unknown setting '"
                     + e.getKey()
                     + "' (known: k, threshold, verify, retention, basis, lexicon, han, userdict,"
-                    + " numbers, html, volatile, top, capacity, scheme)");
+                    + " numbers, html, volatile, top, capacity, scheme, idf)");
         }
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(

@@ -4,12 +4,15 @@ package org.neardup.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.neardup.Analyzer;
 import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.index.BlockScheme;
+import org.neardup.text.UserDictionary;
 
 /** The text form that every store persists: new options round-trip, old texts read as before. */
 class CollectionSettingsTest {
@@ -27,7 +30,8 @@ class CollectionSettingsTest {
               FingerprintSettings.Volatile.values()[r.nextInt(2)],
               r.nextInt(5) == 0 ? 0 : 1 + r.nextInt(200),
               16 + r.nextInt(4000),
-              BlockScheme.parse(schemes[r.nextInt(3)]));
+              BlockScheme.parse(schemes[r.nextInt(3)]),
+              null);
       CollectionSettings s =
           CollectionSettings.defaults()
               .withLexicon(CollectionSettings.NO_LEXICON)
@@ -71,6 +75,27 @@ class CollectionSettingsTest {
         .contains(";volatile=drop")
         .contains("cap=1024")
         .contains("numbers=fold");
+  }
+
+  @Test
+  void idf_namedByHash_readBackThroughTheStoresFiles() {
+    UserDictionary table =
+        UserDictionary.of("idf.txt", "budget 9.5\ncouncil 8.25\n".getBytes(StandardCharsets.UTF_8));
+    CollectionSettings s =
+        CollectionSettings.defaults()
+            .withLexicon(CollectionSettings.NO_LEXICON)
+            .withAnalysis(AnalysisOptions.DEFAULT.withIdf(table));
+    assertThat(s.toText()).endsWith(";idf=sha256:" + table.sha256());
+    Map<String, UserDictionary> files = Map.of(table.sha256(), table);
+    assertThat(CollectionSettings.parse(s.toText(), files::get)).isEqualTo(s);
+    assertThat(s.deduplicator().analyzer().id())
+        .contains(";idf=idf-sha256:" + table.sha256().substring(0, 16));
+    // A store without the file cannot make the same fingerprints: it says so.
+    assertThatThrownBy(() -> CollectionSettings.parse(s.toText()))
+        .hasMessageContaining("not at hand");
+    UserDictionary bad = UserDictionary.of("bad", "budget nine\n".getBytes(StandardCharsets.UTF_8));
+    assertThatThrownBy(() -> AnalysisOptions.DEFAULT.withIdf(bad).idfTable())
+        .hasMessageContaining("line 1: idf is not a number");
   }
 
   @Test

@@ -60,7 +60,8 @@ final class Json {
           "volatileLines",
           "topN",
           "sketchCapacity",
-          "scheme");
+          "scheme",
+          "idf");
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
@@ -589,6 +590,9 @@ final class Json {
     g.writeNumberField("topN", a.topN());
     g.writeNumberField("sketchCapacity", a.sketchCapacity());
     g.writeStringField("scheme", a.scheme().toString());
+    if (a.idf() != null) {
+      g.writeStringField("idf", "sha256:" + a.idf().sha256());
+    }
     g.writeEndObject();
     g.writeStringField("analyzer", c.analyzer().id());
     g.writeFieldName("stats");
@@ -647,6 +651,15 @@ final class Json {
     String scheme = string(n, "scheme", "");
     if (scheme != null) {
       a = a.withScheme(org.neardup.index.BlockScheme.parse(scheme));
+    }
+    // The table's text itself, 'word idf' lines; the store keeps its bytes.
+    String idf = string(n, "idf", "");
+    if (idf != null) {
+      a =
+          a.withIdf(
+              org.neardup.text.UserDictionary.of(
+                  "field 'idf'", idf.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      a.idfTable(); // a bad table is a bad request, before anything is stored
     }
     return a;
   }

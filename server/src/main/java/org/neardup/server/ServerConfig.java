@@ -186,6 +186,8 @@ public final class ServerConfig {
         "  --lexicon NAME          Chinese segmenter: jieba (default) or none",
         "  --han fold|keep         traditional Chinese read as simplified (default fold)",
         "  --user-dict FILE        jieba user dictionary ('word [freq] [tag]' lines)",
+        "  --idf FILE              IDF table ('word idf' lines, from 'neardup idf build') instead",
+        "                          of the lexicon's; each collection keeps a copy of its bytes",
         "",
         "Limits:",
         "  --max-request-bytes N   largest request body (16777216)",
@@ -276,6 +278,17 @@ public final class ServerConfig {
           break;
         case "scheme":
           analysis = analysis.withScheme(org.neardup.index.BlockScheme.parse(value));
+          break;
+        case "idf":
+          try {
+            analysis =
+                analysis.withIdf(
+                    org.neardup.text.UserDictionary.read(java.nio.file.Path.of(value)));
+          } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(
+                "--idf: cannot read " + value + ": " + e.getMessage(), e);
+          }
+          analysis.idfTable(); // names the bad line now rather than at the first create
           break;
         case "host":
           b.host(value);

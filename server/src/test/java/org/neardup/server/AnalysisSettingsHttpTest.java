@@ -91,6 +91,35 @@ class AnalysisSettingsHttpTest {
   }
 
   @Test
+  void idfTable_keptByHash_sameAfterRestart() throws Exception {
+    String table = "council 11.5\nbudget 10.25\nparks 9.0\n";
+    String sha =
+        org.neardup.text.UserDictionary.of(
+                "t", table.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .sha256();
+    String analyzer;
+    try (TestServer t = TestServer.start(dir)) {
+      HttpResponse<String> r =
+          t.post("/v1/collections", JSON.writeValueAsString(Map.of("name", "i", "idf", table)));
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+      JsonNode c = JSON.readTree(r.body());
+      assertThat(c.at("/settings/idf").asText()).isEqualTo("sha256:" + sha);
+      analyzer = c.get("analyzer").asText();
+      assertThat(analyzer).contains(";idf=idf-sha256:" + sha.substring(0, 16));
+      assertThat(t.client.insert("i", "a", PAGE).isNew()).isTrue();
+      r = t.post("/v1/collections", "{\"name\": \"j\", \"idf\": \"council eleven\"}");
+      assertThat(r.statusCode()).isEqualTo(400);
+      assertThat(r.body()).contains("idf is not a number");
+    }
+    assertThat(dir.resolve("dictionaries/" + sha + ".txt")).hasContent(table.strip());
+    try (TestServer t = TestServer.start(dir)) {
+      JsonNode c = JSON.readTree(t.get("/v1/collections/i").body());
+      assertThat(c.get("analyzer").asText()).isEqualTo(analyzer);
+      assertThat(t.client.check("i", PAGE).isNew()).isFalse();
+    }
+  }
+
+  @Test
   void badAnalysisSettings_400AndNothingCreated() throws Exception {
     try (TestServer t = TestServer.start(dir)) {
       String[][] bad = {
