@@ -328,7 +328,9 @@ class Client:
 
     def create_collection(self, name: str, **settings: Any) -> CollectionInfo:
         """Creates a collection; ``settings`` may hold k, threshold, verify, retention ("48h"),
-        retentionBasis, lexicon; the rest take the service's defaults."""
+        retentionBasis, lexicon, han, userDictionary, preset ("web" for crawled pages), numbers,
+        html, volatileLines, topN, sketchCapacity, scheme; the rest take the service's
+        defaults."""
         body = dict(settings)
         body["name"] = name
         _, _, data = self._call("POST", "/v1/collections", body, ok=(201,))

@@ -15,6 +15,7 @@ import org.neardup.Deduplicator;
 import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.index.BlockScheme;
 import org.neardup.store.CollectionSettings;
+import org.neardup.store.Preset;
 import org.neardup.text.IdfTable;
 import org.neardup.text.Lexicon;
 import org.neardup.text.UserDictionary;
@@ -43,18 +44,32 @@ final class EngineOptions {
   boolean noVerify;
 
   @Option(
+      names = "--preset",
+      paramLabel = "none|web",
+      description =
+          "web: settings for crawled pages, the same as --numbers fold --html main --volatile-lines drop (options given beside it win). none: the plain defaults (default).")
+  String preset = "none";
+
+  @Option(
       names = "--numbers",
       paramLabel = "keep|fold",
       description =
-          "keep: digits are content (default). fold: every digit counts as 0 in verification, so pages that differ only in counters, dates or times match.")
-  String numbers = "keep";
+          "keep: digits are content (default; fold with --preset web). fold: every digit counts as 0 in verification, so pages that differ only in counters, dates or times match.")
+  @Nullable String numbers;
 
   @Option(
       names = "--html",
       paramLabel = "visible|main|raw",
       description =
-          "What to use of texts that look like HTML: visible text (default), main content without navigation/header/footer, or the raw markup.")
-  String html = "visible";
+          "What to use of texts that look like HTML: visible text (default), main content without navigation/header/footer (with --preset web), or the raw markup.")
+  @Nullable String html;
+
+  @Option(
+      names = "--volatile-lines",
+      paramLabel = "keep|drop",
+      description =
+          "drop: leave out lines that change each time a page is crawled (view/comment counters, post dates, 'last edited', '阅读：1234 评论：56') from the fingerprint and the verification. keep: they are content (default; drop with --preset web).")
+  @Nullable String volatileLines;
 
   @Option(
       names = "--top-n",
@@ -117,7 +132,8 @@ final class EngineOptions {
                 : FingerprintSettings.builder(loadLexicon()))
             .topN(topN)
             .html(htmlMode())
-            .han(hanMode());
+            .han(hanMode())
+            .volatileLines(volatileMode());
     if (idf != null) {
       try (BufferedReader r = Files.newBufferedReader(idf, StandardCharsets.UTF_8)) {
         b.idf(IdfTable.read(r, idf.getFileName().toString()));
@@ -163,7 +179,35 @@ final class EngineOptions {
     }
   }
 
+  /** The preset by name: {@code web} or {@code none}. */
+  Preset preset() {
+    try {
+      return Preset.parse(preset);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--preset must be none or web, got '" + preset + "'", e);
+    }
+  }
+
+  FingerprintSettings.Volatile volatileMode() {
+    if (volatileLines == null) {
+      return preset().volatileLines();
+    }
+    String v = volatileLines;
+    switch (v.toLowerCase(Locale.ROOT)) {
+      case "keep":
+        return FingerprintSettings.Volatile.KEEP;
+      case "drop":
+        return FingerprintSettings.Volatile.DROP;
+      default:
+        throw new IllegalArgumentException(
+            "--volatile-lines must be keep or drop, got '" + v + "'");
+    }
+  }
+
   FingerprintSettings.Html htmlMode() {
+    if (html == null) {
+      return preset().html();
+    }
     switch (html.toLowerCase(Locale.ROOT)) {
       case "visible":
         return FingerprintSettings.Html.VISIBLE;
@@ -178,6 +222,9 @@ final class EngineOptions {
   }
 
   boolean foldNumbers() {
+    if (numbers == null) {
+      return preset().foldNumbers();
+    }
     switch (numbers.toLowerCase(Locale.ROOT)) {
       case "keep":
         return false;

@@ -259,11 +259,16 @@ final class EvalCommand implements Callable<Integer> {
     numbers.numbers = fold ? "keep" : "fold";
     out.add(engine("--numbers " + numbers.numbers, numbers));
     for (String html : List.of("visible", "main", "raw")) {
-      if (!html.equals(base.html.toLowerCase(Locale.ROOT))) {
+      if (!html.equals(base.htmlMode().name().toLowerCase(Locale.ROOT))) {
         EngineOptions h = copy(base);
         h.html = html;
         out.add(engine("--html " + html, h));
       }
+    }
+    if (base.preset() != org.neardup.store.Preset.WEB) {
+      EngineOptions web = copy(base);
+      web.preset = "web";
+      out.add(engine("--preset web", web));
     }
     EngineOptions han = copy(base);
     han.han = base.hanMode() == FingerprintSettings.Han.FOLD ? "keep" : "fold";

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DedupCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON_READER = JSON;
   @TempDir Path tmp;
 
   static final String NEWS_EN =

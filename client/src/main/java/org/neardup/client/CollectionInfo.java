@@ -5,9 +5,10 @@ import java.util.Map;
 
 /**
  * A collection: its name, settings ({@code k}, {@code threshold}, {@code verify}, {@code
- * retention}, {@code retentionBasis}, {@code lexicon}), analyzer id and counters ({@code
- * documents}, {@code ramBytes}, {@code inserted}, {@code duplicates}, {@code checked}, {@code
- * expired}, {@code deleted}).
+ * retention}, {@code retentionBasis}, {@code lexicon}, {@code han}, {@code numbers}, {@code html},
+ * {@code volatileLines}, {@code topN}, {@code sketchCapacity}, {@code scheme}), analyzer id and
+ * counters ({@code documents}, {@code ramBytes}, {@code inserted}, {@code duplicates}, {@code
+ * checked}, {@code expired}, {@code deleted}).
  */
 public record CollectionInfo(
     String name, Map<String, Object> settings, String analyzer, Map<String, Long> stats) {

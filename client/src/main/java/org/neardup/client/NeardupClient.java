@@ -207,7 +207,9 @@ public final class NeardupClient implements AutoCloseable {
 
   /**
    * Creates a collection. {@code settings} may hold {@code k}, {@code threshold}, {@code verify},
-   * {@code retention} (e.g. "48h"), {@code retentionBasis}, {@code lexicon}; the rest take the
+   * {@code retention} (e.g. "48h"), {@code retentionBasis}, {@code lexicon}, {@code han}, {@code
+   * userDictionary}, {@code preset} ("web" for crawled pages), {@code numbers}, {@code html},
+   * {@code volatileLines}, {@code topN}, {@code sketchCapacity}, {@code scheme}; the rest take the
    * server's defaults.
    */
   public CollectionInfo createCollection(String name, Map<String, ?> settings) throws IOException {

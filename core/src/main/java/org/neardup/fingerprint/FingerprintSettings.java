@@ -67,6 +67,18 @@ public final class FingerprintSettings {
     FOLD
   }
 
+  /**
+   * What to do with volatile lines, those that change each time a page is crawled while the page
+   * stays the same (view counters, post dates, "last edited"): {@link
+   * org.neardup.text.VolatileLines}.
+   */
+  public enum Volatile {
+    /** They are content like any other line. */
+    KEEP,
+    /** Left out of the fingerprint and the shingles. */
+    DROP
+  }
+
   private final @Nullable Segmenter segmenter;
   private final @Nullable IdfTable idf;
   private final StopWords stopWords;
@@ -78,6 +90,7 @@ public final class FingerprintSettings {
   private final Numbers numbers;
   private final Html html;
   private final Han han;
+  private final Volatile volatileLines;
   private final String id;
 
   private FingerprintSettings(Builder b) {
@@ -92,6 +105,7 @@ public final class FingerprintSettings {
     this.numbers = b.numbers;
     this.html = b.html;
     this.han = b.han;
+    this.volatileLines = b.volatileLines;
     this.id =
         "neardup-fp/"
             + FORMAT_VERSION
@@ -115,6 +129,7 @@ public final class FingerprintSettings {
             + html.name().toLowerCase(java.util.Locale.ROOT)
             // Only when folding, so that ids of settings made before this option keep their form.
             + (han == Han.FOLD ? ";han=fold" : "")
+            + (volatileLines == Volatile.DROP ? ";volatile=drop" : "")
             + ";hash=xxh64-utf8";
   }
 
@@ -174,6 +189,10 @@ public final class FingerprintSettings {
     return han;
   }
 
+  public Volatile volatileLines() {
+    return volatileLines;
+  }
+
   /** The canonical description; equal ids mean equal fingerprints for every text. */
   public String id() {
     return id;
@@ -209,6 +228,7 @@ public final class FingerprintSettings {
     private Numbers numbers = Numbers.KEEP;
     private Html html = Html.VISIBLE;
     private Han han = Han.FOLD;
+    private Volatile volatileLines = Volatile.KEEP;
 
     private Builder() {}
 
@@ -270,6 +290,11 @@ public final class FingerprintSettings {
 
     public Builder han(Han han) {
       this.han = Objects.requireNonNull(han, "han");
+      return this;
+    }
+
+    public Builder volatileLines(Volatile v) {
+      this.volatileLines = Objects.requireNonNull(v, "volatileLines");
       return this;
     }
 

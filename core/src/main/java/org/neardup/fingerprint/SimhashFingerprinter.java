@@ -13,6 +13,7 @@ import org.neardup.text.TermHasher;
 import org.neardup.text.TextBuffer;
 import org.neardup.text.TextNormalizer;
 import org.neardup.text.Tokenizer;
+import org.neardup.text.VolatileLines;
 import org.neardup.text.WordSink;
 import org.neardup.text.WordTap;
 
@@ -37,10 +38,12 @@ final class SimhashFingerprinter implements Fingerprinter {
 
   private final PerThread<Scratch> scratch;
   private final boolean foldHan;
+  private final boolean dropVolatile;
 
   SimhashFingerprinter(FingerprintSettings settings) {
     this.settings = settings;
     this.foldHan = settings.han() == FingerprintSettings.Han.FOLD;
+    this.dropVolatile = settings.volatileLines() == FingerprintSettings.Volatile.DROP;
     this.tokenizer = new Tokenizer(settings.segmenter());
     IdfTable idf = settings.idf();
     this.weights =
@@ -75,6 +78,9 @@ final class SimhashFingerprinter implements Fingerprinter {
     }
     if (foldHan) {
       HanFolder.fold(out, mark);
+    }
+    if (dropVolatile) {
+      VolatileLines.remove(out, mark);
     }
   }
 
@@ -130,6 +136,9 @@ final class SimhashFingerprinter implements Fingerprinter {
     }
     if (foldHan) {
       HanFolder.fold(norm, 0);
+    }
+    if (dropVolatile) {
+      VolatileLines.remove(norm, 0);
     }
     tokenizer.tokenize(norm.array(), 0, norm.length(), s);
     return s.selectTop(settings.topN(), settings.tf());

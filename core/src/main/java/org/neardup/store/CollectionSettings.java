@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import org.neardup.Deduplicator;
 import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.index.BlockScheme;
 import org.neardup.text.Lexicon;
 import org.neardup.text.UserDictionary;
 
@@ -19,7 +20,9 @@ import org.neardup.text.UserDictionary;
  *
  * <p>The text form ({@link #toText()}, {@link #parse}) is what stores persist, e.g. {@code
  * k=3;threshold=0.8;verify=true;retention=PT48H;basis=timestamp;lexicon=jieba}, followed by {@code
- * ;han=fold} and {@code ;userdict=sha256:...} when set ({@link ChineseOptions}).
+ * ;han=fold} and {@code ;userdict=sha256:...} when set ({@link ChineseOptions}), and the options of
+ * {@link AnalysisOptions} that differ from their defaults ({@code ;numbers=fold;
+ * html=main;volatile=drop;top=32;capacity=1024;scheme=5:2}).
  *
  * @param maxDistance k: fingerprints within this many bits are candidates (and, without
  *     verification, matches)
@@ -31,6 +34,7 @@ import org.neardup.text.UserDictionary;
  * @param lexicon the Chinese segmenter and IDF table by name ({@code jieba}), or {@link
  *     #NO_LEXICON} for none (each Han character is a word)
  * @param chinese simplified/traditional folding and the lexicon's user dictionary
+ * @param analysis number folding, HTML, volatile lines, top-N, sketch capacity and block scheme
  */
 public record CollectionSettings(
     int maxDistance,
@@ -39,7 +43,8 @@ public record CollectionSettings(
     Duration retention,
     RetentionBasis retentionBasis,
     String lexicon,
-    ChineseOptions chinese) {
+    ChineseOptions chinese,
+    AnalysisOptions analysis) {
 
   /** The lexicon of the default settings. */
   public static final String DEFAULT_LEXICON = "jieba";
@@ -70,11 +75,19 @@ public record CollectionSettings(
       RetentionBasis retentionBasis,
       String lexicon) {
     this(
-        maxDistance, threshold, verify, retention, retentionBasis, lexicon, ChineseOptions.DEFAULT);
+        maxDistance,
+        threshold,
+        verify,
+        retention,
+        retentionBasis,
+        lexicon,
+        ChineseOptions.DEFAULT,
+        AnalysisOptions.DEFAULT);
   }
 
   public CollectionSettings {
     Objects.requireNonNull(chinese, "chinese");
+    Objects.requireNonNull(analysis, "analysis");
     if (chinese.userDictionary() != null && NO_LEXICON.equals(lexicon)) {
       throw new IllegalArgumentException(
           "a user dictionary needs a lexicon (such as 'jieba'), but lexicon is 'none'");
@@ -111,36 +124,42 @@ public record CollectionSettings(
 
   public CollectionSettings withMaxDistance(int k) {
     return new CollectionSettings(
-        k, threshold, verify, retention, retentionBasis, lexicon, chinese);
+        k, threshold, verify, retention, retentionBasis, lexicon, chinese, analysis);
   }
 
   public CollectionSettings withThreshold(double t) {
     return new CollectionSettings(
-        maxDistance, t, verify, retention, retentionBasis, lexicon, chinese);
+        maxDistance, t, verify, retention, retentionBasis, lexicon, chinese, analysis);
   }
 
   public CollectionSettings withVerify(boolean v) {
     return new CollectionSettings(
-        maxDistance, threshold, v, retention, retentionBasis, lexicon, chinese);
+        maxDistance, threshold, v, retention, retentionBasis, lexicon, chinese, analysis);
   }
 
   public CollectionSettings withRetention(Duration r) {
     return new CollectionSettings(
-        maxDistance, threshold, verify, r, retentionBasis, lexicon, chinese);
+        maxDistance, threshold, verify, r, retentionBasis, lexicon, chinese, analysis);
   }
 
   public CollectionSettings withRetentionBasis(RetentionBasis b) {
-    return new CollectionSettings(maxDistance, threshold, verify, retention, b, lexicon, chinese);
+    return new CollectionSettings(
+        maxDistance, threshold, verify, retention, b, lexicon, chinese, analysis);
   }
 
   public CollectionSettings withLexicon(String l) {
     return new CollectionSettings(
-        maxDistance, threshold, verify, retention, retentionBasis, l, chinese);
+        maxDistance, threshold, verify, retention, retentionBasis, l, chinese, analysis);
   }
 
   public CollectionSettings withChinese(ChineseOptions c) {
     return new CollectionSettings(
-        maxDistance, threshold, verify, retention, retentionBasis, lexicon, c);
+        maxDistance, threshold, verify, retention, retentionBasis, lexicon, c, analysis);
+  }
+
+  public CollectionSettings withAnalysis(AnalysisOptions a) {
+    return new CollectionSettings(
+        maxDistance, threshold, verify, retention, retentionBasis, lexicon, chinese, a);
   }
 
   /**
@@ -149,7 +168,13 @@ public record CollectionSettings(
    * @throws IllegalArgumentException if the lexicon is not on the class path
    */
   public Deduplicator.Builder deduplicator() {
-    Deduplicator.Builder b = Deduplicator.builder().maxDistance(maxDistance).verify(verify);
+    Deduplicator.Builder b =
+        Deduplicator.builder()
+            .maxDistance(maxDistance)
+            .verify(verify)
+            .foldNumbers(analysis.foldNumbers())
+            .sketchCapacity(analysis.sketchCapacity())
+            .scheme(analysis.scheme());
     if (verify) {
       b.threshold(threshold);
     }
@@ -161,7 +186,16 @@ public record CollectionSettings(
       UserDictionary dict = chinese.userDictionary();
       f = FingerprintSettings.builder(dict == null ? lex : lex.withUserDictionary(dict));
     }
-    return b.fingerprintSettings(f.han(chinese.han()).build());
+    org.neardup.text.IdfTable idf = analysis.idfTable();
+    if (idf != null) {
+      f.idf(idf);
+    }
+    return b.fingerprintSettings(
+        f.han(chinese.han())
+            .html(analysis.html())
+            .volatileLines(analysis.volatileLines())
+            .topN(analysis.topN())
+            .build());
   }
 
   /**
@@ -196,7 +230,8 @@ public record CollectionSettings(
         + retentionBasis.name().toLowerCase(Locale.ROOT)
         + ";lexicon="
         + lexicon
-        + chinese.toText();
+        + chinese.toText()
+        + analysis.toText();
   }
 
   @Override
@@ -243,6 +278,7 @@ public record CollectionSettings(
     // Settings text names han only when folding: no han key means keep (collections stored before
     // the option), whatever the defaults of new collections.
     ChineseOptions chinese = ChineseOptions.NONE;
+    AnalysisOptions analysis = AnalysisOptions.DEFAULT;
     for (Map.Entry<String, String> e : pairs.entrySet()) {
       String v = e.getValue();
       try {
@@ -271,18 +307,41 @@ public record CollectionSettings(
           case "userdict":
             chinese = chinese.withUserDictionary(userDictionary(v, dictionaries));
             break;
+          case "numbers":
+            analysis = analysis.withFoldNumbers(AnalysisOptions.parseNumbers(v));
+            break;
+          case "html":
+            analysis = analysis.withHtml(AnalysisOptions.parseHtml(v));
+            break;
+          case "volatile":
+            analysis = analysis.withVolatileLines(AnalysisOptions.parseVolatileLines(v));
+            break;
+          case "top":
+            analysis = analysis.withTopN(Integer.parseInt(v));
+            break;
+          case "capacity":
+            analysis = analysis.withSketchCapacity(Integer.parseInt(v));
+            break;
+          case "scheme":
+            analysis = analysis.withScheme(BlockScheme.parse(v));
+            break;
+          case "idf":
+            // Kept by content hash as a user dictionary is, in the same files.
+            analysis = analysis.withIdf(userDictionary(v, dictionaries));
+            break;
           default:
             throw new IllegalArgumentException(
                 "unknown setting '"
                     + e.getKey()
-                    + "' (known: k, threshold, verify, retention, basis, lexicon, han, userdict)");
+                    + "' (known: k, threshold, verify, retention, basis, lexicon, han, userdict,"
+                    + " numbers, html, volatile, top, capacity, scheme, idf)");
         }
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(
             "setting " + e.getKey() + " must be a number, got '" + v + "'", ex);
       }
     }
-    return s.withChinese(chinese);
+    return s.withChinese(chinese).withAnalysis(analysis);
   }
 
   private static UserDictionary userDictionary(

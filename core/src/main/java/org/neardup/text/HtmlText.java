@@ -16,10 +16,11 @@ import java.util.Map;
  * <p>{@link #looksLikeHtml} says a text is HTML when it has {@code <!DOCTYPE html} or one of the
  * tags html, body, p, div, br, article, span, h1-h6. {@link #extract} then drops comments, the
  * {@code head}, {@code script}, {@code style}, {@code template} and {@code noscript} elements and
- * every tag, puts a space where a block-level tag was (so words from two paragraphs never fuse),
- * and decodes character references (all HTML5 named references, decimal and hexadecimal ones). In
- * {@link Mode#MAIN} it also drops navigation, headers, footers, asides, forms and buttons, and when
- * the page has an {@code article} or {@code main} element keeps only what is inside them.
+ * every tag, puts a line break where a block-level tag was (so words from two paragraphs never
+ * fuse, and the lines of a page stay lines), and decodes character references (all HTML5 named
+ * references, decimal and hexadecimal ones). In {@link Mode#MAIN} it also drops navigation,
+ * headers, footers, asides, forms and buttons, and when the page has an {@code article} or {@code
+ * main} element keeps only what is inside them.
  *
  * <p>A streaming scanner, not a DOM: one pass, no allocation per tag beyond a reused name buffer;
  * malformed markup degrades to "text between tags". jsoup is the reference it is tested against.
@@ -220,8 +221,9 @@ public final class HtmlText {
       if (!closing && (isRawText(tag) || (main && isBoilerplate(tag)))) {
         after = skipElement(s, after, to, tag);
       }
-      if (isBlock(tag) && out.length > 0 && out.chars[out.length - 1] != ' ') {
-        out.append(' ');
+      // A line break, so that the lines of a page stay lines (VolatileLines works on lines).
+      if (isBlock(tag) && out.length > 0 && !isSpace(out.chars[out.length - 1])) {
+        out.append('\n');
       }
       i = after;
     }

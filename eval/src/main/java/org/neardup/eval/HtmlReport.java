@@ -271,6 +271,33 @@ public final class HtmlReport {
       }
       h.append("</table>\n");
     }
+    List<String> edits = TextReport.editKinds(r.dataset());
+    if (!edits.isEmpty()) {
+      h.append("<h3>Per kind of edited copy</h3>\n<p>F1 on the listed pairs of each kind, and")
+          .append(" below it the share of them reported as near-duplicates whatever their label")
+          .append(" (for <code>numbers</code>: the same page with a new counter or date).</p>\n")
+          .append("<table>\n<tr><th class=\"l\">settings</th>");
+      for (String k : edits) {
+        h.append("<th>").append(esc(k.replace('_', ' '))).append("</th>");
+      }
+      h.append("</tr>\n");
+      for (int i = 0; i < vs.size(); i++) {
+        Evaluation.Variant v = vs.get(i);
+        h.append(i == 0 ? "<tr class=\"all\">" : "<tr>")
+            .append("<td class=\"l\">")
+            .append(esc(TextReport.rowLabel(v, i)))
+            .append("</td>");
+        for (String k : edits) {
+          h.append("<td>")
+              .append(ratio(v.score().get("kind=" + k).f1()))
+              .append("<br/>")
+              .append(Score.formatF(100 * TextReport.found(v.score(), r.dataset(), k), 0, 1))
+              .append("% found</td>");
+        }
+        h.append("</tr>\n");
+      }
+      h.append("</table>\n");
+    }
   }
 
   /** Opens a cell, marked when its value is the column's best (the highest). */

@@ -161,8 +161,55 @@ public final class TextReport {
           out.append('\n');
         }
       }
+      List<String> edits = editKinds(data);
+      if (!edits.isEmpty()) {
+        out.append(
+            f(
+                "%nF1 per kind of edited copy, and the share of listed pairs found (reported as"
+                    + " near-duplicates, whatever their label)%n"));
+        StringBuilder h = new StringBuilder(f("%-26s", "settings"));
+        for (String k : edits) {
+          h.append(f(" %12s", shortKind(k)));
+        }
+        out.append(h).append('\n');
+        for (Evaluation.Variant v : r.variants()) {
+          out.append(f("%-26s", rowLabel(v, r.variants().indexOf(v))));
+          for (String k : edits) {
+            out.append(f(" %12s", r4(v.score().get("kind=" + k).f1())));
+          }
+          out.append('\n');
+          out.append(f("%-26s", "  found"));
+          for (String k : edits) {
+            out.append(f(" %11s%%", Score.formatF(100 * found(v.score(), data, k), 0, 1)));
+          }
+          out.append('\n');
+        }
+      }
     }
     return out.toString();
+  }
+
+  /** The kinds of listed pairs that are not hard negatives, in name order. */
+  static List<String> editKinds(Dataset data) {
+    java.util.TreeSet<String> kinds = new java.util.TreeSet<>();
+    for (Dataset.Pair p : data.pairs()) {
+      if (!p.kind().startsWith("hn_")) {
+        kinds.add(p.kind());
+      }
+    }
+    return List.copyOf(kinds);
+  }
+
+  /** The share of the listed pairs of a kind that the score's prediction reports, labels aside. */
+  static double found(Score score, Dataset data, String kind) {
+    long listed = 0;
+    for (Dataset.Pair p : data.pairs()) {
+      if (p.kind().equals(kind)) {
+        listed++;
+      }
+    }
+    Score.Counts c = score.get("kind=" + kind);
+    return listed == 0 ? Double.NaN : (double) (c.tp() + c.fp()) / listed;
   }
 
   /**

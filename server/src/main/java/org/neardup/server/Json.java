@@ -53,7 +53,15 @@ final class Json {
           "retentionBasis",
           "lexicon",
           "han",
-          "userDictionary");
+          "userDictionary",
+          "preset",
+          "numbers",
+          "html",
+          "volatileLines",
+          "topN",
+          "sketchCapacity",
+          "scheme",
+          "idf");
 
   private static final char[] HEX = "0123456789abcdef".toCharArray();
 
@@ -575,6 +583,16 @@ final class Json {
     if (s.chinese().userDictionary() != null) {
       g.writeStringField("userDictionary", "sha256:" + s.chinese().userDictionary().sha256());
     }
+    org.neardup.store.AnalysisOptions a = s.analysis();
+    g.writeStringField("numbers", a.foldNumbers() ? "fold" : "keep");
+    g.writeStringField("html", org.neardup.store.AnalysisOptions.label(a.html()));
+    g.writeStringField("volatileLines", org.neardup.store.AnalysisOptions.label(a.volatileLines()));
+    g.writeNumberField("topN", a.topN());
+    g.writeNumberField("sketchCapacity", a.sketchCapacity());
+    g.writeStringField("scheme", a.scheme().toString());
+    if (a.idf() != null) {
+      g.writeStringField("idf", "sha256:" + a.idf().sha256());
+    }
     g.writeEndObject();
     g.writeStringField("analyzer", c.analyzer().id());
     g.writeFieldName("stats");
@@ -592,6 +610,65 @@ final class Json {
     g.writeNumberField("expired", st.expired());
     g.writeNumberField("deleted", st.deleted());
     g.writeEndObject();
+  }
+
+  /**
+   * The analysis options of a create request on top of the server's: {@code preset} first, then
+   * {@code numbers}, {@code html}, {@code volatileLines}, {@code topN}, {@code sketchCapacity} and
+   * {@code scheme}, which win over it.
+   */
+  private static org.neardup.store.AnalysisOptions analysis(
+      JsonNode n, org.neardup.store.AnalysisOptions defaults) throws ApiException {
+    org.neardup.store.AnalysisOptions a = defaults;
+    String preset = string(n, "preset", "");
+    if (preset != null) {
+      org.neardup.store.Preset p = org.neardup.store.Preset.parse(preset);
+      a =
+          a.withFoldNumbers(p.foldNumbers())
+              .withHtml(p.html())
+              .withVolatileLines(p.volatileLines());
+    }
+    String numbers = string(n, "numbers", "");
+    if (numbers != null) {
+      a = a.withFoldNumbers(org.neardup.store.AnalysisOptions.parseNumbers(numbers));
+    }
+    String html = string(n, "html", "");
+    if (html != null) {
+      a = a.withHtml(org.neardup.store.AnalysisOptions.parseHtml(html));
+    }
+    String lines = string(n, "volatileLines", "");
+    if (lines != null) {
+      a = a.withVolatileLines(org.neardup.store.AnalysisOptions.parseVolatileLines(lines));
+    }
+    JsonNode top = n.get("topN");
+    if (top != null) {
+      a = a.withTopN(intField("topN", top));
+    }
+    JsonNode cap = n.get("sketchCapacity");
+    if (cap != null) {
+      a = a.withSketchCapacity(intField("sketchCapacity", cap));
+    }
+    String scheme = string(n, "scheme", "");
+    if (scheme != null) {
+      a = a.withScheme(org.neardup.index.BlockScheme.parse(scheme));
+    }
+    // The table's text itself, 'word idf' lines; the store keeps its bytes.
+    String idf = string(n, "idf", "");
+    if (idf != null) {
+      a =
+          a.withIdf(
+              org.neardup.text.UserDictionary.of(
+                  "field 'idf'", idf.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+      a.idfTable(); // a bad table is a bad request, before anything is stored
+    }
+    return a;
+  }
+
+  private static int intField(String name, JsonNode v) throws ApiException {
+    if (!v.isIntegralNumber() || !v.canConvertToInt()) {
+      throw ApiException.badRequest("field '" + name + "' must be an integer, got " + type(v));
+    }
+    return v.intValue();
   }
 
   /** Settings of a create request, on top of the server's defaults. */
@@ -643,6 +720,7 @@ final class Json {
       if (han != null) {
         s = s.withChinese(s.chinese().withHan(org.neardup.store.ChineseOptions.parseHan(han)));
       }
+      s = s.withAnalysis(analysis(n, s.analysis()));
       // The dictionary's text itself, jieba.load_userdict's format; the store keeps its bytes.
       String dict = string(n, "userDictionary", "");
       if (dict != null) {

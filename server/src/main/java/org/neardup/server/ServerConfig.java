@@ -7,7 +7,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.store.AnalysisOptions;
 import org.neardup.store.CollectionSettings;
+import org.neardup.store.Preset;
 
 /**
  * Everything {@code neardup serve} can be told. Immutable; build with {@link #builder()} or {@link
@@ -132,46 +135,76 @@ public final class ServerConfig {
     return guards;
   }
 
-  /** The command-line help of {@link #parse}. */
+  /**
+   * The help of {@code neardup serve}: every option {@link #parse} takes, with its default. It is
+   * the only definition of the options' help; {@code neardup serve --help} prints it.
+   */
   public static String usage() {
     return String.join(
         "\n",
         "Usage: neardup serve [options]",
+        "Run the HTTP/JSON service: check each new text against everything stored and store it in",
+        "the same step, durably. API: /openapi.json on the running service; see server/README.md.",
+        "",
+        "Service:",
         "  --data DIR              data directory of the embedded store (neardup-data)",
         "  --host HOST             interface to listen on (127.0.0.1)",
         "  --port P                port, 0 for any free one (8080)",
         "  --token T               bearer token every request must carry (or env "
             + TOKEN_ENV
             + ")",
-        "  --fsync POLICY          always (default), interval or never",
+        "  --token-file FILE       read the bearer token from FILE (not shown in ps)",
+        "  --fsync POLICY          always (fsync before answering, default), interval or never",
         "  --fsync-interval D      fsync period of 'interval' (10ms)",
+        "  --collection NAME       collection created at start with the settings below (default);",
+        "                          '' for none",
+        "  --store KIND            store kind: embedded (default), or redis, hbase when on the",
+        "                          class path",
+        "  --store-option K=V      store option, repeatable",
+        "",
+        "Settings of new collections (a create request may give others; each collection keeps its",
+        "own, fixed when it is created):",
         "  --retention D           keep documents this long, e.g. 48h, 2d; 0 = forever (0)",
         "  --retention-basis B     timestamp (default) or arrival",
-        "  --k K                   max Hamming distance of fingerprint candidates (3)",
+        "  -k, --k, --max-distance K",
+        "                          max Hamming distance of fingerprint candidates (3)",
         "  --threshold T           Jaccard similarity of near-duplicates (0.8)",
         "  --verify BOOL           confirm candidates with shingles (true); false accepts",
         "                          precomputed fingerprints",
+        "  --preset none|web       web: crawled pages, the same as --numbers fold --html main",
+        "                          --volatile-lines drop (options given beside it win); none",
+        "                          (default): the plain defaults",
+        "  --numbers keep|fold     fold: every digit counts as 0 in verification (keep)",
+        "  --html visible|main|raw what to use of HTML: visible text (default), main content",
+        "                          without navigation/header/footer, or the raw markup",
+        "  --volatile-lines keep|drop",
+        "                          drop: leave out lines such as view/comment counters, post",
+        "                          dates and 'last edited' (keep)",
+        "  --top-n N               heaviest features kept per fingerprint, 0 = all (20)",
+        "  --sketch-capacity N     shingle hashes kept per document for verification (512)",
+        "  --scheme M:R            index block scheme: 4:1 (default), 5:2 or 6:3",
         "  --lexicon NAME          Chinese segmenter: jieba (default) or none",
         "  --han fold|keep         traditional Chinese read as simplified (default fold)",
         "  --user-dict FILE        jieba user dictionary ('word [freq] [tag]' lines)",
-        "  --collection NAME       collection created at start with these settings (default);",
-        "                          '' for none",
-        "  --store KIND            store kind (embedded)",
-        "  --store-option K=V      store option, repeatable",
+        "  --idf FILE              IDF table ('word idf' lines, from 'neardup idf build') instead",
+        "                          of the lexicon's; each collection keeps a copy of its bytes",
+        "",
+        "Limits:",
         "  --max-request-bytes N   largest request body (16777216)",
         "  --max-batch N           most documents per batch (10000)",
         "  --max-in-flight N       requests admitted at once, more get 503 (1024)",
         "  --max-queued-bytes N    body bytes admitted at once, more get 503 (268435456)",
-        "  --workers N             worker threads (1 per core, at least 2; more for a store that blocks)",
-        "  --io-threads N          I/O threads (number of cores)",
+        "  --workers N             worker threads (1 per core, at least 2; more for a store that",
+        "                          blocks)",
+        "  --io-threads N          I/O threads (1 per core, at least 2)",
         "  --shutdown-timeout D    wait this long for requests at shutdown (30s)",
-        "  --token-file FILE       read the bearer token from FILE (not shown in ps)",
         "  --max-collections N     most collections a client may create (100)",
         "  --max-k K               largest k a collection may have (8)",
         "  --request-timeout D     longest a request may take to arrive (30s)",
         "  --idle-timeout D        close a connection that sends nothing this long (60s)",
         "  --tls-cert FILE         serve HTTPS with this PEM certificate chain",
-        "  --tls-key FILE          and this PEM private key (PKCS#8)");
+        "  --tls-key FILE          and this PEM private key (PKCS#8)",
+        "  -h, --help              print this help and exit");
   }
 
   /**
@@ -187,8 +220,18 @@ public final class ServerConfig {
     String token = env.get(TOKEN_ENV);
     java.nio.file.Path tlsCert = null;
     java.nio.file.Path tlsKey = null;
+    Map<String, String> embedded = new LinkedHashMap<>();
+    String store = "embedded";
+    Preset preset = null;
+    Boolean numbers = null;
+    FingerprintSettings.Html html = null;
+    FingerprintSettings.Volatile volatileLines = null;
+    AnalysisOptions analysis = s.analysis();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
+      if (arg.equals("-k")) {
+        arg = "--k";
+      }
       if (!arg.startsWith("--")) {
         throw new IllegalArgumentException(
             "unexpected argument '" + arg + "'; options start with --");
@@ -207,13 +250,45 @@ public final class ServerConfig {
       }
       switch (name) {
         case "data":
-          b.storeOption("data", value);
+          embedded.put("data", value);
           break;
         case "fsync":
-          b.storeOption("fsync", value.toLowerCase(Locale.ROOT));
+          embedded.put("fsync", value.toLowerCase(Locale.ROOT));
           break;
         case "fsync-interval":
-          b.storeOption("fsync-interval", value);
+          embedded.put("fsync-interval", value);
+          break;
+        case "preset":
+          preset = Preset.parse(value);
+          break;
+        case "numbers":
+          numbers = AnalysisOptions.parseNumbers(value);
+          break;
+        case "html":
+          html = AnalysisOptions.parseHtml(value);
+          break;
+        case "volatile-lines":
+          volatileLines = AnalysisOptions.parseVolatileLines(value);
+          break;
+        case "top-n":
+          analysis = analysis.withTopN(integer(name, value));
+          break;
+        case "sketch-capacity":
+          analysis = analysis.withSketchCapacity(integer(name, value));
+          break;
+        case "scheme":
+          analysis = analysis.withScheme(org.neardup.index.BlockScheme.parse(value));
+          break;
+        case "idf":
+          try {
+            analysis =
+                analysis.withIdf(
+                    org.neardup.text.UserDictionary.read(java.nio.file.Path.of(value)));
+          } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(
+                "--idf: cannot read " + value + ": " + e.getMessage(), e);
+          }
+          analysis.idfTable(); // names the bad line now rather than at the first create
           break;
         case "host":
           b.host(value);
@@ -231,6 +306,7 @@ public final class ServerConfig {
           s = s.withRetentionBasis(CollectionSettings.parseBasis(value));
           break;
         case "k":
+        case "max-distance":
           s = s.withMaxDistance(integer(name, value));
           break;
         case "threshold":
@@ -270,7 +346,7 @@ public final class ServerConfig {
           b.defaultCollection(value.isEmpty() ? null : value);
           break;
         case "store":
-          b.store(value);
+          store = value;
           break;
         case "store-option":
           {
@@ -292,7 +368,12 @@ public final class ServerConfig {
           b.maxInFlight(integer(name, value));
           break;
         case "max-queued-bytes":
-          b.maxQueuedBytes(integer(name, value));
+          try {
+            b.maxQueuedBytes(Long.parseLong(value));
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                "--max-queued-bytes must be an integer, got '" + value + "'", e);
+          }
           break;
         case "workers":
           b.workerThreads(integer(name, value));
@@ -331,6 +412,34 @@ public final class ServerConfig {
     if (token != null && !token.isEmpty()) {
       b.token(token);
     }
+    b.store(store);
+    if (store.equals("embedded")) {
+      embedded.forEach(b::storeOption); // the store's default data directory is neardup-data
+    } else if (!embedded.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--"
+              + embedded.keySet().iterator().next()
+              + " is an option of the embedded store, and --store is "
+              + store
+              + "; give the store's own options with --store-option");
+    }
+    if (preset != null) {
+      analysis =
+          analysis
+              .withFoldNumbers(preset.foldNumbers())
+              .withHtml(preset.html())
+              .withVolatileLines(preset.volatileLines());
+    }
+    if (numbers != null) {
+      analysis = analysis.withFoldNumbers(numbers);
+    }
+    if (html != null) {
+      analysis = analysis.withHtml(html);
+    }
+    if (volatileLines != null) {
+      analysis = analysis.withVolatileLines(volatileLines);
+    }
+    s = s.withAnalysis(analysis);
     if (tlsCert != null || tlsKey != null) {
       g = g.withTls(tlsCert, tlsKey);
     }

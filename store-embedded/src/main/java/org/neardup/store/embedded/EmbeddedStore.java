@@ -459,6 +459,9 @@ public final class EmbeddedStore implements FingerprintStore {
     if (settings.chinese().userDictionary() != null) {
       dictionaries.save(settings.chinese().userDictionary()); // before the log names it
     }
+    if (settings.analysis().idf() != null) {
+      dictionaries.save(settings.analysis().idf()); // an IDF table, kept the same way
+    }
     long position;
     EmbeddedCollection c;
     collectionsLock.lock();
