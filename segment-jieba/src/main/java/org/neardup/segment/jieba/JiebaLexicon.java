@@ -88,6 +88,16 @@ public final class JiebaLexicon implements Lexicon {
   }
 
   static IdfTable loadIdf() {
+    try {
+      IdfTable t = JiebaImage.readIdf();
+      return t != null ? t : loadIdfFromText();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@link #loadIdf()} from the text file, not the image: what the image is made of. */
+  static IdfTable loadIdfFromText() {
     var raw = JiebaLexicon.class.getResourceAsStream(IDF);
     if (raw == null) {
       throw new UncheckedIOException(
