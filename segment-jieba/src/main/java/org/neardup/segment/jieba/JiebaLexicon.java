@@ -152,6 +152,52 @@ public final class JiebaLexicon implements Lexicon {
     }
   }
 
+  /**
+   * jieba as releases before mixed blocks ran it: segmenter id {@code
+   * jieba-0.42.1/dag+hmm/sha1:...}, only runs of Han characters reach the segmenter ({@link
+   * JiebaSegmenter#legacy()}); the same dictionary and IDF table. Those releases had no user
+   * dictionaries, so this form takes none.
+   */
+  @Override
+  public java.util.List<Lexicon> legacy() {
+    return java.util.List.of(new Legacy(this));
+  }
+
+  /** {@link #legacy()}: the shared segmenter's legacy form, made on first use. */
+  private static final class Legacy implements Lexicon {
+    private final JiebaLexicon base;
+    private volatile @Nullable JiebaSegmenter segmenter;
+
+    Legacy(JiebaLexicon base) {
+      this.base = base;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public Segmenter segmenter() {
+      JiebaSegmenter s = segmenter;
+      if (s == null) {
+        s = ((JiebaSegmenter) base.segmenter()).legacy();
+        segmenter = s;
+      }
+      return s;
+    }
+
+    @Override
+    public IdfTable idf() {
+      return base.idf();
+    }
+
+    @Override
+    public String toString() {
+      return "JiebaLexicon[" + NAME + ", " + JiebaSegmenter.LEGACY_ALGORITHM + "]";
+    }
+  }
+
   /** jieba's lexicon with a user dictionary's words in its segmenter and jieba's IDF table. */
   private static final class WithUserDictionary implements Lexicon {
     private final JiebaSegmenter segmenter;
