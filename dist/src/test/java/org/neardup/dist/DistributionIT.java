@@ -88,6 +88,14 @@ class DistributionIT {
         .startsWith("{\"id\":\"x\"");
   }
 
+  /** The release has no Spark: bin/neardup spark says how to run the job instead. */
+  @Test
+  void spark_notInTheRelease_saysWhereItIs() throws IOException {
+    Release.Run run = Release.get().neardup(work, Map.of(), "spark", "dedup", "x.jsonl");
+    assertThat(run.exit()).as("%s", run).isEqualTo(2);
+    assertThat(run.err()).contains("spark-submit").contains("neardup-spark.jar");
+  }
+
   @Test
   void dedup_smallCorpus_findsTheRepost() throws IOException {
     Release r = Release.get();
