@@ -18,11 +18,10 @@ import org.neardup.text.UserDictionary;
  * #NAME}. Find it with {@code Lexicon.load("jieba")} or take {@link #instance()}.
  *
  * <p>Thread-safe. The segmenter and the IDF table each load once per class loader, on first use,
- * and are shared by every instance. Measured on a 2-core box in a fresh JVM: the segmenter takes
- * 0.33-0.51 s of CPU (0.8-1.7 s wall while other builds ran; about 0.2 s once the JVM is warm),
- * allocates 103 MB of short-lived garbage and keeps 9.6 MB; the IDF table (core's {@link
- * IdfTable#read}) takes 0.47-0.60 s of CPU and keeps 12.6 MB. A load that fails throws {@link
- * UncheckedIOException} and is tried again on the next call.
+ * and are shared by every instance. They load from the binary images the build writes ({@link
+ * JiebaImage}): 137-178 ms of the loading thread's CPU for both, against 814-894 ms parsing the
+ * text files (one core, fresh JVMs, a loaded 2-core box); they keep about 9.6 and 12.6 MB. A load
+ * that fails throws {@link UncheckedIOException} and is tried again on the next call.
  */
 public final class JiebaLexicon implements Lexicon {
   /** The name {@link Lexicon#load} finds this lexicon by. */
