@@ -17,7 +17,8 @@ neardup_cds_archive() {
   if [ -s "$jsa" ] && [ "$jsa" -nt "$stamp" ]; then
     return 0
   fi
-  mkdir -p "$(dirname "$jsa")" 2>/dev/null || return 1
+  command -v mkdir >/dev/null && command -v mv >/dev/null && command -v rm >/dev/null || return 1
+  mkdir -p "${jsa%/*}" 2>/dev/null || return 1
   tmp="$jsa.$$.tmp"
   printf '%s\n%s\n' \
     '{"id":"zh","text":"北京时间昨天晚上，国家统计局发布了最新的经济数据，显示消费市场持续回暖。"}' \
