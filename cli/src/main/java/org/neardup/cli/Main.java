@@ -3,6 +3,9 @@ package org.neardup.cli;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,19 +15,29 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description =
-        "Near-duplicate text detection: simhash fingerprints, a Hamming index, verification.",
-    subcommands = {
-      DedupCommand.class,
-      EvalCommand.class,
-      FingerprintCommand.class,
-      IdfCommand.class,
-      BenchCommand.class,
-      ServeCommand.class,
-      SendCommand.class,
-      StoreCommand.class,
-      CommandLine.HelpCommand.class
-    })
+        "Near-duplicate text detection: simhash fingerprints, a Hamming index, verification.")
 public final class Main implements Runnable {
+  /*
+   * The subcommands are added here, not in @Command(subcommands = ...), so that a run builds the
+   * picocli model of its own subcommand only: picocli builds a command's whole model (options,
+   * mixins, their defaults, the classes they load) when the command is added, and building all
+   * of them was most of `neardup fingerprint --help` (docs/BENCHMARKS.md). Top-level help, `help`
+   * and unknown names still get all of them, in this order.
+   */
+  private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
+
+  static {
+    SUBCOMMANDS.put("dedup", DedupCommand::new);
+    SUBCOMMANDS.put("eval", EvalCommand::new);
+    SUBCOMMANDS.put("fingerprint", FingerprintCommand::new);
+    SUBCOMMANDS.put("idf", IdfCommand::new);
+    SUBCOMMANDS.put("bench", BenchCommand::new);
+    SUBCOMMANDS.put("serve", ServeCommand::new);
+    SUBCOMMANDS.put("send", SendCommand::new);
+    SUBCOMMANDS.put("store", StoreCommand::new);
+    SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
+  }
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
@@ -33,12 +46,28 @@ public final class Main implements Runnable {
 
   /** Runs the command line and returns its exit code: 0 ok, 1 failed, 2 bad usage. */
   public static int run(String... args) {
-    CommandLine cmd = commandLine();
+    CommandLine cmd = commandLine(args.length > 0 ? args[0] : "");
     return cmd.execute(args);
   }
 
+  /** The command line with every subcommand. */
   static CommandLine commandLine() {
+    return commandLine("");
+  }
+
+  /**
+   * The command line with only subcommand {@code first} when that names one other than {@code
+   * help}, else with all of them.
+   */
+  static CommandLine commandLine(String first) {
     CommandLine cmd = new CommandLine(new Main());
+    @org.jspecify.annotations.Nullable
+    Supplier<Object> only = "help".equals(first) ? null : SUBCOMMANDS.get(first);
+    if (only != null) {
+      cmd.addSubcommand(first, only.get());
+    } else {
+      SUBCOMMANDS.forEach((name, make) -> cmd.addSubcommand(name, make.get()));
+    }
     cmd.setOut(
         new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
     cmd.setErr(

@@ -18,7 +18,8 @@ final class CliRunner {
   }
 
   static CliRunner run(String... args) {
-    CommandLine cmd = Main.commandLine();
+    // As Main.run builds it: only the subcommand named first.
+    CommandLine cmd = Main.commandLine(args.length > 0 ? args[0] : "");
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     cmd.setOut(new PrintWriter(out, true));

@@ -38,4 +38,32 @@ class MainTest {
     assertThat(Main.message(new IllegalArgumentException("k must be 0 to 8")))
         .isEqualTo("k must be 0 to 8");
   }
+
+  /**
+   * A run builds only the subcommand it names; what that subcommand does with its arguments must
+   * not depend on it: the usage of each, and of its own subcommands, reads the same as with all
+   * subcommands built.
+   */
+  @Test
+  void commandLine_oneSubcommand_sameUsageAsWithAll() {
+    picocli.CommandLine all = Main.commandLine();
+    for (String name : all.getSubcommands().keySet()) {
+      picocli.CommandLine one = Main.commandLine(name);
+      if (name.equals("help")) {
+        assertThat(one.getSubcommands().keySet()).isEqualTo(all.getSubcommands().keySet());
+        continue;
+      }
+      assertThat(one.getSubcommands().keySet()).containsExactly(name);
+      picocli.CommandLine a = all.getSubcommands().get(name);
+      picocli.CommandLine o = one.getSubcommands().get(name);
+      assertThat(o.getUsageMessage()).isEqualTo(a.getUsageMessage());
+      assertThat(o.getCommandSpec().qualifiedName()).isEqualTo("neardup " + name);
+      for (String sub : a.getSubcommands().keySet()) {
+        assertThat(o.getSubcommands().get(sub).getUsageMessage())
+            .isEqualTo(a.getSubcommands().get(sub).getUsageMessage());
+      }
+    }
+    assertThat(Main.commandLine("--help").getSubcommands()).hasSameSizeAs(all.getSubcommands());
+    assertThat(Main.commandLine("nonsense").getSubcommands()).hasSameSizeAs(all.getSubcommands());
+  }
 }

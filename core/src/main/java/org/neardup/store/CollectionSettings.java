@@ -168,6 +168,39 @@ public record CollectionSettings(
    * @throws IllegalArgumentException if the lexicon is not on the class path
    */
   public Deduplicator.Builder deduplicator() {
+    return deduplicator(NO_LEXICON.equals(lexicon) ? null : Lexicon.load(lexicon));
+  }
+
+  /**
+   * The deduplicator builder of a stored collection written with the analyzer {@code analyzerId}:
+   * {@link #deduplicator()}, or, when that one's analyzer id differs and an earlier form of the
+   * lexicon ({@link Lexicon#legacy()}) gives exactly {@code analyzerId}, the one with that form, so
+   * that collections written by earlier releases open with the fingerprints they were made with.
+   * The caller compares the result's analyzer id with {@code analyzerId} again and refuses the
+   * collection when they still differ.
+   *
+   * @throws IllegalArgumentException if the lexicon is not on the class path
+   */
+  public Deduplicator.Builder deduplicatorFor(String analyzerId) {
+    Deduplicator.Builder current = deduplicator();
+    if (NO_LEXICON.equals(lexicon) || current.analyzer().id().equals(analyzerId)) {
+      return current;
+    }
+    for (Lexicon old : Lexicon.load(lexicon).legacy()) {
+      Deduplicator.Builder b;
+      try {
+        b = deduplicator(old);
+      } catch (IllegalArgumentException e) {
+        continue; // e.g. an earlier form that takes no user dictionary
+      }
+      if (b.analyzer().id().equals(analyzerId)) {
+        return b;
+      }
+    }
+    return current;
+  }
+
+  private Deduplicator.Builder deduplicator(@org.jspecify.annotations.Nullable Lexicon lex) {
     Deduplicator.Builder b =
         Deduplicator.builder()
             .maxDistance(maxDistance)
@@ -179,10 +212,9 @@ public record CollectionSettings(
       b.threshold(threshold);
     }
     FingerprintSettings.Builder f;
-    if (NO_LEXICON.equals(lexicon)) {
+    if (lex == null) {
       f = FingerprintSettings.builder();
     } else {
-      Lexicon lex = Lexicon.load(lexicon);
       UserDictionary dict = chinese.userDictionary();
       f = FingerprintSettings.builder(dict == null ? lex : lex.withUserDictionary(dict));
     }

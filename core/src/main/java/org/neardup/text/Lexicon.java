@@ -31,6 +31,17 @@ public interface Lexicon {
   }
 
   /**
+   * Earlier forms of this lexicon that this build still reproduces exactly, newest first: the same
+   * dictionary segmented as an earlier release did, with the segmenter id that release wrote. A
+   * store opens a collection whose stored analyzer id names one of them with that form ({@link
+   * org.neardup.store.CollectionSettings#deduplicatorFor}), so upgrading never orphans its data.
+   * None by default.
+   */
+  default java.util.List<Lexicon> legacy() {
+    return java.util.List.of();
+  }
+
+  /**
    * Loads the lexicon named {@code name} from the class path.
    *
    * @throws IllegalArgumentException naming the lexicons that are available when none matches

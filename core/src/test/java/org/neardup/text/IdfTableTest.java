@@ -59,4 +59,69 @@ class IdfTableTest {
       assertThat(t.idf(i * 0x9E3779B97F4A7C15L)).isEqualTo(i % 17);
     }
   }
+
+  /**
+   * withStopWords copies the slots when the capacity stays, and rebuilds when the stop words push
+   * it over: both must answer every lookup as the definition says (stop word -1, else the table's
+   * value, else the default), for table sizes on both sides of a capacity boundary.
+   */
+  @Test
+  void withStopWords_bothPaths_stopWordsNegativeOthersUnchanged() throws IOException {
+    java.util.Random random = new java.util.Random(20261124);
+    for (int size : new int[] {1, 7, 8, 9, 500, 510, 511, 512, 513, 3000}) {
+      IdfTable.Builder b = new IdfTable.Builder();
+      java.util.Map<Long, Float> expected = new java.util.HashMap<>();
+      for (int i = 0; i < size; i++) {
+        long h = TermHasher.hash("w" + i);
+        float idf = random.nextInt(100) / 4f;
+        b.put(h, idf);
+        expected.put(h, idf);
+      }
+      IdfTable t = b.build("t" + size);
+      StringBuilder stops = new StringBuilder();
+      java.util.Set<Long> stopHashes = new java.util.HashSet<>();
+      for (int i = 0; i < 40; i++) {
+        // Half of them in the table, half not.
+        String w = random.nextBoolean() ? "w" + random.nextInt(size) : "stop" + i;
+        stops.append(w).append('\n');
+        stopHashes.add(TermHasher.hash(w));
+      }
+      IdfTable s =
+          t.withStopWords(StopWords.read(new BufferedReader(new StringReader(stops.toString()))));
+      assertThat(s.id()).isEqualTo(t.id());
+      assertThat(s.defaultIdf()).isEqualTo(t.defaultIdf());
+      java.util.Set<Long> all = new java.util.HashSet<>(expected.keySet());
+      all.addAll(stopHashes);
+      assertThat(s.size()).as("size %s", size).isEqualTo(all.size());
+      for (long h : all) {
+        float want = stopHashes.contains(h) ? -1f : expected.get(h);
+        assertThat(s.idf(h)).as("size %s, hash %s", size, h).isEqualTo(want);
+      }
+      for (int i = 0; i < 1000; i++) {
+        long h = random.nextLong();
+        if (!all.contains(h)) {
+          assertThat(s.idf(h)).isEqualTo(t.defaultIdf());
+        }
+      }
+      // Stop words first (IDF 0), then the table's other entries in their order.
+      long[] hashes = s.entryHashes();
+      assertThat(hashes).hasSize(all.size());
+      assertThat(java.util.Arrays.stream(hashes, 0, stopHashes.size()).boxed())
+          .containsExactlyInAnyOrderElementsOf(stopHashes);
+      IdfTable again = IdfTable.ofEntries(hashes, s.entryIdfs(), s.defaultIdf(), s.id());
+      for (long h : all) {
+        assertThat(again.idf(h)).isEqualTo(stopHashes.contains(h) ? 0f : expected.get(h));
+      }
+    }
+  }
+
+  @Test
+  void ofEntries_badArrays_rejected() {
+    assertThatThrownBy(() -> IdfTable.ofEntries(new long[2], new float[1], 1f, "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("as many");
+    assertThatThrownBy(() -> IdfTable.ofEntries(new long[] {1}, new float[] {-1f}, 1f, "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(">= 0");
+  }
 }

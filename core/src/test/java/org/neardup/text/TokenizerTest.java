@@ -90,4 +90,62 @@ class TokenizerTest {
     // letter is never part of a run; ASCII joined by . _ % - is cut as plain words.
     assertThat(runs).containsExactly("江南style", "4s店", "c+d", "价3.5%");
   }
+
+  /**
+   * The ASCII fast path of mixed tokenization gives exactly the general path's words and sends the
+   * segmenter exactly the same runs, on random text mixing ASCII letters, digits, joiners and other
+   * punctuation with Han, non-ASCII letters and surrogate pairs.
+   */
+  @Test
+  void tokenizeMixed_asciiFastPath_sameAsGeneralPath() {
+    String alphabet = "abcXYZ0189 +#&._%-,;:!?/()\"'\n\t江南店价éмü\u3007";
+    java.util.Random random = new java.util.Random(20261124);
+    for (int round = 0; round < 20_000; round++) {
+      StringBuilder b = new StringBuilder();
+      int n = random.nextInt(40);
+      for (int i = 0; i < n; i++) {
+        if (random.nextInt(30) == 0) {
+          b.appendCodePoint(0x20000 + random.nextInt(10)); // CJK extension B: a surrogate pair
+        } else {
+          b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+        }
+      }
+      String text = b.toString();
+      List<String> fastRuns = new ArrayList<>();
+      List<String> slowRuns = new ArrayList<>();
+      List<String> fast = words(new Tokenizer(recording(fastRuns), true), text);
+      List<String> slow = words(new Tokenizer(recording(slowRuns), false), text);
+      assertThat(fast).as("words of '%s'", text).isEqualTo(slow);
+      assertThat(fastRuns).as("runs of '%s'", text).isEqualTo(slowRuns);
+    }
+  }
+
+  /** A mixed-run segmenter that records its runs and cuts them at every char class change. */
+  private static Segmenter recording(List<String> runs) {
+    return new Segmenter() {
+      @Override
+      public void segment(char[] text, int start, int end, WordSink sink) {
+        runs.add(new String(text, start, end - start));
+        int s = start;
+        for (int i = start + 1; i <= end; i++) {
+          if (i == end || Character.isLetter(text[i]) != Character.isLetter(text[i - 1])) {
+            if (!(i < end && Character.isLowSurrogate(text[i]))) {
+              sink.word(text, s, i);
+              s = i;
+            }
+          }
+        }
+      }
+
+      @Override
+      public boolean cutsMixedRuns() {
+        return true;
+      }
+
+      @Override
+      public String id() {
+        return "recording";
+      }
+    };
+  }
 }

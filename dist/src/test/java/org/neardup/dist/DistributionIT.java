@@ -61,6 +61,41 @@ class DistributionIT {
     assertThat(version.out()).contains(r.version);
   }
 
+  /**
+   * bin/neardup makes a class-data archive in the user's cache on first use (bin/cds.sh), since
+   * lib/ may be read-only, and runs with it: the same output as without it.
+   */
+  @Test
+  void fingerprint_classDataArchive_madeInTheCacheAndSameOutput() throws IOException {
+    Release r = Release.get();
+    Files.writeString(
+        work.resolve("one.jsonl"),
+        "{\"id\": \"x\", \"text\": \"今天上午，市政府召开新闻发布会，介绍了江南style的新进展 and more.\"}\n");
+    Release.Run with = r.neardup(work, Map.of(), "fingerprint", "one.jsonl");
+    assertThat(with.exit()).as("%s", with).isZero();
+    Path cache = r.scratch.resolve(".cache/neardup");
+    try (Stream<Path> files = Files.list(cache)) {
+      List<Path> archives =
+          files.filter(p -> p.toString().endsWith(".jsa")).collect(Collectors.toList());
+      assertThat(archives).hasSize(1);
+      assertThat(Files.size(archives.get(0))).isPositive();
+    }
+    Release.Run again = r.neardup(work, Map.of(), "fingerprint", "one.jsonl");
+    Release.Run without = r.neardup(work, Map.of("NEARDUP_CDS", "0"), "fingerprint", "one.jsonl");
+    assertThat(again.out())
+        .isEqualTo(with.out())
+        .isEqualTo(without.out())
+        .startsWith("{\"id\":\"x\"");
+  }
+
+  /** The release has no Spark: bin/neardup spark says how to run the job instead. */
+  @Test
+  void spark_notInTheRelease_saysWhereItIs() throws IOException {
+    Release.Run run = Release.get().neardup(work, Map.of(), "spark", "dedup", "x.jsonl");
+    assertThat(run.exit()).as("%s", run).isEqualTo(2);
+    assertThat(run.err()).contains("spark-submit").contains("neardup-spark.jar");
+  }
+
   @Test
   void dedup_smallCorpus_findsTheRepost() throws IOException {
     Release r = Release.get();

@@ -49,7 +49,7 @@ final class Release {
     this.pathDir = Files.createDirectories(scratch.resolve("path"));
     Path java = Paths.get(System.getProperty("java.home"), "bin", "java");
     Files.createSymbolicLink(pathDir.resolve("java"), java);
-    for (String tool : List.of("bash", "dirname", "readlink")) {
+    for (String tool : List.of("bash", "dirname", "readlink", "mkdir", "mv", "rm")) {
       Path found = which(tool);
       if (found != null) {
         Files.createSymbolicLink(pathDir.resolve(tool), found.toRealPath());

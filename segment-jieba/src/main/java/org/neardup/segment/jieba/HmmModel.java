@@ -50,6 +50,11 @@ final class HmmModel {
   private final double transSS;
   private final double[] emit;
 
+  /** The arguments of the constructor, for {@link JiebaImage}. */
+  private final double[] start;
+
+  private final double[][] trans;
+
   /**
    * @param start by state, see {@link #STATES}
    * @param trans [from][to], {@link #MIN_FLOAT} where jieba has no entry
@@ -80,6 +85,30 @@ final class HmmModel {
     this.transSB = trans[S][B];
     this.transSS = trans[S][S];
     this.emit = emit.clone();
+    this.start = start.clone();
+    this.trans = new double[4][];
+    for (int i = 0; i < 4; i++) {
+      this.trans[i] = trans[i].clone();
+    }
+  }
+
+  /** The start probabilities by state, a copy. */
+  double[] start() {
+    return start.clone();
+  }
+
+  /** The transition probabilities [from][to], a copy. */
+  double[][] trans() {
+    double[][] t = new double[4][];
+    for (int i = 0; i < 4; i++) {
+      t[i] = trans[i].clone();
+    }
+    return t;
+  }
+
+  /** The emissions [(c - FIRST) * 4 + state], a copy. */
+  double[] emit() {
+    return emit.clone();
   }
 
   /** A model array of emissions, all {@link #MIN_FLOAT}, to fill in. */

@@ -18,11 +18,10 @@ import org.neardup.text.UserDictionary;
  * #NAME}. Find it with {@code Lexicon.load("jieba")} or take {@link #instance()}.
  *
  * <p>Thread-safe. The segmenter and the IDF table each load once per class loader, on first use,
- * and are shared by every instance. Measured on a 2-core box in a fresh JVM: the segmenter takes
- * 0.33-0.51 s of CPU (0.8-1.7 s wall while other builds ran; about 0.2 s once the JVM is warm),
- * allocates 103 MB of short-lived garbage and keeps 9.6 MB; the IDF table (core's {@link
- * IdfTable#read}) takes 0.47-0.60 s of CPU and keeps 12.6 MB. A load that fails throws {@link
- * UncheckedIOException} and is tried again on the next call.
+ * and are shared by every instance. They load from the binary images the build writes ({@link
+ * JiebaImage}): 137-178 ms of the loading thread's CPU for both, against 814-894 ms parsing the
+ * text files (one core, fresh JVMs, a loaded 2-core box); they keep about 9.6 and 12.6 MB. A load
+ * that fails throws {@link UncheckedIOException} and is tried again on the next call.
  */
 public final class JiebaLexicon implements Lexicon {
   /** The name {@link Lexicon#load} finds this lexicon by. */
@@ -88,6 +87,16 @@ public final class JiebaLexicon implements Lexicon {
   }
 
   static IdfTable loadIdf() {
+    try {
+      IdfTable t = JiebaImage.readIdf();
+      return t != null ? t : loadIdfFromText();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@link #loadIdf()} from the text file, not the image: what the image is made of. */
+  static IdfTable loadIdfFromText() {
     var raw = JiebaLexicon.class.getResourceAsStream(IDF);
     if (raw == null) {
       throw new UncheckedIOException(
@@ -139,6 +148,52 @@ public final class JiebaLexicon implements Lexicon {
         USER_SEGMENTERS.put(dictionary.sha256(), s);
       }
       return s;
+    }
+  }
+
+  /**
+   * jieba as releases before mixed blocks ran it: segmenter id {@code
+   * jieba-0.42.1/dag+hmm/sha1:...}, only runs of Han characters reach the segmenter ({@link
+   * JiebaSegmenter#legacy()}); the same dictionary and IDF table. Those releases had no user
+   * dictionaries, so this form takes none.
+   */
+  @Override
+  public java.util.List<Lexicon> legacy() {
+    return java.util.List.of(new Legacy(this));
+  }
+
+  /** {@link #legacy()}: the shared segmenter's legacy form, made on first use. */
+  private static final class Legacy implements Lexicon {
+    private final JiebaLexicon base;
+    private volatile @Nullable JiebaSegmenter segmenter;
+
+    Legacy(JiebaLexicon base) {
+      this.base = base;
+    }
+
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public Segmenter segmenter() {
+      JiebaSegmenter s = segmenter;
+      if (s == null) {
+        s = ((JiebaSegmenter) base.segmenter()).legacy();
+        segmenter = s;
+      }
+      return s;
+    }
+
+    @Override
+    public IdfTable idf() {
+      return base.idf();
+    }
+
+    @Override
+    public String toString() {
+      return "JiebaLexicon[" + NAME + ", " + JiebaSegmenter.LEGACY_ALGORITHM + "]";
     }
   }
 

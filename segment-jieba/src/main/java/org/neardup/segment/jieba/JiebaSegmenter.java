@@ -63,11 +63,18 @@ final class JiebaSegmenter implements Segmenter {
   /** Names the algorithm in {@link #id()}: dictionary route, HMM, mixed blocks. */
   static final String ALGORITHM = "dag+hmm+mixed";
 
+  /**
+   * The algorithm of releases before mixed blocks: the same segmenter, sent runs of Han characters
+   * only ({@link #cutsMixedRuns()} false). Its words for such a run are the same.
+   */
+  static final String LEGACY_ALGORITHM = "dag+hmm";
+
   private final WordTrie trie;
   private final HmmModel hmm;
   private final double minusLogTotal;
   private final String id;
   private final Set<String> forceSplit;
+  private final boolean mixed;
   private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
   JiebaSegmenter(WordTrie trie, HmmModel hmm, double logTotal, String id) {
@@ -78,16 +85,44 @@ final class JiebaSegmenter implements Segmenter {
    * @param forceSplit words the model must not emit whole (user words of frequency 0)
    */
   JiebaSegmenter(WordTrie trie, HmmModel hmm, double logTotal, String id, Set<String> forceSplit) {
+    this(trie, hmm, logTotal, id, forceSplit, true);
+  }
+
+  private JiebaSegmenter(
+      WordTrie trie,
+      HmmModel hmm,
+      double logTotal,
+      String id,
+      Set<String> forceSplit,
+      boolean mixed) {
     this.trie = trie;
     this.hmm = hmm;
     this.minusLogTotal = -logTotal;
     this.id = id;
     this.forceSplit = Set.copyOf(forceSplit);
+    this.mixed = mixed;
+  }
+
+  /**
+   * This segmenter as releases before mixed blocks ran it, sharing its dictionary: it takes runs of
+   * Han characters only, and its id names {@value #LEGACY_ALGORITHM} instead of {@value
+   * #ALGORITHM}, so stores those releases wrote open with their fingerprints unchanged.
+   *
+   * @throws IllegalStateException if this segmenter has a user dictionary (those came with mixed
+   *     blocks) or is itself the legacy one
+   */
+  JiebaSegmenter legacy() {
+    String mark = "/" + ALGORITHM + "/";
+    if (!mixed || !forceSplit.isEmpty() || id.contains("+user:") || !id.contains(mark)) {
+      throw new IllegalStateException("no legacy form of " + id);
+    }
+    String legacyId = id.replace(mark, "/" + LEGACY_ALGORITHM + "/");
+    return new JiebaSegmenter(trie, hmm, -minusLogTotal, legacyId, forceSplit, false);
   }
 
   @Override
   public boolean cutsMixedRuns() {
-    return true;
+    return mixed;
   }
 
   /** Whether jieba's block pattern, re_han_default, takes {@code c}. */
@@ -316,6 +351,15 @@ final class JiebaSegmenter implements Segmenter {
     return trie;
   }
 
+  HmmModel hmm() {
+    return hmm;
+  }
+
+  /** ln of the dictionary's total frequency. */
+  double logTotal() {
+    return -minusLogTotal;
+  }
+
   @Override
   public String toString() {
     return "JiebaSegmenter[" + id + ", " + trie.nodeCount() + " trie nodes]";
@@ -371,6 +415,16 @@ final class JiebaSegmenter implements Segmenter {
    * @throws UncheckedIOException if a resource is missing or malformed
    */
   static JiebaSegmenter load() {
+    try {
+      JiebaSegmenter s = JiebaImage.readSegmenter();
+      return s != null ? s : loadFromText();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@link #load()} from the text files, not the image: what the image is made of. */
+  static JiebaSegmenter loadFromText() {
     return load(null);
   }
 

@@ -71,6 +71,43 @@ final class WordTrie {
     this.nodes = nodes;
   }
 
+  /**
+   * A trie from the cells and weights of another's {@link #cells()} and {@link #weights()}, as
+   * {@link JiebaImage} stores them; the root's child array is derived from the cells.
+   *
+   * @throws IllegalArgumentException if the arrays do not form a trie of {@code nodes} nodes
+   */
+  static WordTrie of(long[] cells, double[] weights, int nodes) {
+    if (cells.length < 2
+        || cells.length > MAX_SLOTS
+        || Integer.bitCount(cells.length) != 1
+        || (cells[ROOT] & KEY_MASK) != ROOT_KEY
+        || weights.length == 0
+        || weights.length > WEIGHT_MASK + 1) {
+      throw new IllegalArgumentException(
+          "not a trie: " + cells.length + " cells, " + weights.length + " weights");
+    }
+    int[] rootChildren = new int[1 << 16];
+    Arrays.fill(rootChildren, -1);
+    for (int t = 1; t < cells.length; t++) {
+      long k = cells[t] & KEY_MASK;
+      if (k != 0 && (k - 1) >>> 16 == ROOT) {
+        rootChildren[(char) (k - 1)] = t;
+      }
+    }
+    return new WordTrie(cells, rootChildren, weights, nodes);
+  }
+
+  /** The cell table itself, not a copy: for {@link JiebaImage} to write, never to change. */
+  long[] cells() {
+    return cells;
+  }
+
+  /** The distinct weights, not a copy: for {@link JiebaImage} to write, never to change. */
+  double[] weights() {
+    return weights;
+  }
+
   private static long key(int parent, char c) {
     return ((long) parent << 16 | c) + 1;
   }

@@ -274,7 +274,8 @@ public final class EmbeddedStore implements FingerprintStore {
     Analyzer analyzer;
     try {
       settings = CollectionSettings.parse(settingsText, dictionaries::load);
-      analyzer = settings.deduplicator().analyzer();
+      // The analyzer it was written with, an earlier release's included (Lexicon.legacy).
+      analyzer = settings.deduplicatorFor(analyzerId).analyzer();
     } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
       throw new IOException(
           file + ": collection '" + name + "' cannot be opened: " + e.getMessage(), e);
