@@ -70,8 +70,12 @@ final class Keys {
     return (new String(members, StandardCharsets.UTF_8) + root).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** A SCAN pattern matching every key of the collection. */
+  /**
+   * A SCAN pattern matching every key of the collection. Prefix and name have no glob characters
+   * ({@code [A-Za-z0-9._-]}), and braces are not special in a pattern, so the hash tag stays as it
+   * is, which lets a cluster client send the SCAN to the tag's node.
+   */
   String pattern() {
-    return base.replace("{", "\\{").replace("}", "\\}") + "*";
+    return base + "*";
   }
 }

@@ -16,10 +16,14 @@ import org.neardup.decide.CandidateKeys;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.FingerprintStore;
-import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.util.Pool;
 
 /**
  * A {@link FingerprintStore} in Redis, shared by any number of service processes.
@@ -138,10 +142,43 @@ public final class RedisStore implements FingerprintStore {
     }
   }
 
+  /** Pings the server, or every node of a cluster; throws when one does not answer. */
+  void ping() {
+    onEveryNode(Jedis::ping);
+  }
+
+  /** A setting's value, or the distinct values of the nodes of a cluster joined by "/". */
   private String config(String name) {
-    Object reply = redis.sendCommand(Protocol.Command.CONFIG, "GET", name);
-    List<?> pair = (List<?>) reply;
-    return pair.size() < 2 ? "?" : new String((byte[]) pair.get(1), StandardCharsets.UTF_8);
+    java.util.Set<String> values = new java.util.TreeSet<>();
+    for (String v :
+        onEveryNode(
+            node -> {
+              Map<String, String> pair = node.configGet(name);
+              return pair.isEmpty() ? "?" : pair.values().iterator().next();
+            })) {
+      values.add(v);
+    }
+    return String.join("/", values);
+  }
+
+  /**
+   * Runs {@code f} on a connection to each node: the one server, or every node of a cluster
+   * (commands without a key, which a cluster client cannot route by slot).
+   */
+  private <T> List<T> onEveryNode(java.util.function.Function<Jedis, T> f) {
+    List<Pool<Connection>> pools = new ArrayList<>();
+    if (redis instanceof JedisCluster c) {
+      pools.addAll(c.getClusterNodes().values());
+    } else {
+      pools.add(((JedisPooled) redis).getPool());
+    }
+    List<T> out = new ArrayList<>();
+    for (Pool<Connection> pool : pools) {
+      try (Connection connection = pool.getResource()) {
+        out.add(f.apply(new Jedis(connection)));
+      }
+    }
+    return out;
   }
 
   @Override
@@ -302,7 +339,7 @@ public final class RedisStore implements FingerprintStore {
       return false;
     }
     try {
-      return "PONG".equals(redis.ping());
+      return onEveryNode(Jedis::ping).stream().allMatch("PONG"::equals);
     } catch (RuntimeException e) {
       return false;
     }
@@ -314,7 +351,7 @@ public final class RedisStore implements FingerprintStore {
       return "the redis store is closed";
     }
     try {
-      redis.ping();
+      ping();
       return null;
     } catch (RuntimeException e) {
       return unavailable(e).getMessage();
@@ -325,11 +362,15 @@ public final class RedisStore implements FingerprintStore {
   public Map<String, Number> metrics() {
     Map<String, Number> out = new TreeMap<>();
     try {
-      for (String line : redis.info("memory").split("\r?\n")) {
-        if (line.startsWith("used_memory:")) {
-          out.put("redis_used_memory_bytes", Long.parseLong(line.substring(12).trim()));
+      long used = 0;
+      for (String info : onEveryNode(node -> node.info("memory"))) {
+        for (String line : info.split("\r?\n")) {
+          if (line.startsWith("used_memory:")) {
+            used += Long.parseLong(line.substring(12).trim());
+          }
         }
       }
+      out.put("redis_used_memory_bytes", used);
     } catch (RuntimeException e) {
       // Unavailable: no gauge.
     }
