@@ -34,18 +34,24 @@ import redis.clients.jedis.util.Pool;
  * of collection {@code c} (uid {@code u}, prefix {@code P}) all carry the hash tag {@code {c:u}}:
  *
  * <ul>
- *   <li>{@code P:{c:u}:b<3 bytes>}: a set of ordinals per block key ({@link CandidateKeys}: the
- *       block's number and 16-bit value), and {@code P:{c:u}:k<8 bytes>} one per MinHash band key;
- *       small sets of integers, which Redis keeps as compact intsets;
- *   <li>{@code d}: hash ordinal to record ({@link DocRecord}: fingerprint, timestamp, expiry, band
- *       keys, id); {@code s}: ordinal to encoded shingle sketch; {@code i}: id to ordinal;
+ *   <li>{@code P:{c:u}:b<3 bytes>}: per block key ({@link CandidateKeys}: the block's number and
+ *       16-bit value), a string of {@link BlockEntries}: each document's ordinal and the bits of
+ *       its fingerprint outside the block (11 bytes for k <= 3), so a check filters candidates by
+ *       distance from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals per
+ *       MinHash band key (an intset);
+ *   <li>{@code d<ordinal / 128>}: hashes of 128 records each (field ordinal % 128; {@link
+ *       DocRecord}: fingerprint, timestamp, expiry, band keys, id), which Redis keeps as compact
+ *       listpacks while a record is at most 64 bytes; {@code s<ordinal / 128>}: the encoded shingle
+ *       sketches the same way; {@code i<2 bytes>}: id to ordinal, in 65,536 buckets by a hash of
+ *       the id (listpacks up to ~8M documents with Redis's default of 128 fields);
  *   <li>{@code p}: ordinal to its cluster's root, for members of clusters of several documents;
  *       {@code m<root>}: the stored members of such a cluster; {@code r}: root to its id (a removed
  *       root keeps representing its cluster while the cluster has a stored member);
  *   <li>{@code seq}: the last ordinal given (ordinals grow with insertion order: the earliest
- *       member, the smallest ordinal, represents a cluster); {@code x}: sorted set of ordinals by
- *       expiry; {@code st}: counters; {@code meta}: the settings (present while the collection
- *       exists).
+ *       member, the smallest ordinal, represents a cluster); {@code x}: sorted set of record
+ *       buckets by the earliest expiry in each (one entry per 128 documents, not one per document);
+ *       {@code st}: counters (documents, inserted, ...); {@code meta}: the settings (present while
+ *       the collection exists).
  * </ul>
  *
  * <p>{@code P:collections} maps each name to {@code uid;settings}. Nothing is kept in the process
