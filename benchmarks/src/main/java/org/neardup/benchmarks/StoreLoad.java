@@ -91,7 +91,8 @@ public final class StoreLoad {
       }
     }
     try (FingerprintStore store = FingerprintStore.open(kind, StoreConfig.of(options))) {
-      String name = shared != null ? shared : "load-" + System.nanoTime();
+      // Short, like a real collection name: the name is in every key of the collection.
+      String name = shared != null ? shared : "load" + System.nanoTime() % 1_000_000;
       long memBefore = usedMemory(store);
       Collection c = openOrCreate(store, shared != null, name, settings);
       int calls = (n + batch - 1) / batch;

@@ -67,10 +67,12 @@ local k = tonumber(ARGV[6])
 local seq = tonumber(redis.call('GET', KEYS[2]) or '0')
 local rests = ARGV[13]
 local ew = 5 + w
+local blocks = {}
 if seq > seen then
   local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
   for i = 1, nb do
     local s = redis.call('GET', KEYS[7 + i])
+    blocks[i] = s or ''
     if s then
       local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
       local at = #s - ew + 1
@@ -119,7 +121,10 @@ redis.call('HSET', KEYS[7], id, o)
 local ob = string.char(math.floor(o / 4294967296) % 256, math.floor(o / 16777216) % 256,
   math.floor(o / 65536) % 256, math.floor(o / 256) % 256, o % 256)
 for i = 1, nb do
-  redis.call('APPEND', KEYS[7 + i], ob .. string.sub(rests, (i - 1) * w + 1, i * w))
+  -- SET of the whole string, not APPEND: APPEND leaves the string room to grow (up to twice its
+  -- length), which at ~4 entries per key would cost more memory than the entries themselves.
+  local s = blocks[i] or redis.call('GET', KEYS[7 + i]) or ''
+  redis.call('SET', KEYS[7 + i], s .. ob .. string.sub(rests, (i - 1) * w + 1, i * w))
 end
 for i = 1, nk do
   redis.call('SADD', KEYS[7 + nb + i], o)
