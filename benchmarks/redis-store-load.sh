@@ -6,7 +6,7 @@
 # collection, each half the documents), and Redis used_memory per stored document. A fresh
 # redis-server on a free loopback port, on the same cores, stopped at the end.
 # Usage: benchmarks/redis-store-load.sh [DOCS] [fingerprints|texts]   (default 1000000 fingerprints)
-# BUILD=0 skips the build. Takes DOCS / (a few thousand per second) per row.
+# BUILD=0 skips the build; JAR=path runs another build of benchmarks.jar. Takes DOCS / (a few thousand per second) per row.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -23,7 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT
 [ "${BUILD:-1}" = 0 ] || mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl benchmarks -am package
-jar=benchmarks/target/benchmarks.jar
+jar="${JAR:-benchmarks/target/benchmarks.jar}"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "commit: $(git rev-parse --short HEAD); redis-server $(redis-server --version | cut -d' ' -f3)"
 load() { # STORE BATCH [options...]
