@@ -372,8 +372,8 @@ final class RedisCollection implements Collection {
       roots = matches.joinedRoots();
     }
 
-    /** The commit's keys and arguments, {@code [keys, args]}; marker, if any, is the last key. */
-    List<List<byte[]>> commitCall(byte @Nullable [] marker) {
+    /** The commit's keys and arguments, {@code [keys, args]}. */
+    List<List<byte[]>> commitCall() {
       Analysis a = doc.analysis();
       int[] blockKeys = candidateKeys.blockKeys(a.fingerprint());
       long[] bandKeys = bandKeys(a);
@@ -395,9 +395,6 @@ final class RedisCollection implements Collection {
       }
       for (long root : roots) {
         ks.add(keys.members(root));
-      }
-      if (marker != null) {
-        ks.add(marker);
       }
       List<byte[]> args = new ArrayList<>();
       args.add(bytes(probe.seq));
@@ -459,10 +456,7 @@ final class RedisCollection implements Collection {
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       at.decide(probe(d.analysis()));
-      List<List<byte[]>> call = at.commitCall(null);
-      Outcome o =
-          at.outcome(
-              (List<?>) store.scripts().run(store.scripts().commit, call.get(0), call.get(1)));
+      Outcome o = at.outcome((List<?>) commitAll(List.of(at.commitCall())).get(0));
       if (o != null) {
         return o;
       }
@@ -480,64 +474,75 @@ final class RedisCollection implements Collection {
   }
 
   /**
-   * A batch in rounds of two pipelines, probes then commits, so a round of up to {@value #ROUND}
-   * documents costs two round trips. Commits run in batch order; the first that answers retry (its
-   * decision missed a document stored since its probe, often an earlier one of the same batch)
-   * makes the rest of its round answer retry too (the batch marker), and the next round starts from
-   * it: documents are stored in batch order, each decided against everything stored before it. A
-   * document already expired ends a round and is checked alone.
+   * Runs commits in order in one script call (see {@code commit.lua}); the answers of those that
+   * ran: all of them, or up to the first that answered retry or dropped.
+   */
+  private List<?> commitAll(List<List<List<byte[]>>> calls) {
+    List<byte[]> ks = new ArrayList<>();
+    List<byte[]> args = new ArrayList<>();
+    args.add(bytes(calls.size()));
+    for (List<List<byte[]>> call : calls) {
+      args.add(bytes(call.get(0).size()));
+      args.add(bytes(call.get(1).size()));
+    }
+    for (List<List<byte[]>> call : calls) {
+      ks.addAll(call.get(0));
+      args.addAll(call.get(1));
+    }
+    return (List<?>) store.scripts().run(store.scripts().commit, ks, args);
+  }
+
+  /**
+   * A batch in rounds of up to {@value #ROUND} documents: a pipeline of probes, a pipeline of
+   * fetches when some probe found candidates, then one script call with the round's commits, so a
+   * round costs two or three round trips. Commits run in batch order; the first that answers retry
+   * (its decision missed a document stored since its probe, often an earlier one of the same batch)
+   * ends the call, and the next round starts from it: documents are stored in batch order, each
+   * decided against everything stored before it. A document already expired ends a round and is
+   * checked alone.
    */
   private List<Outcome> insertAll(List<Document> documents, long now) {
     int n = documents.size();
     Outcome[] out = new Outcome[n];
-    byte[] marker =
-        (keys.base + "batch:" + java.util.UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
     int from = 0;
     int rounds = 0;
-    try {
-      while (from < n) {
-        if (++rounds > MAX_ATTEMPTS + n) {
-          throw new IllegalStateException("a batch lost " + MAX_ATTEMPTS + " races in a row");
-        }
-        List<Attempt> round = new ArrayList<>();
-        for (int i = from; i < n && round.size() < ROUND; i++) {
-          Attempt at = new Attempt(documents.get(i), now);
-          if (at.expired(now)) {
-            break;
-          }
-          round.add(at);
-        }
-        if (round.isEmpty()) {
-          out[from] = expired(documents.get(from));
-          from++;
-          continue;
-        }
-        List<Analysis> analyses = new ArrayList<>(round.size());
-        for (Attempt at : round) {
-          analyses.add(at.doc.analysis());
-        }
-        List<Probe> probed = probeAll(analyses);
-        List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
-        for (int j = 0; j < round.size(); j++) {
-          round.get(j).decide(probed.get(j));
-          commits.add(round.get(j).commitCall(marker));
-        }
-        List<Object> committed = store.scripts().runAll(store.scripts().commit, commits);
-        int j = 0;
-        for (; j < round.size(); j++) {
-          Outcome o = round.get(j).outcome((List<?>) committed.get(j));
-          if (o == null) {
-            break;
-          }
-          out[from + j] = o;
-        }
-        if (j < round.size()) {
-          store.redis().del(marker);
-        }
-        from += j;
+    while (from < n) {
+      if (++rounds > MAX_ATTEMPTS + n) {
+        throw new IllegalStateException("a batch lost " + MAX_ATTEMPTS + " races in a row");
       }
-    } finally {
-      store.redis().del(marker);
+      List<Attempt> round = new ArrayList<>();
+      for (int i = from; i < n && round.size() < ROUND; i++) {
+        Attempt at = new Attempt(documents.get(i), now);
+        if (at.expired(now)) {
+          break;
+        }
+        round.add(at);
+      }
+      if (round.isEmpty()) {
+        out[from] = expired(documents.get(from));
+        from++;
+        continue;
+      }
+      List<Analysis> analyses = new ArrayList<>(round.size());
+      for (Attempt at : round) {
+        analyses.add(at.doc.analysis());
+      }
+      List<Probe> probed = probeAll(analyses);
+      List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
+      for (int j = 0; j < round.size(); j++) {
+        round.get(j).decide(probed.get(j));
+        commits.add(round.get(j).commitCall());
+      }
+      List<?> committed = commitAll(commits);
+      int j = 0;
+      for (; j < committed.size(); j++) {
+        Outcome o = round.get(j).outcome((List<?>) committed.get(j));
+        if (o == null) {
+          break;
+        }
+        out[from + j] = o;
+      }
+      from += j;
     }
     return List.of(out);
   }
