@@ -17,12 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
+import org.neardup.eval.CorpusGenerator;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.Document;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
-import org.neardup.eval.CorpusGenerator;
 
 /**
  * Check-and-insert through a {@link FingerprintStore} from many threads, one document per call or
@@ -35,7 +35,11 @@ import org.neardup.eval.CorpusGenerator;
  *     STORE(redis|embedded) fingerprints|texts DOCS THREADS BATCH [key=value store options...]
  * </pre>
  *
- * {@code fingerprints}: random fingerprints, no verification (a collection of precomputed
+ * <p>{@code collection=NAME part=I/N}: load the shared collection NAME (created if absent, kept at
+ * the end) with slice I of N of the documents, so N processes started at once act as N service
+ * nodes on one store; each prints its own rate.
+ *
+ * <p>{@code fingerprints}: random fingerprints, no verification (a collection of precomputed
  * fingerprints); {@code texts}: generated texts (30% near-copies), verified with sketches, no
  * lexicon. BATCH 1 sends one document per call.
  */
@@ -58,6 +62,16 @@ public final class StoreLoad {
       int eq = args[i].indexOf('=');
       options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
     }
+    // Two options are StoreLoad's, not the store's: several processes (service nodes) can load one
+    // collection at once, each its own slice of the same documents.
+    String shared = options.remove("collection");
+    String part = options.remove("part");
+    int slice = 0;
+    int slices = 1;
+    if (part != null) {
+      slice = Integer.parseInt(part.substring(0, part.indexOf('/')));
+      slices = Integer.parseInt(part.substring(part.indexOf('/') + 1));
+    }
     if (kind.equals("embedded") && !options.containsKey("data")) {
       options.put("data", Files.createTempDirectory("storeload").toString());
     }
@@ -77,12 +91,15 @@ public final class StoreLoad {
       }
     }
     try (FingerprintStore store = FingerprintStore.open(kind, StoreConfig.of(options))) {
-      String name = "load-" + System.nanoTime();
+      // Short, like a real collection name: the name is in every key of the collection.
+      String name = shared != null ? shared : "load" + System.nanoTime() % 1_000_000;
       long memBefore = usedMemory(store);
-      Collection c = store.create(name, settings);
+      Collection c = openOrCreate(store, shared != null, name, settings);
       int calls = (n + batch - 1) / batch;
+      int firstCall = (int) ((long) calls * slice / slices);
+      int endCall = (int) ((long) calls * (slice + 1) / slices);
       long[] latencies = new long[calls];
-      AtomicInteger next = new AtomicInteger();
+      AtomicInteger next = new AtomicInteger(firstCall);
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       List<Future<?>> fs = new ArrayList<>();
       long t0 = System.nanoTime();
@@ -91,7 +108,7 @@ public final class StoreLoad {
             pool.submit(
                 () -> {
                   for (int call = next.getAndIncrement();
-                      call < calls;
+                      call < endCall;
                       call = next.getAndIncrement()) {
                     int from = call * batch;
                     int to = Math.min(n, from + batch);
@@ -115,7 +132,10 @@ public final class StoreLoad {
       }
       double seconds = (System.nanoTime() - t0) / 1e9;
       pool.shutdown();
-      Arrays.sort(latencies);
+      long[] lat = Arrays.copyOfRange(latencies, firstCall, endCall);
+      int sent = Math.min(n, endCall * batch) - firstCall * batch;
+      int made = endCall - firstCall;
+      Arrays.sort(lat);
       long stored = c.stats().documents();
       long memAfter = usedMemory(store);
       System.out.printf(
@@ -127,9 +147,9 @@ public final class StoreLoad {
           n,
           threads,
           batch,
-          n / seconds,
-          latencies[calls / 2] / 1e6,
-          latencies[(int) Math.min(calls - 1, (long) calls * 99 / 100)] / 1e6,
+          sent / seconds,
+          lat[made / 2] / 1e6,
+          lat[(int) Math.min(made - 1, (long) made * 99 / 100)] / 1e6,
           stored,
           c.stats().duplicates(),
           memAfter < 0
@@ -138,7 +158,27 @@ public final class StoreLoad {
                   Locale.ROOT,
                   ", redis used_memory %.1f bytes per document",
                   (memAfter - memBefore) / (double) stored));
-      store.drop(name);
+      if (shared == null) {
+        store.drop(name);
+      }
+    }
+  }
+
+  private static Collection openOrCreate(
+      FingerprintStore store, boolean shared, String name, CollectionSettings settings)
+      throws IOException {
+    Collection c = shared ? store.collection(name) : null;
+    if (c != null) {
+      return c;
+    }
+    try {
+      return store.create(name, settings);
+    } catch (IllegalArgumentException e) {
+      Collection other = shared ? store.collection(name) : null; // created meanwhile by another
+      if (other == null) {
+        throw e;
+      }
+      return other;
     }
   }
 

@@ -52,11 +52,20 @@ public final class RedisServer implements AutoCloseable {
    * Starts a server with no persistence, plus {@code args} (e.g. {@code "--appendonly", "yes"}).
    */
   public static RedisServer start(String... args) throws IOException {
+    return start(false, args);
+  }
+
+  /**
+   * Starts a server; {@code clusterBus} picks a port whose cluster bus port (the port + 10000) is
+   * free too, for a node of a {@link RedisCluster}.
+   */
+  static RedisServer start(boolean clusterBus, String... args) throws IOException {
     String binary = find();
     Path dir = Files.createTempDirectory("neardup-redis");
     IOException last = null;
     for (int attempt = 0; attempt < 5; attempt++) {
-      RedisServer s = new RedisServer(binary, dir, freePort(), List.of(args));
+      int port = clusterBus ? freeClusterPort() : freePort();
+      RedisServer s = new RedisServer(binary, dir, port, List.of(args));
       try {
         s.launch();
         return s;
@@ -81,6 +90,40 @@ public final class RedisServer implements AutoCloseable {
       throw new TestAbortedException(MISSING);
     }
     throw new IllegalStateException(MISSING);
+  }
+
+  /** A free port below 55,536 whose port + 10,000 is free as well. */
+  private static int freeClusterPort() throws IOException {
+    for (int i = 0; i < 100; i++) {
+      int port = freePort();
+      if (port + 10_000 > 65_535) {
+        port = 20_000 + Math.floorMod(port * 31, 30_000);
+      }
+      if (isFree(port) && isFree(port + 10_000)) {
+        return port;
+      }
+    }
+    throw new IOException("found no free port p with p + 10000 free on 127.0.0.1");
+  }
+
+  private static boolean isFree(int port) {
+    try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  static String findCli() {
+    Path server = Path.of(find());
+    Path cli = server.resolveSibling("redis-cli");
+    if (!Files.isExecutable(cli)) {
+      throw new IllegalStateException(
+          "redis-cli is not beside "
+              + server
+              + ": install it (Debian: apt-get install redis-tools)");
+    }
+    return cli.toString();
   }
 
   private static int freePort() throws IOException {

@@ -10,41 +10,77 @@ import java.util.Arrays;
  * the uid (a number drawn when the collection is created) keeps a collection created again under a
  * dropped one's name apart from the dropped one's leftovers. Block and band keys end in the key's
  * raw bytes (3 and 8), which keeps the names short: there is one such key per distinct block value
- * and band key, the most numerous keys of the store. Immutable.
+ * and band key, the most numerous keys of the store. Per-document data lives in buckets of small
+ * hashes, which Redis keeps as compact listpacks (up to 128 fields of up to 64 bytes by default):
+ * records and sketches by ordinal ({@value #BUCKET} ordinals per bucket), ids by a 16-bit hash of
+ * the id. Immutable.
  */
 final class Keys {
+  /** Ordinals per record (and sketch) bucket. */
+  static final int BUCKET = 128;
+
+  /** Buckets of the id index: 2^16, so up to ~8M documents stay within 128 ids per bucket. */
+  static final int ID_BUCKETS = 1 << 16;
+
   final String base;
+  final byte[] baseBytes;
   final byte[] meta;
   final byte[] seq;
-  final byte[] docs;
-  final byte[] sketches;
   final byte[] parents;
   final byte[] rootIds;
-  final byte[] ids;
   final byte[] expiry;
   final byte[] stats;
   private final byte[] block;
   private final byte[] band;
   private final byte[] members;
+  private final byte[] ids;
 
   Keys(String prefix, String name, long uid) {
     base = prefix + ":{" + name + ":" + uid + "}:";
+    baseBytes = base.getBytes(StandardCharsets.UTF_8);
     meta = key("meta");
     seq = key("seq");
-    docs = key("d");
-    sketches = key("s");
     parents = key("p");
     rootIds = key("r");
-    ids = key("i");
     expiry = key("x");
     stats = key("st");
     block = key("b");
     band = key("k");
     members = key("m");
+    ids = key("i");
   }
 
   private byte[] key(String suffix) {
     return (base + suffix).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The bucket of record hashes holding ordinal {@code ordinal}, field {@link #field}. */
+  byte[] docs(long ordinal) {
+    return key("d" + (ordinal / BUCKET));
+  }
+
+  /** The bucket of sketch hashes holding ordinal {@code ordinal}, field {@link #field}. */
+  byte[] sketches(long ordinal) {
+    return key("s" + (ordinal / BUCKET));
+  }
+
+  /** An ordinal's field in its record and sketch buckets. */
+  static byte[] field(long ordinal) {
+    return Long.toString(ordinal % BUCKET).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** The bucket of the id index (id to ordinal) holding {@code id}. */
+  byte[] ids(String id) {
+    byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+    int h = 0x811c9dc5; // FNV-1a, 32 bits, folded to 16
+    for (byte b : utf8) {
+      h = (h ^ (b & 0xff)) * 0x01000193;
+    }
+    int bucket = (h ^ (h >>> 16)) & (ID_BUCKETS - 1);
+    byte[] k = Arrays.copyOf(ids, ids.length + 2);
+    k[ids.length] = (byte) (bucket >>> 8);
+    k[ids.length + 1] = (byte) bucket;
+    return k;
   }
 
   /** The set of ordinals filed under block key {@code key} ({@code block << 16 | value}). */
@@ -70,8 +106,12 @@ final class Keys {
     return (new String(members, StandardCharsets.UTF_8) + root).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** A SCAN pattern matching every key of the collection. */
+  /**
+   * A SCAN pattern matching every key of the collection. Prefix and name have no glob characters
+   * ({@code [A-Za-z0-9._-]}), and braces are not special in a pattern, so the hash tag stays as it
+   * is, which lets a cluster client send the SCAN to the tag's node.
+   */
   String pattern() {
-    return base.replace("{", "\\{").replace("}", "\\}") + "*";
+    return base + "*";
   }
 }

@@ -5,7 +5,6 @@ import static org.neardup.store.redis.Scripts.bytes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -29,6 +29,8 @@ import org.neardup.store.Document;
 import org.neardup.store.Outcome;
 import org.neardup.store.Outcome.Status;
 import org.neardup.store.StoredDocument;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -56,6 +58,8 @@ final class RedisCollection implements Collection {
   private final Decision decision;
   private final boolean verify;
   private final byte[] k;
+  private final int maxDistance;
+  private final BlockEntries entries;
   volatile boolean dropped;
 
   RedisCollection(RedisStore store, String name, long uid, CollectionSettings settings) {
@@ -72,6 +76,8 @@ final class RedisCollection implements Collection {
             new Verifier(settings.maxDistance(), settings.threshold(), verify),
             Deduplicator.DEFAULT_MAX_MATCHES);
     this.k = bytes(settings.maxDistance());
+    this.maxDistance = settings.maxDistance();
+    this.entries = new BlockEntries(candidateKeys);
   }
 
   @Override
@@ -135,69 +141,158 @@ final class RedisCollection implements Collection {
     final Map<Long, String> rootIds = new HashMap<>();
   }
 
-  private List<byte[]> lookupKeys(Analysis a) {
-    List<byte[]> out = new ArrayList<>();
-    for (int key : candidateKeys.blockKeys(a.fingerprint())) {
-      out.add(keys.block(key));
-    }
-    for (long key : bandKeys(a)) {
-      out.add(keys.band(key));
-    }
-    return out;
-  }
-
   private long[] bandKeys(Analysis a) {
     return verify ? a.sketch().bandKeys() : new long[0];
   }
 
-  /** The keys and arguments of a probe of {@code a}: {@code [keys, args]}. */
-  private List<List<byte[]>> probeCall(Analysis a) {
-    List<byte[]> lookup = lookupKeys(a);
-    List<byte[]> ks = new ArrayList<>(6 + lookup.size());
-    ks.add(keys.meta);
-    ks.add(keys.seq);
-    ks.add(keys.docs);
-    ks.add(keys.sketches);
-    ks.add(keys.parents);
-    ks.add(keys.rootIds);
-    ks.addAll(lookup);
-    int nb = candidateKeys.blockCount();
-    List<byte[]> args =
-        List.of(
-            ByteBuffer.allocate(8).putLong(a.fingerprint()).array(),
-            k,
-            bytes(nb),
-            bytes(lookup.size() - nb),
-            bytes(0),
-            bytes(verify ? 1 : 0));
-    return List.of(ks, args);
+  /** The reads of a probe of {@code a}, queued on a pipeline: EXISTS meta, GET seq, then keys. */
+  private final class Reads {
+    final Analysis analysis;
+    final int[] blockKeys;
+    final long[] bandKeys;
+    final Response<Boolean> exists;
+    final Response<byte[]> seq;
+    final List<Response<byte[]>> blocks;
+    final List<Response<Set<byte[]>>> bands;
+
+    Reads(Analysis a, AbstractPipeline p) {
+      this.analysis = a;
+      this.blockKeys = candidateKeys.blockKeys(a.fingerprint());
+      this.bandKeys = bandKeys(a);
+      // seq first: whatever is stored after this read has a greater ordinal, and is left out.
+      exists = p.exists(keys.meta);
+      seq = p.get(keys.seq);
+      blocks = new ArrayList<>(blockKeys.length);
+      for (int key : blockKeys) {
+        blocks.add(p.get(keys.block(key)));
+      }
+      bands = new ArrayList<>(bandKeys.length);
+      for (long key : bandKeys) {
+        bands.add(p.smembers(keys.band(key)));
+      }
+    }
+
+    /**
+     * The candidates: under a block key, entries within k bits; under a band key, any member (not
+     * already found within k bits). Ordinals above the probe's sequence number are left out.
+     * Returns {ordinal, viaBand} pairs, ordinals in first-found order.
+     */
+    long[] candidates(Probe probe) {
+      if (!exists.get()) {
+        throw gone();
+      }
+      byte[] s = seq.get();
+      probe.seq = s == null ? 0 : Long.parseLong(new String(s, StandardCharsets.US_ASCII));
+      Map<Long, Boolean> found = new java.util.LinkedHashMap<>();
+      long q = analysis.fingerprint();
+      for (int t = 0; t < blockKeys.length; t++) {
+        byte[] e = blocks.get(t).get();
+        if (e == null) {
+          continue;
+        }
+        long rest = entries.rest(t, q);
+        for (int off = 0; off + entries.width <= e.length; off += entries.width) {
+          long o = BlockEntries.ordinal(e, off);
+          if (o > probe.seq) {
+            break;
+          }
+          if (Long.bitCount(rest ^ entries.rest(e, off)) <= maxDistance) {
+            found.putIfAbsent(o, false);
+          }
+        }
+      }
+      for (Response<Set<byte[]>> band : bands) {
+        for (byte[] m : band.get()) {
+          long o = Long.parseLong(new String(m, StandardCharsets.US_ASCII));
+          if (o <= probe.seq) {
+            found.putIfAbsent(o, true);
+          }
+        }
+      }
+      long[] out = new long[2 * found.size()];
+      int i = 0;
+      for (Map.Entry<Long, Boolean> f : found.entrySet()) {
+        out[i++] = f.getKey();
+        out[i++] = f.getValue() ? 1 : 0;
+      }
+      return out;
+    }
+  }
+
+  /** The arguments of a fetch of these candidates ({@code [keys, args]}), or null for none. */
+  private @Nullable List<List<byte[]>> fetchCall(long[] candidates) {
+    if (candidates.length == 0) {
+      return null;
+    }
+    List<byte[]> args = new ArrayList<>(2 + candidates.length / 2);
+    args.add(keys.baseBytes);
+    args.add(bytes(verify ? 1 : 0));
+    for (int i = 0; i < candidates.length; i += 2) {
+      args.add(bytes(candidates[i]));
+    }
+    return List.of(List.of(keys.meta, keys.parents, keys.rootIds), args);
+  }
+
+  /** Fills a probe's table from the fetch's reply. */
+  private void parseFetch(Probe p, long[] candidates, List<?> out) {
+    if (!out.isEmpty() && out.get(0) instanceof Long) {
+      throw gone();
+    }
+    for (int i = 0, j = 0; i < candidates.length; i += 2, j += 4) {
+      Object rec = out.get(j);
+      if (!(rec instanceof byte[] record)) {
+        continue; // removed since the probe
+      }
+      long ordinal = candidates[i];
+      long root = Long.parseLong(new String((byte[]) out.get(j + 1), StandardCharsets.US_ASCII));
+      String rootId = new String((byte[]) out.get(j + 2), StandardCharsets.UTF_8);
+      p.table.add(
+          ordinal,
+          DocRecord.fingerprint(record),
+          root,
+          (byte[]) out.get(j + 3),
+          candidates[i + 1] == 1);
+      p.ids.put(ordinal, DocRecord.id(record));
+      p.rootIds.put(root, rootId);
+    }
+  }
+
+  /** Probes each analysis: one pipeline of reads, then one of fetches for those with candidates. */
+  private List<Probe> probeAll(List<Analysis> analyses) {
+    List<Reads> reads = new ArrayList<>(analyses.size());
+    try (AbstractPipeline p = store.redis().pipelined()) {
+      for (Analysis a : analyses) {
+        reads.add(new Reads(a, p));
+      }
+      p.sync();
+    }
+    List<Probe> probes = new ArrayList<>(analyses.size());
+    List<long[]> found = new ArrayList<>(analyses.size());
+    List<List<List<byte[]>>> fetches = new ArrayList<>();
+    for (Reads r : reads) {
+      Probe probe = new Probe();
+      long[] candidates = r.candidates(probe);
+      probes.add(probe);
+      found.add(candidates);
+      List<List<byte[]>> call = fetchCall(candidates);
+      if (call != null) {
+        fetches.add(call);
+      }
+    }
+    if (!fetches.isEmpty()) {
+      List<Object> replies = store.scripts().runAll(store.scripts().fetch, fetches);
+      int next = 0;
+      for (int i = 0; i < probes.size(); i++) {
+        if (found.get(i).length > 0) {
+          parseFetch(probes.get(i), found.get(i), (List<?>) replies.get(next++));
+        }
+      }
+    }
+    return probes;
   }
 
   private Probe probe(Analysis a) {
-    List<List<byte[]>> call = probeCall(a);
-    return parseProbe(
-        (List<?>) store.scripts().run(store.scripts().probe, call.get(0), call.get(1)));
-  }
-
-  private Probe parseProbe(List<?> out) {
-    long seq = (Long) out.get(0);
-    if (seq < 0) {
-      throw gone();
-    }
-    Probe p = new Probe();
-    p.seq = seq;
-    for (int i = 1; i + 5 < out.size(); i += 6) {
-      long ordinal = Long.parseLong(new String((byte[]) out.get(i), StandardCharsets.US_ASCII));
-      boolean viaBand = (Long) out.get(i + 1) == 1;
-      byte[] rec = (byte[]) out.get(i + 2);
-      long root = Long.parseLong(new String((byte[]) out.get(i + 3), StandardCharsets.US_ASCII));
-      String rootId = new String((byte[]) out.get(i + 4), StandardCharsets.UTF_8);
-      byte[] sketch = (byte[]) out.get(i + 5);
-      p.table.add(ordinal, DocRecord.fingerprint(rec), root, sketch, viaBand);
-      p.ids.put(ordinal, DocRecord.id(rec));
-      p.rootIds.put(root, rootId);
-    }
-    return p;
+    return probeAll(List.of(a)).get(0);
   }
 
   private MatchSet decide(Analysis a, Probe p) {
@@ -277,26 +372,29 @@ final class RedisCollection implements Collection {
       roots = matches.joinedRoots();
     }
 
-    /** The commit's keys and arguments, {@code [keys, args]}; marker, if any, is the last key. */
-    List<List<byte[]>> commitCall(byte @Nullable [] marker) {
+    /** The commit's keys and arguments, {@code [keys, args]}. */
+    List<List<byte[]>> commitCall() {
       Analysis a = doc.analysis();
+      int[] blockKeys = candidateKeys.blockKeys(a.fingerprint());
+      long[] bandKeys = bandKeys(a);
       List<byte[]> ks = new ArrayList<>();
       ks.add(keys.meta);
       ks.add(keys.seq);
-      ks.add(keys.docs);
-      ks.add(keys.sketches);
       ks.add(keys.parents);
       ks.add(keys.rootIds);
-      ks.add(keys.ids);
-      ks.add(keys.expiry);
       ks.add(keys.stats);
-      List<byte[]> lookup = lookupKeys(a);
-      ks.addAll(lookup);
+      ks.add(keys.expiry);
+      ks.add(keys.ids(doc.id()));
+      byte[] rests = new byte[blockKeys.length * entries.restBytes];
+      for (int t = 0; t < blockKeys.length; t++) {
+        ks.add(keys.block(blockKeys[t]));
+        entries.putRest(t, a.fingerprint(), rests, t * entries.restBytes);
+      }
+      for (long key : bandKeys) {
+        ks.add(keys.band(key));
+      }
       for (long root : roots) {
         ks.add(keys.members(root));
-      }
-      if (marker != null) {
-        ks.add(marker);
       }
       List<byte[]> args = new ArrayList<>();
       args.add(bytes(probe.seq));
@@ -305,10 +403,13 @@ final class RedisCollection implements Collection {
       args.add(sketch);
       args.add(exp == Long.MAX_VALUE ? new byte[0] : bytes(exp));
       args.add(k);
-      args.add(bytes(candidateKeys.blockCount()));
-      args.add(bytes(lookup.size() - candidateKeys.blockCount()));
+      args.add(bytes(blockKeys.length));
+      args.add(bytes(bandKeys.length));
       args.add(bytes(matches.size()));
       args.add(bytes(roots.length));
+      args.add(keys.baseBytes);
+      args.add(bytes(entries.restBytes));
+      args.add(rests);
       for (int i = 0; i < matches.size(); i++) {
         args.add(bytes(matches.ordinal(i)));
         args.add(bytes(matches.root(i)));
@@ -355,10 +456,7 @@ final class RedisCollection implements Collection {
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       at.decide(probe(d.analysis()));
-      List<List<byte[]>> call = at.commitCall(null);
-      Outcome o =
-          at.outcome(
-              (List<?>) store.scripts().run(store.scripts().commit, call.get(0), call.get(1)));
+      Outcome o = at.outcome((List<?>) commitAll(List.of(at.commitCall())).get(0));
       if (o != null) {
         return o;
       }
@@ -376,64 +474,75 @@ final class RedisCollection implements Collection {
   }
 
   /**
-   * A batch in rounds of two pipelines, probes then commits, so a round of up to {@value #ROUND}
-   * documents costs two round trips. Commits run in batch order; the first that answers retry (its
-   * decision missed a document stored since its probe, often an earlier one of the same batch)
-   * makes the rest of its round answer retry too (the batch marker), and the next round starts from
-   * it: documents are stored in batch order, each decided against everything stored before it. A
-   * document already expired ends a round and is checked alone.
+   * Runs commits in order in one script call (see {@code commit.lua}); the answers of those that
+   * ran: all of them, or up to the first that answered retry or dropped.
+   */
+  private List<?> commitAll(List<List<List<byte[]>>> calls) {
+    List<byte[]> ks = new ArrayList<>();
+    List<byte[]> args = new ArrayList<>();
+    args.add(bytes(calls.size()));
+    for (List<List<byte[]>> call : calls) {
+      args.add(bytes(call.get(0).size()));
+      args.add(bytes(call.get(1).size()));
+    }
+    for (List<List<byte[]>> call : calls) {
+      ks.addAll(call.get(0));
+      args.addAll(call.get(1));
+    }
+    return (List<?>) store.scripts().run(store.scripts().commit, ks, args);
+  }
+
+  /**
+   * A batch in rounds of up to {@value #ROUND} documents: a pipeline of probes, a pipeline of
+   * fetches when some probe found candidates, then one script call with the round's commits, so a
+   * round costs two or three round trips. Commits run in batch order; the first that answers retry
+   * (its decision missed a document stored since its probe, often an earlier one of the same batch)
+   * ends the call, and the next round starts from it: documents are stored in batch order, each
+   * decided against everything stored before it. A document already expired ends a round and is
+   * checked alone.
    */
   private List<Outcome> insertAll(List<Document> documents, long now) {
     int n = documents.size();
     Outcome[] out = new Outcome[n];
-    byte[] marker =
-        (keys.base + "batch:" + java.util.UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
     int from = 0;
     int rounds = 0;
-    try {
-      while (from < n) {
-        if (++rounds > MAX_ATTEMPTS + n) {
-          throw new IllegalStateException("a batch lost " + MAX_ATTEMPTS + " races in a row");
-        }
-        List<Attempt> round = new ArrayList<>();
-        for (int i = from; i < n && round.size() < ROUND; i++) {
-          Attempt at = new Attempt(documents.get(i), now);
-          if (at.expired(now)) {
-            break;
-          }
-          round.add(at);
-        }
-        if (round.isEmpty()) {
-          out[from] = expired(documents.get(from));
-          from++;
-          continue;
-        }
-        List<List<List<byte[]>>> probes = new ArrayList<>(round.size());
-        for (Attempt at : round) {
-          probes.add(probeCall(at.doc.analysis()));
-        }
-        List<Object> probed = store.scripts().runAll(store.scripts().probe, probes);
-        List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
-        for (int j = 0; j < round.size(); j++) {
-          round.get(j).decide(parseProbe((List<?>) probed.get(j)));
-          commits.add(round.get(j).commitCall(marker));
-        }
-        List<Object> committed = store.scripts().runAll(store.scripts().commit, commits);
-        int j = 0;
-        for (; j < round.size(); j++) {
-          Outcome o = round.get(j).outcome((List<?>) committed.get(j));
-          if (o == null) {
-            break;
-          }
-          out[from + j] = o;
-        }
-        if (j < round.size()) {
-          store.redis().del(marker);
-        }
-        from += j;
+    while (from < n) {
+      if (++rounds > MAX_ATTEMPTS + n) {
+        throw new IllegalStateException("a batch lost " + MAX_ATTEMPTS + " races in a row");
       }
-    } finally {
-      store.redis().del(marker);
+      List<Attempt> round = new ArrayList<>();
+      for (int i = from; i < n && round.size() < ROUND; i++) {
+        Attempt at = new Attempt(documents.get(i), now);
+        if (at.expired(now)) {
+          break;
+        }
+        round.add(at);
+      }
+      if (round.isEmpty()) {
+        out[from] = expired(documents.get(from));
+        from++;
+        continue;
+      }
+      List<Analysis> analyses = new ArrayList<>(round.size());
+      for (Attempt at : round) {
+        analyses.add(at.doc.analysis());
+      }
+      List<Probe> probed = probeAll(analyses);
+      List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
+      for (int j = 0; j < round.size(); j++) {
+        round.get(j).decide(probed.get(j));
+        commits.add(round.get(j).commitCall());
+      }
+      List<?> committed = commitAll(commits);
+      int j = 0;
+      for (; j < committed.size(); j++) {
+        Outcome o = round.get(j).outcome((List<?>) committed.get(j));
+        if (o == null) {
+          break;
+        }
+        out[from + j] = o;
+      }
+      from += j;
     }
     return List.of(out);
   }
@@ -459,8 +568,8 @@ final class RedisCollection implements Collection {
                 .scripts()
                 .run(
                     store.scripts().get,
-                    List.of(keys.meta, keys.docs, keys.parents, keys.rootIds, keys.ids),
-                    List.of(bytes(id)));
+                    List.of(keys.meta, keys.ids(id), keys.parents, keys.rootIds),
+                    List.of(bytes(id), keys.baseBytes));
     if (out.isEmpty()) {
       return null;
     }
@@ -508,12 +617,9 @@ final class RedisCollection implements Collection {
       long root = Long.parseLong(new String((byte[]) out.get(2), StandardCharsets.US_ASCII));
       List<byte[]> ks = new ArrayList<>();
       ks.add(keys.meta);
-      ks.add(keys.docs);
-      ks.add(keys.sketches);
       ks.add(keys.parents);
       ks.add(keys.rootIds);
-      ks.add(keys.ids);
-      ks.add(keys.expiry);
+      ks.add(keys.ids(id));
       ks.add(keys.stats);
       ks.add(keys.members(root));
       for (int key : candidateKeys.blockKeys(r.fingerprint())) {
@@ -529,7 +635,9 @@ final class RedisCollection implements Collection {
               (byte[]) out.get(2),
               bytes(candidateKeys.blockCount()),
               bytes(r.bandKeys().length),
-              bytes(counter));
+              bytes(counter),
+              keys.baseBytes,
+              bytes(entries.width));
       long result = (Long) store.scripts().run(store.scripts().remove, ks, args);
       if (result == 1) {
         return true;
@@ -545,6 +653,11 @@ final class RedisCollection implements Collection {
     throw new IllegalStateException("delete of '" + id + "' lost " + MAX_ATTEMPTS + " races");
   }
 
+  /**
+   * Sweeps the record buckets whose earliest expiry has passed ({@code x} scores each bucket by
+   * it): removes their expired documents one by one (each removal checks what it removes, so nodes
+   * sweeping at once remove each document once), then scores the bucket again.
+   */
   @Override
   public int expire() {
     if (settings.retention().isZero() || dropped) {
@@ -554,24 +667,29 @@ final class RedisCollection implements Collection {
     return unchecked(
         () -> {
           int removed = 0;
+          java.util.Set<Long> swept = new java.util.HashSet<>();
           while (true) {
             List<byte[]> due =
-                store.redis().zrangeByScore(keys.expiry, Double.NEGATIVE_INFINITY, now, 0, 256);
-            if (due.isEmpty()) {
-              return removed;
-            }
-            int before = removed;
-            for (byte[] ordinal : due) {
-              byte[] rec = store.redis().hget(keys.docs, ordinal);
-              if (rec == null) {
-                store.redis().zrem(keys.expiry, ordinal); // removed meanwhile
-                continue;
+                store.redis().zrangeByScore(keys.expiry, Double.NEGATIVE_INFINITY, now, 0, 64);
+            boolean progress = false;
+            for (byte[] b : due) {
+              long bucket = Long.parseLong(new String(b, StandardCharsets.US_ASCII));
+              if (!swept.add(bucket)) {
+                continue; // scored again after its sweep: a document removed meanwhile by another
               }
-              if (remove(DocRecord.id(rec), "expired")) {
-                removed++;
+              progress = true;
+              long first = bucket * Keys.BUCKET;
+              for (byte[] rec : store.redis().hvals(keys.docs(first))) {
+                if (DocRecord.decode(rec).expiresAt() <= now
+                    && remove(DocRecord.id(rec), "expired")) {
+                  removed++;
+                }
               }
+              store
+                  .scripts()
+                  .run(store.scripts().rescore, List.of(keys.expiry, keys.docs(first)), List.of(b));
             }
-            if (removed == before && due.size() < 256) {
+            if (!progress) {
               return removed;
             }
           }
@@ -590,7 +708,7 @@ final class RedisCollection implements Collection {
                 new String(e.getKey(), StandardCharsets.US_ASCII),
                 Long.parseLong(new String(e.getValue(), StandardCharsets.US_ASCII)));
           }
-          long documents = store.redis().hlen(keys.ids);
+          long documents = counters.getOrDefault("documents", 0L);
           return new CollectionStats(
               documents,
               0,

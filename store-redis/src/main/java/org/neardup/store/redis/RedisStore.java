@@ -16,10 +16,14 @@ import org.neardup.decide.CandidateKeys;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.FingerprintStore;
-import redis.clients.jedis.Protocol;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.util.Pool;
 
 /**
  * A {@link FingerprintStore} in Redis, shared by any number of service processes.
@@ -30,18 +34,24 @@ import redis.clients.jedis.resps.ScanResult;
  * of collection {@code c} (uid {@code u}, prefix {@code P}) all carry the hash tag {@code {c:u}}:
  *
  * <ul>
- *   <li>{@code P:{c:u}:b<3 bytes>}: a set of ordinals per block key ({@link CandidateKeys}: the
- *       block's number and 16-bit value), and {@code P:{c:u}:k<8 bytes>} one per MinHash band key;
- *       small sets of integers, which Redis keeps as compact intsets;
- *   <li>{@code d}: hash ordinal to record ({@link DocRecord}: fingerprint, timestamp, expiry, band
- *       keys, id); {@code s}: ordinal to encoded shingle sketch; {@code i}: id to ordinal;
+ *   <li>{@code P:{c:u}:b<3 bytes>}: per block key ({@link CandidateKeys}: the block's number and
+ *       16-bit value), a string of {@link BlockEntries}: each document's ordinal and the bits of
+ *       its fingerprint outside the block (11 bytes for k <= 3), so a check filters candidates by
+ *       distance from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals per
+ *       MinHash band key (an intset);
+ *   <li>{@code d<ordinal / 128>}: hashes of 128 records each (field ordinal % 128; {@link
+ *       DocRecord}: fingerprint, timestamp, expiry, band keys, id), which Redis keeps as compact
+ *       listpacks while a record is at most 64 bytes; {@code s<ordinal / 128>}: the encoded shingle
+ *       sketches the same way; {@code i<2 bytes>}: id to ordinal, in 65,536 buckets by a hash of
+ *       the id (listpacks up to ~8M documents with Redis's default of 128 fields);
  *   <li>{@code p}: ordinal to its cluster's root, for members of clusters of several documents;
  *       {@code m<root>}: the stored members of such a cluster; {@code r}: root to its id (a removed
  *       root keeps representing its cluster while the cluster has a stored member);
  *   <li>{@code seq}: the last ordinal given (ordinals grow with insertion order: the earliest
- *       member, the smallest ordinal, represents a cluster); {@code x}: sorted set of ordinals by
- *       expiry; {@code st}: counters; {@code meta}: the settings (present while the collection
- *       exists).
+ *       member, the smallest ordinal, represents a cluster); {@code x}: sorted set of record
+ *       buckets by the earliest expiry in each (one entry per 128 documents, not one per document);
+ *       {@code st}: counters (documents, inserted, ...); {@code meta}: the settings (present while
+ *       the collection exists).
  * </ul>
  *
  * <p>{@code P:collections} maps each name to {@code uid;settings}. Nothing is kept in the process
@@ -138,10 +148,43 @@ public final class RedisStore implements FingerprintStore {
     }
   }
 
+  /** Pings the server, or every node of a cluster; throws when one does not answer. */
+  void ping() {
+    onEveryNode(Jedis::ping);
+  }
+
+  /** A setting's value, or the distinct values of the nodes of a cluster joined by "/". */
   private String config(String name) {
-    Object reply = redis.sendCommand(Protocol.Command.CONFIG, "GET", name);
-    List<?> pair = (List<?>) reply;
-    return pair.size() < 2 ? "?" : new String((byte[]) pair.get(1), StandardCharsets.UTF_8);
+    java.util.Set<String> values = new java.util.TreeSet<>();
+    for (String v :
+        onEveryNode(
+            node -> {
+              Map<String, String> pair = node.configGet(name);
+              return pair.isEmpty() ? "?" : pair.values().iterator().next();
+            })) {
+      values.add(v);
+    }
+    return String.join("/", values);
+  }
+
+  /**
+   * Runs {@code f} on a connection to each node: the one server, or every node of a cluster
+   * (commands without a key, which a cluster client cannot route by slot).
+   */
+  private <T> List<T> onEveryNode(java.util.function.Function<Jedis, T> f) {
+    List<Pool<Connection>> pools = new ArrayList<>();
+    if (redis instanceof JedisCluster c) {
+      pools.addAll(c.getClusterNodes().values());
+    } else {
+      pools.add(((JedisPooled) redis).getPool());
+    }
+    List<T> out = new ArrayList<>();
+    for (Pool<Connection> pool : pools) {
+      try (Connection connection = pool.getResource()) {
+        out.add(f.apply(new Jedis(connection)));
+      }
+    }
+    return out;
   }
 
   @Override
@@ -325,7 +368,7 @@ public final class RedisStore implements FingerprintStore {
       return false;
     }
     try {
-      return "PONG".equals(redis.ping());
+      return onEveryNode(Jedis::ping).stream().allMatch("PONG"::equals);
     } catch (RuntimeException e) {
       return false;
     }
@@ -337,7 +380,7 @@ public final class RedisStore implements FingerprintStore {
       return "the redis store is closed";
     }
     try {
-      redis.ping();
+      ping();
       return null;
     } catch (RuntimeException e) {
       return unavailable(e).getMessage();
@@ -348,11 +391,15 @@ public final class RedisStore implements FingerprintStore {
   public Map<String, Number> metrics() {
     Map<String, Number> out = new TreeMap<>();
     try {
-      for (String line : redis.info("memory").split("\r?\n")) {
-        if (line.startsWith("used_memory:")) {
-          out.put("redis_used_memory_bytes", Long.parseLong(line.substring(12).trim()));
+      long used = 0;
+      for (String info : onEveryNode(node -> node.info("memory"))) {
+        for (String line : info.split("\r?\n")) {
+          if (line.startsWith("used_memory:")) {
+            used += Long.parseLong(line.substring(12).trim());
+          }
         }
       }
+      out.put("redis_used_memory_bytes", used);
     } catch (RuntimeException e) {
       // Unavailable: no gauge.
     }

@@ -4,19 +4,25 @@ package org.neardup.store.redis;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Set;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * Opens the {@code redis} store. Options: {@code url} ({@code
  * redis://[user:password@]host:port[/db]} or {@code rediss://} for TLS; {@code
  * redis://127.0.0.1:6379} by default), {@code prefix} of every key ({@code neardup}), {@code pool}
- * connections ({@code 64}), {@code timeout-ms} per call ({@code 5000}).
+ * connections ({@code 64}, per node in a cluster), {@code timeout-ms} per call ({@code 5000}),
+ * {@code cluster} ({@code true} when the URL names a node of a Redis Cluster, {@code false} by
+ * default).
  */
 public final class RedisStoreProvider implements FingerprintStore.Provider {
   private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
@@ -29,7 +35,14 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
   @Override
   public FingerprintStore open(StoreConfig config) throws IOException {
     config.checkKnown(
-        "redis", "url", "prefix", "pool", "timeout-ms", "expire-interval", "tls-ca-file");
+        "redis",
+        "url",
+        "prefix",
+        "pool",
+        "timeout-ms",
+        "expire-interval",
+        "tls-ca-file",
+        "cluster");
     String url = config.get("url", "redis://127.0.0.1:6379");
     URI uri;
     try {
@@ -79,14 +92,28 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     poolConfig.setMaxTotal(pool);
     poolConfig.setMaxIdle(pool);
     poolConfig.setMaxWait(java.time.Duration.ofMillis(timeout));
-    JedisPooled redis =
-        new JedisPooled(JedisURIHelper.getHostAndPort(uri), client.build(), poolConfig);
+    String cluster = config.get("cluster", "false");
+    if (!cluster.equals("true") && !cluster.equals("false")) {
+      throw new IllegalArgumentException("cluster must be true or false, got '" + cluster + "'");
+    }
+    UnifiedJedis redis;
+    try {
+      redis =
+          cluster.equals("true")
+              // The URL names one node, a seed: the client learns the others and the slots from it.
+              ? new JedisCluster(
+                  Set.of(JedisURIHelper.getHostAndPort(uri)), client.build(), 5, poolConfig)
+              : new JedisPooled(JedisURIHelper.getHostAndPort(uri), client.build(), poolConfig);
+    } catch (JedisException e) {
+      throw new IOException(
+          "redis at " + RedisStore.where(uri) + " is unavailable: " + e.getMessage(), e);
+    }
     java.time.Duration expireInterval =
         org.neardup.store.CollectionSettings.parseDuration(config.get("expire-interval", "10s"));
     RedisStore store =
         new RedisStore(redis, prefix, config.clock(), RedisStore.where(uri), expireInterval);
     try {
-      redis.ping();
+      store.ping();
     } catch (RuntimeException e) {
       redis.close();
       throw store.unavailable(e);

@@ -13,9 +13,9 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * The store's Lua scripts ({@code probe}, {@code commit}, {@code remove}, {@code get}), run by
- * their SHA-1 and loaded again when Redis answers NOSCRIPT (after a restart, or on a node of a
- * cluster that has not seen them). Thread-safe.
+ * The store's Lua scripts ({@code fetch}, {@code commit}, {@code remove}, {@code get}, {@code
+ * rescore}), run by their SHA-1 and loaded again when Redis answers NOSCRIPT (after a restart, or
+ * on a node of a cluster that has not seen them). Thread-safe.
  */
 final class Scripts {
   /** One script: its source and its SHA-1. */
@@ -37,10 +37,11 @@ final class Scripts {
     }
   }
 
-  final Script probe = new Script("probe");
+  final Script fetch = new Script("fetch");
   final Script commit = new Script("commit");
   final Script remove = new Script("remove");
   final Script get = new Script("get");
+  final Script rescore = new Script("rescore");
 
   private final UnifiedJedis redis;
 

@@ -6,125 +6,173 @@
 -- cluster root is the one the probe saw. Then the document gets the next ordinal and joins the
 -- clusters of its matches, whose earliest root represents the union. Redis runs a script alone, so
 -- the check and the insert are one step.
--- KEYS: 1 meta, 2 seq, 3 d, 4 s, 5 p, 6 r, 7 i (id -> ordinal), 8 x (expiry), 9 st (stats),
+-- A block key is a string of entries, 5-byte ordinal then the fingerprint's bits outside the block
+-- (ARGV[12] bytes), in ascending ordinal order: an insert appends, a removal cuts its entry out, so
+-- the entries above the probe's ordinal are the last ones.
+-- A commit's KEYS: 1 meta, 2 seq, 3 p, 4 r, 5 st, 6 x, 7 the id's bucket of i,
 --       then nb block keys, nk band keys, then one member set per distinct root (ARGV order).
--- ARGV: 1 seen, 2 id, 3 record, 4 sketch ('' for none), 5 expiresAt ('' for never), 6 k,
---       7 nb, 8 nk, 9 number of matches n, 10 number of distinct roots nr,
+-- A commit's ARGV: 1 seen, 2 id, 3 record, 4 sketch ('' for none), 5 expiresAt ('' for never), 6 k,
+--       7 nb, 8 nk, 9 number of matches n, 10 number of distinct roots nr, 11 key base,
+--       12 rest width w, 13 the query's nb block rests (w bytes each, concatenated),
 --       then n pairs (ordinal, root), then nr distinct roots (ascending).
---       An optional last key is a batch marker: a commit pipelined after one that answered retry
---       answers retry too, so the documents of a batch are stored in batch order.
--- Returns {'stored', ordinal}, {'exists', record, root id}, {'retry'}, or {'dropped'}.
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return {'dropped'}
-end
-local marker = nil
-if #KEYS > 9 + tonumber(ARGV[7]) + tonumber(ARGV[8]) + tonumber(ARGV[10]) then
-  marker = KEYS[#KEYS]
-  if redis.call('EXISTS', marker) == 1 then
+-- Record and sketch buckets (base .. 'd' / 's' .. floor(ordinal / 128), field ordinal % 128) share
+-- the hash tag of the declared keys, so they live in the same slot.
+-- Each commit answers {'stored', ordinal}, {'exists', record, root id}, {'retry'}, or {'dropped'}.
+-- One call carries the commits of a whole batch round, run in order (one script call instead of
+-- one per document): ARGV[1] is their number c, ARGV[2 .. 1 + 2c] their key and argument counts,
+-- then each commit's arguments; KEYS each commit's keys, in the same order. The first commit that
+-- answers retry or dropped ends the call: the documents of a batch are stored in batch order, each
+-- decided against everything stored before it. Returns the answers of the commits that ran.
+local function commit(KEYS, ARGV)
+  if redis.call('EXISTS', KEYS[1]) == 0 then
+    return {'dropped'}
+  end
+  local nb = tonumber(ARGV[7])
+  local nk = tonumber(ARGV[8])
+  local n = tonumber(ARGV[9])
+  local nr = tonumber(ARGV[10])
+  local base = ARGV[11]
+  local w = tonumber(ARGV[12])
+  local function retry()
     return {'retry'}
   end
-end
-local function retry()
-  if marker then
-    redis.call('SET', marker, '1', 'PX', 60000)
+  local function bucket(o)
+    return math.floor(o / 128)
   end
-  return {'retry'}
-end
-local id = ARGV[2]
-local existing = redis.call('HGET', KEYS[7], id)
-if existing then
-  local rec = redis.call('HGET', KEYS[3], existing)
-  local root = redis.call('HGET', KEYS[5], existing)
-  local rootId = id
-  if root then
-    rootId = redis.call('HGET', KEYS[6], root) or ''
+  local function field(o)
+    return tostring(o % 128)
   end
-  return {'exists', rec, rootId}
-end
-local seen = tonumber(ARGV[1])
-local k = tonumber(ARGV[6])
-local nb = tonumber(ARGV[7])
-local nk = tonumber(ARGV[8])
-local n = tonumber(ARGV[9])
-local nr = tonumber(ARGV[10])
-local seq = tonumber(redis.call('GET', KEYS[2]) or '0')
-if seq > seen then
-  local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
-  local q = {string.byte(ARGV[3], 1, 8)}
-  for i = 1, nb do
-    for _, m in ipairs(redis.call('SMEMBERS', KEYS[9 + i])) do
-      if tonumber(m) > seen then
-        local rec = redis.call('HGET', KEYS[3], m)
-        if rec then
-          local d = 0
-          for j = 1, 8 do
-            local x = bit.bxor(q[j], string.byte(rec, j))
-            d = d + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
+  local function recordOf(o)
+    return redis.call('HGET', base .. 'd' .. bucket(o), field(o))
+  end
+  local id = ARGV[2]
+  local existing = redis.call('HGET', KEYS[7], id)
+  if existing then
+    local rec = recordOf(tonumber(existing))
+    local root = redis.call('HGET', KEYS[3], existing)
+    local rootId = id
+    if root then
+      rootId = redis.call('HGET', KEYS[4], root) or ''
+    end
+    return {'exists', rec, rootId}
+  end
+  local seen = tonumber(ARGV[1])
+  local k = tonumber(ARGV[6])
+  local seq = tonumber(redis.call('GET', KEYS[2]) or '0')
+  local rests = ARGV[13]
+  local ew = 5 + w
+  local blocks = {}
+  if seq > seen then
+    local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
+    for i = 1, nb do
+      local s = redis.call('GET', KEYS[7 + i])
+      blocks[i] = s or ''
+      if s then
+        local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
+        local at = #s - ew + 1
+        while at >= 1 do
+          local a, b, c, d, e = string.byte(s, at, at + 4)
+          local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
+          if o <= seen then
+            break
           end
-          if d <= k then
+          local dist = 0
+          for j = 1, w do
+            local x = bit.bxor(q[j], string.byte(s, at + 4 + j))
+            dist = dist + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
+          end
+          if dist <= k then
             return retry()
           end
+          at = at - ew
+        end
+      end
+    end
+    for i = 1, nk do
+      for _, m in ipairs(redis.call('SMEMBERS', KEYS[7 + nb + i])) do
+        if tonumber(m) > seen then
+          return retry()
         end
       end
     end
   end
+  for j = 1, n do
+    local m = tonumber(ARGV[13 + 2 * j - 1])
+    if redis.call('HEXISTS', base .. 'd' .. bucket(m), field(m)) == 0 then
+      return retry()
+    end
+    local root = redis.call('HGET', KEYS[3], ARGV[13 + 2 * j - 1]) or ARGV[13 + 2 * j - 1]
+    if root ~= ARGV[13 + 2 * j] then
+      return retry()
+    end
+  end
+  local o = redis.call('INCR', KEYS[2])
+  redis.call('HSET', base .. 'd' .. bucket(o), field(o), ARGV[3])
+  if ARGV[4] ~= '' then
+    redis.call('HSET', base .. 's' .. bucket(o), field(o), ARGV[4])
+  end
+  redis.call('HSET', KEYS[7], id, o)
+  local ob = string.char(math.floor(o / 4294967296) % 256, math.floor(o / 16777216) % 256,
+    math.floor(o / 65536) % 256, math.floor(o / 256) % 256, o % 256)
+  for i = 1, nb do
+    -- SET of the whole string, not APPEND: APPEND leaves the string room to grow (up to twice its
+    -- length), which at ~4 entries per key would cost more memory than the entries themselves.
+    local s = blocks[i] or redis.call('GET', KEYS[7 + i]) or ''
+    redis.call('SET', KEYS[7 + i], s .. ob .. string.sub(rests, (i - 1) * w + 1, i * w))
+  end
   for i = 1, nk do
-    for _, m in ipairs(redis.call('SMEMBERS', KEYS[9 + nb + i])) do
-      if tonumber(m) > seen then
-        return retry()
+    redis.call('SADD', KEYS[7 + nb + i], o)
+  end
+  if ARGV[5] ~= '' then
+    -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
+    redis.call('ZADD', KEYS[6], 'LT', ARGV[5], bucket(o))
+  end
+  redis.call('HINCRBY', KEYS[5], 'inserted', 1)
+  redis.call('HINCRBY', KEYS[5], 'documents', 1)
+  if nr > 0 then
+    redis.call('HINCRBY', KEYS[5], 'duplicates', 1)
+    local rootBase = 13 + 2 * n
+    local first = ARGV[rootBase + 1]
+    local firstSet = KEYS[7 + nb + nk + 1]
+    if redis.call('EXISTS', firstSet) == 0 then
+      -- A live single document becomes a cluster of several: file it and keep its id.
+      local rec = recordOf(tonumber(first))
+      redis.call('SADD', firstSet, first)
+      redis.call('HSET', KEYS[4], first, string.sub(rec, 26 + 8 * string.byte(rec, 25)))
+    end
+    for j = 2, nr do
+      local r = ARGV[rootBase + j]
+      local set = KEYS[7 + nb + nk + j]
+      local members = redis.call('SMEMBERS', set)
+      if #members == 0 then
+        members = {r}
       end
+      for _, m in ipairs(members) do
+        redis.call('SADD', firstSet, m)
+        redis.call('HSET', KEYS[3], m, first)
+      end
+      redis.call('DEL', set)
+      redis.call('HDEL', KEYS[4], r)
     end
+    redis.call('SADD', firstSet, o)
+    redis.call('HSET', KEYS[3], o, first)
+  end
+  return {'stored', o}
+end
+
+local c = tonumber(ARGV[1])
+local kpos = 1
+local apos = 2 + 2 * c
+local answers = {}
+for j = 1, c do
+  local nkeys = tonumber(ARGV[2 * j])
+  local nargs = tonumber(ARGV[2 * j + 1])
+  local answer = commit({unpack(KEYS, kpos, kpos + nkeys - 1)}, {unpack(ARGV, apos, apos + nargs - 1)})
+  kpos = kpos + nkeys
+  apos = apos + nargs
+  answers[j] = answer
+  if answer[1] == 'retry' or answer[1] == 'dropped' then
+    break
   end
 end
-for j = 1, n do
-  local m = ARGV[10 + 2 * j - 1]
-  if redis.call('HEXISTS', KEYS[3], m) == 0 then
-    return retry()
-  end
-  local root = redis.call('HGET', KEYS[5], m) or m
-  if root ~= ARGV[10 + 2 * j] then
-    return retry()
-  end
-end
-local o = redis.call('INCR', KEYS[2])
-redis.call('HSET', KEYS[3], o, ARGV[3])
-if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[4], o, ARGV[4])
-end
-redis.call('HSET', KEYS[7], id, o)
-for i = 1, nb + nk do
-  redis.call('SADD', KEYS[9 + i], o)
-end
-if ARGV[5] ~= '' then
-  redis.call('ZADD', KEYS[8], ARGV[5], o)
-end
-redis.call('HINCRBY', KEYS[9], 'inserted', 1)
-if nr > 0 then
-  redis.call('HINCRBY', KEYS[9], 'duplicates', 1)
-  local base = 10 + 2 * n
-  local first = ARGV[base + 1]
-  local firstSet = KEYS[9 + nb + nk + 1]
-  if redis.call('EXISTS', firstSet) == 0 then
-    -- A live single document becomes a cluster of several: file it and keep its id.
-    local rec = redis.call('HGET', KEYS[3], first)
-    redis.call('SADD', firstSet, first)
-    redis.call('HSET', KEYS[6], first, string.sub(rec, 26 + 8 * string.byte(rec, 25)))
-  end
-  for j = 2, nr do
-    local r = ARGV[base + j]
-    local set = KEYS[9 + nb + nk + j]
-    local members = redis.call('SMEMBERS', set)
-    if #members == 0 then
-      members = {r}
-    end
-    for _, m in ipairs(members) do
-      redis.call('SADD', firstSet, m)
-      redis.call('HSET', KEYS[5], m, first)
-    end
-    redis.call('DEL', set)
-    redis.call('HDEL', KEYS[6], r)
-  end
-  redis.call('SADD', firstSet, o)
-  redis.call('HSET', KEYS[5], o, first)
-end
-return {'stored', o}
+return answers

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.neardup.decide.CandidateKeys;
+
+class BlockEntriesTest {
+  /**
+   * Two fingerprints under one block key differ only outside the block, so the popcount of their
+   * rests' XOR is their distance: the node filters candidates without their records.
+   */
+  @Test
+  void rest_sameBlockKey_xorPopcountIsTheDistance() {
+    SplittableRandom r = new SplittableRandom(7);
+    for (int k : new int[] {0, 1, 3, 4, 6, 10, 63}) {
+      CandidateKeys keys = new CandidateKeys(k);
+      BlockEntries e = new BlockEntries(keys);
+      assertThat(e.restBytes * 8L).as("k=%s", k).isGreaterThanOrEqualTo(64 - 16);
+      for (int i = 0; i < 2_000; i++) {
+        long a = r.nextLong();
+        long b = a ^ r.nextLong() & r.nextLong() & r.nextLong();
+        for (int t = 0; t < keys.blockCount(); t++) {
+          if (keys.blockKey(t, a) == keys.blockKey(t, b)) {
+            assertThat(Long.bitCount(e.rest(t, a) ^ e.rest(t, b)))
+                .as("k=%s t=%s a=%x b=%x", k, t, a, b)
+                .isEqualTo(Long.bitCount(a ^ b));
+          }
+          byte[] entry = new byte[e.width];
+          e.putRest(t, a, entry, BlockEntries.ORDINAL_BYTES);
+          assertThat(e.rest(entry, 0)).isEqualTo(e.rest(t, a));
+        }
+      }
+    }
+  }
+
+  @Test
+  void rest_k3_fitsSixBytes() {
+    assertThat(new BlockEntries(new CandidateKeys(3)).width).isEqualTo(11);
+  }
+
+  @Test
+  void ordinal_readsFiveBytesBigEndian() {
+    byte[] entry = {0x01, 0x02, 0x03, 0x04, 0x05, 0, 0, 0, 0, 0, 0};
+    assertThat(BlockEntries.ordinal(entry, 0)).isEqualTo(0x0102030405L);
+  }
+}
