@@ -94,14 +94,13 @@ if [ "$load" = send ]; then
   secs=$(echo "$(date +%s.%N) - $t0" | bc)
   echo "ingest with neardup send --batch 500: $secs s = $(echo "$docs / $secs" | bc) documents/s"
 fi
-jcmd "$pid" GC.run > /dev/null
-heap=$(jcmd "$pid" GC.heap_info | awk '/used/ { for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/,/, "", v)
-  m = 1; if (v ~ /K$/) m = 1024; if (v ~ /M$/) m = 1048576; if (v ~ /G$/) m = 1073741824; sub(/[KMG]$/, "", v); print v * m; exit } }')
+# The class histogram runs a full GC first and counts the live objects only.
+heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }')
 rss=$(awk '/VmRSS/ { print $2 * 1024 }' "/proc/$pid/status")
-stored=$(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; print(json.load(sys.stdin)["documents"])')
+read -r stored ram < <(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["documents"], d["ramBytes"])')
 durable=$(find "$work/data" -type f ! -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
 scratch=$(find "$work/data" -type f -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-echo "stored $stored documents: heap after full GC $((heap / stored)) bytes/document ($((heap >> 20)) MB), RSS $((rss / stored)) bytes/document ($((rss >> 20)) MB)"
+echo "stored $stored documents: live heap after a full GC $((heap / stored)) bytes/document ($((heap >> 20)) MB; the collection counts $((ram / stored))), RSS $((rss / stored)) bytes/document ($((rss >> 20)) MB)"
 echo "disk: $((durable / stored)) bytes/document in the log and snapshot, $((scratch / stored)) in sketch files (*.tmp, rebuilt at open)"
 # Twice: the first pass warms the page cache and the JIT, the second is the figure.
 "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" default "$work/queries.jsonl" 1000 100 100 | sed 's/^/warm-up /'

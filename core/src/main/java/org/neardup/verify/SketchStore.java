@@ -50,20 +50,26 @@ public interface SketchStore extends AutoCloseable {
     return HeapSketchStore::new;
   }
 
-  /** A view of bytes: {@code array[offset, offset + length)}; reused per thread. */
+  /**
+   * A view of bytes: {@code array[offset, offset + length)}; reused per thread. It owns a buffer
+   * for copies, apart from the arrays it views (a copy into a viewed array would overwrite the
+   * store's own bytes).
+   */
   final class Slice {
     public byte[] array = new byte[0];
     public int offset;
     public int length;
+    private byte[] own = new byte[0];
 
-    /** A buffer of at least n bytes at offset 0, its old content lost. */
+    /** This slice's own buffer of at least n bytes, at offset 0, its old content lost. */
     public byte[] buffer(int n) {
-      if (array.length < n) {
-        array = new byte[Math.max(n, array.length * 2)];
+      if (own.length < n) {
+        own = new byte[Math.max(n, own.length * 2)];
       }
+      array = own;
       offset = 0;
       length = n;
-      return array;
+      return own;
     }
 
     /** Points at another array's bytes. */
