@@ -95,8 +95,12 @@ if [ "$load" = send ]; then
   echo "ingest with neardup send --batch 500: $secs s = $(echo "$docs / $secs" | bc) documents/s"
 fi
 # The class histogram runs a full GC first and counts the live objects only.
-heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }')
-rss=$(awk '/VmRSS/ { print $2 * 1024 }' "/proc/$pid/status")
+# On a loaded machine the attach can time out: try again.
+heap=""
+for attempt in 1 2 3; do
+  heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }') && [ -n "$heap" ] && break
+done
+rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
 read -r stored ram < <(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["documents"], d["ramBytes"])')
 durable=$(find "$work/data" -type f ! -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
 scratch=$(find "$work/data" -type f -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
