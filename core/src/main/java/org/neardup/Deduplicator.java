@@ -16,7 +16,6 @@ import org.neardup.index.BlockPermutedIndex;
 import org.neardup.index.BlockScheme;
 import org.neardup.index.HammingIndex;
 import org.neardup.index.MatchConsumer;
-import org.neardup.internal.BytePool;
 import org.neardup.internal.Checks;
 import org.neardup.internal.LongIntMap;
 import org.neardup.internal.PagedLongArray;
@@ -25,6 +24,7 @@ import org.neardup.verify.BandIndex;
 import org.neardup.verify.BandScheme;
 import org.neardup.verify.ShingleSketch;
 import org.neardup.verify.Shingler;
+import org.neardup.verify.SketchStore;
 
 /**
  * Checks each new text against everything stored and stores it in the same step.
@@ -50,9 +50,10 @@ import org.neardup.verify.Shingler;
  *
  * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme), 8
  * for the docId, 8 for the fingerprint, 8 for the cluster, ~18 for the id map, and when verifying
- * 11 to 21 per band key in the band index plus 8 per band key kept for removal, 8 of bookkeeping
- * and the encoded shingle sketch (see {@link ShingleSketch}). {@link #remove} frees the index
- * entries; the rest comes back on {@link #compact()}.
+ * 11 to 21 per band key in the band index, and what the {@link SketchStore} holds: on the heap by
+ * default, 8 per band key kept for removal, 8 of bookkeeping and the encoded shingle sketch (see
+ * {@link ShingleSketch}). {@link #remove} frees the index entries; the rest comes back on {@link
+ * #compact()}.
  */
 public final class Deduplicator {
   /** The default largest Hamming distance of a fingerprint match. */
@@ -74,8 +75,8 @@ public final class Deduplicator {
    * Documents get dense ordinals in arrival order; every per-document structure is addressed by
    * ordinal, and the fingerprint index and band index store ordinals, not docIds.
    *
-   * Invariants (under the lock): docIds, fingerprints have `count` entries, bandKeys count *
-   * bandCount, sketches count entries when verifying; ordinals maps the docId of every live ordinal
+   * Invariants (under the lock): docIds, fingerprints have `count` entries, sketches
+   * (band keys and sketch) count entries when verifying; ordinals maps the docId of every live ordinal
    * to it, and no other; `removed` holds exactly the other ordinals below count; the index and the
    * band index hold the entries of live ordinals only; clusters has count elements and each root
    * is the smallest ordinal of its cluster, so ordinal order is the "earliest member" order, which
@@ -118,13 +119,16 @@ public final class Deduplicator {
   private @Nullable BandIndex bands;
   private LongIntMap ordinals;
   private Clusters clusters;
-  private BytePool sketches;
+  private final SketchStore.Factory sketchStores;
+
+  /**
+   * Sketches and band keys of every ordinal (when verifying; kept for verification and removal).
+   */
+  private SketchStore sketches;
+
   private BitSet removed = new BitSet();
   private PagedLongArray docIds;
   private PagedLongArray fingerprints;
-
-  /** The band keys of every ordinal, {@link #bandCount} per ordinal (kept for removal). */
-  private PagedLongArray bandKeys;
 
   /** Band keys of the ordinal being removed; guarded by the write lock. */
   private final long[] keyBuffer;
@@ -166,10 +170,15 @@ public final class Deduplicator {
     this.bands = verify ? new BandIndex(saturatedInt((long) expected * bandCount)) : null;
     this.ordinals = new LongIntMap(expected);
     this.clusters = new Clusters(expected);
-    this.sketches = new BytePool();
+    this.sketchStores = b.sketchStores;
+    this.sketches = newSketchStore(expected);
     this.docIds = new PagedLongArray(expected);
     this.fingerprints = new PagedLongArray(expected);
-    this.bandKeys = new PagedLongArray(verify ? (long) expected * bandCount : 0);
+  }
+
+  /** The builder's sketch store when verifying; an empty heap one (never used) when not. */
+  private SketchStore newSketchStore(int expected) {
+    return verify ? sketchStores.create(bandCount, expected) : SketchStore.onHeap().create(0, 0);
   }
 
   private static int saturatedInt(long n) {
@@ -518,9 +527,15 @@ public final class Deduplicator {
         fingerprints.append(fp);
         clusters.add();
         if (bands != null) {
-          sketches.add(batch.sketches.array(i), batch.sketches.offset(i), batch.sketches.length(i));
           batch.bandKeys.get((long) i * bandCount, keys, 0, bandCount);
-          bandKeys.append(keys, 0, bandCount);
+          int pooled =
+              sketches.add(
+                  keys,
+                  bandCount,
+                  batch.sketches.array(i),
+                  batch.sketches.offset(i),
+                  batch.sketches.length(i));
+          assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
           bands.add(keys, ordinal);
         }
         long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
@@ -570,10 +585,10 @@ public final class Deduplicator {
       int n = live;
       PagedLongArray newDocIds = new PagedLongArray(n);
       PagedLongArray newFingerprints = new PagedLongArray(n);
-      PagedLongArray newBandKeys = new PagedLongArray(verify ? (long) n * bandCount : 0);
       LongIntMap newOrdinals = new LongIntMap(n);
       Clusters newClusters = new Clusters(n);
-      BytePool newSketches = new BytePool();
+      SketchStore newSketches = newSketchStore(n);
+      SketchStore.Slice slice = new SketchStore.Slice();
       BandIndex newBands = verify ? new BandIndex(saturatedInt((long) n * bandCount)) : null;
       // Old root -> new ordinal of its earliest surviving member, the new root.
       LongIntMap newRoot = new LongIntMap(0);
@@ -597,9 +612,9 @@ public final class Deduplicator {
           newClusters.union(i, earliest);
         }
         if (newBands != null) {
-          newSketches.add(sketches.array(o), sketches.offset(o), sketches.length(o));
-          bandKeys.get((long) o * bandCount, keys, 0, bandCount);
-          newBandKeys.append(keys, 0, bandCount);
+          sketches.sketch(o, slice);
+          sketches.bandKeys(o, keys);
+          newSketches.add(keys, bandCount, slice.array, slice.offset, slice.length);
           newBands.add(keys, i);
         }
         fps[i] = fp;
@@ -612,14 +627,16 @@ public final class Deduplicator {
       bands = newBands;
       ordinals = newOrdinals;
       clusters = newClusters;
+      SketchStore oldSketches = sketches;
       sketches = newSketches;
       docIds = newDocIds;
       fingerprints = newFingerprints;
-      bandKeys = newBandKeys;
       removed = new BitSet();
       count = n;
       published = n;
       epoch++; // last: a probe that reads the new epoch sees everything above
+      // No reader holds the old store: readers read it under the lock, and this holds it.
+      oldSketches.close();
       return dropped;
     } finally {
       w.unlock();
@@ -665,7 +682,7 @@ public final class Deduplicator {
       }
       index.remove(fingerprints.get(ordinal), ordinal);
       if (bands != null) {
-        bandKeys.get((long) ordinal * bandCount, keyBuffer, 0, bandCount);
+        sketches.bandKeys(ordinal, keyBuffer);
         bands.remove(keyBuffer, ordinal);
         sketches.clear(ordinal);
       }
@@ -770,7 +787,7 @@ public final class Deduplicator {
       bytes += sketches.ramBytesUsed() + docIds.ramBytesUsed() + fingerprints.ramBytesUsed();
       bytes += removed.size() / 8;
       if (bands != null) {
-        bytes += bands.ramBytesUsed() + bandKeys.ramBytesUsed();
+        bytes += bands.ramBytesUsed();
       }
       return bytes;
     } finally {
@@ -802,10 +819,9 @@ public final class Deduplicator {
     published = count;
     if (bands != null) {
       byte[] sketch = encoded == null ? NO_BYTES : encoded;
-      int pooled = sketches.add(sketch, 0, sketch.length);
-      assert pooled == ordinal : "sketch pool out of step: " + pooled + " != " + ordinal;
       long[] keys = analysis.sketch().bandKeys();
-      bandKeys.append(keys, 0, keys.length);
+      int pooled = sketches.add(keys, keys.length, sketch, 0, sketch.length);
+      assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
       bands.add(keys, ordinal);
     }
     live++;
@@ -861,6 +877,7 @@ public final class Deduplicator {
     long fp = analysis.fingerprint();
     ShingleSketch mine = verify ? analysis.sketch().shingles() : null;
     MatchSet out = s.matches;
+    SketchStore.Slice theirs = s.slice;
     for (int i = 0; i < n; i++) {
       int o = s.candidates[i];
       if (removed.get(o)) {
@@ -871,11 +888,14 @@ public final class Deduplicator {
       if (verify && out.canSkip(root)) {
         continue;
       }
-      double similarity =
-          verify
-              ? verifier.similarity(
-                  distance, mine, sketches.array(o), sketches.offset(o), sketches.length(o))
-              : verifier.similarity(distance, null, null, 0, 0);
+      double similarity;
+      if (verify) {
+        sketches.sketch(o, theirs);
+        similarity =
+            verifier.similarity(distance, mine, theirs.array, theirs.offset, theirs.length);
+      } else {
+        similarity = verifier.similarity(distance, null, null, 0, 0);
+      }
       if (similarity != Verifier.REJECTED) {
         out.add(o, root, distance, similarity);
       }
@@ -969,6 +989,9 @@ public final class Deduplicator {
     final Group group = new Group();
     final MatchSet matches;
 
+    /** Where a candidate's sketch is read to. */
+    final SketchStore.Slice slice = new SketchStore.Slice();
+
     /** An empty match set, shared by the probes that found nothing. */
     final MatchSet empty;
 
@@ -1014,8 +1037,18 @@ public final class Deduplicator {
     private BlockScheme scheme = BlockScheme.DEFAULT;
     private int maxMatches = DEFAULT_MAX_MATCHES;
     private int expectedSize = 1024;
+    private SketchStore.Factory sketchStores = SketchStore.onHeap();
 
     private Builder() {}
+
+    /**
+     * Where sketches and band keys are kept (see {@link SketchStore}); on the Java heap by default.
+     * A compaction creates a new store and closes the old one.
+     */
+    public Builder sketchStores(SketchStore.Factory factory) {
+      this.sketchStores = Objects.requireNonNull(factory, "factory");
+      return this;
+    }
 
     /**
      * Fingerprint settings; by default those of {@link FingerprintSettings#builder(Lexicon)} for

@@ -51,7 +51,7 @@ public final class MutatedCorpus {
     "\nPosted %d days ago · %d views", "\n原标题：%d", "\nShared %d times",
   };
 
-  private record Base(String id, String text, String lang) {}
+  record Base(String id, String text, String lang) {}
 
   private MutatedCorpus() {}
 
@@ -157,7 +157,7 @@ public final class MutatedCorpus {
     return 'x';
   }
 
-  private static List<Base> read(Path path) throws IOException {
+  static List<Base> read(Path path) throws IOException {
     List<Base> out = new ArrayList<>();
     JsonFactory json = new JsonFactory();
     try (InputStream raw = Files.newInputStream(path);

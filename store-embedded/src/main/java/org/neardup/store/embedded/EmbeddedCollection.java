@@ -583,7 +583,21 @@ final class EmbeddedCollection implements Collection {
   void markDropped() {
     assert lock.isWriteLockedByCurrentThread();
     dropped = true;
+    if (rebuild != null) {
+      rebuild.restorer.discard();
+    }
     rebuild = null;
+    gen.close();
+  }
+
+  /** Frees the generation's files when the store closes. */
+  void closeGeneration() {
+    lock.writeLock().lock();
+    try {
+      gen.close();
+    } finally {
+      lock.writeLock().unlock();
+    }
   }
 
   boolean isDropped() {
@@ -629,7 +643,10 @@ final class EmbeddedCollection implements Collection {
     if (dead == 0 || (!force && (dead < minDead || dead < live))) {
       return false;
     }
-    rebuild = new Rebuild(new Restorer(settings, analyzer, Math.max(1024, live)), nextDocId);
+    rebuild =
+        new Rebuild(
+            new Restorer(settings, analyzer, Math.max(1024, live), store.sketchFiles(number)),
+            nextDocId);
     return true;
   }
 
@@ -675,6 +692,9 @@ final class EmbeddedCollection implements Collection {
   void abortRebuild() {
     lock.writeLock().lock();
     try {
+      if (rebuild != null) {
+        rebuild.restorer.discard();
+      }
       rebuild = null;
     } finally {
       lock.writeLock().unlock();
@@ -705,7 +725,9 @@ final class EmbeddedCollection implements Collection {
         if (batch.size() < 1024) {
           apply(r, batch);
           Generation next = r.restorer.finish(r.cut);
+          Generation old = gen;
           gen = next;
+          old.close();
           rebuild = null;
           sweepFrom = 0;
           minExpiresAt = Long.MIN_VALUE; // the next sweep looks at everything once

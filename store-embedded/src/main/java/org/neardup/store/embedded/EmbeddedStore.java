@@ -2,7 +2,6 @@
 package org.neardup.store.embedded;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -28,7 +27,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analyzer;
 import org.neardup.store.Collection;
@@ -76,6 +74,7 @@ public final class EmbeddedStore implements FingerprintStore {
   private volatile SnapshotFormat.@Nullable Writer pacedWriter;
   private final int minDeadForRebuild;
   private final boolean snapshotOnClose;
+  private final @Nullable SketchFiles sketchFiles;
   private final FileChannel lockChannel;
   private final FileLock fileLock;
   private Log log;
@@ -113,6 +112,7 @@ public final class EmbeddedStore implements FingerprintStore {
     this.snapshotBytesPerSecond = b.snapshotBytesPerSecond;
     this.minDeadForRebuild = b.minDeadForRebuild;
     this.snapshotOnClose = b.snapshotOnClose;
+    this.sketchFiles = b.sketchesOnHeap ? null : new SketchFiles(b.dir);
     Files.createDirectories(dir);
     this.lockChannel =
         FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -174,6 +174,11 @@ public final class EmbeddedStore implements FingerprintStore {
     return clock;
   }
 
+  /** Where a new generation of collection c keeps its sketches: files, or null for the heap. */
+  SketchFiles.@Nullable Owner sketchFiles(int collection) {
+    return sketchFiles == null ? null : sketchFiles.owner(collection);
+  }
+
   public Path directory() {
     return dir;
   }
@@ -181,273 +186,28 @@ public final class EmbeddedStore implements FingerprintStore {
   // --- open ---------------------------------------------------------------------------------
 
   private void load() throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        if (p.getFileName().toString().endsWith(".tmp")) {
-          Files.delete(p);
-        }
-      }
+    StoreLoader l = new StoreLoader(dir, dictionaries, this::sketchFiles);
+    l.load(clock.millis());
+    for (StoreLoader.Loaded c : l.collections()) {
+      EmbeddedCollection ec =
+          new EmbeddedCollection(
+              this,
+              c.number(),
+              c.name(),
+              c.settings(),
+              c.analyzer(),
+              c.nextDocId(),
+              c.generation());
+      byName.put(c.name(), ec);
+      byNumber.put(c.number(), ec);
     }
-    TreeMap<Long, Path> snapshots = new TreeMap<>();
-    TreeMap<Long, Path> segments = new TreeMap<>();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        long s = SnapshotFormat.segmentOf(p);
-        if (s >= 0) {
-          snapshots.put(s, p);
-        }
-        long g = LogFormat.segmentOf(p);
-        if (g >= 0) {
-          segments.put(g, p);
-        }
-      }
-    }
-    long now = clock.millis();
-    Map<Integer, Restorer> restorers = new HashMap<>();
-    Map<Integer, Pending> pending = new LinkedHashMap<>();
-    if (!snapshots.isEmpty()) {
-      Path snap = snapshots.lastEntry().getValue();
-      loadSnapshot(snap, now, pending, restorers);
-      snapshotSegment = snapshots.lastKey();
-      lastSnapshotBytes = Files.size(snap);
-    }
-    long expect = snapshotSegment + 1;
-    long last = snapshotSegment;
-    List<Long> numbers = new ArrayList<>(segments.tailMap(snapshotSegment, false).keySet());
-    for (int i = 0; i < numbers.size(); i++) {
-      long n = numbers.get(i);
-      Path file = segments.get(n);
-      if (expect > 0 && n != expect && !(snapshotSegment < 0 && i == 0)) {
-        throw new CorruptStoreException(
-            file,
-            "log segment "
-                + expect
-                + " is missing (found "
-                + n
-                + " next); the log must be contiguous after the snapshot");
-      }
-      replaySegment(file, n, i == numbers.size() - 1, now, pending, restorers);
-      expect = n + 1;
-      last = n;
-    }
-    for (Map.Entry<Integer, Pending> e : pending.entrySet()) {
-      Pending p = e.getValue();
-      Restorer r = restorers.get(e.getKey());
-      Generation g = r.finish(p.nextDocId);
-      EmbeddedCollection c =
-          new EmbeddedCollection(this, p.number, p.name, p.settings, p.analyzer, p.nextDocId, g);
-      byName.put(p.name, c);
-      byNumber.put(p.number, c);
-    }
-    // Everything is loaded: files the snapshot covers can go.
-    for (Map.Entry<Long, Path> e : snapshots.headMap(snapshotSegment, false).entrySet()) {
-      Files2.deleteIfExists(e.getValue());
-    }
-    for (Map.Entry<Long, Path> e : segments.headMap(snapshotSegment, true).entrySet()) {
-      Files2.deleteIfExists(e.getValue());
-    }
-    log = Log.create(dir, Math.max(last, snapshotSegment) + 1, fsync, fsyncInterval);
+    nextCollectionNumber = l.nextCollectionNumber();
+    snapshotSegment = l.snapshotSegment();
+    lastSnapshotBytes = l.lastSnapshotBytes();
+    replayedBytes = l.replayedBytes();
+    truncatedBytes = l.truncatedBytes();
+    log = Log.create(dir, l.lastSegment() + 1, fsync, fsyncInterval);
     appendedAtCut = 0;
-  }
-
-  /** A collection being loaded. */
-  private static final class Pending {
-    final int number;
-    final String name;
-    final CollectionSettings settings;
-    final Analyzer analyzer;
-    long nextDocId;
-
-    Pending(int number, String name, CollectionSettings settings, Analyzer analyzer, long next) {
-      this.number = number;
-      this.name = name;
-      this.settings = settings;
-      this.analyzer = analyzer;
-      this.nextDocId = next;
-    }
-  }
-
-  private Pending define(
-      Path file, int number, String name, String settingsText, String analyzerId, long nextDocId)
-      throws IOException {
-    CollectionSettings settings;
-    Analyzer analyzer;
-    try {
-      settings = CollectionSettings.parse(settingsText, dictionaries::load);
-      // The analyzer it was written with, an earlier release's included (Lexicon.legacy).
-      analyzer = settings.deduplicatorFor(analyzerId).analyzer();
-    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-      throw new IOException(
-          file + ": collection '" + name + "' cannot be opened: " + e.getMessage(), e);
-    }
-    if (!analyzer.id().equals(analyzerId)) {
-      throw new IOException(
-          file
-              + ": collection '"
-              + name
-              + "' was written with analyzer '"
-              + analyzerId
-              + "' but this build analyses its settings as '"
-              + analyzer.id()
-              + "'; its fingerprints would not compare. Use the release (and dictionary) that"
-              + " wrote it, or re-insert its documents into a new collection");
-    }
-    nextCollectionNumber = Math.max(nextCollectionNumber, number + 1);
-    return new Pending(number, name, settings, analyzer, nextDocId);
-  }
-
-  private void loadSnapshot(
-      Path file, long now, Map<Integer, Pending> pending, Map<Integer, Restorer> restorers)
-      throws IOException {
-    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(file)) {
-      for (SnapshotFormat.CollectionEntry e : r.collections()) {
-        Pending p = define(file, e.number(), e.name(), e.settings(), e.analyzerId(), e.nextDocId());
-        pending.put(e.number(), p);
-        // Sized for what follows plus a quarter: the engine grows a page or a sub-table at a
-        // time, and pre-sizing saves even that work while loading.
-        int expected = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, e.documents() * 5 / 4));
-        restorers.put(e.number(), new Restorer(p.settings, p.analyzer, expected, true));
-      }
-      while (r.next()) {
-        byte[] body = r.body();
-        int c = Bytes.getInt(body, LogFormat.COLLECTION);
-        Restorer restorer = restorers.get(c);
-        if (restorer == null) {
-          throw new CorruptStoreException(
-              file, "a document names collection number " + c + ", which the header does not list");
-        }
-        try {
-          restorer.restore(body, r.length(), now);
-        } catch (IllegalArgumentException e) {
-          throw new CorruptStoreException(file, "a document does not decode: " + e.getMessage());
-        }
-      }
-    }
-  }
-
-  private void replaySegment(
-      Path file,
-      long number,
-      boolean newest,
-      long now,
-      Map<Integer, Pending> pending,
-      Map<Integer, Restorer> restorers)
-      throws IOException {
-    long valid;
-    String problem;
-    boolean zeroTail;
-    try (SegmentReader r = SegmentReader.open(file, number)) {
-      while (r.next()) {
-        apply(file, r.body(), r.length(), now, pending, restorers);
-      }
-      valid = r.offset();
-      problem = r.problem();
-      zeroTail = r.zeroTail();
-      replayedBytes += Math.max(0, valid - LogFormat.HEADER_SIZE);
-    }
-    if (problem == null) {
-      if (zeroTail) {
-        // The zeros the log wrote ahead of itself before it stopped: not a torn record.
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-          ch.truncate(valid);
-          ch.force(true);
-        }
-      }
-      return;
-    }
-    long size = Files.size(file);
-    if (!newest) {
-      throw new CorruptStoreException(
-          file,
-          valid,
-          problem
-              + "; only the newest segment may end in a torn record, and this one is followed by"
-              + " later segments");
-    }
-    cutTail(file, valid, size, problem);
-  }
-
-  /** Cuts a torn tail at {@code valid}, keeping the cut bytes beside the log for inspection. */
-  private void cutTail(Path file, long valid, long size, String problem) throws IOException {
-    Path kept = file.resolveSibling(file.getFileName() + ".cut-" + valid);
-    try (FileChannel in =
-            FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-        OutputStream out = Files.newOutputStream(kept)) {
-      java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate((int) Math.min(size - valid, 1 << 20));
-      in.position(valid);
-      while (in.read(buf) > 0) {
-        out.write(buf.array(), 0, buf.position());
-        buf.clear();
-      }
-      in.truncate(valid < LogFormat.HEADER_SIZE ? 0 : valid);
-      in.force(true);
-    }
-    if (valid < LogFormat.HEADER_SIZE) {
-      Files.delete(file); // nothing valid in it, not even the header
-    }
-    truncatedBytes += size - valid;
-    LOG.log(
-        Level.WARNING,
-        "{0}: cut {1} bytes of torn log tail at byte {2} ({3}); every record before it is kept,"
-            + " the cut bytes are in {4}",
-        file,
-        size - valid,
-        valid,
-        problem,
-        kept.getFileName());
-  }
-
-  private void apply(
-      Path file,
-      byte[] body,
-      int length,
-      long now,
-      Map<Integer, Pending> pending,
-      Map<Integer, Restorer> restorers)
-      throws IOException {
-    int c = Bytes.getInt(body, LogFormat.COLLECTION);
-    switch (body[0]) {
-      case LogFormat.CREATE:
-        {
-          String[] s = LogFormat.createStrings(body, length);
-          Pending p = define(file, c, s[0], s[1], s[2], 0);
-          pending.values().removeIf(q -> q.name.equals(p.name));
-          pending.put(c, p);
-          restorers.put(c, new Restorer(p.settings, p.analyzer, 1024, true));
-          break;
-        }
-      case LogFormat.DROP:
-        pending.remove(c);
-        restorers.remove(c);
-        break;
-      case LogFormat.INSERT:
-      case LogFormat.INSERT_V1:
-        {
-          Pending p = pending.get(c);
-          if (p == null) {
-            break;
-          }
-          long docId = Bytes.getLong(body, LogFormat.DOC_ID);
-          p.nextDocId = Math.max(p.nextDocId, docId + 1);
-          try {
-            restorers.get(c).restore(body, length, now);
-          } catch (IllegalArgumentException e) {
-            throw new CorruptStoreException(
-                file, "an insert record does not decode: " + e.getMessage());
-          }
-          break;
-        }
-      case LogFormat.DELETE:
-        {
-          Restorer r = restorers.get(c);
-          if (r != null) {
-            r.remove(Bytes.getLong(body, LogFormat.DOC_ID));
-          }
-          break;
-        }
-      default:
-        throw new CorruptStoreException(file, "unknown record type " + body[0]);
-    }
   }
 
   // --- collections --------------------------------------------------------------------------
@@ -482,7 +242,7 @@ public final class EmbeddedStore implements FingerprintStore {
               settings,
               analyzer,
               0,
-              new Generation(settings, analyzer, 0, 1024));
+              new Generation(settings, analyzer, 0, 1024, sketchFiles(number)));
       byName.put(name, c);
       byNumber.put(number, c);
     } finally {
@@ -671,7 +431,7 @@ public final class EmbeddedStore implements FingerprintStore {
             w.hurry();
           }
         }
-        Copier copier = new Copier(w, cut, now);
+        SnapshotCopier copier = new SnapshotCopier(w, cut, now);
         if (previous >= 0) {
           Path old = dir.resolve(SnapshotFormat.fileName(previous));
           try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(old)) {
@@ -726,79 +486,6 @@ public final class EmbeddedStore implements FingerprintStore {
     }
   }
 
-  /**
-   * Copies insert records into a snapshot in order, {@value #CHUNK} at a time, so that the live
-   * clusters of a chunk are looked up under one hold of the collection's read lock (a lock per
-   * document contended with the inserts a compaction runs beside).
-   */
-  private static final class Copier {
-    static final int CHUNK = 256;
-
-    private final SnapshotFormat.Writer w;
-    private final Map<Integer, EmbeddedCollection> cut;
-    private final long now;
-    private final byte[][] bodies = new byte[CHUNK][];
-    private final int[] lengths = new int[CHUNK];
-    private final long[] docIds = new long[CHUNK];
-    private final long[] clusters = new long[CHUNK];
-    private int n;
-
-    Copier(SnapshotFormat.Writer w, Map<Integer, EmbeddedCollection> cut, long now) {
-      this.w = w;
-      this.cut = cut;
-      this.now = now;
-    }
-
-    /** Takes a copy of the record (the reader reuses its buffer). */
-    void add(byte[] body, int length) throws IOException {
-      if (bodies[n] == null || bodies[n].length < length) {
-        bodies[n] = new byte[Math.max(length, 256)];
-      }
-      System.arraycopy(body, 0, bodies[n], 0, length);
-      lengths[n++] = length;
-      if (n == CHUNK) {
-        flush();
-      }
-    }
-
-    /** Writes the buffered records, each run of one collection's looked up at once. */
-    void flush() throws IOException {
-      for (int from = 0; from < n; ) {
-        int number = Bytes.getInt(bodies[from], LogFormat.COLLECTION);
-        int to = from;
-        while (to < n && Bytes.getInt(bodies[to], LogFormat.COLLECTION) == number) {
-          docIds[to - from] = Bytes.getLong(bodies[to], LogFormat.DOC_ID);
-          to++;
-        }
-        EmbeddedCollection c = cut.get(number);
-        if (c != null) {
-          c.snapshotClusters(docIds, to - from, now, clusters);
-          for (int i = from; i < to; i++) {
-            if (clusters[i - from] >= 0) {
-              write(c, bodies[i], lengths[i], clusters[i - from]);
-            }
-          }
-        }
-        from = to;
-      }
-      n = 0;
-    }
-
-    private void write(EmbeddedCollection c, byte[] body, int length, long cluster)
-        throws IOException {
-      Bytes.putLong(body, LogFormat.CLUSTER, cluster);
-      int kept;
-      try {
-        kept = LogFormat.stripJoined(body, length); // the Cluster alone places it now
-      } catch (IllegalArgumentException e) {
-        throw new CorruptStoreException(
-            w.path(), "an insert record does not decode: " + e.getMessage());
-      }
-      w.document(body, 0, kept);
-      c.rebuildRestore(body, kept, now);
-    }
-  }
-
   @Override
   public Map<String, Number> metrics() {
     Map<String, Number> m = new LinkedHashMap<>();
@@ -850,7 +537,13 @@ public final class EmbeddedStore implements FingerprintStore {
       try {
         log.close();
       } finally {
-        releaseLock();
+        try {
+          for (EmbeddedCollection c : byName.values()) {
+            c.closeGeneration();
+          }
+        } finally {
+          releaseLock();
+        }
       }
     }
   }
@@ -906,6 +599,7 @@ public final class EmbeddedStore implements FingerprintStore {
     private long snapshotBytesPerSecond = 64L << 20;
     private int minDeadForRebuild = 1 << 16;
     private boolean snapshotOnClose = true;
+    private boolean sketchesOnHeap = false;
 
     private Builder(Path dir) {
       this.dir = Objects.requireNonNull(dir, "dir");
@@ -993,6 +687,17 @@ public final class EmbeddedStore implements FingerprintStore {
     /** Whether {@link EmbeddedStore#close()} writes a snapshot; on by default. */
     public Builder snapshotOnClose(boolean on) {
       this.snapshotOnClose = on;
+      return this;
+    }
+
+    /**
+     * Whether the collections keep their sketches (and band keys) on the Java heap, as before
+     * format 4, instead of in scratch files beside the log ({@link SketchFile}); off by default. On
+     * the heap a verified document costs its sketch's bytes of heap (~1.8 KB for a news article),
+     * in files 8 bytes of heap and the sketch's bytes of page cache.
+     */
+    public Builder sketchesOnHeap(boolean on) {
+      this.sketchesOnHeap = on;
       return this;
     }
 

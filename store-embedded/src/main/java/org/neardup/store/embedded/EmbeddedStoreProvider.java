@@ -30,7 +30,8 @@ public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
         "fsync-interval",
         "snapshot-bytes",
         "snapshot-bytes-per-second",
-        "maintenance-interval");
+        "maintenance-interval",
+        "sketches");
     EmbeddedStore.Builder b =
         EmbeddedStore.builder(Path.of(config.get("data", "neardup-data")))
             .clock(config.clock())
@@ -47,6 +48,12 @@ public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
     if (rate != null) {
       b.snapshotBytesPerSecond(number("snapshot-bytes-per-second", rate));
     }
+    String sketches = config.get("sketches", "file");
+    if (!sketches.equals("file") && !sketches.equals("heap")) {
+      throw new IllegalArgumentException(
+          "store option sketches must be file or heap, got '" + sketches + "'");
+    }
+    b.sketchesOnHeap(sketches.equals("heap"));
     String every = config.get("maintenance-interval");
     if (every != null) {
       b.maintenanceInterval(CollectionSettings.parseDuration(every));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.store.embedded;
 
+import org.jspecify.annotations.Nullable;
 import org.neardup.Analyzer;
 import org.neardup.Deduplicator;
 import org.neardup.store.CollectionSettings;
@@ -18,8 +19,24 @@ final class Generation {
   final DocTable docs;
   final IdTable ids;
 
-  Generation(CollectionSettings settings, Analyzer analyzer, long base, int expected) {
-    this.engine = settings.deduplicator().expectedSize(expected).build(analyzer);
+  /** The files holding the engine's sketches, or null when they are on the heap. */
+  private final SketchFiles.@Nullable Owner sketchFiles;
+
+  /**
+   * @param sketchFiles where the engine keeps sketches and band keys, or null for the heap
+   */
+  Generation(
+      CollectionSettings settings,
+      Analyzer analyzer,
+      long base,
+      int expected,
+      SketchFiles.@Nullable Owner sketchFiles) {
+    Deduplicator.Builder b = settings.deduplicator().expectedSize(expected);
+    if (sketchFiles != null) {
+      b.sketchStores(sketchFiles);
+    }
+    this.sketchFiles = sketchFiles;
+    this.engine = b.build(analyzer);
     this.docs = new DocTable(base);
     this.ids = new IdTable(docs, expected);
   }
@@ -57,6 +74,21 @@ final class Generation {
       return "#" + docId;
     }
     return docs.id(slot);
+  }
+
+  /** Bytes of the sketch files (0 with sketches on the heap). */
+  long sketchFileBytes() {
+    return sketchFiles == null ? 0 : sketchFiles.diskBytes();
+  }
+
+  /**
+   * Frees the sketch files, once the generation is replaced or its collection dropped: a probe
+   * still running on it reads empty sketches, and is redone by its decision.
+   */
+  void close() {
+    if (sketchFiles != null) {
+      sketchFiles.close();
+    }
   }
 
   long ramBytesUsed() {

@@ -46,6 +46,7 @@ final class Restorer {
   private final Analyzer analyzer;
   private final int expected;
   private final boolean background;
+  private final SketchFiles.@Nullable Owner sketchFiles;
   private @Nullable Generation generation;
   private @Nullable RestoreBatch batch;
   private long pendingFrom = Long.MAX_VALUE;
@@ -57,8 +58,12 @@ final class Restorer {
   /**
    * @param expected documents expected, to pre-size the generation
    */
-  Restorer(CollectionSettings settings, Analyzer analyzer, int expected) {
-    this(settings, analyzer, expected, false);
+  Restorer(
+      CollectionSettings settings,
+      Analyzer analyzer,
+      int expected,
+      SketchFiles.@Nullable Owner sketchFiles) {
+    this(settings, analyzer, expected, false, sketchFiles);
   }
 
   /**
@@ -66,7 +71,13 @@ final class Restorer {
    *     the caller gathers the next (for opening a store, where both cores are free: reading and
    *     filing records and loading the engine take about the same time)
    */
-  Restorer(CollectionSettings settings, Analyzer analyzer, int expected, boolean background) {
+  Restorer(
+      CollectionSettings settings,
+      Analyzer analyzer,
+      int expected,
+      boolean background,
+      SketchFiles.@Nullable Owner sketchFiles) {
+    this.sketchFiles = sketchFiles;
     this.settings = settings;
     this.analyzer = analyzer;
     this.expected = expected;
@@ -76,11 +87,19 @@ final class Restorer {
   private Generation generation(long base) {
     Generation g = generation;
     if (g == null) {
-      g = new Generation(settings, analyzer, base, expected);
+      g = new Generation(settings, analyzer, base, expected, sketchFiles);
       generation = g;
       batch = g.engine.newRestoreBatch();
     }
     return g;
+  }
+
+  /** Frees the generation being built, for a rebuild given up. */
+  void discard() {
+    Generation g = generation;
+    if (g != null) {
+      g.close();
+    }
   }
 
   /**

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.benchmarks;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Latency of check-and-insert through a running service, as one client sees it: SINGLES documents
+ * sent one per request, then BATCHES requests of BATCH documents, one request at a time (no
+ * queueing: each figure is one request's own time), from the JSONL lines of QUERIES ({@code id},
+ * {@code text}) that are not stored yet. Prints p50, p99 and max per kind, and documents per
+ * second.
+ *
+ * <pre>
+ * java -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.ServiceProbe \
+ *     URL COLLECTION QUERIES.jsonl SINGLES BATCHES BATCH
+ * </pre>
+ */
+public final class ServiceProbe {
+  private ServiceProbe() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length != 6) {
+      System.err.println("usage: ServiceProbe URL COLLECTION QUERIES.jsonl SINGLES BATCHES BATCH");
+      System.exit(2);
+    }
+    String url = args[0].replaceAll("/+$", "");
+    String collection = args[1];
+    int singles = Integer.parseInt(args[3]);
+    int batches = Integer.parseInt(args[4]);
+    int batch = Integer.parseInt(args[5]);
+    List<String[]> docs = read(Path.of(args[2]), singles + batches * batch);
+    if (docs.size() < singles + batches * batch) {
+      System.err.println(
+          "QUERIES holds " + docs.size() + " documents, need " + (singles + batches * batch));
+      System.exit(2);
+    }
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    URI one = URI.create(url + "/v1/collections/" + collection + "/documents");
+    URI many = URI.create(url + "/v1/collections/" + collection + "/batch");
+    long[] single = new long[singles];
+    long t0 = System.nanoTime();
+    for (int i = 0; i < singles; i++) {
+      single[i] = post(http, one, json(docs.subList(i, i + 1), false));
+    }
+    double singleSeconds = (System.nanoTime() - t0) / 1e9;
+    long[] multi = new long[batches];
+    t0 = System.nanoTime();
+    for (int b = 0; b < batches; b++) {
+      int from = singles + b * batch;
+      multi[b] = post(http, many, json(docs.subList(from, from + batch), true));
+    }
+    double batchSeconds = (System.nanoTime() - t0) / 1e9;
+    report("single", single, singles / singleSeconds);
+    report("batch of " + batch, multi, (double) batches * batch / batchSeconds);
+  }
+
+  private static void report(String what, long[] nanos, double docsPerSecond) {
+    if (nanos.length == 0) {
+      return;
+    }
+    long[] s = nanos.clone();
+    Arrays.sort(s);
+    System.out.printf(
+        Locale.ROOT,
+        "%s: %d requests, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %.0f documents/s (one client)%n",
+        what,
+        s.length,
+        s[s.length / 2] / 1e6,
+        s[(int) Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)] / 1e6,
+        s[s.length - 1] / 1e6,
+        docsPerSecond);
+  }
+
+  private static long post(HttpClient http, URI uri, String body) throws Exception {
+    HttpRequest r =
+        HttpRequest.newBuilder(uri)
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    long t = System.nanoTime();
+    HttpResponse<String> response = http.send(r, HttpResponse.BodyHandlers.ofString());
+    long took = System.nanoTime() - t;
+    if (response.statusCode() != 200 && response.statusCode() != 409) {
+      throw new IOException(uri + " answered " + response.statusCode() + ": " + response.body());
+    }
+    return took;
+  }
+
+  private static String json(List<String[]> docs, boolean array) throws IOException {
+    StringWriter w = new StringWriter();
+    try (JsonGenerator g = new JsonFactory().createGenerator(w)) {
+      if (array) {
+        g.writeStartArray();
+      }
+      for (String[] d : docs) {
+        g.writeStartObject();
+        g.writeStringField("id", d[0]);
+        g.writeStringField("text", d[1]);
+        g.writeEndObject();
+      }
+      if (array) {
+        g.writeEndArray();
+      }
+    }
+    return w.toString();
+  }
+
+  private static List<String[]> read(Path path, int limit) throws IOException {
+    List<String[]> out = new ArrayList<>();
+    try (InputStream in = Files.newInputStream(path);
+        JsonParser p = new JsonFactory().createParser(in)) {
+      while (out.size() < limit && p.nextToken() == JsonToken.START_OBJECT) {
+        String id = null;
+        String text = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String field = p.currentName();
+          JsonToken t = p.nextToken();
+          if (t == JsonToken.VALUE_STRING && field.equals("id")) {
+            id = p.getText();
+          } else if (t == JsonToken.VALUE_STRING && field.equals("text")) {
+            text = p.getText();
+          } else {
+            p.skipChildren();
+          }
+        }
+        if (id != null && text != null) {
+          out.add(new String[] {id, text});
+        }
+      }
+    }
+    return out;
+  }
+}

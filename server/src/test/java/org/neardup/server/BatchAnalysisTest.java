@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.neardup.Analysis;
+import org.neardup.store.Document;
+
+/** A batch analysed on several workers gives what analysing it one by one gives. */
+class BatchAnalysisTest {
+  private final ExecutorService pool = Executors.newFixedThreadPool(3);
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    pool.shutdownNow();
+    pool.awaitTermination(1, TimeUnit.MINUTES);
+  }
+
+  private static Document doc(int i) {
+    return new Document("d" + i, Analysis.ofFingerprint(i * 31L, 1), i);
+  }
+
+  @Test
+  public void randomBatches_sameDocumentsInOrder_andTheLowestError() throws Exception {
+    long seed = 18;
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int round = 0; round < 300; round++) {
+      int n = 1 + r.nextInt(400);
+      int helpers = r.nextInt(4);
+      // Some batches have bad documents, at random positions.
+      Set<Integer> bad = ConcurrentHashMap.newKeySet();
+      if (r.nextInt(3) == 0) {
+        for (int k = 0; k < 1 + r.nextInt(4); k++) {
+          bad.add(r.nextInt(n));
+        }
+      }
+      Set<String> threads = ConcurrentHashMap.newKeySet();
+      BatchAnalysis.Step step =
+          i -> {
+            threads.add(Thread.currentThread().getName());
+            if (bad.contains(i)) {
+              throw ApiException.badRequest("document " + i + ": bad");
+            }
+            return doc(i);
+          };
+      String as = "seed " + seed + " round " + round + " n " + n + " bad " + bad;
+      if (bad.isEmpty()) {
+        List<Document> got = BatchAnalysis.run(n, step, pool, helpers);
+        assertThat(got).as(as).hasSize(n);
+        for (int i = 0; i < n; i++) {
+          assertThat(got.get(i)).as(as).usingRecursiveComparison().isEqualTo(doc(i));
+        }
+      } else {
+        int first = bad.stream().mapToInt(Integer::intValue).min().getAsInt();
+        assertThatThrownBy(() -> BatchAnalysis.run(n, step, pool, helpers))
+            .as(as)
+            .isInstanceOf(ApiException.class)
+            .hasMessageContaining("document " + first + ": bad");
+      }
+    }
+  }
+
+  /** With helpers and enough chunks, more than one thread analyses (when the pool is idle). */
+  @Test
+  public void largeBatch_usesIdleWorkers() throws Exception {
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    for (int attempt = 0; attempt < 20 && threads.size() < 2; attempt++) {
+      BatchAnalysis.run(
+          2000,
+          i -> {
+            threads.add(Thread.currentThread().getName());
+            long x = i;
+            for (int k = 0; k < 20_000; k++) {
+              x = x * 6364136223846793005L + 1442695040888963407L;
+            }
+            return new Document("d" + i, Analysis.ofFingerprint(x, 1), 0);
+          },
+          pool,
+          2);
+    }
+    assertThat(threads).hasSizeGreaterThan(1);
+  }
+}
