@@ -198,7 +198,7 @@ final class EmbeddedTransfer implements CollectionTransfer {
         hold.unlock();
         throw e;
       }
-      this.restorer = new Restorer(settings, c.analyzer(), 1 << 16, true);
+      this.restorer = new Restorer(settings, c.analyzer(), 1 << 16, true, store.sketchFiles(c.number));
       this.now = store.clock().millis();
     }
 
