@@ -24,7 +24,7 @@ final class GroupCommit {
   static final int MAX_BATCH = 256;
 
   private final HBaseCollection collection;
-  private final ReentrantLock committing = new ReentrantLock();
+  private final ReentrantLock committing = new ReentrantLock(true);
   private final Object queueLock = new Object();
   private List<Pending> queue = new ArrayList<>();
 

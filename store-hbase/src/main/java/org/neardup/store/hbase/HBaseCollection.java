@@ -448,10 +448,10 @@ final class HBaseCollection implements Collection {
   /** One try of a batch; null if another writer committed between the probe and the commit. */
   private @Nullable List<Outcome> tryInsertAll(List<Document> documents, long now)
       throws IOException {
+    long t0 = System.nanoTime();
     long seen = sequence(); // throws if dropped
     List<Attempt> attempts = new ArrayList<>(documents.size());
     Map<String, Attempt> byId = new HashMap<>();
-    List<Analysis> toProbe = new ArrayList<>();
     List<Get> idGets = new ArrayList<>(documents.size());
     for (Document d : documents) {
       Analysis a = d.analysis();
@@ -462,11 +462,18 @@ final class HBaseCollection implements Collection {
               d, ts, exp, bandKeys(a), verify ? a.sketch().shingles().encode() : new byte[0]));
       idGets.add(new Get(Rows.id(uid, d.id())));
     }
+    // The ids and the candidates of every document at once; most are not stored yet.
+    CompletableFuture<List<Result>> idsRead = store.async().getTable(store.docs).getAll(idGets);
+    List<Analysis> all = new ArrayList<>(documents.size());
+    for (Document d : documents) {
+      all.add(d.analysis());
+    }
+    Probe p = probe(all, now);
+    List<Result> ids = join(idsRead);
     try (Table docs = store.connection().getTable(store.docs)) {
-      Result[] ids = docs.get(idGets);
       for (int i = 0; i < attempts.size(); i++) {
         Attempt t = attempts.get(i);
-        if (ids[i].getValue(DOC_FAMILY, VALUE) != null) {
+        if (ids.get(i).getValue(DOC_FAMILY, VALUE) != null) {
           Object[] existing = lookup(docs, t.doc.id());
           if (existing != null) {
             t.outcome =
@@ -475,12 +482,10 @@ final class HBaseCollection implements Collection {
           }
         }
         if (t.exp <= now || byId.putIfAbsent(t.doc.id(), t) == null) {
-          t.probeIndex = toProbe.size();
-          toProbe.add(t.doc.analysis());
+          t.probeIndex = i;
         }
       }
     }
-    Probe p = probe(toProbe, now);
 
     // Decide in order: each document sees the stored ones and those stored before it here.
     Map<Long, Long> mergedInto = new HashMap<>();
@@ -577,15 +582,14 @@ final class HBaseCollection implements Collection {
       }
       out.add(new Outcome(Status.STORED, t.doc.id(), m.isEmpty(), fp, cluster, reported(m, idOf)));
     }
+    long t1 = System.nanoTime();
+    store.probeNanos.add(t1 - t0);
     if (!stored.isEmpty() && !advance(seen, next)) {
       return null; // another writer committed since the probe (an expired lease): decide again
     }
-    if (!stored.isEmpty()) {
-      write(stored, now);
-    }
     if (!stored.isEmpty() || checkedOnly > 0) {
-      try (Table meta = store.connection().getTable(store.meta)) {
-        Increment inc = new Increment(statsRow);
+      Increment inc = new Increment(statsRow);
+      {
         if (!stored.isEmpty()) {
           inc.addColumn(META_FAMILY, bytes("documents"), stored.size())
               .addColumn(META_FAMILY, bytes("inserted"), stored.size());
@@ -596,10 +600,24 @@ final class HBaseCollection implements Collection {
         if (checkedOnly > 0) {
           inc.addColumn(META_FAMILY, bytes("checked"), checkedOnly);
         }
-        meta.increment(inc);
+      }
+      if (stored.isEmpty()) {
+        join(store.async().getTable(store.meta).increment(inc));
+      } else {
+        write(stored, now, inc);
       }
     }
+    store.writeNanos.add(System.nanoTime() - t1);
+    store.commits.increment();
     return out;
+  }
+
+  private static <T> T join(CompletableFuture<T> f) throws IOException {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    }
   }
 
   private static long resolve(Map<Long, Long> mergedInto, long root) {
@@ -636,15 +654,22 @@ final class HBaseCollection implements Collection {
 
   private <T> T locked(Locked<T> work) throws IOException {
     local.lock();
+    long t0 = System.nanoTime();
+    long[] t1 = {0};
     try (Table meta = store.connection().getTable(store.meta);
         LeaseLock.Held held =
             new LeaseLock(meta, lockRow, META_FAMILY, VALUE, store.lockWaits).acquire()) {
+      store.lockNanos.add(System.nanoTime() - t0);
       T out = work.run(held);
+      t1[0] = System.nanoTime();
       store.succeeded();
       return out;
     } catch (IOException e) {
       throw store.unavailable(e);
     } finally {
+      if (t1[0] != 0) {
+        store.lockNanos.add(System.nanoTime() - t1[0]);
+      }
       local.unlock();
     }
   }
@@ -704,15 +729,15 @@ final class HBaseCollection implements Collection {
   }
 
   /**
-   * How long past its expiry a document's cells live in HBase (their TTL): the sweep ({@link
-   * #expire}), which counts what it removes, normally deletes them first; the TTL removes them in
-   * compactions when no node sweeps. Reads stop matching a document at its expiry either way.
+   * Gives a document's cells a TTL: its time to expiry plus the store's grace ({@code
+   * ttl-grace-ms}). The sweep ({@link #expire}), which counts what it removes, normally deletes
+   * them first; the TTL hides them from reads at once and removes them in compactions when no node
+   * sweeps. Reads stop matching a document at its expiry either way (the probe compares the
+   * record's expiry with the clock).
    */
-  static final long TTL_GRACE_MS = 3_600_000;
-
-  private static <M extends Mutation> M ttl(M m, long exp, long now) {
+  private <M extends Mutation> M ttl(M m, long exp, long now) {
     if (exp != Long.MAX_VALUE) {
-      m.setTTL(Math.max(1, exp - now + TTL_GRACE_MS));
+      m.setTTL(Math.max(1, exp - now + store.ttlGraceMs));
     }
     return m;
   }
@@ -722,7 +747,7 @@ final class HBaseCollection implements Collection {
    * merge into the earliest: their members take its root), then index rows, then the ids, so an id
    * names a document only once every row of it is written.
    */
-  private void write(List<Attempt> stored, long now) throws IOException {
+  private void write(List<Attempt> stored, long now, Increment counters) throws IOException {
     List<Put> index = new ArrayList<>();
     List<Put> ids = new ArrayList<>(stored.size());
     try (Table docs = store.connection().getTable(store.docs)) {
@@ -780,12 +805,15 @@ final class HBaseCollection implements Collection {
         ids.add(
             ttl(new Put(Rows.id(uid, t.doc.id())).addColumn(DOC_FAMILY, VALUE, ord), t.exp, now));
       }
-      docs.put(puts);
-      try (Table t = store.connection().getTable(store.index)) {
-        t.put(index);
-      }
-      // Last: the id names the document only once every row of it is written.
-      docs.put(ids);
+      // Document and index rows at once; last, the ids (with the counters): an id names a
+      // document only once every row of it is written.
+      AsyncTable<?> docsAsync = store.async().getTable(store.docs);
+      join(
+          CompletableFuture.allOf(
+              docsAsync.putAll(puts), store.async().getTable(store.index).putAll(index)));
+      join(
+          CompletableFuture.allOf(
+              docsAsync.putAll(ids), store.async().getTable(store.meta).increment(counters)));
     }
   }
 

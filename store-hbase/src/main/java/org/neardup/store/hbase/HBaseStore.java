@@ -75,11 +75,22 @@ public final class HBaseStore implements FingerprintStore {
   final TableName index;
   final TableName docs;
   private final BlockScheme defaultScheme;
+  final long ttlGraceMs;
   private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean failed;
   final java.util.concurrent.atomic.LongAdder probes = new java.util.concurrent.atomic.LongAdder();
   final java.util.concurrent.atomic.LongAdder rowsRead =
+      new java.util.concurrent.atomic.LongAdder();
+
+  /** Commits (batches) made, and the time spent in each phase of them. */
+  final java.util.concurrent.atomic.LongAdder commits = new java.util.concurrent.atomic.LongAdder();
+
+  final java.util.concurrent.atomic.LongAdder lockNanos =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder probeNanos =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder writeNanos =
       new java.util.concurrent.atomic.LongAdder();
   final java.util.concurrent.atomic.LongAdder lockWaits =
       new java.util.concurrent.atomic.LongAdder();
@@ -91,9 +102,11 @@ public final class HBaseStore implements FingerprintStore {
       String prefix,
       InstantSource clock,
       String where,
-      BlockScheme defaultScheme)
+      BlockScheme defaultScheme,
+      long ttlGraceMs)
       throws IOException {
     this.defaultScheme = defaultScheme;
+    this.ttlGraceMs = ttlGraceMs;
     this.connection = connection;
     this.async = async;
     this.prefix = prefix;
@@ -339,14 +352,21 @@ public final class HBaseStore implements FingerprintStore {
 
   /**
    * {@code probes}: candidate look-ups made; {@code rows_read}: index rows (block and band) and
-   * document rows they read; {@code lock_retries}: times a writer found the collection's lock held.
+   * document rows they read; {@code lock_retries}: times a writer found the collection's lock held;
+   * {@code commits}: batches committed (a group of single calls is one); {@code lock_ms}, {@code
+   * probe_ms}, {@code write_ms}: time spent taking and giving back the lock, reading candidates
+   * (ids, sequence, index, documents) and writing rows.
    */
   @Override
   public Map<String, Number> metrics() {
     return Map.of(
         "hbase_probes", probes.sum(),
         "hbase_rows_read", rowsRead.sum(),
-        "hbase_lock_retries", lockWaits.sum());
+        "hbase_lock_retries", lockWaits.sum(),
+        "hbase_commits", commits.sum(),
+        "hbase_lock_ms", lockNanos.sum() / 1_000_000,
+        "hbase_probe_ms", probeNanos.sum() / 1_000_000,
+        "hbase_write_ms", writeNanos.sum() / 1_000_000);
   }
 
   @Override

@@ -72,6 +72,7 @@ class HBaseStoreBench {
               batchSeconds,
               n / batchSeconds));
       Map<String, Number> m0 = store.metrics();
+      report.add("after batches: " + new java.util.TreeMap<>(m0));
 
       List<Document> singles = documents(c, r, Math.max(100, n / 10), "s");
       long[] latencies = new long[singles.size()];
@@ -100,6 +101,7 @@ class HBaseStoreBench {
       double singleSeconds = (System.nanoTime() - t1) / 1e9;
       Arrays.sort(latencies);
       Map<String, Number> m1 = store.metrics();
+      report.add("after singles: " + new java.util.TreeMap<>(m1));
       double probes = m1.get("hbase_probes").doubleValue() - m0.get("hbase_probes").doubleValue();
       double rows =
           m1.get("hbase_rows_read").doubleValue() - m0.get("hbase_rows_read").doubleValue();
