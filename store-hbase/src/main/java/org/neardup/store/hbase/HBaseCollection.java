@@ -276,6 +276,7 @@ final class HBaseCollection implements Collection {
       for (CompletableFuture<List<Result>> scan : scans) {
         List<Result> rows = scan.join();
         store.rowsRead.add(rows.size());
+        store.blockRowsRead.add(rows.size());
         for (Result r : rows) {
           byte[] row = r.getRow();
           List<Integer> who = byPrefix.get(Arrays.copyOf(row, Rows.PREFIX_BYTES));

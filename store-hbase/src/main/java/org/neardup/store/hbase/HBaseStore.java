@@ -92,6 +92,8 @@ public final class HBaseStore implements FingerprintStore {
       new java.util.concurrent.atomic.LongAdder();
   final java.util.concurrent.atomic.LongAdder writeNanos =
       new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder blockRowsRead =
+      new java.util.concurrent.atomic.LongAdder();
   final java.util.concurrent.atomic.LongAdder lockWaits =
       new java.util.concurrent.atomic.LongAdder();
 
@@ -353,9 +355,10 @@ public final class HBaseStore implements FingerprintStore {
   /**
    * {@code probes}: candidate look-ups made; {@code rows_read}: index rows (block and band) and
    * document rows they read; {@code lock_retries}: times a writer found the collection's lock held;
-   * {@code commits}: batches committed (a group of single calls is one); {@code lock_ms}, {@code
-   * probe_ms}, {@code write_ms}: time spent taking and giving back the lock, reading candidates
-   * (ids, sequence, index, documents) and writing rows.
+   * {@code block_rows_read}: block rows the prefix scans returned; {@code commits}: batches
+   * committed (a group of single calls is one); {@code lock_ms}, {@code probe_ms}, {@code
+   * write_ms}: time spent taking and giving back the lock, reading candidates (ids, sequence,
+   * index, documents) and writing rows.
    */
   @Override
   public Map<String, Number> metrics() {
@@ -364,6 +367,7 @@ public final class HBaseStore implements FingerprintStore {
         "hbase_rows_read", rowsRead.sum(),
         "hbase_lock_retries", lockWaits.sum(),
         "hbase_commits", commits.sum(),
+        "hbase_block_rows_read", blockRowsRead.sum(),
         "hbase_lock_ms", lockNanos.sum() / 1_000_000,
         "hbase_probe_ms", probeNanos.sum() / 1_000_000,
         "hbase_write_ms", writeNanos.sum() / 1_000_000);
