@@ -20,9 +20,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.hbase.RegionMetrics;
-import org.apache.hadoop.hbase.ServerName;
-import org.apache.hadoop.hbase.Size;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
@@ -235,12 +232,12 @@ class HBaseStoreBench {
           && System.currentTimeMillis() < deadline) {
         Thread.sleep(500);
       }
-      long bytes = 0;
-      for (ServerName server : admin.getRegionServers()) {
-        for (RegionMetrics rm : admin.getRegionMetrics(server, table)) {
-          bytes += (long) rm.getStoreFileSize().get(Size.Unit.BYTE);
-        }
-      }
+      // The table's directory in HDFS: its store files, plus a few hundred bytes of region and
+      // table descriptors. (Region metrics give store file sizes in whole megabytes.)
+      org.apache.hadoop.fs.Path dir =
+          org.apache.hadoop.hbase.util.CommonFSUtils.getTableDir(
+              org.apache.hadoop.hbase.util.CommonFSUtils.getRootDir(cluster.getConf()), table);
+      long bytes = dir.getFileSystem(cluster.getConf()).getContentSummary(dir).getLength();
       return bytes;
     }
   }
