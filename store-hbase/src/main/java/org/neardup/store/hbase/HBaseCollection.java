@@ -11,15 +11,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.AsyncTable;
@@ -27,20 +31,24 @@ import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
+import org.apache.hadoop.hbase.filter.MultiRowRangeFilter.RowRange;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.Deduplicator;
-import org.neardup.decide.CandidateKeys;
 import org.neardup.decide.CandidateTable;
 import org.neardup.decide.Decision;
 import org.neardup.decide.MatchSet;
 import org.neardup.decide.Verifier;
+import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionStats;
@@ -76,7 +84,8 @@ final class HBaseCollection implements Collection {
   final int uid;
   private final CollectionSettings settings;
   private final Analyzer analyzer;
-  private final CandidateKeys candidateKeys;
+  private final BlockScheme scheme;
+  private final GroupCommit commits = new GroupCommit(this);
   private final Decision decision;
   private final boolean verify;
   private final byte[] seqRow;
@@ -85,13 +94,14 @@ final class HBaseCollection implements Collection {
   private final ReentrantLock local = new ReentrantLock(true);
   volatile boolean dropped;
 
-  HBaseCollection(HBaseStore store, String name, int uid, CollectionSettings settings) {
+  HBaseCollection(
+      HBaseStore store, String name, int uid, CollectionSettings settings, BlockScheme scheme) {
     this.store = store;
     this.name = name;
     this.uid = uid;
     this.settings = settings;
     this.analyzer = settings.deduplicator().analyzer();
-    this.candidateKeys = new CandidateKeys(settings.maxDistance());
+    this.scheme = schemeFor(scheme, settings.maxDistance());
     this.verify = settings.verify();
     this.decision =
         new Decision(
@@ -100,6 +110,36 @@ final class HBaseCollection implements Collection {
     this.seqRow = HBaseStore.uidRow('q', uid);
     this.statsRow = HBaseStore.uidRow('s', uid);
     this.lockRow = HBaseStore.uidRow('l', uid);
+  }
+
+  /**
+   * The scheme a collection's index uses: the one asked for when it finds every match within k bits
+   * with one prefix scan per table; with the default 4:1 and k above 3, k + 1 blocks of which one
+   * must match (as before schemes were a setting).
+   *
+   * @throws IllegalArgumentException if a scheme other than 4:1 is asked for with k above what it
+   *     finds exactly
+   */
+  static BlockScheme schemeFor(BlockScheme asked, int maxDistance) {
+    if (maxDistance <= asked.exactUpTo()) {
+      return asked;
+    }
+    if (asked.equals(BlockScheme.DEFAULT) && maxDistance <= 63) {
+      return BlockScheme.of(maxDistance + 1, 1);
+    }
+    throw new IllegalArgumentException(
+        "block scheme "
+            + asked
+            + " finds every match only up to k = "
+            + asked.exactUpTo()
+            + " with one scan per table, got k = "
+            + maxDistance
+            + "; use 4:1 (k + 1 blocks) for larger k");
+  }
+
+  /** The block scheme of the collection's index. */
+  BlockScheme scheme() {
+    return scheme;
   }
 
   @Override
@@ -155,10 +195,28 @@ final class HBaseCollection implements Collection {
 
   // --- probe --------------------------------------------------------------------------------
 
-  /** What a probe found: the candidates and their ids and cluster ids. */
+  /** A stored document read as a candidate. */
+  private static final class Cand {
+    final long fingerprint;
+    final long root;
+    final byte[] sketch;
+    final String id;
+
+    Cand(long fingerprint, long root, byte[] sketch, String id) {
+      this.fingerprint = fingerprint;
+      this.root = root;
+      this.sketch = sketch;
+      this.id = id;
+    }
+  }
+
+  /**
+   * What a probe of several documents found: per document the ordinals filed under its keys (true:
+   * under a band key), and the candidates' rows and their clusters' ids.
+   */
   private static final class Probe {
-    final CandidateTable table = new CandidateTable();
-    final Map<Long, String> ids = new HashMap<>();
+    final List<Map<Long, Boolean>> found = new ArrayList<>();
+    final Map<Long, Cand> cands = new HashMap<>();
     final Map<Long, String> rootIds = new HashMap<>();
   }
 
@@ -166,54 +224,101 @@ final class HBaseCollection implements Collection {
     return verify ? a.sketch().bandKeys() : new long[0];
   }
 
-  private Probe probe(Analysis a, long now) throws IOException {
-    long fp = a.fingerprint();
+  /**
+   * Reads the candidates of every analysis at once: the block rows of all their keys with one scan
+   * per index region that holds any (a {@link MultiRowRangeFilter} of the keys' prefixes, so a
+   * region server seeks from block to block), the band rows with one multi-get, all issued in
+   * parallel; then the candidates' document rows and their roots' ids with one multi-get each.
+   */
+  private Probe probe(List<Analysis> as, long now) throws IOException {
     AsyncTable<?> index = store.async().getTable(store.index);
-    int[] keys = candidateKeys.blockKeys(fp);
-    List<CompletableFuture<List<Result>>> scans = new ArrayList<>(keys.length);
-    for (int key : keys) {
-      scans.add(index.scanAll(new Scan().setStartStopRowForPrefixScan(Rows.blockPrefix(key, uid))));
+    TreeMap<byte[], List<Integer>> byPrefix = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    TreeMap<byte[], List<Integer>> byBand = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    for (int i = 0; i < as.size(); i++) {
+      long fp = as.get(i).fingerprint();
+      for (int t = 0; t < scheme.tables(); t++) {
+        byPrefix
+            .computeIfAbsent(Rows.blockPrefix(scheme, t, uid, fp), x -> new ArrayList<>())
+            .add(i);
+      }
+      for (long key : bandKeys(as.get(i))) {
+        byBand.computeIfAbsent(Rows.band(key, uid), x -> new ArrayList<>()).add(i);
+      }
     }
-    long[] bands = bandKeys(a);
-    List<Get> bandGets = new ArrayList<>(bands.length);
-    for (long key : bands) {
-      bandGets.add(new Get(Rows.band(key, uid)));
+    // One scan per region (the index is pre-split on the first byte's high nibble).
+    List<CompletableFuture<List<Result>>> scans = new ArrayList<>();
+    List<RowRange> ranges = new ArrayList<>();
+    int region = -1;
+    for (byte[] prefix : byPrefix.keySet()) {
+      int r = (prefix[0] & 0xF0) >>> 4;
+      if (r != region && !ranges.isEmpty()) {
+        scans.add(index.scanAll(scanOf(ranges)));
+        ranges = new ArrayList<>();
+      }
+      region = r;
+      ranges.add(new RowRange(prefix, true, Rows.after(prefix), false));
+    }
+    if (!ranges.isEmpty()) {
+      scans.add(index.scanAll(scanOf(ranges)));
+    }
+    List<Get> bandGets = new ArrayList<>(byBand.size());
+    for (byte[] row : byBand.keySet()) {
+      bandGets.add(new Get(row));
     }
     CompletableFuture<List<Result>> bandRows =
         bandGets.isEmpty() ? CompletableFuture.completedFuture(List.of()) : index.getAll(bandGets);
-    // ordinal -> found under a band key
-    Map<Long, Boolean> found = new LinkedHashMap<>();
-    store.probes.increment();
+    Probe p = new Probe();
+    for (int i = 0; i < as.size(); i++) {
+      p.found.add(new LinkedHashMap<>());
+    }
+    store.probes.add(as.size());
     try {
       for (CompletableFuture<List<Result>> scan : scans) {
         List<Result> rows = scan.join();
         store.rowsRead.add(rows.size());
+        store.blockRowsRead.add(rows.size());
         for (Result r : rows) {
-          int distance = Long.bitCount(fp ^ Rows.blockFingerprint(r.getRow()));
-          if (!decision.verifier().isFingerprintCandidate(distance)) {
+          byte[] row = r.getRow();
+          List<Integer> who = byPrefix.get(Arrays.copyOf(row, Rows.PREFIX_BYTES));
+          if (who == null) {
             continue;
           }
-          for (Cell c : r.rawCells()) {
-            found.putIfAbsent(Rows.toLong(CellUtil.cloneQualifier(c)), false);
+          long stored = Rows.blockFingerprint(row);
+          for (int i : who) {
+            int distance = Long.bitCount(as.get(i).fingerprint() ^ stored);
+            if (!decision.verifier().isFingerprintCandidate(distance)) {
+              continue;
+            }
+            for (Cell c : r.rawCells()) {
+              p.found.get(i).putIfAbsent(Rows.toLong(CellUtil.cloneQualifier(c)), false);
+            }
           }
         }
       }
       for (Result r : bandRows.join()) {
-        store.rowsRead.add(r.isEmpty() ? 0 : 1);
-        for (Cell c : r.rawCells()) {
-          found.put(Rows.toLong(CellUtil.cloneQualifier(c)), true);
+        if (r.isEmpty()) {
+          continue;
+        }
+        store.rowsRead.increment();
+        for (int i : byBand.get(r.getRow())) {
+          for (Cell c : r.rawCells()) {
+            p.found.get(i).put(Rows.toLong(CellUtil.cloneQualifier(c)), true);
+          }
         }
       }
     } catch (CompletionException e) {
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     }
-    Probe p = new Probe();
-    if (found.isEmpty()) {
+    TreeSet<Long> ordinals = new TreeSet<>();
+    for (Map<Long, Boolean> f : p.found) {
+      ordinals.addAll(f.keySet());
+    }
+    if (ordinals.isEmpty()) {
       return p;
     }
-    List<Long> ordinals = new ArrayList<>(found.keySet());
-    List<Get> gets = new ArrayList<>(ordinals.size());
-    for (long o : ordinals) {
+    List<Long> order = new ArrayList<>(ordinals);
+    List<Get> gets = new ArrayList<>(order.size());
+    for (long o : order) {
       gets.add(new Get(Rows.doc(uid, o)));
     }
     List<Long> roots = new ArrayList<>();
@@ -227,17 +332,11 @@ final class HBaseCollection implements Collection {
         }
         DocRecord d = DocRecord.decode(rec);
         if (d.expiresAt() <= now) {
-          continue; // expired: stops matching before the sweep removes it
+          continue; // expired: stops matching before the sweep or the TTL removes it
         }
-        long ordinal = ordinals.get(i);
         long root = Rows.toLong(rows[i].getValue(DOC_FAMILY, ROOT));
-        p.table.add(
-            ordinal,
-            d.fingerprint(),
-            root,
-            rows[i].getValue(DOC_FAMILY, SKETCH),
-            found.get(ordinal));
-        p.ids.put(ordinal, d.id());
+        byte[] sketch = rows[i].getValue(DOC_FAMILY, SKETCH);
+        p.cands.put(order.get(i), new Cand(d.fingerprint(), root, sketch, d.id()));
         if (!p.rootIds.containsKey(root)) {
           p.rootIds.put(root, "");
           roots.add(root);
@@ -256,31 +355,23 @@ final class HBaseCollection implements Collection {
     return p;
   }
 
-  private MatchSet decide(Analysis a, Probe p) {
-    MatchSet m = decision.newMatchSet();
-    decision.verify(a, p.table, m);
-    return m;
+  private static Scan scanOf(List<RowRange> ranges) {
+    return new Scan()
+        .withStartRow(ranges.get(0).getStartRow())
+        .withStopRow(ranges.get(ranges.size() - 1).getStopRow())
+        .setFilter(new MultiRowRangeFilter(ranges));
   }
 
-  private static List<Outcome.Match> reported(MatchSet m, Probe p) {
+  private static List<Outcome.Match> reported(MatchSet m, LongFunction<String> ids) {
     if (m.isEmpty()) {
       return List.of();
     }
     int[] order = m.reported();
     List<Outcome.Match> out = new ArrayList<>(order.length);
     for (int i : order) {
-      out.add(new Outcome.Match(p.ids.get(m.ordinal(i)), m.distance(i), m.similarity(i)));
+      out.add(new Outcome.Match(ids.apply(m.ordinal(i)), m.distance(i), m.similarity(i)));
     }
     return out;
-  }
-
-  private Outcome checkOnly(Status status, @Nullable String id, Analysis a) throws IOException {
-    Probe p = probe(a, store.clock().millis());
-    MatchSet m = decide(a, p);
-    long[] roots = m.joinedRoots();
-    String cluster = roots.length == 0 ? null : p.rootIds.get(roots[0]);
-    count("checked", 1);
-    return new Outcome(status, id, m.isEmpty(), a.fingerprint(), cluster, reported(m, p));
   }
 
   private void count(String counter, long n) throws IOException {
@@ -296,7 +387,7 @@ final class HBaseCollection implements Collection {
     checkId(document.id(), -1);
     checkAnalysis(document.analysis(), -1);
     checkOpen();
-    return locked(held -> insert(document, store.clock().millis()));
+    return commits.submit(document);
   }
 
   @Override
@@ -306,16 +397,255 @@ final class HBaseCollection implements Collection {
       checkAnalysis(documents.get(i).analysis(), i);
     }
     checkOpen();
+    if (documents.isEmpty()) {
+      return List.of();
+    }
+    return insertAll(documents);
+  }
+
+  /** Checks and inserts documents, in order, under one hold of the lock and one sequence step. */
+  List<Outcome> insertAll(List<Document> documents) throws IOException {
     long now = store.clock().millis();
     return locked(
         held -> {
-          List<Outcome> out = new ArrayList<>(documents.size());
-          for (Document d : documents) {
+          for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+            List<Outcome> out = tryInsertAll(documents, now);
+            if (out != null) {
+              return out;
+            }
             held.renewIfDue();
-            out.add(insert(d, now));
           }
-          return out;
+          throw new IOException(
+              "check-and-insert of "
+                  + documents.size()
+                  + " documents lost "
+                  + MAX_ATTEMPTS
+                  + " races in a row");
         });
+  }
+
+  /** A document of a batch and its fate. */
+  private static final class Attempt {
+    final Document doc;
+    final long ts;
+    final long exp;
+    final long[] bands;
+    final byte[] sketch;
+    @Nullable Outcome outcome; // decided before the probe (exists)
+    int probeIndex = -1;
+    long ordinal; // 0 unless stored by this batch
+    long root;
+    long[] roots = new long[0];
+
+    Attempt(Document doc, long ts, long exp, long[] bands, byte[] sketch) {
+      this.doc = doc;
+      this.ts = ts;
+      this.exp = exp;
+      this.bands = bands;
+      this.sketch = sketch;
+    }
+  }
+
+  /** One try of a batch; null if another writer committed between the probe and the commit. */
+  private @Nullable List<Outcome> tryInsertAll(List<Document> documents, long now)
+      throws IOException {
+    long t0 = System.nanoTime();
+    long seen = sequence(); // throws if dropped
+    List<Attempt> attempts = new ArrayList<>(documents.size());
+    Map<String, Attempt> byId = new HashMap<>();
+    List<Get> idGets = new ArrayList<>(documents.size());
+    for (Document d : documents) {
+      Analysis a = d.analysis();
+      long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
+      long exp = settings.expiresAt(d.timestamp(), now);
+      attempts.add(
+          new Attempt(
+              d, ts, exp, bandKeys(a), verify ? a.sketch().shingles().encode() : new byte[0]));
+      idGets.add(new Get(Rows.id(uid, d.id())));
+    }
+    // The ids and the candidates of every document at once; most are not stored yet.
+    CompletableFuture<List<Result>> idsRead = store.async().getTable(store.docs).getAll(idGets);
+    List<Analysis> all = new ArrayList<>(documents.size());
+    for (Document d : documents) {
+      all.add(d.analysis());
+    }
+    Probe p = probe(all, now);
+    List<Result> ids = join(idsRead);
+    try (Table docs = store.connection().getTable(store.docs)) {
+      for (int i = 0; i < attempts.size(); i++) {
+        Attempt t = attempts.get(i);
+        if (ids.get(i).getValue(DOC_FAMILY, VALUE) != null) {
+          Object[] existing = lookup(docs, t.doc.id());
+          if (existing != null) {
+            t.outcome =
+                exists(t.doc.id(), ((DocRecord) existing[1]).fingerprint(), (String) existing[3]);
+            continue;
+          }
+        }
+        if (t.exp <= now || byId.putIfAbsent(t.doc.id(), t) == null) {
+          t.probeIndex = i;
+        }
+      }
+    }
+
+    // Decide in order: each document sees the stored ones and those stored before it here.
+    Map<Long, Long> mergedInto = new HashMap<>();
+    Map<Long, String> newRootIds = new HashMap<>();
+    Map<Long, Attempt> mine = new HashMap<>();
+    List<Attempt> stored = new ArrayList<>();
+    Map<Long, List<Attempt>> byBand = new HashMap<>();
+    LongFunction<String> idOf =
+        o -> {
+          Attempt t = mine.get(o);
+          return t != null ? t.doc.id() : p.cands.get(o).id;
+        };
+    LongFunction<String> rootIdOf =
+        r -> {
+          String id = newRootIds.get(r);
+          return id != null ? id : p.rootIds.getOrDefault(r, "");
+        };
+    long next = seen;
+    long checkedOnly = 0;
+    long duplicates = 0;
+    List<Outcome> out = new ArrayList<>(attempts.size());
+    for (Attempt t : attempts) {
+      if (t.outcome != null) {
+        out.add(t.outcome);
+        continue;
+      }
+      if (t.probeIndex < 0) {
+        // The same id earlier in this batch was stored: this one exists.
+        Attempt first = byId.get(t.doc.id());
+        out.add(
+            exists(
+                t.doc.id(),
+                first.doc.analysis().fingerprint(),
+                rootIdOf.apply(resolve(mergedInto, first.root))));
+        continue;
+      }
+      Analysis a = t.doc.analysis();
+      long fp = a.fingerprint();
+      CandidateTable table = new CandidateTable();
+      for (Map.Entry<Long, Boolean> e : p.found.get(t.probeIndex).entrySet()) {
+        Cand c = p.cands.get(e.getKey());
+        if (c != null) {
+          table.add(e.getKey(), c.fingerprint, resolve(mergedInto, c.root), c.sketch, e.getValue());
+        }
+      }
+      Map<Long, Boolean> earlier = new LinkedHashMap<>();
+      for (Attempt s : stored) {
+        if (decision
+            .verifier()
+            .isFingerprintCandidate(Long.bitCount(fp ^ s.doc.analysis().fingerprint()))) {
+          earlier.put(s.ordinal, false);
+        }
+      }
+      for (long key : t.bands) {
+        for (Attempt s : byBand.getOrDefault(key, List.of())) {
+          earlier.put(s.ordinal, true);
+        }
+      }
+      for (Map.Entry<Long, Boolean> e : earlier.entrySet()) {
+        Attempt s = mine.get(e.getKey());
+        table.add(
+            s.ordinal,
+            s.doc.analysis().fingerprint(),
+            resolve(mergedInto, s.root),
+            s.sketch,
+            e.getValue());
+      }
+      MatchSet m = decision.newMatchSet();
+      decision.verify(a, table, m);
+      long[] roots = m.joinedRoots();
+      String cluster = roots.length == 0 ? null : rootIdOf.apply(roots[0]);
+      if (t.exp <= now) {
+        checkedOnly++;
+        out.add(
+            new Outcome(Status.EXPIRED, t.doc.id(), m.isEmpty(), fp, cluster, reported(m, idOf)));
+        continue;
+      }
+      t.ordinal = ++next;
+      t.roots = roots;
+      t.root = roots.length == 0 ? t.ordinal : roots[0];
+      for (int i = 1; i < roots.length; i++) {
+        mergedInto.put(roots[i], roots[0]);
+      }
+      if (roots.length == 0) {
+        newRootIds.put(t.ordinal, t.doc.id());
+        cluster = t.doc.id();
+      } else {
+        duplicates++;
+      }
+      mine.put(t.ordinal, t);
+      stored.add(t);
+      for (long key : t.bands) {
+        byBand.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
+      }
+      out.add(new Outcome(Status.STORED, t.doc.id(), m.isEmpty(), fp, cluster, reported(m, idOf)));
+    }
+    long t1 = System.nanoTime();
+    store.probeNanos.add(t1 - t0);
+    if (!stored.isEmpty() && !advance(seen, next)) {
+      return null; // another writer committed since the probe (an expired lease): decide again
+    }
+    if (!stored.isEmpty() || checkedOnly > 0) {
+      Increment inc = new Increment(statsRow);
+      {
+        if (!stored.isEmpty()) {
+          inc.addColumn(META_FAMILY, bytes("documents"), stored.size())
+              .addColumn(META_FAMILY, bytes("inserted"), stored.size());
+        }
+        if (duplicates > 0) {
+          inc.addColumn(META_FAMILY, bytes("duplicates"), duplicates);
+        }
+        if (checkedOnly > 0) {
+          inc.addColumn(META_FAMILY, bytes("checked"), checkedOnly);
+        }
+      }
+      if (stored.isEmpty()) {
+        join(store.async().getTable(store.meta).increment(inc));
+      } else {
+        write(stored, now, inc);
+      }
+    }
+    store.writeNanos.add(System.nanoTime() - t1);
+    store.commits.increment();
+    return out;
+  }
+
+  private static <T> T join(CompletableFuture<T> f) throws IOException {
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    }
+  }
+
+  private static long resolve(Map<Long, Long> mergedInto, long root) {
+    Long up = mergedInto.get(root);
+    while (up != null) {
+      root = up;
+      up = mergedInto.get(root);
+    }
+    return root;
+  }
+
+  private Outcome checkOnly(Status status, @Nullable String id, Analysis a) throws IOException {
+    Probe p = probe(List.of(a), store.clock().millis());
+    CandidateTable table = new CandidateTable();
+    for (Map.Entry<Long, Boolean> e : p.found.get(0).entrySet()) {
+      Cand c = p.cands.get(e.getKey());
+      if (c != null) {
+        table.add(e.getKey(), c.fingerprint, c.root, c.sketch, e.getValue());
+      }
+    }
+    MatchSet m = decision.newMatchSet();
+    decision.verify(a, table, m);
+    long[] roots = m.joinedRoots();
+    String cluster = roots.length == 0 ? null : p.rootIds.get(roots[0]);
+    count("checked", 1);
+    return new Outcome(
+        status, id, m.isEmpty(), a.fingerprint(), cluster, reported(m, o -> p.cands.get(o).id));
   }
 
   /** Work done under the collection's lock. */
@@ -325,15 +655,22 @@ final class HBaseCollection implements Collection {
 
   private <T> T locked(Locked<T> work) throws IOException {
     local.lock();
+    long t0 = System.nanoTime();
+    long[] t1 = {0};
     try (Table meta = store.connection().getTable(store.meta);
         LeaseLock.Held held =
             new LeaseLock(meta, lockRow, META_FAMILY, VALUE, store.lockWaits).acquire()) {
+      store.lockNanos.add(System.nanoTime() - t0);
       T out = work.run(held);
+      t1[0] = System.nanoTime();
       store.succeeded();
       return out;
     } catch (IOException e) {
       throw store.unavailable(e);
     } finally {
+      if (t1[0] != 0) {
+        store.lockNanos.add(System.nanoTime() - t1[0]);
+      }
       local.unlock();
     }
   }
@@ -347,7 +684,7 @@ final class HBaseCollection implements Collection {
                   new Get(store.registryRowOf(name)).addColumn(META_FAMILY, VALUE),
                   new Get(seqRow).addColumn(META_FAMILY, VALUE)));
       byte[] entry = r[0].getValue(META_FAMILY, VALUE);
-      if (entry == null || !new String(entry, StandardCharsets.UTF_8).startsWith(uid + ";")) {
+      if (entry == null || HBaseStore.uidOf(entry) != uid) {
         throw gone();
       }
       byte[] seq = r[1].getValue(META_FAMILY, VALUE);
@@ -355,8 +692,8 @@ final class HBaseCollection implements Collection {
     }
   }
 
-  /** Moves the sequence from {@code seen} to {@code seen + 1}; false if it moved meanwhile. */
-  private boolean advance(long seen) throws IOException {
+  /** Moves the sequence from {@code seen} to {@code to}; false if it moved meanwhile. */
+  private boolean advance(long seen, long to) throws IOException {
     try (Table meta = store.connection().getTable(store.meta)) {
       CheckAndMutate.Builder b = CheckAndMutate.newBuilder(seqRow);
       if (seen == 0) {
@@ -365,7 +702,7 @@ final class HBaseCollection implements Collection {
         b.ifEquals(META_FAMILY, VALUE, Rows.ordinal(seen));
       }
       return meta.checkAndMutate(
-              b.build(new Put(seqRow).addColumn(META_FAMILY, VALUE, Rows.ordinal(seen + 1))))
+              b.build(new Put(seqRow).addColumn(META_FAMILY, VALUE, Rows.ordinal(to))))
           .isSuccess();
     }
   }
@@ -392,63 +729,98 @@ final class HBaseCollection implements Collection {
     };
   }
 
-  private Outcome insert(Document d, long now) throws IOException {
-    Analysis a = d.analysis();
-    long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
-    long exp = settings.expiresAt(d.timestamp(), now);
-    try (Table docs = store.connection().getTable(store.docs)) {
-      Object[] existing = lookup(docs, d.id());
-      if (existing != null) {
-        return exists(d.id(), ((DocRecord) existing[1]).fingerprint(), (String) existing[3]);
-      }
-      if (exp <= now) {
-        sequence(); // throws if dropped
-        return checkOnly(Status.EXPIRED, d.id(), a);
-      }
-      for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        long seen = sequence();
-        Probe p = probe(a, now);
-        MatchSet m = decide(a, p);
-        long[] roots = m.joinedRoots();
-        if (!advance(seen)) {
-          continue; // another writer committed since the probe (an expired lease): decide again
-        }
-        long ordinal = seen + 1;
-        long root = roots.length == 0 ? ordinal : roots[0];
-        store(docs, d, a, ts, exp, ordinal, root, roots);
-        String cluster = roots.length == 0 ? d.id() : p.rootIds.get(roots[0]);
-        return new Outcome(
-            Status.STORED, d.id(), m.isEmpty(), a.fingerprint(), cluster, reported(m, p));
-      }
+  /**
+   * Gives a document's cells a TTL: its time to expiry plus the store's grace ({@code
+   * ttl-grace-ms}). The sweep ({@link #expire}), which counts what it removes, normally deletes
+   * them first; the TTL hides them from reads at once and removes them in compactions when no node
+   * sweeps. Reads stop matching a document at its expiry either way (the probe compares the
+   * record's expiry with the clock).
+   */
+  private <M extends Mutation> M ttl(M m, long exp, long now) {
+    if (exp != Long.MAX_VALUE) {
+      m.setTTL(Math.max(1, exp - now + store.ttlGraceMs));
     }
-    throw new IOException(
-        "check-and-insert of '" + d.id() + "' lost " + MAX_ATTEMPTS + " races in a row");
+    return m;
   }
 
-  /** Writes a decided document's rows and joins the clusters it matched into {@code root}'s. */
-  private void store(
-      Table docs, Document d, Analysis a, long ts, long exp, long ordinal, long root, long[] roots)
-      throws IOException {
-    long[] bands = bandKeys(a);
-    byte[] ord = Rows.ordinal(ordinal);
+  /**
+   * Writes the decided documents' rows, in order: document rows (the clusters a document joins
+   * merge into the earliest: their members take its root), then index rows, then the ids, so an id
+   * names a document only once every row of it is written.
+   */
+  private void write(List<Attempt> stored, long now, Increment counters) throws IOException {
+    List<Put> index = new ArrayList<>();
+    List<Put> ids = new ArrayList<>(stored.size());
+    try (Table docs = store.connection().getTable(store.docs)) {
+      List<Put> puts = new ArrayList<>();
+      for (Attempt t : stored) {
+        Analysis a = t.doc.analysis();
+        long fp = a.fingerprint();
+        byte[] ord = Rows.ordinal(t.ordinal);
+        if (t.roots.length > 1) {
+          docs.put(puts); // the members being moved must be in HBase
+          puts = new ArrayList<>();
+          merge(docs, t.root, t.roots);
+        }
+        Put doc =
+            new Put(Rows.doc(uid, t.ordinal))
+                .addColumn(
+                    DOC_FAMILY, REC, new DocRecord(fp, t.ts, t.exp, t.bands, t.doc.id()).encode())
+                .addColumn(DOC_FAMILY, ROOT, Rows.ordinal(t.root));
+        if (verify) {
+          doc.addColumn(DOC_FAMILY, SKETCH, t.sketch);
+        }
+        puts.add(ttl(doc, t.exp, now));
+        puts.add(
+            ttl(
+                new Put(Rows.members(uid, t.root)).addColumn(DOC_FAMILY, ord, new byte[0]),
+                t.exp,
+                now));
+        if (t.roots.length == 0) {
+          // No TTL: later members name their cluster by it after this one expires.
+          puts.add(
+              new Put(Rows.rootId(uid, t.ordinal)).addColumn(DOC_FAMILY, VALUE, bytes(t.doc.id())));
+        }
+        if (t.exp != Long.MAX_VALUE) {
+          puts.add(
+              ttl(
+                  new Put(Rows.expiry(uid, t.exp, t.ordinal))
+                      .addColumn(DOC_FAMILY, VALUE, new byte[0]),
+                  t.exp,
+                  now));
+        }
+        for (int k = 0; k < scheme.tables(); k++) {
+          index.add(
+              ttl(
+                  new Put(Rows.block(scheme, k, uid, fp)).addColumn(INDEX_FAMILY, ord, new byte[0]),
+                  t.exp,
+                  now));
+        }
+        for (long key : t.bands) {
+          index.add(
+              ttl(
+                  new Put(Rows.band(key, uid)).addColumn(INDEX_FAMILY, ord, new byte[0]),
+                  t.exp,
+                  now));
+        }
+        ids.add(
+            ttl(new Put(Rows.id(uid, t.doc.id())).addColumn(DOC_FAMILY, VALUE, ord), t.exp, now));
+      }
+      // Document and index rows at once; last, the ids (with the counters): an id names a
+      // document only once every row of it is written.
+      AsyncTable<?> docsAsync = store.async().getTable(store.docs);
+      join(
+          CompletableFuture.allOf(
+              docsAsync.putAll(puts), store.async().getTable(store.index).putAll(index)));
+      join(
+          CompletableFuture.allOf(
+              docsAsync.putAll(ids), store.async().getTable(store.meta).increment(counters)));
+    }
+  }
+
+  /** Moves the members of clusters {@code roots[1..]} into {@code root}'s. */
+  private void merge(Table docs, long root, long[] roots) throws IOException {
     List<Put> puts = new ArrayList<>();
-    Put doc =
-        new Put(Rows.doc(uid, ordinal))
-            .addColumn(
-                DOC_FAMILY, REC, new DocRecord(a.fingerprint(), ts, exp, bands, d.id()).encode())
-            .addColumn(DOC_FAMILY, ROOT, Rows.ordinal(root));
-    if (verify) {
-      doc.addColumn(DOC_FAMILY, SKETCH, a.sketch().shingles().encode());
-    }
-    puts.add(doc);
-    puts.add(new Put(Rows.members(uid, root)).addColumn(DOC_FAMILY, ord, new byte[0]));
-    if (roots.length == 0) {
-      puts.add(new Put(Rows.rootId(uid, ordinal)).addColumn(DOC_FAMILY, VALUE, bytes(d.id())));
-    }
-    if (exp != Long.MAX_VALUE) {
-      puts.add(new Put(Rows.expiry(uid, exp, ordinal)).addColumn(DOC_FAMILY, VALUE, new byte[0]));
-    }
-    // Clusters the document joins merge into the earliest: their members take its root.
     List<Delete> merged = new ArrayList<>();
     for (int i = 1; i < roots.length; i++) {
       Result members = docs.get(new Get(Rows.members(uid, roots[i])));
@@ -462,32 +834,7 @@ final class HBaseCollection implements Collection {
       merged.add(new Delete(Rows.members(uid, roots[i])));
     }
     docs.put(puts);
-    if (!merged.isEmpty()) {
-      docs.delete(merged);
-    }
-    List<Put> index = new ArrayList<>();
-    for (int key : candidateKeys.blockKeys(a.fingerprint())) {
-      index.add(
-          new Put(Rows.block(key, uid, a.fingerprint())).addColumn(INDEX_FAMILY, ord, new byte[0]));
-    }
-    for (long key : bands) {
-      index.add(new Put(Rows.band(key, uid)).addColumn(INDEX_FAMILY, ord, new byte[0]));
-    }
-    try (Table t = store.connection().getTable(store.index)) {
-      t.put(index);
-    }
-    // Last: the id names the document only once every row of it is written.
-    docs.put(new Put(Rows.id(uid, d.id())).addColumn(DOC_FAMILY, VALUE, ord));
-    try (Table meta = store.connection().getTable(store.meta)) {
-      Increment inc =
-          new Increment(statsRow)
-              .addColumn(META_FAMILY, bytes("documents"), 1)
-              .addColumn(META_FAMILY, bytes("inserted"), 1);
-      if (roots.length > 0) {
-        inc.addColumn(META_FAMILY, bytes("duplicates"), 1);
-      }
-      meta.increment(inc);
-    }
+    docs.delete(merged);
   }
 
   private static Outcome exists(String id, long fingerprint, String cluster) {
@@ -568,8 +915,9 @@ final class HBaseCollection implements Collection {
   private void removeIndex(long ordinal, DocRecord r) throws IOException {
     byte[] ord = Rows.ordinal(ordinal);
     List<Delete> index = new ArrayList<>();
-    for (int key : candidateKeys.blockKeys(r.fingerprint())) {
-      index.add(new Delete(Rows.block(key, uid, r.fingerprint())).addColumns(INDEX_FAMILY, ord));
+    for (int t = 0; t < scheme.tables(); t++) {
+      index.add(
+          new Delete(Rows.block(scheme, t, uid, r.fingerprint())).addColumns(INDEX_FAMILY, ord));
     }
     for (long key : r.bandKeys()) {
       index.add(new Delete(Rows.band(key, uid)).addColumns(INDEX_FAMILY, ord));

@@ -25,8 +25,9 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.jspecify.annotations.Nullable;
-import org.neardup.decide.CandidateKeys;
+import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.FingerprintStore;
@@ -73,11 +74,25 @@ public final class HBaseStore implements FingerprintStore {
   final TableName meta;
   final TableName index;
   final TableName docs;
+  private final BlockScheme defaultScheme;
+  final long ttlGraceMs;
   private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean failed;
   final java.util.concurrent.atomic.LongAdder probes = new java.util.concurrent.atomic.LongAdder();
   final java.util.concurrent.atomic.LongAdder rowsRead =
+      new java.util.concurrent.atomic.LongAdder();
+
+  /** Commits (batches) made, and the time spent in each phase of them. */
+  final java.util.concurrent.atomic.LongAdder commits = new java.util.concurrent.atomic.LongAdder();
+
+  final java.util.concurrent.atomic.LongAdder lockNanos =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder probeNanos =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder writeNanos =
+      new java.util.concurrent.atomic.LongAdder();
+  final java.util.concurrent.atomic.LongAdder blockRowsRead =
       new java.util.concurrent.atomic.LongAdder();
   final java.util.concurrent.atomic.LongAdder lockWaits =
       new java.util.concurrent.atomic.LongAdder();
@@ -88,8 +103,12 @@ public final class HBaseStore implements FingerprintStore {
       String tablePrefix,
       String prefix,
       InstantSource clock,
-      String where)
+      String where,
+      BlockScheme defaultScheme,
+      long ttlGraceMs)
       throws IOException {
+    this.defaultScheme = defaultScheme;
+    this.ttlGraceMs = ttlGraceMs;
     this.connection = connection;
     this.async = async;
     this.prefix = prefix;
@@ -101,7 +120,7 @@ public final class HBaseStore implements FingerprintStore {
     try (Admin admin = connection.getAdmin()) {
       ensure(admin, meta, META_FAMILY, null);
       ensure(admin, index, INDEX_FAMILY, Rows.indexSplits());
-      ensure(admin, docs, DOC_FAMILY, null);
+      ensure(admin, docs, DOC_FAMILY, Rows.docSplits());
     }
   }
 
@@ -113,7 +132,11 @@ public final class HBaseStore implements FingerprintStore {
     TableDescriptorBuilder t =
         TableDescriptorBuilder.newBuilder(name)
             .setColumnFamily(
-                ColumnFamilyDescriptorBuilder.newBuilder(family).setMaxVersions(1).build());
+                ColumnFamilyDescriptorBuilder.newBuilder(family)
+                    .setMaxVersions(1)
+                    // Rows of one block share their first 10 bytes: stored once per run.
+                    .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF)
+                    .build());
     try {
       if (splits == null) {
         admin.createTable(t.build());
@@ -173,18 +196,29 @@ public final class HBaseStore implements FingerprintStore {
 
   @Override
   public Collection create(String name, CollectionSettings settings) throws IOException {
+    return create(name, settings, defaultScheme);
+  }
+
+  /**
+   * Creates a collection whose index uses {@code scheme} ({@code 4:1}, {@code 5:2}, {@code 6:3}):
+   * fixed at creation and kept in the collection's registry entry, {@code uid[@m:r];settings}
+   * (without {@code @m:r} for 4:1, as entries written before schemes were kept).
+   */
+  Collection create(String name, CollectionSettings settings, BlockScheme scheme)
+      throws IOException {
     FingerprintStore.checkName(name);
     checkNotClosed();
-    // Fails on an unknown lexicon or k before anything is written.
+    // Fails on an unknown lexicon, k or scheme before anything is written.
     settings.deduplicator().analyzer();
-    new CandidateKeys(settings.maxDistance());
+    HBaseCollection.schemeFor(scheme, settings.maxDistance());
     try (Table t = connection.getTable(meta)) {
       long uid = t.incrementColumnValue(UID_ROW, META_FAMILY, VALUE, 1);
       if (uid > Integer.MAX_VALUE) {
         throw new IOException("no collection uid left");
       }
       byte[] row = registryRow(name);
-      byte[] entry = bytes(uid + ";" + settings.toText());
+      String schemeText = scheme.equals(BlockScheme.DEFAULT) ? "" : "@" + scheme;
+      byte[] entry = bytes(uid + schemeText + ";" + settings.toText());
       boolean ok =
           t.checkAndMutate(
                   CheckAndMutate.newBuilder(row)
@@ -194,7 +228,7 @@ public final class HBaseStore implements FingerprintStore {
       if (!ok) {
         throw new IllegalArgumentException("collection '" + name + "' exists");
       }
-      HBaseCollection c = new HBaseCollection(this, name, (int) uid, settings);
+      HBaseCollection c = new HBaseCollection(this, name, (int) uid, settings, scheme);
       cache.put(name, c);
       return c;
     }
@@ -240,13 +274,17 @@ public final class HBaseStore implements FingerprintStore {
     }
     String text = new String(entry, StandardCharsets.UTF_8);
     int semi = text.indexOf(';');
-    int uid = Integer.parseInt(text.substring(0, semi));
+    int uid = uidOf(entry);
     HBaseCollection cached = cache.get(name);
     if (cached != null && cached.uid == uid) {
       return cached;
     }
+    int at = text.indexOf('@');
+    BlockScheme scheme =
+        at < 0 || at > semi ? BlockScheme.DEFAULT : BlockScheme.parse(text.substring(at + 1, semi));
     HBaseCollection c =
-        new HBaseCollection(this, name, uid, CollectionSettings.parse(text.substring(semi + 1)));
+        new HBaseCollection(
+            this, name, uid, CollectionSettings.parse(text.substring(semi + 1)), scheme);
     cache.put(name, c);
     return c;
   }
@@ -259,8 +297,19 @@ public final class HBaseStore implements FingerprintStore {
     if (v == null) {
       return -1;
     }
-    String text = new String(v, StandardCharsets.UTF_8);
-    return Integer.parseInt(text.substring(0, text.indexOf(';')));
+    return uidOf(v);
+  }
+
+  /** The uid of a registry entry, {@code uid[@m:r];settings}. */
+  static int uidOf(byte[] entry) {
+    int n = 0;
+    for (byte b : entry) {
+      if (b < '0' || b > '9') {
+        break;
+      }
+      n = n * 10 + (b - '0');
+    }
+    return n;
   }
 
   byte[] registryRowOf(String name) {
@@ -339,14 +388,23 @@ public final class HBaseStore implements FingerprintStore {
 
   /**
    * {@code probes}: candidate look-ups made; {@code rows_read}: index rows (block and band) and
-   * document rows they read; {@code lock_retries}: times a writer found the collection's lock held.
+   * document rows they read; {@code lock_retries}: times a writer found the collection's lock held;
+   * {@code block_rows_read}: block rows the prefix scans returned; {@code commits}: batches
+   * committed (a group of single calls is one); {@code lock_ms}, {@code probe_ms}, {@code
+   * write_ms}: time spent taking and giving back the lock, reading candidates (ids, sequence,
+   * index, documents) and writing rows.
    */
   @Override
   public Map<String, Number> metrics() {
     return Map.of(
         "hbase_probes", probes.sum(),
         "hbase_rows_read", rowsRead.sum(),
-        "hbase_lock_retries", lockWaits.sum());
+        "hbase_lock_retries", lockWaits.sum(),
+        "hbase_commits", commits.sum(),
+        "hbase_block_rows_read", blockRowsRead.sum(),
+        "hbase_lock_ms", lockNanos.sum() / 1_000_000,
+        "hbase_probe_ms", probeNanos.sum() / 1_000_000,
+        "hbase_write_ms", writeNanos.sum() / 1_000_000);
   }
 
   @Override

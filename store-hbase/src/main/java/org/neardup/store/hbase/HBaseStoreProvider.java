@@ -7,6 +7,7 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.neardup.index.BlockScheme;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
 
@@ -14,7 +15,11 @@ import org.neardup.store.StoreConfig;
  * Opens the {@code hbase} store. Options: {@code zookeeper} quorum, {@code HOST:PORT[,HOST:PORT]}
  * ({@code 127.0.0.1:2181}); {@code znode} parent ({@code /hbase}); {@code table-prefix} of the
  * three tables ({@code neardup}); {@code prefix} of the collection names in them, so several stores
- * can share the tables ({@code neardup}); {@code timeout-ms} of an operation ({@code 30000}).
+ * can share the tables ({@code neardup}); {@code timeout-ms} of an operation ({@code 30000});
+ * {@code scheme}, the block scheme of collections created without one, {@code 4:1}, {@code 5:2} or
+ * {@code 6:3} ({@code 4:1}); {@code ttl-grace-ms}, how long a document's cells outlive its expiry
+ * in HBase (their TTL) so that the sweep, which counts what it removes, normally removes them first
+ * ({@code 3600000}).
  */
 public final class HBaseStoreProvider implements FingerprintStore.Provider {
   @Override
@@ -24,7 +29,15 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
 
   @Override
   public FingerprintStore open(StoreConfig config) throws IOException {
-    config.checkKnown("hbase", "zookeeper", "znode", "table-prefix", "prefix", "timeout-ms");
+    config.checkKnown(
+        "hbase",
+        "zookeeper",
+        "znode",
+        "table-prefix",
+        "prefix",
+        "timeout-ms",
+        "scheme",
+        "ttl-grace-ms");
     String quorum = config.get("zookeeper", "127.0.0.1:2181");
     if (!quorum.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}(,[A-Za-z0-9.\\-]+:[0-9]{1,5})*")) {
       throw new IllegalArgumentException(
@@ -52,6 +65,9 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
       throw new IllegalArgumentException(
           "prefix must be 1 to 32 characters of [A-Za-z0-9._-], got '" + prefix + "'");
     }
+    BlockScheme scheme = BlockScheme.parse(config.get("scheme", "4:1"));
+    long grace =
+        config.get("ttl-grace-ms") == null ? 3_600_000 : nonNegative(config, "ttl-grace-ms");
     Connection connection = ConnectionFactory.createConnection(conf);
     AsyncConnection async;
     try {
@@ -61,12 +77,26 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
       throw new IOException("hbase at " + where + " is unavailable: " + e.getMessage(), e);
     }
     try {
-      return new HBaseStore(connection, async, tablePrefix, prefix, config.clock(), where);
+      return new HBaseStore(
+          connection, async, tablePrefix, prefix, config.clock(), where, scheme, grace);
     } catch (IOException | RuntimeException e) {
       async.close();
       connection.close();
       throw e;
     }
+  }
+
+  private static long nonNegative(StoreConfig config, String key) {
+    String v = config.get(key);
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException(key + " must be an integer >= 0, got '" + v + "'");
   }
 
   private static int positive(StoreConfig config, String key, int otherwise) {

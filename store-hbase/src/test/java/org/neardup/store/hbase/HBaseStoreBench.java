@@ -11,37 +11,56 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
 import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.neardup.Analysis;
+import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.Document;
-import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
 import org.neardup.testkit.Texts;
 
 /**
- * Check-and-insert through HBase on a mini-cluster on this machine: documents/s in batches and as
- * single calls from 16 threads, single-call p50/p99, and rows read per probe. Runs only when asked:
- * {@code mvn -B -ntp -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false
- * -Dtest=HBaseStoreBench -Dneardup.hbase.bench=N} (N documents in batches, N / 10 singles); writes
+ * Check-and-insert through HBase on a mini-cluster in this JVM. Runs only when asked, through
+ * {@code benchmarks/hbase-store.sh} or: {@code mvn -B -ntp -pl store-hbase -am verify
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseStoreBench -Dneardup.hbase.bench=N
+ * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B]}; writes
  * store-hbase/target/hbase-bench.txt.
+ *
+ * <ul>
+ *   <li>Verified documents (60 random words, one in four a one-word edit of an earlier one, k = 3,
+ *       4:1): N in batches of B (200) from one thread, documents/s and p50/p99 per batch call; then
+ *       N / 10 single calls from 16 threads, documents/s and p50/p99 per call.
+ *   <li>With M > 0, fingerprints only, 4:1 and 5:2 side by side (each in its own tables): M
+ *       fingerprints in batches of B, one in four within 3 bits of an earlier one; documents/s,
+ *       block rows the scans returned per check, and bytes per fingerprint of the index table on
+ *       disk after a flush and a major compaction.
+ * </ul>
  */
 @EnabledIfSystemProperty(named = "neardup.hbase.bench", matches = "[0-9]+")
 class HBaseStoreBench {
+  private final List<String> report = new ArrayList<>();
 
   @Test
-  void checkAndInsert_throughputAndLatency() throws Exception {
+  void checkAndInsert_throughputLatencyAndSize() throws Exception {
     int n = Integer.parseInt(System.getProperty("neardup.hbase.bench"));
+    int m = Integer.parseInt(System.getProperty("neardup.hbase.schemes", "0"));
+    int batch = Integer.parseInt(System.getProperty("neardup.hbase.batch", "200"));
     TestingHBaseCluster cluster =
         TestingHBaseCluster.create(
             TestingHBaseClusterOption.builder()
@@ -50,27 +69,42 @@ class HBaseStoreBench {
                 .numDataNodes(1)
                 .build());
     cluster.start();
-    List<String> report = new ArrayList<>();
-    try (FingerprintStore store =
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "machine: %d cores, load %s",
+            Runtime.getRuntime().availableProcessors(),
+            Files.readString(Path.of("/proc/loadavg")).trim()));
+    try {
+      if (n > 0) {
+        verified(cluster, n, batch);
+      }
+      for (String scheme : m > 0 ? List.of("4:1", "5:2") : List.<String>of()) {
+        fingerprints(cluster, BlockScheme.parse(scheme), m, batch);
+      }
+    } finally {
+      cluster.stop();
+      Files.write(Path.of("target", "hbase-bench.txt"), report, StandardCharsets.UTF_8);
+      report.forEach(System.err::println);
+    }
+  }
+
+  private static HBaseStore open(TestingHBaseCluster cluster, String tables) throws IOException {
+    return (HBaseStore)
         HBaseStoreProvider.open(
-            cluster.getConf(), new StoreConfig(Map.of(), InstantSource.system()), "mini-cluster")) {
+            cluster.getConf(),
+            new StoreConfig(Map.of("table-prefix", tables), InstantSource.system()),
+            "mini-cluster");
+  }
+
+  private void verified(TestingHBaseCluster cluster, int n, int batch) throws Exception {
+    try (HBaseStore store = open(cluster, "verified")) {
       Collection c =
           store.create(
               "bench", CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON));
       SplittableRandom r = new SplittableRandom(42);
       List<Document> docs = documents(c, r, n, "b");
-      long t0 = System.nanoTime();
-      for (int i = 0; i < docs.size(); i += 100) {
-        c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + 100)));
-      }
-      double batchSeconds = (System.nanoTime() - t0) / 1e9;
-      report.add(
-          String.format(
-              java.util.Locale.ROOT,
-              "batches of 100: %d documents in %.1f s = %.0f documents/s",
-              n,
-              batchSeconds,
-              n / batchSeconds));
+      batches(store, c, docs, batch, "verified, 4:1");
       Map<String, Number> m0 = store.metrics();
 
       List<Document> singles = documents(c, r, Math.max(100, n / 10), "s");
@@ -94,37 +128,124 @@ class HBaseStoreBench {
                 }));
       }
       for (Future<?> f : futures) {
-        f.get(30, TimeUnit.MINUTES);
+        f.get(60, TimeUnit.MINUTES);
       }
       pool.shutdown();
-      double singleSeconds = (System.nanoTime() - t1) / 1e9;
-      Arrays.sort(latencies);
+      double seconds = (System.nanoTime() - t1) / 1e9;
       Map<String, Number> m1 = store.metrics();
-      double probes = m1.get("hbase_probes").doubleValue() - m0.get("hbase_probes").doubleValue();
-      double rows =
-          m1.get("hbase_rows_read").doubleValue() - m0.get("hbase_rows_read").doubleValue();
       report.add(
           String.format(
-              java.util.Locale.ROOT,
-              "singles, 16 threads: %d documents in %.1f s = %.0f documents/s, p50 %.1f ms, p99"
-                  + " %.1f ms",
+              Locale.ROOT,
+              "verified, 4:1, singles from 16 threads: %d documents in %.1f s = %.0f documents/s,"
+                  + " per call p50 %.1f ms, p99 %.1f ms, %d commits",
               singles.size(),
-              singleSeconds,
-              singles.size() / singleSeconds,
-              latencies[latencies.length / 2] / 1e6,
-              latencies[(int) (latencies.length * 0.99)] / 1e6));
+              seconds,
+              singles.size() / seconds,
+              percentile(latencies, 0.5),
+              percentile(latencies, 0.99),
+              m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue()));
+      report.add("metrics: " + new TreeMap<>(m1));
+      assertThat(c.stats().documents()).isEqualTo((long) n + singles.size());
+    }
+  }
+
+  private void fingerprints(TestingHBaseCluster cluster, BlockScheme scheme, int m, int batch)
+      throws Exception {
+    String tables = "fp" + scheme.blocks() + scheme.required();
+    try (HBaseStore store = open(cluster, tables)) {
+      Collection c =
+          store.create(
+              "bench",
+              CollectionSettings.defaults()
+                  .withLexicon(CollectionSettings.NO_LEXICON)
+                  .withVerify(false),
+              scheme);
+      SplittableRandom r = new SplittableRandom(7);
+      List<Document> docs = new ArrayList<>(m);
+      long[] fps = new long[m];
+      for (int i = 0; i < m; i++) {
+        long fp = r.nextLong();
+        if (i % 4 == 3) {
+          fp = fps[r.nextInt(i)];
+          for (int b = r.nextInt(4); b > 0; b--) {
+            fp ^= 1L << r.nextInt(64);
+          }
+        }
+        fps[i] = fp;
+        docs.add(new Document("f" + i, Analysis.ofFingerprint(fp, 100)));
+      }
+      batches(store, c, docs, batch, "fingerprints, " + scheme);
+      Map<String, Number> metrics = store.metrics();
+      double blockRows =
+          metrics.get("hbase_block_rows_read").doubleValue()
+              / metrics.get("hbase_probes").doubleValue();
+      long bytes = onDisk(cluster, store.index);
       report.add(
           String.format(
-              java.util.Locale.ROOT,
-              "rows read per probe (index + document rows) with %d stored: %.1f",
-              n + singles.size(),
-              rows / probes));
-      assertThat(c.stats().documents()).isEqualTo((long) n + singles.size());
-    } finally {
-      cluster.stop();
+              Locale.ROOT,
+              "fingerprints, %s: %.2f block rows per check (average over the load), index table"
+                  + " %,d bytes on disk after flush + major compaction = %.1f bytes per"
+                  + " fingerprint (%d tables)",
+              scheme,
+              blockRows,
+              bytes,
+              bytes / (double) m,
+              scheme.tables()));
     }
-    Files.write(Path.of("target", "hbase-bench.txt"), report, StandardCharsets.UTF_8);
-    report.forEach(System.err::println);
+  }
+
+  private void batches(HBaseStore store, Collection c, List<Document> docs, int batch, String what)
+      throws IOException {
+    long[] latencies = new long[(docs.size() + batch - 1) / batch];
+    long t0 = System.nanoTime();
+    for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
+      long s = System.nanoTime();
+      c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
+      latencies[b] = System.nanoTime() - s;
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "%s, batches of %d: %d documents in %.1f s = %.0f documents/s, per batch p50 %.1f ms,"
+                + " p99 %.1f ms",
+            what,
+            batch,
+            docs.size(),
+            seconds,
+            docs.size() / seconds,
+            percentile(latencies, 0.5),
+            percentile(latencies, 0.99)));
+    report.add("metrics: " + new TreeMap<>(store.metrics()));
+  }
+
+  /** The table's store files' size after a flush and a major compaction. */
+  private static long onDisk(TestingHBaseCluster cluster, TableName table) throws Exception {
+    try (org.apache.hadoop.hbase.client.Connection conn =
+            org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(cluster.getConf());
+        Admin admin = conn.getAdmin()) {
+      admin.flush(table);
+      admin.majorCompact(table);
+      Thread.sleep(2_000);
+      long deadline = System.currentTimeMillis() + 600_000;
+      while (admin.getCompactionState(table) != CompactionState.NONE
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(500);
+      }
+      // The table's directory in HDFS: its store files, plus a few hundred bytes of region and
+      // table descriptors. (Region metrics give store file sizes in whole megabytes.)
+      org.apache.hadoop.fs.Path dir =
+          org.apache.hadoop.hbase.util.CommonFSUtils.getTableDir(
+              org.apache.hadoop.hbase.util.CommonFSUtils.getRootDir(cluster.getConf()), table);
+      long bytes = dir.getFileSystem(cluster.getConf()).getContentSummary(dir).getLength();
+      return bytes;
+    }
+  }
+
+  private static double percentile(long[] nanos, double p) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    return sorted[Math.min(sorted.length - 1, (int) (sorted.length * p))] / 1e6;
   }
 
   /** n documents, one in four a one-word edit of an earlier one. */

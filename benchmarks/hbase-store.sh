@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Check-and-insert through the HBase store on a mini-cluster in one JVM (store-hbase's
+# HBaseStoreBench): verified documents in batches and as single calls from 16 threads, then
+# fingerprints only with the 4:1 and 5:2 block schemes side by side (block rows per check, bytes per
+# fingerprint on disk after a flush and a major compaction). Prints store-hbase/target/hbase-bench.txt.
+# Usage: benchmarks/hbase-store.sh [VERIFIED_DOCS] [FINGERPRINTS_PER_SCHEME] [BATCH]
+#   (defaults 20000 200000 200); the mini-cluster and the client share this machine's cores.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+echo "commit: $(git rev-parse --short HEAD)"
+mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dtest=HBaseStoreBench -Dneardup.hbase.bench="${1:-20000}" \
+  -Dneardup.hbase.schemes="${2:-200000}" -Dneardup.hbase.batch="${3:-200}" ||
+  echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
+cat store-hbase/target/hbase-bench.txt

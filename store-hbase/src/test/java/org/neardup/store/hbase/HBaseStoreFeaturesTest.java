@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
+import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neardup.Analysis;
+import org.neardup.index.BlockScheme;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.Document;
+import org.neardup.store.Outcome;
+import org.neardup.store.StoreConfig;
+
+/**
+ * What the HBase store adds to the contract, on one real mini-cluster: each block scheme finds
+ * exactly what a brute-force scan finds, within a batch too; the scheme is kept with the
+ * collection; HBase's TTL removes an expired document's rows with no sweep; single calls from many
+ * threads, committed together, keep exactly one new document per group.
+ */
+class HBaseStoreFeaturesTest {
+  private static TestingHBaseCluster cluster;
+  private static int stores;
+
+  @BeforeAll
+  static void startHBase() throws Exception {
+    cluster =
+        TestingHBaseCluster.create(
+            TestingHBaseClusterOption.builder()
+                .numMasters(1)
+                .numRegionServers(1)
+                .numDataNodes(1)
+                .build());
+    cluster.start();
+  }
+
+  @AfterAll
+  static void stopHBase() throws Exception {
+    if (cluster != null) {
+      cluster.stop();
+    }
+  }
+
+  private static HBaseStore open(Map<String, String> options) throws IOException {
+    Map<String, String> o = new HashMap<>(options);
+    o.putIfAbsent("prefix", "f" + (++stores));
+    return (HBaseStore)
+        HBaseStoreProvider.open(
+            cluster.getConf(), new StoreConfig(o, InstantSource.system()), "mini-cluster");
+  }
+
+  private static CollectionSettings fingerprintsOnly() {
+    return CollectionSettings.defaults()
+        .withLexicon(CollectionSettings.NO_LEXICON)
+        .withVerify(false)
+        .withMaxDistance(3);
+  }
+
+  private static long flip(SplittableRandom r, long fp, int bits) {
+    for (int i = 0; i < bits; i++) {
+      fp ^= 1L << r.nextInt(64);
+    }
+    return fp;
+  }
+
+  @Test
+  void schemes_findExactlyWhatBruteForceFinds_inBatches() throws IOException {
+    for (String text : List.of("4:1", "5:2", "6:3")) {
+      long seed = text.hashCode();
+      SplittableRandom r = new SplittableRandom(seed);
+      try (HBaseStore store = open(Map.of())) {
+        BlockScheme scheme = BlockScheme.parse(text);
+        Collection c = store.create("s", fingerprintsOnly(), scheme);
+        // Near-copies 0 to 5 bits from 60 bases: distances around k = 3 on both sides.
+        long[] bases = new long[60];
+        for (int i = 0; i < bases.length; i++) {
+          bases[i] = r.nextLong();
+        }
+        List<Long> stored = new ArrayList<>();
+        int n = 600;
+        for (int from = 0; from < n; from += 40) {
+          List<Document> batch = new ArrayList<>();
+          List<Long> fps = new ArrayList<>();
+          for (int i = from; i < from + 40; i++) {
+            long fp = flip(r, bases[r.nextInt(bases.length)], r.nextInt(6));
+            fps.add(fp);
+            batch.add(new Document("d" + i, Analysis.ofFingerprint(fp, 100)));
+          }
+          List<Outcome> out = c.checkAndInsertAll(batch);
+          for (int j = 0; j < batch.size(); j++) {
+            Set<String> expected = new HashSet<>();
+            for (int s = 0; s < stored.size(); s++) {
+              if (Long.bitCount(stored.get(s) ^ fps.get(j)) <= 3) {
+                expected.add("d" + s);
+              }
+            }
+            Set<String> got = new HashSet<>();
+            out.get(j).matches().forEach(m -> got.add(m.id()));
+            assertThat(got)
+                .as("scheme %s, seed %s, document d%s", text, seed, from + j)
+                .isEqualTo(expected);
+            assertThat(out.get(j).isNew()).isEqualTo(expected.isEmpty());
+            stored.add(fps.get(j));
+          }
+        }
+        assertThat(c.stats().documents()).isEqualTo(n);
+      }
+      // The scheme is the collection's: a store opened with another default reads it back.
+      try (HBaseStore again = open(Map.of("prefix", "f" + stores, "scheme", "4:1"))) {
+        HBaseCollection c = (HBaseCollection) again.collection("s");
+        assertThat(c.scheme()).isEqualTo(BlockScheme.parse(text));
+      }
+    }
+  }
+
+  @Test
+  void create_schemeThatCannotReachK_isRefusedBeforeAnythingIsWritten() throws IOException {
+    try (HBaseStore store = open(Map.of())) {
+      assertThatThrownBy(
+              () -> store.create("s", fingerprintsOnly().withMaxDistance(4), BlockScheme.of(5, 2)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("5:2 finds every match only up to k = 3");
+      assertThat(store.collection("s")).isNull();
+      // The default scheme takes k + 1 blocks for k above 3, as before.
+      HBaseCollection c =
+          (HBaseCollection) store.create("t", fingerprintsOnly().withMaxDistance(5));
+      assertThat(c.scheme()).isEqualTo(BlockScheme.of(6, 1));
+    }
+  }
+
+  @Test
+  void ttl_hidesAnExpiredDocumentsRows_withNoSweep() throws Exception {
+    try (HBaseStore store = open(Map.of("ttl-grace-ms", "0"));
+        Connection conn = ConnectionFactory.createConnection(cluster.getConf());
+        Table docs = conn.getTable(store.docs)) {
+      HBaseCollection c =
+          (HBaseCollection)
+              store.create("ttl", fingerprintsOnly().withRetention(Duration.ofSeconds(3)));
+      long fp = 0x0123456789ABCDEFL;
+      assertThat(c.checkAndInsert(new Document("a", Analysis.ofFingerprint(fp, 100))).isNew())
+          .isTrue();
+      byte[] idRow = Rows.id(c.uid, "a");
+      assertThat(docs.get(new Get(idRow)).isEmpty()).isFalse();
+      long deadline = System.currentTimeMillis() + 60_000;
+      while (!docs.get(new Get(idRow)).isEmpty() && System.currentTimeMillis() < deadline) {
+        Thread.sleep(250);
+      }
+      // HBase dropped the cells on its own (expire() was never called)...
+      assertThat(docs.get(new Get(idRow)).isEmpty()).isTrue();
+      assertThat(docs.get(new Get(Rows.doc(c.uid, 1))).isEmpty()).isTrue();
+      try (Table index = conn.getTable(store.index)) {
+        assertThat(index.get(new Get(Rows.block(c.scheme(), 0, c.uid, fp))).isEmpty()).isTrue();
+      }
+      // ...so the document is neither found nor matched, and its id can be stored again.
+      assertThat(c.get("a")).isEmpty();
+      assertThat(c.checkAndInsert(new Document("a", Analysis.ofFingerprint(fp, 100))).isNew())
+          .isTrue();
+    }
+  }
+
+  @Test
+  void singleCalls_fromManyThreads_keepOneNewPerGroup() throws Exception {
+    SplittableRandom r = new SplittableRandom(7);
+    int groups = 150;
+    int copies = 4;
+    List<Document> docs = new ArrayList<>();
+    Map<String, Integer> groupOf = new HashMap<>();
+    for (int g = 0; g < groups; g++) {
+      long fp = r.nextLong();
+      for (int j = 0; j < copies; j++) {
+        String id = "g" + g + "c" + j;
+        docs.add(new Document(id, Analysis.ofFingerprint(flip(r, fp, j == 0 ? 0 : 1), 100)));
+        groupOf.put(id, g);
+      }
+    }
+    // A seeded shuffle: copies of a group arrive at about the same time from different threads.
+    for (int i = docs.size() - 1; i > 0; i--) {
+      int j = r.nextInt(i + 1);
+      Document t = docs.get(i);
+      docs.set(i, docs.get(j));
+      docs.set(j, t);
+    }
+    try (HBaseStore store = open(Map.of())) {
+      Collection c = store.create("race", fingerprintsOnly());
+      ExecutorService pool = Executors.newFixedThreadPool(32);
+      List<Future<Outcome>> futures = new ArrayList<>();
+      for (Document d : docs) {
+        futures.add(pool.submit(() -> c.checkAndInsert(d)));
+      }
+      int[] news = new int[groups];
+      for (Future<Outcome> f : futures) {
+        Outcome o = f.get(5, TimeUnit.MINUTES);
+        if (o.isNew()) {
+          news[groupOf.get(o.id())]++;
+        } else {
+          // A duplicate names a document of its own group.
+          assertThat(groupOf.get(o.matches().get(0).id())).isEqualTo(groupOf.get(o.id()));
+        }
+      }
+      pool.shutdown();
+      for (int g = 0; g < groups; g++) {
+        assertThat(news[g]).as("new documents in group %s", g).isEqualTo(1);
+      }
+      assertThat(c.stats().documents()).isEqualTo((long) groups * copies);
+      // Committed together: fewer commits than calls.
+      assertThat(store.metrics().get("hbase_commits").longValue()).isLessThan(groups * copies);
+    }
+  }
+}
