@@ -736,7 +736,7 @@ final class HBaseCollection implements Collection {
    * sweeps. Reads stop matching a document at its expiry either way (the probe compares the
    * record's expiry with the clock).
    */
-  private <M extends Mutation> M ttl(M m, long exp, long now) {
+  <M extends Mutation> M ttl(M m, long exp, long now) {
     if (exp != Long.MAX_VALUE) {
       m.setTTL(Math.max(1, exp - now + store.ttlGraceMs));
     }

@@ -196,7 +196,13 @@ public final class HBaseStore implements FingerprintStore {
 
   @Override
   public Collection create(String name, CollectionSettings settings) throws IOException {
-    return create(name, settings, defaultScheme);
+    return create(name, settings, schemeOf(settings));
+  }
+
+  /** The settings' block scheme, or the store's default when the settings keep the default 4:1. */
+  BlockScheme schemeOf(CollectionSettings settings) {
+    BlockScheme s = settings.analysis().scheme();
+    return s.equals(BlockScheme.DEFAULT) ? defaultScheme : s;
   }
 
   /**
@@ -244,7 +250,7 @@ public final class HBaseStore implements FingerprintStore {
       if (uid > Integer.MAX_VALUE) {
         throw new IOException("no collection uid left");
       }
-      return new HBaseCollection(this, name, (int) uid, settings);
+      return new HBaseCollection(this, name, (int) uid, settings, schemeOf(settings));
     }
   }
 
@@ -256,7 +262,8 @@ public final class HBaseStore implements FingerprintStore {
   void register(HBaseCollection c) throws IOException {
     try (Table t = connection.getTable(meta)) {
       byte[] row = registryRow(c.name());
-      byte[] entry = bytes(c.uid + ";" + c.settings().toText());
+      String schemeText = c.scheme().equals(BlockScheme.DEFAULT) ? "" : "@" + c.scheme();
+      byte[] entry = bytes(c.uid + schemeText + ";" + c.settings().toText());
       if (!t.checkAndMutate(
               CheckAndMutate.newBuilder(row)
                   .ifNotExists(META_FAMILY, VALUE)

@@ -21,7 +21,6 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.neardup.decide.CandidateKeys;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionTransfer;
@@ -156,7 +155,6 @@ final class HBaseTransfer implements CollectionTransfer {
     private final HBaseCollection c;
     private final boolean verify;
     private final int bands;
-    private final CandidateKeys candidateKeys;
     private final List<StoredRecord> chunk = new ArrayList<>(CHUNK);
     private long last = -1;
     private long added;
@@ -166,7 +164,6 @@ final class HBaseTransfer implements CollectionTransfer {
       this.c = c;
       this.verify = c.settings().verify();
       this.bands = verify ? analyzer.analyze("neardup band count").sketch().bandKeys().length : 0;
-      this.candidateKeys = new CandidateKeys(c.settings().maxDistance());
     }
 
     @Override
@@ -206,6 +203,7 @@ final class HBaseTransfer implements CollectionTransfer {
         return;
       }
       int uid = c.uid;
+      long now = store.clock().millis();
       List<Put> rows = new ArrayList<>();
       List<Put> index = new ArrayList<>();
       List<Put> ids = new ArrayList<>(chunk.size());
@@ -226,23 +224,39 @@ final class HBaseTransfer implements CollectionTransfer {
         if (verify) {
           doc.addColumn(DOC_FAMILY, SKETCH, r.sketch());
         }
-        rows.add(doc);
-        rows.add(new Put(Rows.members(uid, root)).addColumn(DOC_FAMILY, ord, new byte[0]));
+        // Time to live as the collection writes them (HBaseCollection.ttl): every row of the
+        // document but its cluster's name, which later members may still need.
+        long exp = r.expiresAt();
+        rows.add(c.ttl(doc, exp, now));
+        rows.add(
+            c.ttl(
+                new Put(Rows.members(uid, root)).addColumn(DOC_FAMILY, ord, new byte[0]),
+                exp,
+                now));
         rootIds.putIfAbsent(root, bytes(r.cluster()));
-        if (r.expiresAt() != Long.MAX_VALUE) {
+        if (exp != Long.MAX_VALUE) {
           rows.add(
-              new Put(Rows.expiry(uid, r.expiresAt(), o))
-                  .addColumn(DOC_FAMILY, VALUE, new byte[0]));
+              c.ttl(
+                  new Put(Rows.expiry(uid, exp, o)).addColumn(DOC_FAMILY, VALUE, new byte[0]),
+                  exp,
+                  now));
         }
-        for (int key : candidateKeys.blockKeys(r.fingerprint())) {
+        for (int t = 0; t < c.scheme().tables(); t++) {
           index.add(
-              new Put(Rows.block(key, uid, r.fingerprint()))
-                  .addColumn(INDEX_FAMILY, ord, new byte[0]));
+              c.ttl(
+                  new Put(Rows.block(c.scheme(), t, uid, r.fingerprint()))
+                      .addColumn(INDEX_FAMILY, ord, new byte[0]),
+                  exp,
+                  now));
         }
         for (long key : bandKeys) {
-          index.add(new Put(Rows.band(key, uid)).addColumn(INDEX_FAMILY, ord, new byte[0]));
+          index.add(
+              c.ttl(
+                  new Put(Rows.band(key, uid)).addColumn(INDEX_FAMILY, ord, new byte[0]),
+                  exp,
+                  now));
         }
-        ids.add(new Put(Rows.id(uid, r.id())).addColumn(DOC_FAMILY, VALUE, ord));
+        ids.add(c.ttl(new Put(Rows.id(uid, r.id())).addColumn(DOC_FAMILY, VALUE, ord), exp, now));
       }
       rootIds.forEach(
           (root, id) -> rows.add(new Put(Rows.rootId(uid, root)).addColumn(DOC_FAMILY, VALUE, id)));
