@@ -69,6 +69,19 @@ final class BlockEntries {
     }
   }
 
+  /**
+   * Writes the entry of ordinal {@code ordinal} under block {@code t} ({@link #width} bytes: the
+   * ordinal, then {@code rest(t, fingerprint)}) at {@code off}, as the commit script appends it.
+   */
+  void putEntry(int t, long ordinal, long fingerprint, byte[] out, int off) {
+    long o = ordinal;
+    for (int i = ORDINAL_BYTES - 1; i >= 0; i--) {
+      out[off + i] = (byte) o;
+      o >>>= 8;
+    }
+    putRest(t, fingerprint, out, off + ORDINAL_BYTES);
+  }
+
   /** The ordinal of the entry at {@code off}. */
   static long ordinal(byte[] entries, int off) {
     long o = 0;

@@ -3,9 +3,12 @@ package org.neardup.store.redis;
 
 import static org.neardup.store.redis.Scripts.bytes;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,25 +23,30 @@ import org.neardup.store.StoredRecord;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.params.ZAddParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Export and import for the {@link RedisStore}: the collection's keys read and written directly, a
- * chunk of {@value #CHUNK} documents per pipeline. A Redis ordinal is the dump's plus 1 (Redis
- * counts from 1).
+ * chunk of {@value #CHUNK} ordinals per pipeline, in the layout {@link RedisStore} describes. A
+ * Redis ordinal is the dump's plus 1 (Redis counts from 1).
  *
- * <p>Export reads the ordinals from 1 to the collection's sequence in chunks: records ({@code d}),
- * sketches ({@code s}), roots ({@code p}), then the ids of the chunk's roots ({@code r}).
+ * <p>Export reads the ordinals from 1 to the collection's sequence in chunks of whole buckets:
+ * records ({@link Keys#docs}), sketches ({@link Keys#sketches}), roots ({@code p}), then the ids of
+ * the chunk's roots ({@code r}).
  *
  * <p>Import writes under a fresh uid that is not registered, so no service sees the collection (and
  * none can insert into it) until {@link Importer#finish()} sets its sequence and registers it;
  * {@link Importer#close()} before that deletes every key written. Per document, exactly what the
- * commit script writes for it: its record, sketch, id, block and band set entries, expiry, and for
- * a member of a larger cluster its root, its cluster's member set (with the root itself while the
- * root is stored) and the root's id.
+ * commit script writes for it: its record and sketch in their buckets, its id in the id index, its
+ * {@link BlockEntries} entries appended to the block keys (ordinals ascend, so appending keeps each
+ * key in ordinal order), its band set entries, its bucket's expiry ({@code ZADD LT}), the {@code
+ * documents} counter, and for a member of a larger cluster its root, its cluster's member set (with
+ * the root itself while the root is stored) and the root's id.
  */
 final class RedisTransfer implements CollectionTransfer {
-  static final int CHUNK = 1000;
+  /** Ordinals per chunk: whole record buckets. */
+  static final int CHUNK = 8 * Keys.BUCKET;
 
   private final RedisStore store;
 
@@ -56,22 +64,32 @@ final class RedisTransfer implements CollectionTransfer {
       byte[] s = store.redis().get(c.keys.seq);
       long seq = s == null ? 0 : Long.parseLong(new String(s, StandardCharsets.US_ASCII));
       long exported = 0;
-      for (long from = 1; from <= seq; from += CHUNK) {
+      // Chunks start at a bucket's first ordinal; ordinal 0 is never given.
+      for (long from = 0; from <= seq; from += CHUNK) {
         int n = (int) Math.min(CHUNK, seq - from + 1);
         byte[][] ordinals = new byte[n][];
         for (int i = 0; i < n; i++) {
           ordinals[i] = bytes(from + i);
         }
-        List<byte[]> recs;
-        List<byte[]> sketches;
+        List<byte[]> recs = new ArrayList<>(n);
+        List<byte[]> sketches = new ArrayList<>(n);
         List<byte[]> roots;
         try (AbstractPipeline p = store.redis().pipelined()) {
-          Response<List<byte[]>> r1 = p.hmget(c.keys.docs, ordinals);
-          Response<List<byte[]>> r2 = p.hmget(c.keys.sketches, ordinals);
+          List<Response<List<byte[]>>> r1 = new ArrayList<>();
+          List<Response<List<byte[]>>> r2 = new ArrayList<>();
+          for (int i = 0; i < n; i += Keys.BUCKET) {
+            int m = Math.min(Keys.BUCKET, n - i);
+            byte[][] fields = new byte[m][];
+            for (int j = 0; j < m; j++) {
+              fields[j] = Keys.field(from + i + j);
+            }
+            r1.add(p.hmget(c.keys.docs(from + i), fields));
+            r2.add(p.hmget(c.keys.sketches(from + i), fields));
+          }
           Response<List<byte[]>> r3 = p.hmget(c.keys.parents, ordinals);
           p.sync();
-          recs = r1.get();
-          sketches = r2.get();
+          r1.forEach(r -> recs.addAll(r.get()));
+          r2.forEach(r -> sketches.addAll(r.get()));
           roots = r3.get();
         }
         Map<Long, String> rootIds = rootIds(c, roots);
@@ -160,6 +178,7 @@ final class RedisTransfer implements CollectionTransfer {
     private final boolean verify;
     private final int bands;
     private final CandidateKeys candidateKeys;
+    private final BlockEntries entries;
     private final List<StoredRecord> chunk = new ArrayList<>(CHUNK);
     private long last = -1;
     private long added;
@@ -170,6 +189,7 @@ final class RedisTransfer implements CollectionTransfer {
       this.verify = c.settings().verify();
       this.bands = verify ? analyzer.analyze("neardup band count").sketch().bandKeys().length : 0;
       this.candidateKeys = new CandidateKeys(c.settings().maxDistance());
+      this.entries = new BlockEntries(candidateKeys);
     }
 
     @Override
@@ -219,77 +239,110 @@ final class RedisTransfer implements CollectionTransfer {
 
     private void write() {
       Keys keys = c.keys;
-      Map<byte[], byte[]> docs = new HashMap<>();
-      Map<byte[], byte[]> sketches = new HashMap<>();
-      Map<byte[], byte[]> ids = new HashMap<>();
+      Map<Long, Map<byte[], byte[]>> docs = new LinkedHashMap<>();
+      Map<Long, Map<byte[], byte[]>> sketches = new LinkedHashMap<>();
+      Map<ByteBuffer, Map<byte[], byte[]>> ids = new LinkedHashMap<>();
+      Map<Integer, ByteArrayOutputStream> blocks = new LinkedHashMap<>();
+      Map<Long, Long> expiry = new LinkedHashMap<>();
       Map<byte[], byte[]> parents = new HashMap<>();
-      Map<byte[], Double> expiry = new HashMap<>();
       Map<Long, byte[]> rootIds = new LinkedHashMap<>();
       Map<Long, List<byte[]>> members = new LinkedHashMap<>();
+      byte[] entry = new byte[entries.width];
+      for (StoredRecord r : chunk) {
+        long o = r.ordinal() + 1;
+        long bucket = o / Keys.BUCKET;
+        byte[] ord = bytes(o);
+        long[] bandKeys = verify ? r.bandKeys() : new long[0];
+        docs.computeIfAbsent(bucket, x -> new HashMap<>())
+            .put(
+                Keys.field(o),
+                new DocRecord(r.fingerprint(), r.timestamp(), r.expiresAt(), bandKeys, r.id())
+                    .encode());
+        if (verify) {
+          sketches.computeIfAbsent(bucket, x -> new HashMap<>()).put(Keys.field(o), r.sketch());
+        }
+        ids.computeIfAbsent(ByteBuffer.wrap(keys.ids(r.id())), x -> new HashMap<>())
+            .put(bytes(r.id()), ord);
+        int[] blockKeys = candidateKeys.blockKeys(r.fingerprint());
+        for (int t = 0; t < blockKeys.length; t++) {
+          entries.putEntry(t, o, r.fingerprint(), entry, 0);
+          blocks.computeIfAbsent(blockKeys[t], x -> new ByteArrayOutputStream()).writeBytes(entry);
+        }
+        if (r.expiresAt() != Long.MAX_VALUE) {
+          expiry.merge(bucket, r.expiresAt(), Math::min);
+        }
+        if (!r.isRoot()) {
+          long root = r.root() + 1;
+          parents.put(ord, bytes(root));
+          rootIds.putIfAbsent(root, bytes(r.cluster()));
+          members.computeIfAbsent(root, x -> new ArrayList<>()).add(ord);
+        }
+      }
+      // Block keys already written by an earlier chunk: their entries come first (lower ordinals).
+      // GET then SET of the whole string, not APPEND, for the memory reason given in commit.lua.
+      List<Response<byte[]>> before = new ArrayList<>(blocks.size());
+      if (added > 0) {
+        try (AbstractPipeline p = store.redis().pipelined()) {
+          for (int key : blocks.keySet()) {
+            before.add(p.get(keys.block(key)));
+          }
+          p.sync();
+        }
+      }
+      List<Response<Boolean>> rootStored = new ArrayList<>();
       try (AbstractPipeline p = store.redis().pipelined()) {
+        docs.forEach((bucket, fields) -> p.hset(keys.docs(bucket * Keys.BUCKET), fields));
+        sketches.forEach((bucket, fields) -> p.hset(keys.sketches(bucket * Keys.BUCKET), fields));
+        ids.forEach((key, fields) -> p.hset(key.array(), fields));
+        int i = 0;
+        for (Map.Entry<Integer, ByteArrayOutputStream> e : blocks.entrySet()) {
+          byte[] earlier = before.isEmpty() ? null : before.get(i++).get();
+          byte[] added = e.getValue().toByteArray();
+          byte[] value = added;
+          if (earlier != null) {
+            value = Arrays.copyOf(earlier, earlier.length + added.length);
+            System.arraycopy(added, 0, value, earlier.length, added.length);
+          }
+          p.set(keys.block(e.getKey()), value);
+        }
         for (StoredRecord r : chunk) {
-          long o = r.ordinal() + 1;
-          byte[] ord = bytes(o);
-          long[] bandKeys = verify ? r.bandKeys() : new long[0];
-          docs.put(
-              ord,
-              new DocRecord(r.fingerprint(), r.timestamp(), r.expiresAt(), bandKeys, r.id())
-                  .encode());
           if (verify) {
-            sketches.put(ord, r.sketch());
-          }
-          ids.put(bytes(r.id()), ord);
-          for (int key : candidateKeys.blockKeys(r.fingerprint())) {
-            p.sadd(keys.block(key), ord);
-          }
-          for (long key : bandKeys) {
-            p.sadd(keys.band(key), ord);
-          }
-          if (r.expiresAt() != Long.MAX_VALUE) {
-            expiry.put(ord, (double) r.expiresAt());
-          }
-          if (!r.isRoot()) {
-            long root = r.root() + 1;
-            parents.put(ord, bytes(root));
-            rootIds.putIfAbsent(root, bytes(r.cluster()));
-            members.computeIfAbsent(root, x -> new ArrayList<>()).add(ord);
+            byte[] ord = bytes(r.ordinal() + 1);
+            for (long key : r.bandKeys()) {
+              p.sadd(keys.band(key), ord);
+            }
           }
         }
-        p.hset(keys.docs, docs);
-        if (!sketches.isEmpty()) {
-          p.hset(keys.sketches, sketches);
-        }
-        p.hset(keys.ids, ids);
-        if (!expiry.isEmpty()) {
-          p.zadd(keys.expiry, expiry);
-        }
-        List<Response<Boolean>> rootStored = new ArrayList<>();
+        ZAddParams lt = ZAddParams.zAddParams().lt();
+        expiry.forEach((bucket, exp) -> p.zadd(keys.expiry, exp, bytes(bucket), lt));
+        p.hincrBy(keys.stats, bytes("documents"), chunk.size());
         if (!parents.isEmpty()) {
           p.hset(keys.parents, parents);
           Map<byte[], byte[]> r = new HashMap<>();
           rootIds.forEach((root, id) -> r.put(bytes(root), id));
           p.hset(keys.rootIds, r);
           for (Map.Entry<Long, List<byte[]>> e : members.entrySet()) {
-            p.sadd(keys.members(e.getKey()), e.getValue().toArray(new byte[0][]));
-            rootStored.add(p.hexists(keys.docs, bytes(e.getKey())));
+            long root = e.getKey();
+            p.sadd(keys.members(root), e.getValue().toArray(new byte[0][]));
+            rootStored.add(p.hexists(keys.docs(root), Keys.field(root)));
           }
         }
         p.sync();
-        // A stored root belongs to its own member set (commit.lua files it when the cluster forms).
-        int i = 0;
-        List<Long> stored = new ArrayList<>();
-        for (long root : members.keySet()) {
-          if (rootStored.get(i++).get()) {
-            stored.add(root);
-          }
+      }
+      // A stored root belongs to its own member set (commit.lua files it when the cluster forms).
+      int i = 0;
+      List<Long> stored = new ArrayList<>();
+      for (long root : members.keySet()) {
+        if (rootStored.get(i++).get()) {
+          stored.add(root);
         }
-        if (!stored.isEmpty()) {
-          try (AbstractPipeline q = store.redis().pipelined()) {
-            for (long root : stored) {
-              q.sadd(keys.members(root), bytes(root));
-            }
-            q.sync();
+      }
+      if (!stored.isEmpty()) {
+        try (AbstractPipeline q = store.redis().pipelined()) {
+          for (long root : stored) {
+            q.sadd(keys.members(root), bytes(root));
           }
+          q.sync();
         }
       }
     }

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.CollectionTransfer;
+import org.neardup.store.Document;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
+import org.neardup.store.StoredRecord;
+import org.neardup.testkit.ManualClock;
+import org.neardup.testkit.RedisServer;
+import org.neardup.testkit.Texts;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
+import redis.clients.jedis.resps.Tuple;
+
+/**
+ * An import writes exactly the keys the commit script writes: a collection filled by
+ * check-and-insert (clusters, band keys and sketches, expiry, deletions leaving gaps), exported and
+ * imported under another name over several chunks, has the same keys with the same values (block
+ * key entries byte for byte, record and sketch buckets, id index, clusters, expiry index, document
+ * count), and exports the same records again.
+ */
+class RedisTransferTest {
+  private static RedisServer server;
+
+  @BeforeAll
+  static void startRedis() throws IOException {
+    server = RedisServer.start();
+  }
+
+  @AfterAll
+  static void stopRedis() throws IOException {
+    server.close();
+  }
+
+  /** Every key of the collection {@code name}, by its name after the hash tag, with its value. */
+  private static TreeMap<String, Object> contents(JedisPooled redis, String prefix, String name) {
+    TreeMap<String, Object> out = new TreeMap<>();
+    byte[] pattern = (prefix + ":{" + name + ":*").getBytes(StandardCharsets.UTF_8);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<byte[]> page =
+          redis.scan(
+              cursor.getBytes(StandardCharsets.US_ASCII),
+              new ScanParams().match(pattern).count(1000));
+      for (byte[] key : page.getResult()) {
+        String k = new String(key, StandardCharsets.ISO_8859_1);
+        String suffix = k.substring(k.indexOf('}') + 2);
+        out.put(suffix, value(redis, key, suffix));
+      }
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    return out;
+  }
+
+  private static Object value(JedisPooled redis, byte[] key, String suffix) {
+    String type = redis.type(key);
+    switch (type) {
+      case "string":
+        return latin1(redis.get(key));
+      case "hash":
+        if (suffix.equals("st")) {
+          // The import keeps the document count; the other counters count calls.
+          return "documents="
+              + latin1(redis.hget(key, "documents".getBytes(StandardCharsets.US_ASCII)));
+        }
+        TreeMap<String, String> h = new TreeMap<>();
+        redis.hgetAll(key).forEach((f, v) -> h.put(latin1(f), latin1(v)));
+        return h;
+      case "set":
+        TreeSet<String> s = new TreeSet<>();
+        redis.smembers(key).forEach(m -> s.add(latin1(m)));
+        return s;
+      case "zset":
+        TreeMap<String, Double> z = new TreeMap<>();
+        for (Tuple t : redis.zrangeWithScores(key, 0, -1)) {
+          z.put(latin1(t.getBinaryElement()), t.getScore());
+        }
+        return z;
+      default:
+        throw new AssertionError(suffix + " has type " + type);
+    }
+  }
+
+  private static String latin1(byte[] b) {
+    return b == null ? null : new String(b, StandardCharsets.ISO_8859_1);
+  }
+
+  private static List<StoredRecord> export(CollectionTransfer t, String name) throws IOException {
+    List<StoredRecord> out = new ArrayList<>();
+    t.export(name, out::add);
+    return out;
+  }
+
+  @Test
+  void importOverSeveralChunks_writesWhatTheCommitsWrote() throws IOException {
+    ManualClock clock = new ManualClock();
+    try (FingerprintStore store =
+            new RedisStoreProvider()
+                .open(
+                    new StoreConfig(
+                        Map.of("url", server.url(), "prefix", "tr", "expire-interval", "0"),
+                        clock));
+        JedisPooled redis = new JedisPooled(server.url())) {
+      CollectionSettings settings =
+          CollectionSettings.defaults()
+              .withLexicon(CollectionSettings.NO_LEXICON)
+              .withRetention(Duration.ofDays(1));
+      Collection a = store.create("a", settings);
+      SplittableRandom r = new SplittableRandom(7);
+      List<Document> docs = new ArrayList<>();
+      for (int g = 0; g < 900; g++) {
+        String base = Texts.text(r, 40);
+        for (int i = 0; i < 1 + g % 4; i++) {
+          String text = i == 0 ? base : Texts.edit(r, base);
+          docs.add(new Document(g + "/" + i, a.analyzer().analyze(text)));
+        }
+      }
+      for (int i = 0; i < docs.size(); i += 200) {
+        a.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + 200)));
+      }
+      assertThat(a.stats().duplicates()).isGreaterThan(700);
+      // Gaps: singletons and the earliest members (roots) of clusters of three or four.
+      for (int g = 0; g < 900; g += 3) {
+        assertThat(a.delete(g + "/0")).isTrue();
+      }
+
+      CollectionTransfer t = new RedisTransfer((RedisStore) store);
+      List<StoredRecord> dump = export(t, "a");
+      assertThat(dump).hasSize(docs.size() - 300);
+      assertThat(dump.size()).isGreaterThan(RedisTransfer.CHUNK);
+      assertThat(dump.stream().filter(x -> !x.isRoot()).count()).isGreaterThan(700);
+      try (CollectionTransfer.Importer in =
+          t.importer("b", settings, settings.deduplicator().analyzer().id())) {
+        for (StoredRecord x : dump) {
+          in.add(x);
+        }
+        assertThat(in.finish()).isEqualTo(dump.size());
+      }
+
+      TreeMap<String, Object> before = contents(redis, "tr", "a");
+      TreeMap<String, Object> after = contents(redis, "tr", "b");
+      assertThat(before.keySet().stream().filter(k -> k.startsWith("b")).count())
+          .isGreaterThan(1000);
+      assertThat(after.keySet()).isEqualTo(before.keySet());
+      for (String k : before.keySet()) {
+        assertThat(after.get(k)).as(k).isEqualTo(before.get(k));
+      }
+      assertThat(export(t, "b")).isEqualTo(dump);
+      assertThat(store.collection("b").stats().documents()).isEqualTo(dump.size());
+    }
+  }
+}
