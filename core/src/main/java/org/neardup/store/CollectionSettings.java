@@ -231,6 +231,28 @@ public record CollectionSettings(
   }
 
   /**
+   * Refuses settings that name files (a user dictionary, an IDF table) on a store that keeps only
+   * the settings' text: such a collection could be created there but not opened again.
+   *
+   * @param store the store's name, for the message
+   * @throws IllegalArgumentException if the settings name a user dictionary or an IDF table
+   */
+  public void requireNoFiles(String store) {
+    String what =
+        chinese.userDictionary() != null
+            ? "a user dictionary"
+            : analysis.idf() != null ? "an IDF table" : null;
+    if (what != null) {
+      throw new IllegalArgumentException(
+          "the "
+              + store
+              + " store does not keep "
+              + what
+              + " with a collection yet; create this collection on the embedded store");
+    }
+  }
+
+  /**
    * When a document expires, in epoch milliseconds: {@link Long#MAX_VALUE} without retention.
    *
    * @param timestamp the document's timestamp, or {@link Document#NO_TIMESTAMP}

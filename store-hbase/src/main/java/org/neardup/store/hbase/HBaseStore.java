@@ -214,7 +214,9 @@ public final class HBaseStore implements FingerprintStore {
       throws IOException {
     FingerprintStore.checkName(name);
     checkNotClosed();
-    // Fails on an unknown lexicon, k or scheme before anything is written.
+    // Fails on an unknown lexicon, k or scheme, or settings naming files, before anything is
+    // written.
+    settings.requireNoFiles("hbase");
     settings.deduplicator().analyzer();
     HBaseCollection.schemeFor(scheme, settings.maxDistance());
     try (Table t = connection.getTable(meta)) {
@@ -245,6 +247,7 @@ public final class HBaseStore implements FingerprintStore {
    * HBaseTransfer}, which writes its rows first.
    */
   HBaseCollection unregistered(String name, CollectionSettings settings) throws IOException {
+    settings.requireNoFiles("hbase");
     try (Table t = connection.getTable(meta)) {
       long uid = t.incrementColumnValue(UID_ROW, META_FAMILY, VALUE, 1);
       if (uid > Integer.MAX_VALUE) {

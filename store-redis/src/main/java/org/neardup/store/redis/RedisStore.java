@@ -237,7 +237,8 @@ public final class RedisStore implements FingerprintStore {
   public Collection create(String name, CollectionSettings settings) throws IOException {
     FingerprintStore.checkName(name);
     checkNotClosed();
-    // Fails on an unknown lexicon or k before anything is written.
+    // Fails on an unknown lexicon or k, or settings naming files, before anything is written.
+    settings.requireNoFiles("redis");
     settings.deduplicator().analyzer();
     new CandidateKeys(settings.maxDistance());
     try {
@@ -261,6 +262,7 @@ public final class RedisStore implements FingerprintStore {
    * RedisTransfer}, which fills its keys first.
    */
   RedisCollection unregistered(String name, CollectionSettings settings) {
+    settings.requireNoFiles("redis");
     return new RedisCollection(this, name, redis.incr(uids), settings);
   }
 
