@@ -81,6 +81,14 @@ class BlockPermutedIndexConcurrencyTest {
       readers.add(t);
     }
     for (int i = 0; i < n; i++) {
+      if (i == n / 2) {
+        // Half-way, wait for the readers' first search, so some searches run while the writer
+        // adds even when the writer would otherwise finish before a reader is scheduled.
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (searches.get() == 0 && failure.get() == null && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+      }
       index.add(fps[i], i);
       added.set(i + 1);
     }
