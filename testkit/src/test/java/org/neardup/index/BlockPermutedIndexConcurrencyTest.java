@@ -189,6 +189,13 @@ class BlockPermutedIndexConcurrencyTest {
       readers.add(t);
     }
     for (int j = 0; j < ops && failure.get() == null; j++) {
+      if (j == ops / 2) {
+        // As above: some searches must overlap the writer's operations.
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (seenBy.get(0) == 0 && failure.get() == null && System.nanoTime() < deadline) {
+          Thread.onSpinWait();
+        }
+      }
       int[] op = program.get(j);
       if (op[0] == 0) {
         index.add(fps[op[1]], op[1]);
