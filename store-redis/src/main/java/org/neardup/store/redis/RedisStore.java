@@ -30,8 +30,9 @@ import redis.clients.jedis.util.Pool;
  *
  * <h2>Layout</h2>
  *
- * The seeds' layout: every block value is a key holding the set of the documents that have it. Keys
- * of collection {@code c} (uid {@code u}, prefix {@code P}) all carry the hash tag {@code {c:u}}:
+ * The seeds' layout, a key per block value holding the documents that have it, with those documents
+ * packed into one string per key rather than a set. Keys of collection {@code c} (uid {@code u},
+ * prefix {@code P}) all carry the hash tag {@code {c:u}}:
  *
  * <ul>
  *   <li>{@code P:{c:u}:b<3 bytes>}: per block key ({@link CandidateKeys}: the block's number and
