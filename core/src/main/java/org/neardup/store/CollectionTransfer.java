@@ -3,6 +3,7 @@ package org.neardup.store;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
@@ -67,6 +68,45 @@ public interface CollectionTransfer {
     /** Removes everything written unless {@link #finish()} returned. Idempotent. */
     @Override
     void close() throws IOException;
+
+    /**
+     * The checks every importer makes on a record before it writes anything of it: its ordinal
+     * comes after {@code last}; with {@code bands} not negative, it carries that many band keys and
+     * a sketch; its id has 1 to {@link Collection#MAX_ID_BYTES} bytes.
+     *
+     * @param bands the band keys a document of the collection has, or -1 where another check (or no
+     *     verification) covers the analysis
+     * @return the id's UTF-8 bytes
+     * @throws IllegalArgumentException naming what does not fit
+     */
+    static byte[] checkNext(StoredRecord r, long last, int bands) {
+      if (r.ordinal() <= last) {
+        throw new IllegalArgumentException(
+            "ordinals must increase: " + r.ordinal() + " after " + last);
+      }
+      if (bands >= 0 && (r.bandKeys().length != bands || r.sketch().length == 0)) {
+        throw new IllegalArgumentException(
+            "document '"
+                + r.id()
+                + "' has "
+                + r.bandKeys().length
+                + " band keys and a sketch of "
+                + r.sketch().length
+                + " bytes; this collection verifies with "
+                + bands
+                + " band keys: it was exported with other settings");
+      }
+      byte[] id = r.id().getBytes(StandardCharsets.UTF_8);
+      if (id.length < 1 || id.length > Collection.MAX_ID_BYTES) {
+        throw new IllegalArgumentException("document " + r.ordinal() + ": bad id length");
+      }
+      return id;
+    }
+
+    /** The band keys every document analysed by {@code analyzer} has (its verification's). */
+    static int bandCount(org.neardup.Analyzer analyzer) {
+      return analyzer.analyze("neardup band count").sketch().bandKeys().length;
+    }
   }
 
   /** Offers transfers for stores of one kind; found with {@link ServiceLoader}. */

@@ -198,7 +198,8 @@ final class EmbeddedTransfer implements CollectionTransfer {
         hold.unlock();
         throw e;
       }
-      this.restorer = new Restorer(settings, c.analyzer(), 1 << 16, true, store.sketchFiles(c.number));
+      this.restorer =
+          new Restorer(settings, c.analyzer(), 1 << 16, true, store.sketchFiles(c.number));
       this.now = store.clock().millis();
     }
 
@@ -207,18 +208,11 @@ final class EmbeddedTransfer implements CollectionTransfer {
       if (done) {
         throw new IllegalStateException("the import finished");
       }
-      if (r.ordinal() <= last) {
-        throw new IllegalArgumentException(
-            "ordinals must increase: " + r.ordinal() + " after " + last);
-      }
-      byte[] id = r.id().getBytes(StandardCharsets.UTF_8);
-      if (id.length < 1 || id.length > org.neardup.store.Collection.MAX_ID_BYTES) {
-        throw new IllegalArgumentException("document " + r.ordinal() + ": bad id length");
-      }
+      // The restorer checks the analysis (band count, sketch) before anything is logged.
+      byte[] id = Importer.checkNext(r, last, -1);
       byte[] body = LogFormat.insert(c.number, r.timestamp(), r.expiresAt(), id, analysis(r));
       Bytes.putLong(body, LogFormat.DOC_ID, r.ordinal());
       Bytes.putLong(body, LogFormat.CLUSTER, r.root());
-      // The restorer checks the analysis (band count, sketch) before anything is logged.
       restorer.restore(body, body.length, now);
       position = store.log().append(body);
       last = r.ordinal();

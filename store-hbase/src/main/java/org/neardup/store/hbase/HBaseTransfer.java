@@ -21,7 +21,6 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionTransfer;
 import org.neardup.store.FingerprintStore;
@@ -163,7 +162,7 @@ final class HBaseTransfer implements CollectionTransfer {
     Loader(HBaseCollection c, org.neardup.Analyzer analyzer) {
       this.c = c;
       this.verify = c.settings().verify();
-      this.bands = verify ? analyzer.analyze("neardup band count").sketch().bandKeys().length : 0;
+      this.bands = verify ? Importer.bandCount(analyzer) : 0;
     }
 
     @Override
@@ -171,26 +170,7 @@ final class HBaseTransfer implements CollectionTransfer {
       if (done) {
         throw new IllegalStateException("the import finished");
       }
-      if (r.ordinal() <= last) {
-        throw new IllegalArgumentException(
-            "ordinals must increase: " + r.ordinal() + " after " + last);
-      }
-      if (verify && (r.bandKeys().length != bands || r.sketch().length == 0)) {
-        throw new IllegalArgumentException(
-            "document '"
-                + r.id()
-                + "' has "
-                + r.bandKeys().length
-                + " band keys and a sketch of "
-                + r.sketch().length
-                + " bytes; this collection verifies with "
-                + bands
-                + " band keys: it was exported with other settings");
-      }
-      int idBytes = r.id().getBytes(StandardCharsets.UTF_8).length;
-      if (idBytes < 1 || idBytes > Collection.MAX_ID_BYTES) {
-        throw new IllegalArgumentException("document " + r.ordinal() + ": bad id length");
-      }
+      Importer.checkNext(r, last, verify ? bands : -1);
       last = r.ordinal();
       chunk.add(r);
       if (chunk.size() == CHUNK) {

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.neardup.decide.CandidateKeys;
-import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionTransfer;
 import org.neardup.store.FingerprintStore;
@@ -187,7 +186,7 @@ final class RedisTransfer implements CollectionTransfer {
     Loader(RedisCollection c, org.neardup.Analyzer analyzer) {
       this.c = c;
       this.verify = c.settings().verify();
-      this.bands = verify ? analyzer.analyze("neardup band count").sketch().bandKeys().length : 0;
+      this.bands = verify ? Importer.bandCount(analyzer) : 0;
       this.candidateKeys = new CandidateKeys(c.settings().maxDistance());
       this.entries = new BlockEntries(candidateKeys);
     }
@@ -197,26 +196,7 @@ final class RedisTransfer implements CollectionTransfer {
       if (done) {
         throw new IllegalStateException("the import finished");
       }
-      if (r.ordinal() <= last) {
-        throw new IllegalArgumentException(
-            "ordinals must increase: " + r.ordinal() + " after " + last);
-      }
-      if (verify && (r.bandKeys().length != bands || r.sketch().length == 0)) {
-        throw new IllegalArgumentException(
-            "document '"
-                + r.id()
-                + "' has "
-                + r.bandKeys().length
-                + " band keys and a sketch of "
-                + r.sketch().length
-                + " bytes; this collection verifies with "
-                + bands
-                + " band keys: it was exported with other settings");
-      }
-      int idBytes = r.id().getBytes(StandardCharsets.UTF_8).length;
-      if (idBytes < 1 || idBytes > Collection.MAX_ID_BYTES) {
-        throw new IllegalArgumentException("document " + r.ordinal() + ": bad id length");
-      }
+      Importer.checkNext(r, last, verify ? bands : -1);
       last = r.ordinal();
       chunk.add(r);
       if (chunk.size() == CHUNK) {
