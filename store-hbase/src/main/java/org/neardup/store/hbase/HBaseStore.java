@@ -199,6 +199,12 @@ public final class HBaseStore implements FingerprintStore {
     return create(name, settings, schemeOf(settings));
   }
 
+  /** A collection's registry entry, {@code uid[@m:r];settings} (no {@code @m:r} for 4:1). */
+  private static byte[] registryEntry(long uid, BlockScheme scheme, CollectionSettings settings) {
+    String schemeText = scheme.equals(BlockScheme.DEFAULT) ? "" : "@" + scheme;
+    return bytes(uid + schemeText + ";" + settings.toText());
+  }
+
   /** The settings' block scheme, or the store's default when the settings keep the default 4:1. */
   BlockScheme schemeOf(CollectionSettings settings) {
     BlockScheme s = settings.analysis().scheme();
@@ -225,8 +231,7 @@ public final class HBaseStore implements FingerprintStore {
         throw new IOException("no collection uid left");
       }
       byte[] row = registryRow(name);
-      String schemeText = scheme.equals(BlockScheme.DEFAULT) ? "" : "@" + scheme;
-      byte[] entry = bytes(uid + schemeText + ";" + settings.toText());
+      byte[] entry = registryEntry(uid, scheme, settings);
       boolean ok =
           t.checkAndMutate(
                   CheckAndMutate.newBuilder(row)
@@ -265,8 +270,7 @@ public final class HBaseStore implements FingerprintStore {
   void register(HBaseCollection c) throws IOException {
     try (Table t = connection.getTable(meta)) {
       byte[] row = registryRow(c.name());
-      String schemeText = c.scheme().equals(BlockScheme.DEFAULT) ? "" : "@" + c.scheme();
-      byte[] entry = bytes(c.uid + schemeText + ";" + c.settings().toText());
+      byte[] entry = registryEntry(c.uid, c.scheme(), c.settings());
       if (!t.checkAndMutate(
               CheckAndMutate.newBuilder(row)
                   .ifNotExists(META_FAMILY, VALUE)
