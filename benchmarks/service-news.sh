@@ -6,12 +6,17 @@
 # NEARDUP_JAVA_OPTS=-Xmx4g; then heap after a full GC (jcmd), RSS, disk bytes per document, the
 # latency of single check-and-inserts and of batches of 100 (ServiceProbe, one request at a time,
 # page cache warm), and the time a restart takes to answer /ready. Beside it, the rate at which
-# `neardup dedup` reads and analyses the same texts on the same cores.
+# `neardup dedup` reads and analyses the same texts on the same cores, and (FP=1, the default) the
+# same figures for fingerprint-only requests: `neardup fingerprint` of the same texts sent to a
+# collection `fp` that does not verify, in the same server, so verified and fingerprint-only rows
+# come from one run (issue 18's figure rows).
 # Usage: benchmarks/service-news.sh [DOCS] [STORE_OPTION...]
 #   e.g. benchmarks/service-news.sh 200000                 (sketches in files, the default)
 #        benchmarks/service-news.sh 200000 sketches=heap    (sketches on the heap, as before)
 #   env WORK=dir (default: a temporary directory, removed at the end), LOAD=send|bulk (bulk: the
-#   data directory is built offline by NewsLoad instead of sent), SKIP_DEDUP=1, PORT.
+#   data directory is built offline by NewsLoad instead of sent), SKIP_DEDUP=1, PORT,
+#   MIN=150 MAX=250 (text length in characters; default 1500-3000, news length), SEND_BATCH (500),
+#   FP=0 (no fingerprint-only rows).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="${1:-200000}"
@@ -23,6 +28,9 @@ load="${LOAD:-send}"
 port="${PORT:-$((20000 + RANDOM % 20000))}"
 url="http://127.0.0.1:$port"
 queries=$((2000 + 200 * 100))
+min="${MIN:-1500}"
+max="${MAX:-3000}"
+send_batch="${SEND_BATCH:-500}"
 [ -f "$base" ] || { echo "no base corpus at $base (set BASE)" >&2; exit 2; }
 for tool in jcmd curl; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 work="${WORK:-$(mktemp -d)}"
@@ -44,13 +52,13 @@ neardup() {
   java $(neardup_java_defaults "$1") ${NEARDUP_JAVA_OPTS:-} -jar "$work/neardup.jar" "$@"
 }
 bench=(java -Xmx4g -cp "$work/benchmarks.jar")
-corpus="$work/news-$((docs + queries)).jsonl"
-[ -f "$corpus" ] || "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries)) "$corpus"
+corpus="$work/news-$((docs + queries))-$min-$max.jsonl"
+[ -f "$corpus" ] || "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries)) "$corpus" 20261124 "$min" "$max"
 # The stored part, and the rest as queries: reposts of stored articles, so checks find duplicates.
 head -n "$docs" "$corpus" > "$work/load.jsonl"
 tail -n "$queries" "$corpus" > "$work/queries.jsonl"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)"
-echo "corpus: $docs documents, $(( $(stat -c %s "$work/load.jsonl") / docs )) bytes of JSON each; store options: ${*:-none}"
+echo "corpus: $docs documents of $min-$max characters, $(( $(stat -c %s "$work/load.jsonl") / docs )) bytes of JSON each; store options: ${*:-none}"
 
 if [ -z "${SKIP_DEDUP:-}" ]; then
   rm -rf "$work/dedup"
@@ -90,9 +98,9 @@ serve
 echo "start on $( [ "$load" = bulk ] && echo "$docs documents" || echo "an empty directory") to /ready: $ready s"
 if [ "$load" = send ]; then
   t0=$(date +%s.%N)
-  neardup send "$work/load.jsonl" --url "$url" --batch 500 > "$work/send.out"
+  neardup send "$work/load.jsonl" --url "$url" --batch "$send_batch" > "$work/send.out"
   secs=$(echo "$(date +%s.%N) - $t0" | bc)
-  echo "ingest with neardup send --batch 500: $secs s = $(echo "$docs / $secs" | bc) documents/s"
+  echo "ingest with neardup send --batch $send_batch: $secs s = $(echo "$docs / $secs" | bc) documents/s"
 fi
 # The class histogram runs a full GC first and counts the live objects only.
 # On a loaded machine the attach can time out: try again.
@@ -110,8 +118,26 @@ echo "disk: $((durable / stored)) bytes/document in the log and snapshot, $((scr
 "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" default "$work/queries.jsonl" 1000 100 100 | sed 's/^/warm-up /'
 tail -n $((queries - 1000 - 100 * 100)) "$work/queries.jsonl" > "$work/queries2.jsonl"
 "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" default "$work/queries2.jsonl" 1000 100 100
+if [ "${FP:-1}" = 1 ]; then
+  # Fingerprint-only beside it, in the same server: the same texts fingerprinted by the CLI (its
+  # rate is the "fingerprinting them" of the issue), sent to a collection that does not verify.
+  t0=$(date +%s.%N)
+  neardup fingerprint "$work/load.jsonl" "$work/queries.jsonl" | sed 's/"simhash"/"fingerprint"/' > "$work/fp.jsonl"
+  secs=$(echo "$(date +%s.%N) - $t0" | bc)
+  echo "neardup fingerprint of the same texts: $(echo "($docs + $queries) / $secs" | bc) documents/s"
+  head -n "$docs" "$work/fp.jsonl" > "$work/fp-load.jsonl"
+  tail -n "$queries" "$work/fp.jsonl" > "$work/fp-queries.jsonl"
+  curl -sf -X POST "$url/v1/collections" -H 'Content-Type: application/json' -d '{"name":"fp","verify":false}' > /dev/null
+  t0=$(date +%s.%N)
+  neardup send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" > "$work/send-fp.out"
+  secs=$(echo "$(date +%s.%N) - $t0" | bc)
+  echo "fingerprint-only ingest with neardup send --batch $send_batch: $(echo "$docs / $secs" | bc) documents/s"
+  "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" fp "$work/fp-queries.jsonl" 1000 100 100 | sed 's/^/fingerprint-only warm-up /'
+  tail -n $((queries - 1000 - 100 * 100)) "$work/fp-queries.jsonl" > "$work/fp-queries2.jsonl"
+  "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" fp "$work/fp-queries2.jsonl" 1000 100 100 | sed 's/^/fingerprint-only /'
+fi
 stop
 serve
 count=$(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; print(json.load(sys.stdin)["documents"])')
-echo "restart to /ready: $ready s ($count documents)"
+echo "restart to /ready: $ready s ($count documents$( [ "${FP:-1}" = 1 ] && echo ", and as many fingerprints in collection fp"))"
 stop

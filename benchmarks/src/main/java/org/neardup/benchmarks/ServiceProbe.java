@@ -24,8 +24,8 @@ import java.util.Locale;
  * Latency of check-and-insert through a running service, as one client sees it: SINGLES documents
  * sent one per request, then BATCHES requests of BATCH documents, one request at a time (no
  * queueing: each figure is one request's own time), from the JSONL lines of QUERIES ({@code id},
- * {@code text}) that are not stored yet. Prints p50, p99 and max per kind, and documents per
- * second.
+ * {@code text}, or {@code fingerprint}: 16 hex digits, for a collection that does not verify) that
+ * are not stored yet. Prints p50, p99 and max per kind, and documents per second.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.ServiceProbe \
@@ -113,7 +113,7 @@ public final class ServiceProbe {
       for (String[] d : docs) {
         g.writeStartObject();
         g.writeStringField("id", d[0]);
-        g.writeStringField("text", d[1]);
+        g.writeStringField(d[2], d[1]); // "text" or "fingerprint"
         g.writeEndObject();
       }
       if (array) {
@@ -129,20 +129,23 @@ public final class ServiceProbe {
         JsonParser p = new JsonFactory().createParser(in)) {
       while (out.size() < limit && p.nextToken() == JsonToken.START_OBJECT) {
         String id = null;
-        String text = null;
+        String value = null;
+        String kind = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String field = p.currentName();
           JsonToken t = p.nextToken();
           if (t == JsonToken.VALUE_STRING && field.equals("id")) {
             id = p.getText();
-          } else if (t == JsonToken.VALUE_STRING && field.equals("text")) {
-            text = p.getText();
+          } else if (t == JsonToken.VALUE_STRING
+              && (field.equals("text") || field.equals("fingerprint"))) {
+            value = p.getText();
+            kind = field;
           } else {
             p.skipChildren();
           }
         }
-        if (id != null && text != null) {
-          out.add(new String[] {id, text});
+        if (id != null && value != null) {
+          out.add(new String[] {id, value, kind});
         }
       }
     }

@@ -6,19 +6,26 @@ import java.util.Arrays;
 
 /**
  * Per-document facts of one generation, addressed by slot = docId - base: the id's bytes, the
- * fingerprint, the timestamp and the expiry, in paged {@code long} arrays (no object per document,
- * no big copy when growing), and the ids' UTF-8 bytes in 1 MiB chunks.
+ * fingerprint, the timestamp and the expiry, in paged primitive arrays (no object per document, no
+ * big copy when growing), and the ids' UTF-8 bytes in 1 MiB chunks.
  *
- * <p>Not thread-safe: the owning collection's lock guards it. Memory: 32 bytes per slot plus the
- * id's bytes. A removed document keeps its slot and id bytes (its id may still name a cluster)
- * until the generation is replaced.
+ * <p>Not thread-safe: the owning collection's lock guards it. Memory: 28 bytes per slot plus the
+ * id's bytes (the expiry is kept as 4 bytes, see below). A removed document keeps its slot and id
+ * bytes (its id may still name a cluster) until the generation is replaced.
  */
 final class DocTable {
   /*
    * ref[slot] packs the id's location: bit 63 = removed, bits 16..62 = offset in the arena,
    * bits 0..15 = length (ids are 1..4096 bytes, so a slot never used has length 0).
    * Invariant: a slot is used iff length > 0; live == number of used slots without bit 63.
+   *
+   * The expiry is exact but takes 4 bytes: expiresAt - timestamp in milliseconds (a retention of
+   * up to 24 days from the timestamp, the usual case: retention counts from the timestamp or the
+   * arrival), NEVER for Long.MAX_VALUE (no retention), or FAR with the value in `far`.
    */
+  private static final int NEVER = Integer.MIN_VALUE;
+  private static final int FAR = Integer.MIN_VALUE + 1;
+
   private static final int PAGE_BITS = 14;
   private static final int PAGE = 1 << PAGE_BITS;
   private static final int CHUNK_BITS = 20;
@@ -29,7 +36,8 @@ final class DocTable {
   private long[][] ref = new long[16][];
   private long[][] fingerprint = new long[16][];
   private long[][] timestamp = new long[16][];
-  private long[][] expiresAt = new long[16][];
+  private int[][] expiresIn = new int[16][];
+  private final LongLongMap far = new LongLongMap();
   private int pages;
   private int slots;
   private int live;
@@ -74,7 +82,15 @@ final class DocTable {
     ref[p][i] = (at << 16) | idLen;
     fingerprint[p][i] = fp;
     timestamp[p][i] = ts;
-    expiresAt[p][i] = exp;
+    long in = exp - ts;
+    if (exp == Long.MAX_VALUE) {
+      expiresIn[p][i] = NEVER;
+    } else if (in > FAR && in <= Integer.MAX_VALUE) { // exact: timestamp + in == exp, mod 2^64
+      expiresIn[p][i] = (int) in;
+    } else {
+      expiresIn[p][i] = FAR;
+      far.put(slot, exp);
+    }
     slots = slot + 1;
     live++;
     return slot;
@@ -85,12 +101,12 @@ final class DocTable {
       ref = Arrays.copyOf(ref, pages * 2);
       fingerprint = Arrays.copyOf(fingerprint, pages * 2);
       timestamp = Arrays.copyOf(timestamp, pages * 2);
-      expiresAt = Arrays.copyOf(expiresAt, pages * 2);
+      expiresIn = Arrays.copyOf(expiresIn, pages * 2);
     }
     ref[pages] = new long[PAGE];
     fingerprint[pages] = new long[PAGE];
     timestamp[pages] = new long[PAGE];
-    expiresAt[pages] = new long[PAGE];
+    expiresIn[pages] = new int[PAGE];
     pages++;
   }
 
@@ -139,7 +155,13 @@ final class DocTable {
   }
 
   long expiresAt(int slot) {
-    return expiresAt[slot >>> PAGE_BITS][slot & (PAGE - 1)];
+    int p = slot >>> PAGE_BITS;
+    int i = slot & (PAGE - 1);
+    int in = expiresIn[p][i];
+    if (in == NEVER) {
+      return Long.MAX_VALUE;
+    }
+    return in == FAR ? far.get(slot) : timestamp[p][i] + in;
   }
 
   /** The id of a used slot. */
@@ -173,6 +195,10 @@ final class DocTable {
   }
 
   long ramBytesUsed() {
-    return 64 + (long) pages * PAGE * 32 + (long) chunkCount * CHUNK + ref.length * 32L;
+    return 64
+        + (long) pages * PAGE * 28
+        + (long) chunkCount * CHUNK
+        + ref.length * 32L
+        + far.size() * 32L;
   }
 }

@@ -10,14 +10,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.neardup.internal.PagedIntArray;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.verify.SketchStore;
 
 /**
  * A {@link SketchStore} in a scratch file: each entry's band keys and encoded sketch appended to
  * the file, read back with a positioned read when a check verifies that candidate (a few per check)
- * or a removal needs its band keys. The heap holds 8 bytes per entry (its offset) and a 1 MiB write
- * buffer, whatever the text's length; the page cache holds the rest, and a cold page costs one disk
+ * or a removal needs its band keys. The heap holds 4 bytes per entry (its offset from its block's,
+ * see below) and a 1 MiB write buffer, whatever the text's length; the page cache holds the rest, and a cold page costs one disk
  * read.
  *
  * <p>The file is derived data, not part of the store's durable state: the log and the snapshots
@@ -36,14 +37,23 @@ final class SketchFile implements SketchStore {
    * file, the rest in `tail` from 0; an entry never straddles the two (a full tail is written out
    * before an entry that does not fit, and an entry larger than the tail goes straight to the
    * file).
+   *
+   * offsets[i] = blockStart[i >>> BLOCK_BITS] + unsigned relative[i]; an entry whose distance from
+   * its block's first does not fit 32 bits (a block of 1,024 entries averaging 4 MiB) has FAR
+   * there and its offset in `far`.
    */
   static final int TAIL = 1 << 20;
+
+  static final int BLOCK_BITS = 10;
+  private static final int FAR = -1;
 
   private final Path file;
   // Reopened when an interrupted reader or writer closed it (FileChannel closes on interrupt).
   private volatile FileChannel channel;
   private final int bandCount;
-  private final PagedLongArray offsets;
+  private final PagedLongArray blockStart;
+  private final PagedIntArray relative;
+  private final LongLongMap far = new LongLongMap();
   private final byte[] tail = new byte[TAIL];
   private final ByteBuffer tailKeys = ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN);
   private long flushed;
@@ -54,7 +64,8 @@ final class SketchFile implements SketchStore {
   SketchFile(Path file, int bandCount, int expectedSize) {
     this.file = file;
     this.bandCount = bandCount;
-    this.offsets = new PagedLongArray(Math.max(1, expectedSize));
+    this.blockStart = new PagedLongArray(Math.max(1, expectedSize >>> BLOCK_BITS));
+    this.relative = new PagedIntArray(Math.max(1, expectedSize));
     try {
       this.channel =
           FileChannel.open(
@@ -98,7 +109,7 @@ final class SketchFile implements SketchStore {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the sketch file " + file, e);
     }
-    offsets.append(end);
+    appendOffset(end);
     end += need;
     return size++;
   }
@@ -135,12 +146,26 @@ final class SketchFile implements SketchStore {
     }
   }
 
+  private void appendOffset(long offset) {
+    if ((size & ((1 << BLOCK_BITS) - 1)) == 0) {
+      blockStart.append(offset);
+    }
+    long rel = offset - blockStart.get(size >>> BLOCK_BITS);
+    if (rel < 0xFFFF_FFFFL) {
+      relative.append((int) rel);
+    } else {
+      relative.append(FAR);
+      far.put(size, offset);
+    }
+  }
+
   private long start(int i) {
-    return offsets.get(i);
+    int rel = relative.get(i);
+    return rel == FAR ? far.get(i) : blockStart.get(i >>> BLOCK_BITS) + (rel & 0xFFFF_FFFFL);
   }
 
   private long stop(int i) {
-    return i + 1 < size ? offsets.get(i + 1) : end;
+    return i + 1 < size ? start(i + 1) : end;
   }
 
   @Override
@@ -218,7 +243,7 @@ final class SketchFile implements SketchStore {
 
   @Override
   public long ramBytesUsed() {
-    return 64 + TAIL + offsets.ramBytesUsed();
+    return 64 + TAIL + blockStart.ramBytesUsed() + relative.ramBytesUsed() + far.size() * 32L;
   }
 
   @Override

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DocTable keeps an expiry in 4 bytes (its distance from the timestamp) when it can: every
+ * (timestamp, expiry) pair must still read back exactly, the usual ones and the extremes.
+ */
+class DocTableTest {
+  private static final byte[] ID = "a".getBytes(StandardCharsets.UTF_8);
+
+  @Test
+  public void expiresAt_anyTimestampAndExpiry_readsBackExactly() {
+    long seed = 20261124;
+    SplittableRandom r = new SplittableRandom(seed);
+    long[] edges = {
+      Long.MIN_VALUE,
+      Long.MIN_VALUE + 1,
+      -1,
+      0,
+      1,
+      Integer.MIN_VALUE,
+      Integer.MIN_VALUE + 1L,
+      Integer.MIN_VALUE + 2L,
+      Integer.MAX_VALUE,
+      Integer.MAX_VALUE + 1L,
+      Long.MAX_VALUE - 1,
+      Long.MAX_VALUE
+    };
+    int n = 100_000; // several pages of slots
+    long[] ts = new long[n];
+    long[] exp = new long[n];
+    DocTable docs = new DocTable(7);
+    for (int i = 0; i < n; i++) {
+      long now = 1_764_000_000_000L + r.nextLong(1L << 36);
+      switch (r.nextInt(5)) {
+        case 0 -> { // two days from the timestamp: the seeds' window
+          ts[i] = now;
+          exp[i] = now + 172_800_000L;
+        }
+        case 1 -> { // no retention
+          ts[i] = now;
+          exp[i] = Long.MAX_VALUE;
+        }
+        case 2 -> { // an old timestamp, retention from arrival: more than 24 days apart
+          ts[i] = now - r.nextLong(1L << 42);
+          exp[i] = now + 172_800_000L;
+        }
+        case 3 -> { // extremes against each other
+          ts[i] = edges[r.nextInt(edges.length)];
+          exp[i] = edges[r.nextInt(edges.length)];
+        }
+        default -> {
+          ts[i] = r.nextLong();
+          exp[i] = r.nextLong();
+        }
+      }
+      assertThat(docs.add(7 + i, ID, 0, ID.length, i, ts[i], exp[i])).isEqualTo(i);
+    }
+    for (int i = 0; i < n; i++) {
+      assertThat(docs.timestamp(i)).as("seed %s slot %s", seed, i).isEqualTo(ts[i]);
+      assertThat(docs.expiresAt(i)).as("seed %s slot %s ts %s", seed, i, ts[i]).isEqualTo(exp[i]);
+      assertThat(docs.fingerprint(i)).isEqualTo(i);
+    }
+  }
+}
