@@ -26,15 +26,21 @@ import org.neardup.store.StoreConfig;
 /**
  * Builds an embedded data directory offline from a JSONL corpus ({@code id}, {@code text}, e.g.
  * {@link NewsCorpus}'s), with real verdicts: every text is analysed (on every core) and
- * check-and-inserted in batches of 500 into collection NAME with the service's default settings,
- * as {@code neardup send} into {@code neardup serve} would, without HTTP and with the log forced
- * only at the end. The successor of {@code BulkLoad} for verified texts: BulkLoad writes a snapshot
- * of unrelated generated texts without deciding anything.
+ * check-and-inserted in batches of 500 into collection NAME with the service's default settings, as
+ * {@code neardup send} into {@code neardup serve} would, without HTTP and with the log forced only
+ * at the end. The successor of {@code BulkLoad} for verified texts: BulkLoad writes a snapshot of
+ * unrelated generated texts without deciding anything.
  *
  * <pre>
  * java -Xmx4g -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.NewsLoad \
  *     DIR NAME CORPUS.jsonl [key=value store options...]
+ * java -Xmx4g -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.NewsLoad \
+ *     DIR NAME news:BASE.jsonl:DOCS[:MIN:MAX] [key=value store options...]
  * </pre>
+ *
+ * <p>The second form makes the corpus as it loads ({@link NewsStream}: DOCS articles of MIN-MAX
+ * characters, 1,500-3,000 by default, 40% of them reposts), for sizes whose corpus file would not
+ * fit on the disk (50M news articles: ~200 GB of JSON).
  */
 public final class NewsLoad {
   private static final int BATCH = 500;
@@ -58,16 +64,16 @@ public final class NewsLoad {
     long t0 = System.nanoTime();
     long n = 0;
     long duplicates = 0;
+    Source source = source(args[2]);
     try (FingerprintStore store = FingerprintStore.open("embedded", StoreConfig.of(options));
-        InputStream in = Files.newInputStream(Path.of(args[2]));
-        JsonParser p = new JsonFactory().createParser(in)) {
+        Source p = source) {
       Collection c = store.create(args[1], CollectionSettings.defaults());
       Analyzer analyzer = c.analyzer();
       List<String[]> chunk = new ArrayList<>(BATCH);
       while (true) {
         chunk.clear();
         String[] d;
-        while (chunk.size() < BATCH * threads && (d = next(p)) != null) {
+        while (chunk.size() < BATCH * threads && (d = p.next()) != null) {
           chunk.add(d);
         }
         if (chunk.isEmpty()) {
@@ -75,7 +81,8 @@ public final class NewsLoad {
         }
         List<Future<List<Document>>> parts = new ArrayList<>();
         for (int from = 0; from < chunk.size(); from += BATCH) {
-          List<String[]> part = List.copyOf(chunk.subList(from, Math.min(chunk.size(), from + BATCH)));
+          List<String[]> part =
+              List.copyOf(chunk.subList(from, Math.min(chunk.size(), from + BATCH)));
           parts.add(
               pool.submit(
                   () -> {
@@ -110,6 +117,59 @@ public final class NewsLoad {
         duplicates,
         args[0],
         (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Where the documents come from: {id, text} pairs, null at the end. */
+  private interface Source extends AutoCloseable {
+    String[] next() throws IOException;
+
+    @Override
+    void close() throws IOException;
+  }
+
+  private static Source source(String spec) throws IOException {
+    if (!spec.startsWith("news:")) {
+      InputStream in = Files.newInputStream(Path.of(spec));
+      JsonParser p = new JsonFactory().createParser(in);
+      return new Source() {
+        @Override
+        public String[] next() throws IOException {
+          return NewsLoad.next(p);
+        }
+
+        @Override
+        public void close() throws IOException {
+          p.close();
+          in.close();
+        }
+      };
+    }
+    String[] f = spec.split(":");
+    if (f.length != 3 && f.length != 5) {
+      throw new IllegalArgumentException("expected news:BASE.jsonl:DOCS[:MIN:MAX], got " + spec);
+    }
+    long docs = Long.parseLong(f[2].replace("_", ""));
+    int min = f.length == 5 ? Integer.parseInt(f[3]) : 1500;
+    int max = f.length == 5 ? Integer.parseInt(f[4]) : 3000;
+    NewsStream news =
+        new NewsStream(MutatedCorpus.read(Path.of(f[1])), docs, 20261124L, min, max, 0.4);
+    StringBuilder scratch = new StringBuilder();
+    return new Source() {
+      long i;
+
+      @Override
+      public String[] next() {
+        if (i == news.size()) {
+          return null;
+        }
+        String[] d = {news.id(i), news.text(i, scratch)};
+        i++;
+        return d;
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 
   /** The next line's id and text, or null at the end. */

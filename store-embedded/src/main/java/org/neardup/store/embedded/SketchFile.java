@@ -18,8 +18,8 @@ import org.neardup.verify.SketchStore;
  * A {@link SketchStore} in a scratch file: each entry's band keys and encoded sketch appended to
  * the file, read back with a positioned read when a check verifies that candidate (a few per check)
  * or a removal needs its band keys. The heap holds 4 bytes per entry (its offset from its block's,
- * see below) and a 1 MiB write buffer, whatever the text's length; the page cache holds the rest, and a cold page costs one disk
- * read.
+ * see below) and a 1 MiB write buffer, whatever the text's length; the page cache holds the rest,
+ * and a cold page costs one disk read.
  *
  * <p>The file is derived data, not part of the store's durable state: the log and the snapshots
  * hold every sketch, and a store rebuilds its sketch files from them when it opens (the files end

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Two builds of the service side by side on the same data directory (issue 18, part 1): for each
+# round and each jar in turn, a fresh copy of DATA is opened with `neardup serve` (the launcher's
+# flags, NEARDUP_JAVA_OPTS=-Xmx4g by default), and the script prints the time to /ready, the live
+# heap after a full GC (jcmd GC.class_histogram), the collections' own ramBytes, RSS and the
+# documents stored. Alternating the jars in one run is what makes the ratios comparable on a busy
+# machine; heap figures do not depend on the load, times do.
+# Usage: benchmarks/service-open.sh DATA JAR_A JAR_B [ROUNDS]
+#   e.g. benchmarks/service-open.sh /tmp/w/data /tmp/main/neardup.jar cli/target/neardup.jar 2
+#   DATA is an embedded data directory, e.g. the one service-news.sh leaves in WORK=dir.
+#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), COPY (where the copies go; default a temp dir).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[ $# -ge 3 ] || { echo "usage: $0 DATA JAR_A JAR_B [ROUNDS]" >&2; exit 2; }
+data="$1"
+jars=("$2" "$3")
+rounds="${4:-2}"
+for tool in jcmd curl python3; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
+[ -d "$data" ] || { echo "no data directory $data" >&2; exit 2; }
+port="${PORT:-$((20000 + RANDOM % 20000))}"
+url="http://127.0.0.1:$port"
+opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
+copy="${COPY:-$(mktemp -d)}"
+pid=""
+cleanup() {
+  [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  rm -rf "$copy/data"
+  [ -n "${COPY:-}" ] || rm -rf "$copy"
+}
+trap cleanup EXIT
+. "$root/dist/src/bin/java-defaults.sh"
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); data $(du -sb "$data" | cut -f1) bytes"
+for round in $(seq 1 "$rounds"); do
+  for j in 0 1; do
+    jar="${jars[$j]}"
+    rm -rf "$copy/data"
+    cp -a "$data" "$copy/data"
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2046,SC2086
+    java $(NEARDUP_JAVA_OPTS="$opts" neardup_java_defaults serve) $opts -jar "$jar" serve \
+      --data "$copy/data" --port "$port" > "$copy/serve.out" 2> "$copy/serve.err" &
+    pid=$!
+    until curl -sf "$url/ready" > /dev/null; do
+      sleep 0.1
+      kill -0 "$pid" 2>/dev/null || { cat "$copy/serve.err" >&2; exit 1; }
+    done
+    ready=$(echo "$(date +%s.%N) - $t0" | bc)
+    heap=""
+    for attempt in 1 2 3; do
+      heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }') && [ -n "$heap" ] && break
+    done
+    rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
+    read -r docs ram < <(curl -s "$url/v1/collections" | python3 -c '
+import json, sys, urllib.request
+url = sys.argv[1]
+d = json.load(sys.stdin)
+names = [c["name"] if isinstance(c, dict) else c for c in (d["collections"] if isinstance(d, dict) else d)]
+n = r = 0
+for name in names:
+    s = json.load(urllib.request.urlopen(url + "/v1/collections/" + name + "/stats"))
+    n += s["documents"]; r += s["ramBytes"]
+print(n, r)' "$url")
+    echo "round $round, $(basename "$(dirname "$jar")")/$(basename "$jar"): /ready in $ready s; $docs documents; live heap $((heap / docs)) B/document ($((heap >> 20)) MB), collections' ramBytes $((ram / docs)) B/document, RSS $((rss >> 20)) MB"
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    pid=""
+  done
+done
