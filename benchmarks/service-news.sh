@@ -16,7 +16,8 @@
 #   env WORK=dir (default: a temporary directory, removed at the end), LOAD=send|bulk (bulk: the
 #   data directory is built offline by NewsLoad instead of sent), SKIP_DEDUP=1, PORT,
 #   MIN=150 MAX=250 (text length in characters; default 1500-3000, news length), SEND_BATCH (500),
-#   FP=0 (no fingerprint-only rows).
+#   SEND_IN_FLIGHT (1, `neardup send`'s default), FP=0 (no fingerprint-only rows).
+# Run a copy of this script when editing the tree during a run: bash reads a script as it goes.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="${1:-200000}"
@@ -31,6 +32,7 @@ queries=$((2000 + 200 * 100))
 min="${MIN:-1500}"
 max="${MAX:-3000}"
 send_batch="${SEND_BATCH:-500}"
+in_flight="${SEND_IN_FLIGHT:-1}"
 [ -f "$base" ] || { echo "no base corpus at $base (set BASE)" >&2; exit 2; }
 for tool in jcmd curl; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 work="${WORK:-$(mktemp -d)}"
@@ -98,9 +100,9 @@ serve
 echo "start on $( [ "$load" = bulk ] && echo "$docs documents" || echo "an empty directory") to /ready: $ready s"
 if [ "$load" = send ]; then
   t0=$(date +%s.%N)
-  neardup send "$work/load.jsonl" --url "$url" --batch "$send_batch" > "$work/send.out"
+  neardup send "$work/load.jsonl" --url "$url" --batch "$send_batch" --in-flight "$in_flight" > "$work/send.out"
   secs=$(echo "$(date +%s.%N) - $t0" | bc)
-  echo "ingest with neardup send --batch $send_batch: $secs s = $(echo "$docs / $secs" | bc) documents/s"
+  echo "ingest with neardup send --batch $send_batch --in-flight $in_flight: $secs s = $(echo "$docs / $secs" | bc) documents/s"
 fi
 # The class histogram runs a full GC first and counts the live objects only.
 # On a loaded machine the attach can time out: try again.
@@ -129,9 +131,9 @@ if [ "${FP:-1}" = 1 ]; then
   tail -n "$queries" "$work/fp.jsonl" > "$work/fp-queries.jsonl"
   curl -sf -X POST "$url/v1/collections" -H 'Content-Type: application/json' -d '{"name":"fp","verify":false}' > /dev/null
   t0=$(date +%s.%N)
-  neardup send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" > "$work/send-fp.out"
+  neardup send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" --in-flight "$in_flight" > "$work/send-fp.out"
   secs=$(echo "$(date +%s.%N) - $t0" | bc)
-  echo "fingerprint-only ingest with neardup send --batch $send_batch: $(echo "$docs / $secs" | bc) documents/s"
+  echo "fingerprint-only ingest with neardup send --batch $send_batch --in-flight $in_flight: $(echo "$docs / $secs" | bc) documents/s"
   "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" fp "$work/fp-queries.jsonl" 1000 100 100 | sed 's/^/fingerprint-only warm-up /'
   tail -n $((queries - 1000 - 100 * 100)) "$work/fp-queries.jsonl" > "$work/fp-queries2.jsonl"
   "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" fp "$work/fp-queries2.jsonl" 1000 100 100 | sed 's/^/fingerprint-only /'
