@@ -3,7 +3,10 @@
 # Side by side on one machine, in one run: `neardup dedup` and `neardup spark dedup` (local mode,
 # all cores) on the same generated corpus, then on the same corpus where 1% of the documents are
 # copies of one text (one giant cluster), then the Spark self-join alone on random fingerprints
-# per block scheme (ALLPAIRS_FINGERPRINTS 0: not; DOCS 0: only the self-join). Usage: spark/bench.sh [DOCS] [WORKDIR] [ALLPAIRS_FINGERPRINTS]
+# per block scheme (ALLPAIRS_FINGERPRINTS 0: not; DOCS 0: only the self-join; GIANT=0 in the
+# environment: not the giant-cluster corpus). CPU seconds (user + sys) are printed beside the wall
+# times: on a shared, loaded machine they compare far better than wall times.
+# Usage: spark/bench.sh [DOCS] [WORKDIR] [ALLPAIRS_FINGERPRINTS]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="${1:-200000}"
@@ -25,9 +28,15 @@ if [ "$docs" != 0 ] && [ ! -f "$giant" ]; then
     "$corpus" >"$giant"
 fi
 
+# Build both jars first, so that no figure below includes a build.
+./neardup --help >/dev/null
+./neardup spark dedup --help >/dev/null
 echo "machine: $cores cores, $(free -g | awk '/Mem:/ {print $2}') GiB; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "commit: $(git rev-parse --short HEAD)"
 inputs=("$corpus" "$giant")
+if [ "${GIANT:-1}" = 0 ]; then
+  inputs=("$corpus") # GIANT=0: not the 1% giant-cluster corpus
+fi
 if [ "$docs" = 0 ]; then
   inputs=() # the self-join alone
 fi
@@ -35,20 +44,20 @@ for input in "${inputs[@]}"; do
   bytes="$(stat -c %s "$input")"
   n="$(wc -l <"$input")"
   echo "== $(basename "$input"): $n documents, $((bytes / 1000000)) MB"
-  s="$( { /usr/bin/time -f '%e %M' ./neardup dedup "$input" --out "$work/dedup" --force --json; } 2>"$work/time.txt")"
-  read -r wall rss < <(tail -1 "$work/time.txt")
+  s="$( { /usr/bin/time -f '%e %M %U %S' ./neardup dedup "$input" --out "$work/dedup" --force --json; } 2>"$work/time.txt")"
+  read -r wall rss user sys < <(tail -1 "$work/time.txt")
   sec="$(echo "$s" | sed -n 's/.*"seconds":\([0-9.]*\),"documents_per_second".*/\1/p')"
   pairs="$(echo "$s" | sed -n 's/.*"pairs":\([0-9]*\),"seconds".*/\1/p')"
-  awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" 'BEGIN {
-    printf "neardup dedup:       %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB\n",
-      s, w, n / s, b / s / c / 1e6, p, r / 1e6 }'
-  { /usr/bin/time -f '%e %M' ./neardup spark dedup "$input" --out "$work/spark" --force >"$work/spark-summary.json"; } 2>"$work/time.txt"
-  read -r wall rss < <(tail -1 "$work/time.txt")
+  awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
+    printf "neardup dedup:       %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
+      s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
+  { /usr/bin/time -f '%e %M %U %S' ./neardup spark dedup "$input" --out "$work/spark" --force >"$work/spark-summary.json"; } 2>"$work/time.txt"
+  read -r wall rss user sys < <(tail -1 "$work/time.txt")
   sec="$(sed -n 's/^  "seconds" : \([0-9.]*\),*/\1/p' "$work/spark-summary.json")"
   pairs="$(sed -n 's/^  "pairs" : \([0-9]*\),*/\1/p' "$work/spark-summary.json")"
-  awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" 'BEGIN {
-    printf "neardup spark dedup: %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB\n",
-      s, w, n / s, b / s / c / 1e6, p, r / 1e6 }'
+  awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
+    printf "neardup spark dedup: %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
+      s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
   grep -A6 '"phase_seconds"\|"shuffle_bytes_written"' "$work/spark-summary.json" | tr -d '\n ' | sed 's/}/}\n/g' | grep -v '^$' | sed 's/^/  spark /'
   # Both must agree, line for line.
   for f in clusters pairs unique duplicates; do
@@ -72,6 +81,6 @@ for pkg in java.lang java.lang.invoke java.lang.reflect java.io java.net java.ni
     sun.security.action sun.util.calendar; do
   opens="$opens --add-opens=java.base/$pkg=ALL-UNNAMED"
 done
-SPARK_LOCAL_IP=127.0.0.1 java $opens -Dlog4j2.configurationFile="$root/spark/local/log4j2.properties" \
+SPARK_LOCAL_IP=127.0.0.1 java -XX:+UseParallelGC $opens -Dlog4j2.configurationFile="$root/spark/local/log4j2.properties" \
   -cp "$sjar:$(cat "$root/spark/target/spark-classpath.txt")" org.neardup.spark.AllPairsBench \
   "$fps" 3 4:1 5:2 6:3

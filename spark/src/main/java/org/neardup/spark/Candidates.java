@@ -106,9 +106,11 @@ final class Candidates {
             });
     int k = settings.maxDistance;
     boolean verify = settings.verify;
-    // A task sorts its members in memory: at most about a million of them per task.
+    // A task sorts its members in memory: at most about 256k of them per task, so that what a
+    // task holds stays small next to the heap (a million held 80 MB per task through several
+    // young collections).
     long records = documents * (tables + 8); // and the band keys: 6 with the default settings
-    int tasks = (int) Math.max(partitions, Math.min(1 << 16, (records + (1 << 20) - 1) >> 20));
+    int tasks = (int) Math.max(partitions, Math.min(1 << 16, (records + (1 << 18) - 1) >> 18));
     return cells
         .partitionBy(new HashPartitioner(tasks))
         .mapPartitions(

@@ -10,14 +10,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analyzer;
 import org.neardup.Deduplicator;
 import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.index.AllPairs;
 import org.neardup.index.BlockScheme;
+import org.neardup.store.AnalysisOptions;
+import org.neardup.store.ChineseOptions;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.Preset;
 import org.neardup.text.IdfTable;
 import org.neardup.text.Lexicon;
+import org.neardup.text.UserDictionary;
 import org.neardup.verify.Shingler;
 
 /**
@@ -34,8 +40,22 @@ public final class DedupSettings implements Serializable {
   public int maxDistance = Deduplicator.DEFAULT_MAX_DISTANCE;
   public double threshold = Deduplicator.DEFAULT_THRESHOLD;
   public boolean verify = true;
-  public String numbers = "keep";
-  public String html = "visible";
+
+  /** {@code none} or {@code web} ({@link Preset}): the defaults of numbers, html, volatileLines. */
+  public String preset = "none";
+
+  /** keep|fold; null: the preset's. */
+  public @Nullable String numbers;
+
+  /** visible|main|raw; null: the preset's. */
+  public @Nullable String html;
+
+  /** keep|drop; null: the preset's. */
+  public @Nullable String volatileLines;
+
+  /** keep|fold: traditional Chinese folded to simplified. */
+  public String han = "fold";
+
   public int topN = FingerprintSettings.builder().build().topN();
   public int sketchCapacity = Shingler.DEFAULT_CAPACITY;
   public String lexicon = "jieba";
@@ -44,6 +64,11 @@ public final class DedupSettings implements Serializable {
   public @Nullable String idfName;
 
   public @Nullable String idfText;
+
+  /** Name and bytes of a jieba user dictionary, read on the driver and shipped to the executors. */
+  public @Nullable String userDictName;
+
+  public byte @Nullable [] userDictBytes;
 
   /** Block scheme of the fingerprint self-join, "m:r"; null: AllPairs' default for k. */
   public @Nullable String scheme;
@@ -83,8 +108,15 @@ public final class DedupSettings implements Serializable {
     if (!(threshold > 0 && threshold <= 1)) {
       throw new IllegalArgumentException("--threshold must be in (0, 1], got " + threshold);
     }
+    preset();
     htmlMode();
     foldNumbers();
+    volatileMode();
+    hanMode();
+    if (userDictBytes != null && CollectionSettings.NO_LEXICON.equals(lexicon)) {
+      throw new IllegalArgumentException(
+          "--user-dict adds words to a lexicon's dictionary, and --lexicon none has none");
+    }
     blockScheme();
     if (maxDocBytes < 1) {
       throw new IllegalArgumentException("--max-doc-bytes must be >= 1, got " + maxDocBytes);
@@ -120,28 +152,42 @@ public final class DedupSettings implements Serializable {
     return s;
   }
 
+  /*
+   * The option values are parsed by core (Preset, AnalysisOptions, ChineseOptions), as the
+   * stores parse a collection's settings; an option left unset takes the preset's value, as in
+   * neardup dedup's EngineOptions.
+   */
+
+  Preset preset() {
+    return option("--preset", preset, Preset::parse);
+  }
+
   FingerprintSettings.Html htmlMode() {
-    switch (html.toLowerCase(Locale.ROOT)) {
-      case "visible":
-        return FingerprintSettings.Html.VISIBLE;
-      case "main":
-        return FingerprintSettings.Html.MAIN;
-      case "raw":
-        return FingerprintSettings.Html.RAW;
-      default:
-        throw new IllegalArgumentException(
-            "--html must be visible, main or raw, got '" + html + "'");
-    }
+    return html == null ? preset().html() : option("--html", html, AnalysisOptions::parseHtml);
   }
 
   boolean foldNumbers() {
-    switch (numbers.toLowerCase(Locale.ROOT)) {
-      case "keep":
-        return false;
-      case "fold":
-        return true;
-      default:
-        throw new IllegalArgumentException("--numbers must be keep or fold, got '" + numbers + "'");
+    return numbers == null
+        ? preset().foldNumbers()
+        : option("--numbers", numbers, AnalysisOptions::parseNumbers);
+  }
+
+  FingerprintSettings.Volatile volatileMode() {
+    return volatileLines == null
+        ? preset().volatileLines()
+        : option("--volatile-lines", volatileLines, AnalysisOptions::parseVolatileLines);
+  }
+
+  FingerprintSettings.Han hanMode() {
+    return option("--han", han, ChineseOptions::parseHan);
+  }
+
+  /** Parses an option's value in lower case; the error names the option. */
+  private static <T> T option(String name, String value, Function<String, T> parse) {
+    try {
+      return parse.apply(value.toLowerCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
     }
   }
 
@@ -150,8 +196,12 @@ public final class DedupSettings implements Serializable {
     return String.join(
         "|",
         lexicon,
-        html,
-        numbers,
+        preset,
+        String.valueOf(html),
+        String.valueOf(numbers),
+        String.valueOf(volatileLines),
+        han,
+        userDictName == null ? "-" : Integer.toString(java.util.Arrays.hashCode(userDictBytes)),
         Integer.toString(topN),
         Integer.toString(sketchCapacity),
         Boolean.toString(verify),
@@ -179,8 +229,19 @@ public final class DedupSettings implements Serializable {
 
   private Deduplicator.Builder builder() {
     try {
-      Lexicon lex = Lexicon.load(lexicon);
-      FingerprintSettings.Builder fs = FingerprintSettings.builder(lex).topN(topN).html(htmlMode());
+      FingerprintSettings.Builder fs;
+      if (CollectionSettings.NO_LEXICON.equals(lexicon)) {
+        fs = FingerprintSettings.builder();
+      } else {
+        Lexicon lex = Lexicon.load(lexicon);
+        if (userDictBytes != null) {
+          lex =
+              lex.withUserDictionary(
+                  UserDictionary.of(String.valueOf(userDictName), userDictBytes));
+        }
+        fs = FingerprintSettings.builder(lex);
+      }
+      fs.topN(topN).html(htmlMode()).han(hanMode()).volatileLines(volatileMode());
       if (idfText != null) {
         try (BufferedReader r = new BufferedReader(new StringReader(idfText))) {
           fs.idf(IdfTable.read(r, idfName));
@@ -201,6 +262,13 @@ public final class DedupSettings implements Serializable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Reads a jieba user dictionary file (on the driver) into these settings. */
+  public void userDictFile(java.nio.file.Path file) throws IOException {
+    UserDictionary d = UserDictionary.read(file);
+    userDictName = d.name();
+    userDictBytes = d.content();
   }
 
   /** Reads an IDF table file (on the driver) into these settings. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -18,10 +19,13 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.TaskCompletionListener;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -123,16 +127,7 @@ final class DocumentReader {
           "more than " + Integer.MAX_VALUE + " documents in one run; split the corpus");
     }
     return jsc.parallelize(splits, splits.size())
-        .mapPartitions(
-            it -> {
-              List<Doc> out = new ArrayList<>();
-              Analyzer analyzer = settings.analyzer();
-              while (it.hasNext()) {
-                Split s = it.next();
-                readSplit(s, files.get(s.file), conf, settings, single, analyzer, out);
-              }
-              return out.iterator();
-            });
+        .mapPartitions(it -> new SplitDocs(it, files, conf, settings, single));
   }
 
   /** Documents and lines of one split. */
@@ -154,55 +149,131 @@ final class DocumentReader {
     return new long[] {docs, lines};
   }
 
-  private static void readSplit(
-      Split s,
-      InputFiles.File f,
-      HadoopConf conf,
-      DedupSettings settings,
-      boolean single,
-      Analyzer analyzer,
-      List<Doc> out)
-      throws IOException {
-    CharsetDecoder decoder =
+  /**
+   * The documents of a task's splits, read and analysed one at a time as the task consumes them, so
+   * that a split's documents are never all held at once (the cache serializes them as they come).
+   */
+  private static final class SplitDocs implements Iterator<Doc> {
+    private final Iterator<Split> splits;
+    private final List<InputFiles.File> files;
+    private final HadoopConf conf;
+    private final DedupSettings settings;
+    private final boolean single;
+    private final Analyzer analyzer;
+    private final CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
-    int maxBytes = settings.maxDocBytes;
-    long ordinal = s.firstDoc;
-    if (f.format() == InputFiles.Format.FILES) {
-      Doc d = new Doc();
-      d.ordinal = (int) ordinal;
-      d.idJson = quote(f.relative());
-      d.location = f.name();
-      byte[] bytes = readFile(f, conf, maxBytes);
-      if (bytes == null) {
-        d.error = "document exceeds --max-doc-bytes " + maxBytes;
-      } else {
-        analyse(d, decoder, bytes, InputFiles.Format.FILES, settings, analyzer);
-      }
-      out.add(d);
-      return;
+    private InputFiles.@Nullable File file;
+    private @Nullable SplitLines in;
+    private long ordinal;
+    private long lineNo;
+    private @Nullable Doc next;
+
+    SplitDocs(
+        Iterator<Split> splits,
+        List<InputFiles.File> files,
+        HadoopConf conf,
+        DedupSettings settings,
+        boolean single) {
+      this.splits = splits;
+      this.files = files;
+      this.conf = conf;
+      this.settings = settings;
+      this.single = single;
+      this.analyzer = settings.analyzer();
     }
-    long lineNo = s.firstLine;
-    boolean jsonl = f.format() == InputFiles.Format.JSONL;
-    try (SplitLines in = new SplitLines(conf.get(), f.path(), s.start, s.end, f.gzip(), maxBytes)) {
-      while (in.next()) {
-        long n = ++lineNo;
-        if (jsonl && in.blank()) {
-          continue;
+
+    @Override
+    public boolean hasNext() {
+      try {
+        while (next == null) {
+          if (!advance()) {
+            return false;
+          }
         }
-        Doc d = new Doc();
-        d.ordinal = (int) ordinal++;
-        d.location = f.name() + ":" + n;
-        d.idJson = jsonl ? null : single ? Long.toString(n) : quote(f.name() + ":" + n);
-        if (in.tooLong()) {
-          d.error = "document of " + in.byteLength() + " bytes exceeds --max-doc-bytes " + maxBytes;
-        } else {
-          analyse(d, decoder, in.copy(), f.format(), settings, analyzer);
-        }
-        out.add(d);
+        return true;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
+    }
+
+    @Override
+    public Doc next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      Doc d = next;
+      next = null;
+      return d;
+    }
+
+    /** Reads one line (or one file) further; false when every split is done. */
+    private boolean advance() throws IOException {
+      int maxBytes = settings.maxDocBytes;
+      if (in == null) {
+        if (!splits.hasNext()) {
+          return false;
+        }
+        Split s = splits.next();
+        InputFiles.File f = files.get(s.file);
+        file = f;
+        ordinal = s.firstDoc;
+        if (f.format() == InputFiles.Format.FILES) {
+          Doc d = new Doc();
+          d.ordinal = (int) ordinal;
+          d.idJson = quote(f.relative());
+          d.location = f.name();
+          byte[] bytes = readFile(f, conf, maxBytes);
+          if (bytes == null) {
+            d.error = "document exceeds --max-doc-bytes " + maxBytes;
+          } else {
+            analyse(d, decoder, bytes, InputFiles.Format.FILES, settings, analyzer);
+          }
+          next = d;
+          return true;
+        }
+        lineNo = s.firstLine;
+        SplitLines lines = new SplitLines(conf.get(), f.path(), s.start, s.end, f.gzip(), maxBytes);
+        in = lines;
+        TaskContext task = TaskContext.get();
+        if (task != null) { // a task stopped early still closes its file
+          task.addTaskCompletionListener(
+              (TaskCompletionListener)
+                  t -> {
+                    try {
+                      lines.close();
+                    } catch (IOException e) {
+                      // the task is over; nothing is read from it again
+                    }
+                  });
+        }
+      }
+      SplitLines lines = in;
+      InputFiles.File f = file;
+      if (!lines.next()) {
+        lines.close();
+        in = null;
+        return true;
+      }
+      long n = ++lineNo;
+      boolean jsonl = f.format() == InputFiles.Format.JSONL;
+      if (jsonl && lines.blank()) {
+        return true;
+      }
+      Doc d = new Doc();
+      d.ordinal = (int) ordinal++;
+      d.location = f.name() + ":" + n;
+      d.idJson = jsonl ? null : single ? Long.toString(n) : quote(f.name() + ":" + n);
+      if (lines.tooLong()) {
+        d.error =
+            "document of " + lines.byteLength() + " bytes exceeds --max-doc-bytes " + maxBytes;
+      } else {
+        analyse(d, decoder, lines.copy(), f.format(), settings, analyzer);
+      }
+      next = d;
+      return true;
     }
   }
 

@@ -21,10 +21,13 @@ public final class Fact implements Serializable {
   /** Its cluster's size. */
   public int size = 1;
 
-  /** Hamming distance and similarity to the representative (for a member). */
-  public int distance;
+  /**
+   * The representative's fingerprint and encoded sketch (for a member): its distance and similarity
+   * to the representative are worked out where the member is, when its lines are made.
+   */
+  public long repFingerprint;
 
-  public double similarity = 1.0;
+  public byte[] repSketch = new byte[0];
 
   /** False once a pair made it the later one of a pair. */
   public boolean isNew = true;
@@ -34,13 +37,13 @@ public final class Fact implements Serializable {
 
   public Fact() {}
 
-  static Fact member(int rep, String repId, int size, int distance, double similarity) {
+  static Fact member(int size, Doc rep) {
     Fact f = new Fact();
-    f.rep = rep;
-    f.repId = repId;
+    f.rep = rep.ordinal;
+    f.repId = rep.idJson;
     f.size = size;
-    f.distance = distance;
-    f.similarity = similarity;
+    f.repFingerprint = rep.fingerprint;
+    f.repSketch = rep.sketch;
     return f;
   }
 
@@ -67,8 +70,8 @@ public final class Fact implements Serializable {
     if (o.rep >= 0) {
       rep = o.rep;
       repId = o.repId;
-      distance = o.distance;
-      similarity = o.similarity;
+      repFingerprint = o.repFingerprint;
+      repSketch = o.repSketch;
     }
     if (o.size > 1) {
       size = o.size;

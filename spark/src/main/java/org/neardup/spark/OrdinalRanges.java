@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
+import org.jspecify.annotations.Nullable;
 import scala.Tuple2;
 
 /**
@@ -108,6 +109,43 @@ final class OrdinalRanges extends Partitioner {
   @Override
   public int hashCode() {
     return Arrays.hashCode(starts);
+  }
+
+  /**
+   * Each record of a partition with the document it names (the partition's documents hold it), both
+   * streams in ascending ordinal order; documents no record names are passed over. A streaming
+   * merge join: nothing of either side is held but the current document.
+   *
+   * @throws IllegalStateException on a record about a document the partition does not hold
+   */
+  static <X> Iterator<Tuple2<X, Doc>> lookup(
+      Iterator<Doc> docs, Iterator<Tuple2<Integer, X>> records) {
+    return new Iterator<>() {
+      private @Nullable Doc doc;
+
+      @Override
+      public boolean hasNext() {
+        return records.hasNext();
+      }
+
+      @Override
+      public Tuple2<X, Doc> next() {
+        Tuple2<Integer, X> r = records.next();
+        int o = r._1();
+        Doc d = doc;
+        while (d == null || d.ordinal < o) {
+          if (!docs.hasNext()) {
+            throw new IllegalStateException("a record about document " + o + " not held");
+          }
+          d = docs.next();
+        }
+        if (d.ordinal != o) {
+          throw new IllegalStateException("a record about document " + o + " not held");
+        }
+        doc = d;
+        return new Tuple2<>(r._2(), d);
+      }
+    };
   }
 
   /**

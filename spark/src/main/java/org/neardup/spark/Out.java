@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.Serializable;
 import org.jspecify.annotations.Nullable;
+import org.neardup.verify.ShingleSketch;
 
 /**
  * One document's lines: its clusters.jsonl line and its record for unique or duplicates, or its
@@ -51,7 +52,18 @@ public final class Out implements Serializable {
         o.representative
             ? Lines.cluster(d.idJson, d.idJson, true, f.isNew, f.size, 0, 1.0, verify)
             : Lines.cluster(
-                d.idJson, f.repId, false, f.isNew, f.size, f.distance, f.similarity, verify);
+                d.idJson,
+                f.repId,
+                false,
+                f.isNew,
+                f.size,
+                Long.bitCount(d.fingerprint ^ f.repFingerprint),
+                verify
+                    ? ShingleSketch.jaccard(
+                        ShingleSketch.decode(d.sketch, 0, d.sketch.length),
+                        ShingleSketch.decode(f.repSketch, 0, f.repSketch.length))
+                    : Double.NaN,
+                verify);
     return o;
   }
 

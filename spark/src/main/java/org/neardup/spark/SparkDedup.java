@@ -33,8 +33,10 @@ public final class SparkDedup {
           "files) and DIR/summary.json.",
           "",
           "Options of 'neardup dedup': -k/--max-distance K, --threshold J, --no-verify,",
-          "  --numbers keep|fold, --html visible|main|raw, --top-n N, --sketch-capacity N,",
-          "  --lexicon NAME, --idf FILE, --format auto|jsonl|lines|files|parquet,",
+          "  --preset none|web, --numbers keep|fold, --html visible|main|raw,",
+          "  --volatile-lines keep|drop, --han keep|fold, --top-n N, --sketch-capacity N,",
+          "  --lexicon NAME|none, --user-dict FILE, --idf FILE,",
+          "  --format auto|jsonl|lines|files|parquet,",
           "  --id-field NAME, --text-field NAME, --max-doc-bytes N, --force",
           "Spark options:",
           "  --scheme M:R        block scheme of the fingerprint self-join (default 5:2 for k <= 3)",
@@ -43,7 +45,8 @@ public final class SparkDedup {
           "  --group-limit N     most members of one key group a task compares (default 2048)",
           "  --parquet           also write DIR/parquet/{clusters,pairs,unique,duplicates}",
           "  --save-fingerprints also write DIR/fingerprints, for a later --against DIR",
-          "  --against OLD       a new batch against run OLD's saved fingerprints: OLD's documents",
+          "  --against OLD       a new batch against run OLD's saved fingerprints, or against a",
+          "                      collection's 'neardup store export' dump file: OLD's documents",
           "                      come first and are never re-decided; matches join their clusters",
           "  --master URL        Spark master when not set by spark-submit (default local[*])",
           "  --conf KEY=VALUE    a Spark setting (repeatable)");
@@ -88,6 +91,18 @@ public final class SparkDedup {
             break;
           case "--html":
             s.html = value(args, ++i, a);
+            break;
+          case "--preset":
+            s.preset = value(args, ++i, a);
+            break;
+          case "--volatile-lines":
+            s.volatileLines = value(args, ++i, a);
+            break;
+          case "--han":
+            s.han = value(args, ++i, a);
+            break;
+          case "--user-dict":
+            s.userDictFile(Paths.get(value(args, ++i, a)));
             break;
           case "--top-n":
             s.topN = Integer.parseInt(value(args, ++i, a));
@@ -202,7 +217,6 @@ public final class SparkDedup {
     conf.registerKryoClasses(
         new Class<?>[] {
           Doc.class,
-          Ref.class,
           Fact.class,
           Out.class,
           Member.class,

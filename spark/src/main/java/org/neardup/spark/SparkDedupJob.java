@@ -14,7 +14,6 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.HashPartitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -101,7 +100,14 @@ public final class SparkDedupJob {
     JavaRDD<Doc> earlier = null;
     int firstNew = 0;
     if (against != null) {
-      earlier = SavedFingerprints.read(spark, against, settings.settingsLine());
+      // An earlier run's saved fingerprints, or a service collection's dump (store export).
+      JavaRDD<Doc> read =
+          DumpFingerprints.isDump(conf, against)
+              ? DumpFingerprints.read(jsc, conf, against, settings.settingsLine())
+              : SavedFingerprints.read(spark, against, settings.settingsLine());
+      // In ordinal order, partition by partition, so that lookups merge with them.
+      earlier =
+          read.mapToPair(d -> new Tuple2<>(d.ordinal, d)).sortByKey(true, partitions).values();
       earlier.persist(StorageLevel.MEMORY_AND_DISK_SER());
       cached.add(earlier);
       firstNew =
@@ -113,6 +119,9 @@ public final class SparkDedupJob {
     OrdinalRanges ranges = OrdinalRanges.of(batch);
     long documents = ranges.documents();
     JavaRDD<Doc> docs = earlier == null ? batch : earlier.union(batch);
+    // Where each ordinal of docs is: records keyed by ordinal are sorted into these partitions and
+    // merged with the documents there (OrdinalRanges.lookup), instead of joined with them.
+    OrdinalRanges where = earlier == null ? ranges : OrdinalRanges.of(docs);
 
     // Repeated ids: the first good document with an id keeps it, later ones are errors.
     JavaPairRDD<Integer, Integer> repeats =
@@ -156,21 +165,18 @@ public final class SparkDedupJob {
     if (anyRepeats) {
       members = members.keyBy(m -> m.ordinal).subtractByKey(repeats, partitions).values();
     }
+    // Read twice (a sample of the group sizes, then the groups): kept, as they are small.
+    members.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    cached.add(members);
     JavaRDD<long[]> candidates =
         Candidates.find(jsc, members, settings, partitions, firstNew, documents + firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
-    // Ids, fingerprints and sketches, partitioned once, so that each join with them shuffles only
-    // its other side.
-    JavaPairRDD<Integer, Ref> refs =
-        docs.filter(Doc::ok)
-            .mapToPair(d -> new Tuple2<>(d.ordinal, Ref.of(d)))
-            .partitionBy(new HashPartitioner(partitions));
-    refs.persist(StorageLevel.MEMORY_AND_DISK_SER());
-    cached.add(refs.rdd().toJavaRDD());
     if (verify) {
       // Candidates between the same two shapes (copies of the same two texts) have the same
       // similarity: one of them (the first) is verified per pair of shapes and its verdict given to
-      // all, so that n copies of a text cost one sketch comparison, not n * (n - 1) / 2.
+      // all, so that n copies of a text cost one sketch comparison, not n * (n - 1) / 2. The two
+      // sketches come to the candidate by two sorted merges with the documents, where they are;
+      // the documents and their sketches are not shuffled.
       JavaPairRDD<Tuple2<Long, Long>, long[]> byShape =
           candidates.mapToPair(c -> new Tuple2<>(new Tuple2<>(c[3], c[4]), c));
       JavaPairRDD<Tuple2<Long, Long>, Long> verdicts =
@@ -179,18 +185,20 @@ public final class SparkDedupJob {
                   (a, b) -> a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b, partitions)
               .values()
               .mapToPair(c -> new Tuple2<>((int) c[0], c))
-              .join(refs, partitions)
-              .mapToPair(e -> new Tuple2<>((int) e._2()._1()[1], e._2()))
-              .join(refs, partitions)
+              .repartitionAndSortWithinPartitions(where)
+              .zipPartitions(docs, (cs, ds) -> OrdinalRanges.lookup(ds, cs))
+              .mapToPair(e -> new Tuple2<>((int) e._1()[1], new Tuple2<>(e._1(), e._2().sketch)))
+              .repartitionAndSortWithinPartitions(where)
+              .zipPartitions(docs, (cs, ds) -> OrdinalRanges.lookup(ds, cs))
               .mapPartitionsToPair(
                   it -> {
                     HeadFilter filter = new HeadFilter(threshold);
                     int[] heads = new int[2 * HeadFilter.HEAD];
                     List<Tuple2<Tuple2<Long, Long>, Long>> kept = new ArrayList<>();
                     while (it.hasNext()) {
-                      Tuple2<Tuple2<long[], Ref>, Ref> e = it.next()._2();
+                      Tuple2<Tuple2<long[], byte[]>, Doc> e = it.next();
                       long[] c = e._1()._1();
-                      byte[] a = e._1()._2().sketch;
+                      byte[] a = e._1()._2();
                       byte[] b = e._2().sketch;
                       ShingleSketch sa = ShingleSketch.decode(a, 0, a.length);
                       ShingleSketch sb = ShingleSketch.decode(b, 0, b.length);
@@ -249,27 +257,17 @@ public final class SparkDedupJob {
     // (sorted by ordinal, as the documents are): the documents themselves never move again. (The
     // sort samples its input at once, so the write phase starts here.)
     meter.phase("write");
+    // A member's fact carries its representative's id, fingerprint and sketch, brought by a sorted
+    // merge with the documents; its distance and similarity are worked out where the member is.
+    int fresh = firstNew;
     JavaPairRDD<Integer, Fact> memberFacts =
         labels
+            .filter(l -> l._1() >= fresh) // an earlier run's documents: decided then
             .mapToPair(l -> new Tuple2<>(l._2(), l._1()))
-            .join(refs.join(sizes, partitions), partitions)
-            .mapToPair(e -> new Tuple2<>(e._2()._1(), new Tuple2<>(e._1(), e._2()._2())))
-            .join(refs, partitions)
-            .mapToPair(
-                e -> {
-                  int rep = e._2()._1()._1();
-                  Ref r = e._2()._1()._2()._1();
-                  int size = e._2()._1()._2()._2() + 1;
-                  Ref m = e._2()._2();
-                  double sim =
-                      verify
-                          ? ShingleSketch.jaccard(
-                              ShingleSketch.decode(m.sketch, 0, m.sketch.length),
-                              ShingleSketch.decode(r.sketch, 0, r.sketch.length))
-                          : Double.NaN;
-                  int distance = Long.bitCount(m.fingerprint ^ r.fingerprint);
-                  return new Tuple2<>(e._1(), Fact.member(rep, r.idJson, size, distance, sim));
-                });
+            .join(sizes, partitions)
+            .repartitionAndSortWithinPartitions(where)
+            .zipPartitions(docs, (ms, ds) -> OrdinalRanges.lookup(ds, ms))
+            .mapToPair(e -> new Tuple2<>(e._1()._1(), Fact.member(e._1()._2() + 1, e._2())));
     int first = firstNew;
     JavaPairRDD<Integer, Fact> facts =
         memberFacts
@@ -299,20 +297,21 @@ public final class SparkDedupJob {
         staging,
         "duplicates");
     saveText(outs.filter(o -> o.error != null).map(o -> o.error), staging, "errors");
-    JavaPairRDD<Integer, String> ids = refs.mapValues(r -> r.idJson);
     saveText(
         pairs
             .mapToPair(p -> new Tuple2<>((int) p[0], p))
-            .join(ids, partitions)
-            .mapToPair(e -> new Tuple2<>((int) e._2()._1()[1], e._2()))
-            .join(ids, partitions)
+            .repartitionAndSortWithinPartitions(where)
+            .zipPartitions(docs, (ps, ds) -> OrdinalRanges.lookup(ds, ps))
+            .mapToPair(e -> new Tuple2<>((int) e._1()[1], new Tuple2<>(e._1(), e._2().idJson)))
+            .repartitionAndSortWithinPartitions(where)
+            .zipPartitions(docs, (ps, ds) -> OrdinalRanges.lookup(ds, ps))
             .mapToPair(
                 e -> {
-                  long[] p = e._2()._1()._1();
+                  long[] p = e._1()._1();
                   String line =
                       Lines.pair(
-                          e._2()._1()._2(),
-                          e._2()._2(),
+                          e._1()._2(),
+                          e._2().idJson,
                           (int) p[2],
                           Double.longBitsToDouble(p[3]),
                           verify);
@@ -349,7 +348,9 @@ public final class SparkDedupJob {
     java.util.Map<Integer, String> biggestIds =
         biggestReps.isEmpty()
             ? java.util.Map.of()
-            : ids.filter(x -> biggestReps.contains(x._1())).collectAsMap();
+            : docs.filter(d -> biggestReps.contains(d.ordinal))
+                .mapToPair(d -> new Tuple2<>(d.ordinal, d.idJson))
+                .collectAsMap();
     List<String> firstErrors =
         errorCount == 0
             ? List.of()

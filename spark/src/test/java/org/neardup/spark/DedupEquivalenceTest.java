@@ -77,6 +77,12 @@ class DedupEquivalenceTest {
         case "--numbers":
           s.numbers = args[++i];
           break;
+        case "--preset":
+          s.preset = args[++i];
+          break;
+        case "--volatile-lines":
+          s.volatileLines = args[++i];
+          break;
         default:
           inputs.add(args[i]);
       }
@@ -233,6 +239,81 @@ class DedupEquivalenceTest {
     JsonNode e = engine(want, dev.toString());
     Path got = tmp.resolve("dev-spark");
     assertSame(want, e, got, spark(got, true, 6, 8, 2048, dev.toString()));
+  }
+
+  @Test
+  void presetWebAndVolatileLines() throws IOException {
+    Path input = tmp.resolve("pages.jsonl");
+    Files.write(input, pages(5), StandardCharsets.UTF_8);
+    // The preset matters here: the same pages with other counters and dates are more pairs.
+    JsonNode plain = engine(tmp.resolve("pages-plain"), input.toString());
+    Path want = tmp.resolve("pages-engine");
+    JsonNode e = engine(want, "--preset", "web", input.toString());
+    assertThat(e.get("pairs").asLong()).isGreaterThan(plain.get("pairs").asLong());
+    Path got = tmp.resolve("pages-spark");
+    assertSame(want, e, got, spark(got, false, 3, 4, 2048, "--preset", "web", input.toString()));
+    // An option beside the preset wins over it.
+    Path want2 = tmp.resolve("pages-engine-keep");
+    JsonNode e2 = engine(want2, "--preset", "web", "--volatile-lines", "keep", input.toString());
+    assertThat(e2.get("settings")).isNotEqualTo(e.get("settings"));
+    Path got2 = tmp.resolve("pages-spark-keep");
+    assertSame(
+        want2,
+        e2,
+        got2,
+        spark(
+            got2,
+            true,
+            2,
+            3,
+            2048,
+            "--preset",
+            "web",
+            "--volatile-lines",
+            "keep",
+            input.toString()));
+  }
+
+  /**
+   * Crawled pages: a few articles, each fetched several times under a site template (HTML) with its
+   * view and comment counters, post date and visit time changed between fetches.
+   */
+  static List<String> pages(long seed) {
+    Random r = new Random(seed);
+    List<String> lines = new ArrayList<>();
+    int n = 0;
+    for (int article = 0; article < 25; article++) {
+      String body = String.join(" ", words(r, 25 + r.nextInt(40)));
+      for (int fetch = 0; fetch < 4; fetch++) {
+        String html =
+            "<html><body><nav>home news sports about</nav><article><h1>News "
+                + article
+                + "</h1>\\n<p>Posted 2024-0"
+                + (1 + r.nextInt(9))
+                + "-1"
+                + r.nextInt(10)
+                + " 1"
+                + r.nextInt(10)
+                + ":"
+                + (10 + r.nextInt(50))
+                + " · "
+                + r.nextInt(100000)
+                + " views · "
+                + r.nextInt(1000)
+                + " comments</p>\\n<p>阅读："
+                + r.nextInt(100000)
+                + " 评论："
+                + r.nextInt(1000)
+                + "</p>\\n<p>"
+                + body
+                + "</p></article><footer>visited "
+                + r.nextInt(100000)
+                + " times</footer></body></html>";
+        lines.add("{\"id\":\"p" + n++ + "\",\"text\":\"" + html + "\"}");
+      }
+    }
+    Collections.shuffle(lines, r);
+    return lines;
   }
 
   /**

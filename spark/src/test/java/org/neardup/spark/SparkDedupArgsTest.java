@@ -32,7 +32,14 @@ class SparkDedupArgsTest {
         .contains("--threshold must be in (0, 1]");
     assertThat(run(2, "in.jsonl", "--out", "x", "-k", "4", "--scheme", "4:1")[1])
         .contains("finds pairs within 3 bits only");
-    assertThat(run(2, "in.jsonl", "--out", "x", "--html", "all")[1]).contains("--html must be");
+    assertThat(run(2, "in.jsonl", "--out", "x", "--html", "all")[1])
+        .contains("--html: html must be 'visible', 'main' or 'raw', got 'all'");
+    assertThat(run(2, "in.jsonl", "--out", "x", "--preset", "news")[1])
+        .contains("--preset: preset must be 'none' or 'web', got 'news'");
+    assertThat(run(2, "in.jsonl", "--out", "x", "--volatile-lines", "cut")[1])
+        .contains("--volatile-lines: volatile lines must be 'keep' or 'drop'");
+    assertThat(run(2, "in.jsonl", "--out", "x", "--lexicon", "none", "--user-dict", "pom.xml")[1])
+        .contains("--lexicon none has none");
     assertThat(run(2, "in.jsonl", "--out", "x", "--bogus")[1]).contains("unknown option '--bogus'");
     assertThat(run(2, "in.jsonl", "--out", "x", "--partitions", "0")[1])
         .contains("--partitions must be >= 1");

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.neardup.cli.Main;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.Document;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
+import org.neardup.testkit.Texts;
+
+/**
+ * A service collection, exported with {@code neardup store export} from a real embedded store,
+ * serves as the earlier corpus of an incremental run ({@code --against DUMP}) with nothing
+ * recomputed: the new batch's lines are those {@code neardup dedup OLD NEW} writes for the new
+ * documents in one full run, and no line is about a stored document.
+ */
+class DumpAgainstTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  static SparkSession spark;
+  @TempDir static Path tmp;
+
+  @BeforeAll
+  static void start() {
+    spark = LocalSpark.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  private static List<String> lines(Path dir, String name) throws IOException {
+    List<String> out = new ArrayList<>();
+    if (Files.isDirectory(dir.resolve(name))) {
+      try (Stream<Path> parts = Files.list(dir.resolve(name))) {
+        for (Path p : (Iterable<Path>) parts.sorted()::iterator) {
+          if (p.getFileName().toString().startsWith("part-")) {
+            out.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
+          }
+        }
+      }
+    } else {
+      out.addAll(Files.readAllLines(dir.resolve(name + ".jsonl"), StandardCharsets.UTF_8));
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  private static List<String> only(List<String> lines, String field, Set<String> ids)
+      throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String l : lines) {
+      if (ids.contains(JSON.readTree(l).get(field).asText())) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
+
+  private static String line(String id, String text) throws IOException {
+    return JSON.writeValueAsString(Map.of("id", id, "text", text));
+  }
+
+  @Test
+  void newBatchAgainstAStoreExportMatchesOneFullRun() throws IOException {
+    SplittableRandom r = new SplittableRandom(17);
+    // The stored corpus: groups of near-copies, inserted in order.
+    List<String> bases = new ArrayList<>();
+    List<String> day1 = new ArrayList<>();
+    List<Document> stored = new ArrayList<>();
+    Path data = tmp.resolve("store");
+    try (FingerprintStore store =
+        FingerprintStore.open("embedded", StoreConfig.of(Map.of("data", data.toString())))) {
+      Collection c = store.create("news", CollectionSettings.defaults());
+      for (int g = 0; g < 60; g++) {
+        String base = Texts.text(r, 40 + r.nextInt(40));
+        bases.add(base);
+        int copies = 1 + r.nextInt(3);
+        for (int i = 0; i < copies; i++) {
+          String text = i == 0 ? base : Texts.edit(r, base);
+          String id = "old-" + g + "-" + i;
+          day1.add(line(id, text));
+          stored.add(new Document(id, c.analyzer().analyze(text), Document.NO_TIMESTAMP));
+        }
+      }
+      c.checkAndInsertAll(stored);
+    }
+    Path dump = tmp.resolve("news.ndump");
+    assertThat(
+            Main.run(
+                "store",
+                "export",
+                "--quiet",
+                "--data",
+                data.toString(),
+                "news",
+                "--out",
+                dump.toString()))
+        .isZero();
+
+    // The new batch: edits of stored texts, copies among themselves, and unrelated texts.
+    List<String> day2 = new ArrayList<>();
+    Set<String> newIds = new HashSet<>();
+    for (int i = 0; i < 120; i++) {
+      String id = "new-" + i;
+      String text =
+          i % 3 == 0
+              ? Texts.edit(r, bases.get(r.nextInt(bases.size())))
+              : i % 3 == 1 && i > 10 ? Texts.edit(r, bases.get(0)) : Texts.text(r, 50);
+      day2.add(line(id, text));
+      newIds.add(id);
+    }
+    day2.add(line("old-0-0", "a repeated id of a stored document, with words"));
+    Path old = tmp.resolve("day1.jsonl");
+    Path fresh = tmp.resolve("day2.jsonl");
+    Files.write(old, day1, StandardCharsets.UTF_8);
+    Files.write(fresh, day2, StandardCharsets.UTF_8);
+
+    Path full = tmp.resolve("full");
+    assertThat(Main.run("dedup", "-q", "--out", full.toString(), old.toString(), fresh.toString()))
+        .isZero();
+
+    DedupSettings s = new DedupSettings();
+    s.shufflePartitions = 3;
+    s.groupLimit = 32;
+    s.saveFingerprints = true;
+    Path run = tmp.resolve("run");
+    JsonNode summary =
+        SparkDedupJob.run(
+            spark, s, List.of(fresh.toString()), run.toString(), true, dump.toString());
+
+    List<String> clusters = lines(run, "clusters");
+    assertThat(clusters).isEqualTo(only(lines(full, "clusters"), "id", newIds));
+    assertThat(lines(run, "pairs")).isEqualTo(only(lines(full, "pairs"), "b", newIds));
+    assertThat(lines(run, "unique")).isEqualTo(only(lines(full, "unique"), "id", newIds));
+    assertThat(lines(run, "duplicates")).isEqualTo(only(lines(full, "duplicates"), "id", newIds));
+    assertThat(lines(run, "errors")).hasSize(1).allMatch(l -> l.contains("repeated id"));
+    assertThat(summary.get("documents").asInt()).isEqualTo(day2.size());
+    // New documents joined stored clusters, so the test means something.
+    assertThat(
+            clusters.stream()
+                .filter(l -> l.contains("\"representative\":false") && l.contains("old-"))
+                .count())
+        .isPositive();
+
+    // The run's saved fingerprints hold the stored documents and the new ones: a next day can run
+    // against them.
+    Path day3 = tmp.resolve("day3.jsonl");
+    Files.write(day3, List.of(line("day3-0", Texts.edit(r, bases.get(1)))), StandardCharsets.UTF_8);
+    DedupSettings s3 = new DedupSettings();
+    Path run3 = tmp.resolve("run3");
+    SparkDedupJob.run(spark, s3, List.of(day3.toString()), run3.toString(), true, run.toString());
+    assertThat(lines(run3, "clusters")).singleElement().asString().contains("\"old-1-0\"");
+
+    // A collection made with other settings is refused, naming both.
+    DedupSettings other = new DedupSettings();
+    other.threshold = 0.7;
+    assertThatThrownBy(
+            () ->
+                SparkDedupJob.run(
+                    spark,
+                    other,
+                    List.of(fresh.toString()),
+                    tmp.resolve("other").toString(),
+                    true,
+                    dump.toString()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("other settings")
+        .hasMessageContaining("threshold=0.7");
+    // A file that is not a dump is refused, naming it.
+    assertThatThrownBy(
+            () ->
+                SparkDedupJob.run(
+                    spark,
+                    s3,
+                    List.of(fresh.toString()),
+                    tmp.resolve("bad").toString(),
+                    true,
+                    old.toString()))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(old.toString())
+        .hasMessageContaining("not a valid neardup dump");
+  }
+
+  @Test
+  void deletedRoot_earliestStoredMemberStandsIn() throws IOException {
+    SplittableRandom r = new SplittableRandom(5);
+    String base = Texts.text(r, 60);
+    Path data = tmp.resolve("store2");
+    try (FingerprintStore store =
+        FingerprintStore.open("embedded", StoreConfig.of(Map.of("data", data.toString())))) {
+      Collection c = store.create("news", CollectionSettings.defaults());
+      List<Document> docs = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        String text = i == 0 ? base : Texts.edit(r, base);
+        docs.add(new Document("d" + i, c.analyzer().analyze(text), Document.NO_TIMESTAMP));
+      }
+      c.checkAndInsertAll(docs);
+      c.delete("d0");
+    }
+    Path dump = tmp.resolve("deleted.ndump");
+    assertThat(
+            Main.run(
+                "store",
+                "export",
+                "--quiet",
+                "--data",
+                data.toString(),
+                "news",
+                "--out",
+                dump.toString()))
+        .isZero();
+    Path fresh = tmp.resolve("deleted-new.jsonl");
+    Files.write(fresh, List.of(line("n0", Texts.edit(r, base))), StandardCharsets.UTF_8);
+    Path run = tmp.resolve("deleted-run");
+    SparkDedupJob.run(
+        spark,
+        new DedupSettings(),
+        List.of(fresh.toString()),
+        run.toString(),
+        true,
+        dump.toString());
+    JsonNode c = JSON.readTree(lines(run, "clusters").get(0));
+    assertThat(c.get("id").asText()).isEqualTo("n0");
+    assertThat(c.get("representative").asBoolean()).isFalse();
+    assertThat(c.get("cluster").asText()).isEqualTo("d1");
+    assertThat(c.get("size").asInt()).isEqualTo(3);
+  }
+}
