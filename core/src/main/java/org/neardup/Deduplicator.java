@@ -65,10 +65,7 @@ public final class Deduplicator {
   /** The default number of matches reported per verdict. */
   public static final int DEFAULT_MAX_MATCHES = 100;
 
-  /**
-   * The most fingerprints stored since a probe that an insert scans linearly (about half a
-   * nanosecond each); beyond, it searches the index for them (a few microseconds).
-   */
+  /** The most fingerprints stored since a probe that an insert scans linearly (see there). */
   static final int DELTA_SCAN = LocalCandidates.DELTA_SCAN;
 
   /*
