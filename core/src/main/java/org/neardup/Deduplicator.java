@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup;
 
-import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.jspecify.annotations.Nullable;
-import org.neardup.cluster.Clusters;
+import org.neardup.decide.Decision;
 import org.neardup.decide.MatchSet;
 import org.neardup.decide.Verifier;
 import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.fingerprint.Fingerprinter;
-import org.neardup.index.BlockPermutedIndex;
 import org.neardup.index.BlockScheme;
 import org.neardup.index.HammingIndex;
-import org.neardup.index.MatchConsumer;
 import org.neardup.internal.Checks;
-import org.neardup.internal.LongIntMap;
-import org.neardup.internal.PagedLongArray;
 import org.neardup.text.Lexicon;
-import org.neardup.verify.BandIndex;
 import org.neardup.verify.BandScheme;
 import org.neardup.verify.ShingleSketch;
 import org.neardup.verify.Shingler;
@@ -54,6 +47,13 @@ import org.neardup.verify.SketchStore;
  * default, 8 per band key kept for removal, 8 of bookkeeping and the encoded shingle sketch (see
  * {@link ShingleSketch}). {@link #remove} frees the index entries; the rest comes back on {@link
  * #compact()}.
+ *
+ * <p>A composition of parts, each in a class of its own: the {@link Analyzer} (text to fingerprint
+ * and sketch), {@link StoredDocuments} (what is stored, by ordinal, and its indexes), {@link
+ * LocalCandidates} (the candidate search over those indexes), the shared {@link Decision} (the same
+ * rules a networked store applies to the candidates it fetches), {@link Clustering} (unions and
+ * representatives), {@link Compaction} (retention) and {@link Restoring} (snapshots and logs). This
+ * class holds the lock and the two-phase check-and-insert.
  */
 public final class Deduplicator {
   /** The default largest Hamming distance of a fingerprint match. */
@@ -65,83 +65,43 @@ public final class Deduplicator {
   /** The default number of matches reported per verdict. */
   public static final int DEFAULT_MAX_MATCHES = 100;
 
-  /**
-   * The most fingerprints stored since a probe that an insert scans linearly (about half a
-   * nanosecond each); beyond, it searches the index for them (a few microseconds).
-   */
-  static final int DELTA_SCAN = 2048;
+  /** The most fingerprints stored since a probe that an insert scans linearly (see there). */
+  static final int DELTA_SCAN = LocalCandidates.DELTA_SCAN;
 
   /*
    * Documents get dense ordinals in arrival order; every per-document structure is addressed by
-   * ordinal, and the fingerprint index and band index store ordinals, not docIds.
-   *
-   * Invariants (under the lock): docIds, fingerprints have `count` entries, sketches
-   * (band keys and sketch) count entries when verifying; ordinals maps the docId of every live ordinal
-   * to it, and no other; `removed` holds exactly the other ordinals below count; the index and the
-   * band index hold the entries of live ordinals only; clusters has count elements and each root
-   * is the smallest ordinal of its cluster, so ordinal order is the "earliest member" order, which
-   * compact() keeps by renumbering live ordinals in order.
+   * ordinal, and the fingerprint index and band index store ordinals, not docIds (see
+   * StoredDocuments for the invariants). compact() replaces `docs` by a renumbered copy.
    *
    * Two phases (probe, then insert): a probe records `seen` and `epoch` = the number of
-   * compactions, and the verified matches among ordinals below `seen`. It reads epoch, then
-   * `published` as seen, then `index`, without a lock, and searches that index, keeping candidates
-   * below seen: store() writes `published` after the index holds the ordinal, so the search sees
-   * every ordinal below seen (the index shows every entry whose add completed before the search
-   * began); compact() writes epoch last, so a probe that read the new epoch reads the new index.
-   * Candidates (and band-index lookups below seen) are verified under the read lock, checking first
-   * that epoch has not moved; a probe with no candidates and nothing to verify takes no lock. A
-   * candidate removed after the search is skipped by the verification or caught by the insert.
-   * Ordinals are never reused and stored documents never change, so at the insert (write lock) the
-   * matches among all live ordinals are: the probe's matches that are still live, plus the matches
-   * among ordinals in [seen, count) (the delta), found by a linear scan of their fingerprints and a
-   * band-index lookup restricted to them. If a compaction renumbered the ordinals (epoch differs) or
-   * one of the probe's matches was removed since (the probe may have skipped verifying candidates
-   * of that match's cluster, see find), the insert finds everything again under the write lock.
-   * The verdict is therefore the one a single find under the write lock would give; the write lock
-   * is the linearization point.
-   *
-   * Growth: every per-ordinal array is paged and every hash table grows one sub-table at a time
-   * (see PagedLongArray, LongIntMap, BandIndex), so no insert copies or rehashes the whole: the
-   * longest insert while growing is bounded by one sub-table's split (GrowthLatency measures it).
+   * compactions, and the verified matches among ordinals below `seen`. It reads epoch, then `docs`,
+   * then docs.published as seen, without a lock, and searches docs.index, keeping candidates below
+   * seen: store() writes `published` after the index holds the ordinal, so the search sees every
+   * ordinal below seen (the index shows every entry whose add completed before the search began);
+   * compact() writes `docs` then epoch last, so a probe that read the new epoch reads the new
+   * documents. Candidates (and band-index lookups below seen) are verified under the read lock,
+   * checking first that epoch has not moved; a probe with no candidates and nothing to verify takes
+   * no lock. A candidate removed after the search is skipped by the verification or caught by the
+   * insert. Ordinals are never reused and stored documents never change, so at the insert (write
+   * lock) the matches among all live ordinals are: the probe's matches that are still live, plus
+   * the matches among ordinals in [seen, count) (the delta), found by a linear scan of their
+   * fingerprints and a band-index lookup restricted to them. If a compaction renumbered the
+   * ordinals (epoch differs) or one of the probe's matches was removed since (the probe may have
+   * skipped verifying candidates of that match's cluster, see MatchSet.canSkip), the insert finds
+   * everything again under the write lock. The verdict is therefore the one a single search under
+   * the write lock would give; the write lock is the linearization point.
    */
-  private static final byte[] NO_BYTES = new byte[0];
 
   private final Analyzer analyzer;
   private final int maxDistance;
   private final double threshold;
-  private final Verifier verifier;
+  private final Decision decision;
   private final boolean verify;
-  private final int maxMatches;
-  private final BlockScheme scheme;
   private final int bandCount;
-  // Volatile: probes read it without a lock (see probeAll).
-  private volatile HammingIndex index;
-  private @Nullable BandIndex bands;
-  private LongIntMap ordinals;
-  private Clusters clusters;
   private final SketchStore.Factory sketchStores;
 
-  /**
-   * Sketches and band keys of every ordinal (when verifying; kept for verification and removal).
-   */
-  private SketchStore sketches;
-
-  private BitSet removed = new BitSet();
-  private PagedLongArray docIds;
-  private PagedLongArray fingerprints;
-
-  /** Band keys of the ordinal being removed; guarded by the write lock. */
-  private final long[] keyBuffer;
-
-  private int count;
-
-  /**
-   * {@code count}, written once the index holds every ordinal below it: a probe reads it, without a
-   * lock, before it searches the index.
-   */
-  private volatile int published;
-
-  private int live;
+  /** What is stored; replaced by compact(). Volatile: probes read it without a lock. */
+  private volatile StoredDocuments docs;
 
   /** The number of compactions so far: a probe made before one is stale (ordinals renumbered). */
   private volatile long epoch;
@@ -154,35 +114,27 @@ public final class Deduplicator {
     this.maxDistance = b.maxDistance;
     this.threshold = b.threshold;
     this.verify = b.verify;
-    this.verifier = new Verifier(b.maxDistance, b.threshold, b.verify);
-    this.scratch = ThreadLocal.withInitial(() -> new Scratch(b.maxMatches, b.verify));
-    this.maxMatches = b.maxMatches;
-    this.scheme = b.scheme;
-    this.index = BlockPermutedIndex.create(b.scheme);
+    this.decision = new Decision(new Verifier(b.maxDistance, b.threshold, b.verify), b.maxMatches);
+    this.bandCount = analyzer.shingler() == null ? 0 : analyzer.shingler().bands().bands();
+    this.sketchStores = b.sketchStores;
+    this.docs =
+        new StoredDocuments(
+            b.scheme, bandCount, verify, newSketchStore(b.expectedSize), b.expectedSize);
+    HammingIndex index = docs.index;
+    if (maxDistance > index.maxSupportedDistance()) {
+      docs.sketches.close();
+    }
     Checks.checkArgument(
         maxDistance <= index.maxSupportedDistance(),
         "maxDistance must be in [0, %s], got %s",
         index.maxSupportedDistance(),
         maxDistance);
-    this.bandCount = analyzer.shingler() == null ? 0 : analyzer.shingler().bands().bands();
-    this.keyBuffer = new long[bandCount];
-    int expected = b.expectedSize;
-    this.bands = verify ? new BandIndex(saturatedInt((long) expected * bandCount)) : null;
-    this.ordinals = new LongIntMap(expected);
-    this.clusters = new Clusters(expected);
-    this.sketchStores = b.sketchStores;
-    this.sketches = newSketchStore(expected);
-    this.docIds = new PagedLongArray(expected);
-    this.fingerprints = new PagedLongArray(expected);
+    this.scratch = ThreadLocal.withInitial(() -> new Scratch(decision));
   }
 
   /** The builder's sketch store when verifying; an empty heap one (never used) when not. */
   private SketchStore newSketchStore(int expected) {
     return verify ? sketchStores.create(bandCount, expected) : SketchStore.onHeap().create(0, 0);
-  }
-
-  private static int saturatedInt(long n) {
-    return (int) Math.min(Integer.MAX_VALUE - 8, n);
   }
 
   /** A builder with every default: jieba, k = 3, verification at Jaccard 0.8. */
@@ -225,11 +177,19 @@ public final class Deduplicator {
     return checkAndInsert(docId, analysis, probe(analysis));
   }
 
-  /** Into s: the stored documents whose similarity to the analysis passes, candidates verified. */
-  private void searchVerified(Analysis analysis, Scratch s) {
-    s.matches.clear();
-    gather(analysis, s, 0);
+  /**
+   * Into s.matches: the stored documents among ordinals {@code >= from} whose similarity passes,
+   * candidates verified; under either lock.
+   */
+  private void searchVerified(StoredDocuments d, Analysis analysis, Scratch s, int from) {
+    s.candidates.gather(d, analysis, maxDistance, from);
     verifyCandidates(analysis, s);
+  }
+
+  /** Appends to s.matches the near-duplicates among s's candidates (the shared decision). */
+  private void verifyCandidates(Analysis analysis, Scratch s) {
+    decision.verify(analysis, s.candidates, s.matches, s.slice);
+    s.candidates.release();
   }
 
   /**
@@ -263,15 +223,10 @@ public final class Deduplicator {
     // Without a lock: the index searches (most of a probe's cost), which the index allows
     // concurrently with its one writer. Read in this order, see the design note.
     long e = epoch;
-    int seen = published;
-    HammingIndex idx = index;
-    Group group = s.group;
-    group.reset(seen);
-    for (int i = from; i < to; i++) {
-      group.start();
-      idx.search(analyses[i].fingerprint(), maxDistance, group);
-    }
-    group.start();
+    StoredDocuments d = docs;
+    int seen = d.published;
+    LocalCandidates.Group group = s.candidates.group;
+    group.search(d.index, analyses, from, to, maxDistance, seen);
     if (!verify && group.total() == 0) {
       s.matches.clear();
       for (int i = from; i < to; i++) {
@@ -283,27 +238,17 @@ public final class Deduplicator {
     r.lock();
     try {
       if (epoch != e) { // a compaction renumbered the ordinals meanwhile: search again
+        StoredDocuments now = docs;
         for (int i = from; i < to; i++) {
-          searchVerified(analyses[i], s);
-          out[i] = new Probe(this, analyses[i], count, epoch, s);
+          s.matches.clear();
+          searchVerified(now, analyses[i], s, 0);
+          out[i] = new Probe(this, analyses[i], now.count, epoch, s);
         }
         return;
       }
       for (int i = from; i < to; i++) {
         s.matches.clear();
-        s.candidateCount = 0;
-        for (int c = group.bounds[i - from], end = group.bounds[i - from + 1]; c < end; c++) {
-          s.addCandidate(group.candidates[c]);
-        }
-        if (bands != null) {
-          bands.forEach(
-              analyses[i].sketch().bandKeys(),
-              o -> {
-                if (o < seen) {
-                  s.addCandidate(o);
-                }
-              });
-        }
+        s.candidates.fromGroup(d, i - from, analyses[i], seen);
         verifyCandidates(analyses[i], s);
         out[i] = new Probe(this, analyses[i], seen, e, s);
       }
@@ -335,18 +280,17 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
+      StoredDocuments d = docs;
       Scratch s = scratch.get();
-      if (!catchUp(analysis, probe, s)) {
-        searchVerified(analysis, s);
+      if (!catchUp(d, analysis, probe, s)) {
+        s.matches.clear();
+        searchVerified(d, analysis, s, 0);
       }
-      List<Match> matches = report(analysis, s);
-      List<Long> joined = joined(s);
-      int ordinal = store(docId, analysis, encoded);
       MatchSet found = s.matches;
-      for (int i = 0; i < found.size(); i++) {
-        clusters.union(ordinal, (int) found.ordinal(i));
-      }
-      long cluster = docIds.get(clusters.find(ordinal));
+      List<Match> matches = report(d, found);
+      List<Long> joined = Clustering.joined(d, found);
+      int ordinal = d.store(docId, analysis, encoded);
+      long cluster = Clustering.join(d, ordinal, found);
       return new Verdict(found.isEmpty(), analysis.fingerprint(), cluster, matches, joined);
     } finally {
       w.unlock();
@@ -358,7 +302,7 @@ public final class Deduplicator {
    * matches and the delta since it; false when the probe is stale and everything must be found
    * again (see the design note).
    */
-  private boolean catchUp(Analysis analysis, Probe probe, Scratch s) {
+  private boolean catchUp(StoredDocuments d, Analysis analysis, Probe probe, Scratch s) {
     if (probe.epoch != epoch) {
       return false;
     }
@@ -366,29 +310,15 @@ public final class Deduplicator {
     MatchSet earlier = probe.matches;
     for (int i = 0; i < earlier.size(); i++) {
       int o = (int) earlier.ordinal(i);
-      if (removed.get(o)) {
+      if (d.removed.get(o)) {
         return false;
       }
-      s.matches.add(o, clusters.find(o), earlier.distance(i), earlier.similarity(i));
+      s.matches.add(o, d.root(o), earlier.distance(i), earlier.similarity(i));
     }
-    if (probe.seen < count) {
-      gather(analysis, s, probe.seen);
-      verifyCandidates(analysis, s);
+    if (probe.seen < d.count) {
+      searchVerified(d, analysis, s, probe.seen);
     }
     return true;
-  }
-
-  /** The docIds of the distinct cluster representatives among the matches (earliest first). */
-  private List<Long> joined(Scratch s) {
-    if (s.matches.isEmpty()) {
-      return List.of();
-    }
-    long[] roots = s.matches.joinedRoots();
-    Long[] out = new Long[roots.length];
-    for (int i = 0; i < roots.length; i++) {
-      out[i] = docIds.get(roots[i]);
-    }
-    return List.of(out);
   }
 
   /**
@@ -405,13 +335,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
-      int ordinal = store(docId, analysis, encoded);
-      for (long link : joined) {
-        int other = link == docId ? -1 : ordinals.get(link);
-        if (other >= 0) {
-          clusters.union(ordinal, other);
-        }
-      }
+      Restoring.restore(docs, docId, analysis, encoded, joined);
     } finally {
       w.unlock();
     }
@@ -422,19 +346,7 @@ public final class Deduplicator {
    * verdict's cluster.
    */
   public void restore(long docId, Analysis analysis, long clusterDocId) {
-    checkAnalysis(analysis);
-    byte[] encoded = verify ? analysis.sketch().shingles().encode() : null;
-    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
-    w.lock();
-    try {
-      int ordinal = store(docId, analysis, encoded);
-      int rep = clusterDocId == docId ? -1 : ordinals.get(clusterDocId);
-      if (rep >= 0) {
-        clusters.union(ordinal, rep);
-      }
-    } finally {
-      w.unlock();
-    }
+    restore(docId, analysis, new long[] {clusterDocId});
   }
 
   /** An empty batch for {@link #restoreAll(RestoreBatch)} with this deduplicator's settings. */
@@ -486,71 +398,13 @@ public final class Deduplicator {
         batch.verify,
         bandCount,
         verify);
-    int n = batch.size;
-    if (n == 0) {
+    if (batch.size == 0) {
       return;
     }
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
-      Checks.checkArgument(
-          (long) count + n <= Integer.MAX_VALUE - 8,
-          "a deduplicator holds fewer than 2^31 ordinals: %s + %s is too many",
-          count,
-          n);
-      int first = count;
-      // Ordinals first: they find duplicate docIds before anything else is touched.
-      for (int i = 0; i < n; i++) {
-        long docId = batch.docIds.get(i);
-        int previous = ordinals.putIfAbsent(docId, first + i);
-        if (previous >= 0) {
-          for (int j = 0; j < i; j++) {
-            ordinals.remove(batch.docIds.get(j));
-          }
-          throw new IllegalArgumentException(
-              Checks.format(
-                  previous < first
-                      ? "docId %s is already stored"
-                      : "docId %s appears twice in the batch",
-                  docId));
-        }
-      }
-      long[] fps = new long[n];
-      long[] ords = new long[n];
-      long[] keys = keyBuffer;
-      for (int i = 0; i < n; i++) {
-        int ordinal = first + i;
-        long fp = batch.fingerprints.get(i);
-        fps[i] = fp;
-        ords[i] = ordinal;
-        docIds.append(batch.docIds.get(i));
-        fingerprints.append(fp);
-        clusters.add();
-        if (bands != null) {
-          batch.bandKeys.get((long) i * bandCount, keys, 0, bandCount);
-          int pooled =
-              sketches.add(
-                  keys,
-                  bandCount,
-                  batch.sketches.array(i),
-                  batch.sketches.offset(i),
-                  batch.sketches.length(i));
-          assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
-          bands.add(keys, ordinal);
-        }
-        long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
-        long to = batch.linkEnds.get(i);
-        for (long k = from; k < to; k++) {
-          int other = ordinals.get(batch.links.get(k));
-          if (other >= 0 && other < ordinal) {
-            clusters.union(ordinal, other);
-          }
-        }
-      }
-      count += n;
-      live += n;
-      index.addAll(fps, ords, 0, n);
-      published = count;
+      Restoring.restoreAll(docs, batch);
     } finally {
       w.unlock();
     }
@@ -578,65 +432,15 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
-      int dropped = count - live;
+      StoredDocuments old = docs;
+      int dropped = old.count - old.live;
       if (dropped == 0) {
         return 0;
       }
-      int n = live;
-      PagedLongArray newDocIds = new PagedLongArray(n);
-      PagedLongArray newFingerprints = new PagedLongArray(n);
-      LongIntMap newOrdinals = new LongIntMap(n);
-      Clusters newClusters = new Clusters(n);
-      SketchStore newSketches = newSketchStore(n);
-      SketchStore.Slice slice = new SketchStore.Slice();
-      BandIndex newBands = verify ? new BandIndex(saturatedInt((long) n * bandCount)) : null;
-      // Old root -> new ordinal of its earliest surviving member, the new root.
-      LongIntMap newRoot = new LongIntMap(0);
-      long[] fps = new long[n];
-      long[] ords = new long[n];
-      long[] keys = keyBuffer;
-      int next = 0;
-      for (int o = removed.nextClearBit(0); o < count; o = removed.nextClearBit(o + 1)) {
-        int i = next++;
-        long docId = docIds.get(o);
-        long fp = fingerprints.get(o);
-        newDocIds.append(docId);
-        newFingerprints.append(fp);
-        newOrdinals.put(docId, i);
-        newClusters.add();
-        int root = clusters.find(o);
-        int earliest = newRoot.get(root);
-        if (earliest < 0) {
-          newRoot.put(root, i);
-        } else {
-          newClusters.union(i, earliest);
-        }
-        if (newBands != null) {
-          sketches.sketch(o, slice);
-          sketches.bandKeys(o, keys);
-          newSketches.add(keys, bandCount, slice.array, slice.offset, slice.length);
-          newBands.add(keys, i);
-        }
-        fps[i] = fp;
-        ords[i] = i;
-      }
-      assert next == n : "live count " + n + ", found " + next;
-      HammingIndex newIndex = BlockPermutedIndex.create(scheme);
-      newIndex.addAll(fps, ords, 0, n);
-      index = newIndex;
-      bands = newBands;
-      ordinals = newOrdinals;
-      clusters = newClusters;
-      SketchStore oldSketches = sketches;
-      sketches = newSketches;
-      docIds = newDocIds;
-      fingerprints = newFingerprints;
-      removed = new BitSet();
-      count = n;
-      published = n;
+      docs = Compaction.compact(old, newSketchStore(old.live));
       epoch++; // last: a probe that reads the new epoch sees everything above
       // No reader holds the old store: readers read it under the lock, and this holds it.
-      oldSketches.close();
+      old.sketches.close();
       return dropped;
     } finally {
       w.unlock();
@@ -654,10 +458,12 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
+      StoredDocuments d = docs;
       Scratch s = scratch.get();
-      searchVerified(analysis, s);
-      List<Match> matches = report(analysis, s);
-      List<Long> joined = joined(s);
+      s.matches.clear();
+      searchVerified(d, analysis, s, 0);
+      List<Match> matches = report(d, s.matches);
+      List<Long> joined = Clustering.joined(d, s.matches);
       // The earliest representative would represent the text had it been stored.
       long cluster = joined.isEmpty() ? -1 : joined.get(0);
       return new Verdict(s.matches.isEmpty(), analysis.fingerprint(), cluster, matches, joined);
@@ -676,19 +482,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
-      int ordinal = ordinals.remove(docId);
-      if (ordinal < 0) {
-        return false;
-      }
-      index.remove(fingerprints.get(ordinal), ordinal);
-      if (bands != null) {
-        sketches.bandKeys(ordinal, keyBuffer);
-        bands.remove(keyBuffer, ordinal);
-        sketches.clear(ordinal);
-      }
-      removed.set(ordinal);
-      live--;
-      return true;
+      return docs.remove(docId);
     } finally {
       w.unlock();
     }
@@ -696,13 +490,7 @@ public final class Deduplicator {
 
   /** Whether docId is stored. */
   public boolean contains(long docId) {
-    ReentrantReadWriteLock.ReadLock r = lock.readLock();
-    r.lock();
-    try {
-      return ordinals.get(docId) >= 0;
-    } finally {
-      r.unlock();
-    }
+    return ordinalOf(docId) >= 0;
   }
 
   /**
@@ -713,7 +501,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      return ordinals.get(docId);
+      return docs.ordinals.get(docId);
     } finally {
       r.unlock();
     }
@@ -724,27 +512,17 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      return clusterOfLocked(docId);
+      return docs.representative(docId);
     } finally {
       r.unlock();
     }
   }
 
-  /** {@link #clusterOf}, under either lock. */
-  private long clusterOfLocked(long docId) {
-    int ordinal = ordinals.get(docId);
-    return ordinal < 0 ? -1 : docIds.get(clusters.find(ordinal));
-  }
-
   /**
    * {@link #clusterOf} for {@code docIds[0, n)} into {@code out[0, n)}, under one hold of the read
    * lock (a compaction looks up every stored document; a lock per document made it contend with the
-   * inserts it runs beside).
-   *
-   * <p>Fastest when the docIds come in ordinal order, as a snapshot lists them: each is first
-   * looked for at the ordinal after the previous one, a read of the next element of an array, and
-   * only when it is not there in the hash table (a random read of memory; half of a compaction's
-   * time went there).
+   * inserts it runs beside). Fastest when the docIds come in ordinal order, as a snapshot lists
+   * them (see {@link Clustering#representatives}).
    */
   public void clustersOf(long[] docIds, int n, long[] out) {
     Objects.checkFromToIndex(0, n, docIds.length);
@@ -752,22 +530,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      int next = -1; // where the next docId probably is
-      for (int i = 0; i < n; i++) {
-        long docId = docIds[i];
-        // A live ordinal holding docId is the one ordinals maps it to (see the invariants); a
-        // removed one proves nothing, as the docId may have been stored again since.
-        boolean there = next >= 0 && next < count && this.docIds.get(next) == docId;
-        int ordinal = there && !removed.get(next) ? next : ordinals.get(docId);
-        if (ordinal < 0) {
-          out[i] = -1;
-          next = there ? next + 1 : -1;
-          continue;
-        }
-        int root = clusters.find(ordinal);
-        out[i] = root == ordinal ? docId : this.docIds.get(root);
-        next = ordinal + 1;
-      }
+      Clustering.representatives(docs, docIds, n, out);
     } finally {
       r.unlock();
     }
@@ -775,7 +538,7 @@ public final class Deduplicator {
 
   /** The number of stored documents. */
   public int size() {
-    return live;
+    return docs.live;
   }
 
   /** Heap bytes of the index, band keys, sketches and bookkeeping. */
@@ -783,13 +546,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      long bytes = index.ramBytesUsed() + ordinals.ramBytesUsed() + clusters.ramBytesUsed();
-      bytes += sketches.ramBytesUsed() + docIds.ramBytesUsed() + fingerprints.ramBytesUsed();
-      bytes += removed.size() / 8;
-      if (bands != null) {
-        bytes += bands.ramBytesUsed();
-      }
-      return bytes;
+      return docs.ramBytesUsed();
     } finally {
       r.unlock();
     }
@@ -807,104 +564,8 @@ public final class Deduplicator {
     }
   }
 
-  private int store(long docId, Analysis analysis, byte @Nullable [] encoded) {
-    int ordinal = count;
-    Checks.checkArgument(
-        ordinals.putIfAbsent(docId, ordinal) < 0, "docId %s is already stored", docId);
-    count++;
-    docIds.append(docId);
-    fingerprints.append(analysis.fingerprint());
-    clusters.add();
-    index.add(analysis.fingerprint(), ordinal);
-    published = count;
-    if (bands != null) {
-      byte[] sketch = encoded == null ? NO_BYTES : encoded;
-      long[] keys = analysis.sketch().bandKeys();
-      int pooled = sketches.add(keys, keys.length, sketch, 0, sketch.length);
-      assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
-      bands.add(keys, ordinal);
-    }
-    live++;
-    return ordinal;
-  }
-
-  /**
-   * Collects into s the candidates among ordinals {@code >= from}: stored fingerprints within
-   * maxDistance bits and documents sharing a band key. For a small delta (from > 0, at most
-   * DELTA_SCAN ordinals) the fingerprints are scanned linearly instead of searching the index.
-   * Under either lock.
-   */
-  private void gather(Analysis analysis, Scratch s, int from) {
-    s.candidateCount = 0;
-    long fp = analysis.fingerprint();
-    if (from > 0 && count - from <= DELTA_SCAN) {
-      // Removed ones are skipped by verifyCandidates.
-      fingerprints.forEachNear(from, count, fp, maxDistance, o -> s.addCandidate((int) o));
-    } else if (from > 0) {
-      index.search(
-          fp,
-          maxDistance,
-          (ordinal, f, d) -> {
-            if (ordinal >= from) {
-              s.addCandidate((int) ordinal);
-            }
-          });
-    } else {
-      index.search(fp, maxDistance, (ordinal, f, d) -> s.addCandidate((int) ordinal));
-    }
-    if (bands != null) {
-      long[] keys = analysis.sketch().bandKeys();
-      if (from == 0) {
-        bands.forEach(keys, s::addCandidate);
-      } else {
-        bands.forEach(
-            keys,
-            o -> {
-              if (o >= from) {
-                s.addCandidate(o);
-              }
-            });
-      }
-    }
-  }
-
-  /**
-   * Verifies s's candidates (any order, repeats allowed), all above the ordinals of the matches s
-   * holds already, and appends the matches to s in ordinal order. Under either lock.
-   */
-  private void verifyCandidates(Analysis analysis, Scratch s) {
-    int n = s.uniqueCandidates();
-    long fp = analysis.fingerprint();
-    ShingleSketch mine = verify ? analysis.sketch().shingles() : null;
-    MatchSet out = s.matches;
-    SketchStore.Slice theirs = s.slice;
-    for (int i = 0; i < n; i++) {
-      int o = s.candidates[i];
-      if (removed.get(o)) {
-        continue;
-      }
-      int distance = Long.bitCount(fp ^ fingerprints.get(o));
-      int root = clusters.find(o);
-      if (verify && out.canSkip(root)) {
-        continue;
-      }
-      double similarity;
-      if (verify) {
-        sketches.sketch(o, theirs);
-        similarity =
-            verifier.similarity(distance, mine, theirs.array, theirs.offset, theirs.length);
-      } else {
-        similarity = verifier.similarity(distance, null, null, 0, 0);
-      }
-      if (similarity != Verifier.REJECTED) {
-        out.add(o, root, distance, similarity);
-      }
-    }
-  }
-
   /** The matches a verdict lists (see {@link MatchSet#reported()}) as Match records. */
-  private List<Match> report(Analysis analysis, Scratch s) {
-    MatchSet m = s.matches;
+  private static List<Match> report(StoredDocuments d, MatchSet m) {
     if (m.isEmpty()) {
       return List.of();
     }
@@ -912,7 +573,7 @@ public final class Deduplicator {
     Match[] out = new Match[order.length];
     for (int j = 0; j < order.length; j++) {
       int i = order[j];
-      out[j] = new Match(docIds.get(m.ordinal(i)), m.distance(i), m.similarity(i));
+      out[j] = new Match(d.docIds.get(m.ordinal(i)), m.distance(i), m.similarity(i));
     }
     return List.of(out);
   }
@@ -943,50 +604,9 @@ public final class Deduplicator {
     }
   }
 
-  /**
-   * The index candidates of a group of probes, searched without a lock: those of probe j are {@code
-   * candidates[bounds[j], bounds[j + 1])}; ordinals at or above {@code seen} (stored after the
-   * probe read it) are left to the insert's delta scan.
-   */
-  private static final class Group implements MatchConsumer {
-    int[] candidates = new int[64];
-    int[] bounds = new int[17];
-    int probes;
-    int count;
-    int seen;
-
-    void reset(int seen) {
-      this.seen = seen;
-      probes = 0;
-      count = 0;
-    }
-
-    /** Starts the next probe's candidates (and, after the last, ends the group). */
-    void start() {
-      if (probes == bounds.length) {
-        bounds = Arrays.copyOf(bounds, probes * 2);
-      }
-      bounds[probes++] = count;
-    }
-
-    int total() {
-      return count;
-    }
-
-    @Override
-    public void accept(long ordinal, long fingerprint, int distance) {
-      if (ordinal < seen) {
-        if (count == candidates.length) {
-          candidates = Arrays.copyOf(candidates, count * 2);
-        }
-        candidates[count++] = (int) ordinal;
-      }
-    }
-  }
-
   /** Per-thread candidate and match buffers. */
   private static final class Scratch {
-    final Group group = new Group();
+    final LocalCandidates candidates;
     final MatchSet matches;
 
     /** Where a candidate's sketch is read to. */
@@ -995,32 +615,10 @@ public final class Deduplicator {
     /** An empty match set, shared by the probes that found nothing. */
     final MatchSet empty;
 
-    int[] candidates = new int[64];
-    int candidateCount;
-
-    Scratch(int maxMatches, boolean verify) {
-      matches = new MatchSet(maxMatches, verify);
-      empty = new MatchSet(maxMatches, verify);
-    }
-
-    void addCandidate(int ordinal) {
-      if (candidateCount == candidates.length) {
-        candidates = Arrays.copyOf(candidates, candidateCount * 2);
-      }
-      candidates[candidateCount++] = ordinal;
-    }
-
-    /** Sorts and de-duplicates the candidates; returns how many remain. */
-    int uniqueCandidates() {
-      Arrays.sort(candidates, 0, candidateCount);
-      int m = 0;
-      for (int i = 0; i < candidateCount; i++) {
-        if (m == 0 || candidates[m - 1] != candidates[i]) {
-          candidates[m++] = candidates[i];
-        }
-      }
-      candidateCount = m;
-      return m;
+    Scratch(Decision decision) {
+      candidates = new LocalCandidates();
+      matches = decision.newMatchSet();
+      empty = decision.newMatchSet();
     }
   }
 

@@ -3,6 +3,7 @@ package org.neardup.decide;
 
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
+import org.neardup.verify.SketchStore;
 
 /**
  * Stored documents fetched as candidates for one query, in any order and with repeats: what a store
@@ -12,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not thread-safe: one per thread, reused with {@link #clear()}.
  */
-public final class CandidateTable {
+public final class CandidateTable implements Candidates {
   private static final byte[] NO_BYTES = new byte[0];
 
   long[] ordinals = new long[16];
@@ -22,6 +23,47 @@ public final class CandidateTable {
   byte[][] sketches = new byte[16][];
   int size;
   private Integer[] order = new Integer[0];
+
+  /** After {@link #sortUnique()}: the positions of the distinct candidates, by ordinal. */
+  private int[] unique = new int[0];
+
+  @Override
+  public int sortUnique() {
+    unique = sortedUnique();
+    return unique.length;
+  }
+
+  @Override
+  public long ordinal(int i) {
+    return ordinals[unique[i]];
+  }
+
+  /** Never: a fetch leaves out the candidates removed since they were found. */
+  @Override
+  public boolean removed(int i) {
+    return false;
+  }
+
+  @Override
+  public long fingerprint(int i) {
+    return fingerprints[unique[i]];
+  }
+
+  @Override
+  public boolean anyDistance(int i) {
+    return viaBand[unique[i]];
+  }
+
+  @Override
+  public long root(int i) {
+    return roots[unique[i]];
+  }
+
+  @Override
+  public void sketch(int i, SketchStore.Slice into) {
+    byte[] s = sketches[unique[i]];
+    into.view(s, 0, s.length);
+  }
 
   public void clear() {
     size = 0;

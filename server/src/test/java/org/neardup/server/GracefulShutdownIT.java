@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.neardup.client.NeardupClient;
 import org.neardup.client.NeardupException;
 import org.neardup.client.Result;
+import org.neardup.testkit.ServeProcess;
 import org.neardup.testkit.Texts;
 
 /**
@@ -28,6 +30,8 @@ import org.neardup.testkit.Texts;
  * writes a snapshot, so the next start replays nothing and has every acknowledged document.
  */
 class GracefulShutdownIT {
+  private static final Duration START = Duration.ofSeconds(120);
+
   @TempDir Path dir;
 
   @Test
@@ -37,8 +41,8 @@ class GracefulShutdownIT {
     Map<String, Long> acked = new ConcurrentHashMap<>();
     Map<String, Boolean> inDoubt = new ConcurrentHashMap<>();
     int exit;
-    try (ServerProcess p = ServerProcess.start(data, stderr)) {
-      NeardupClient client = NeardupClient.builder(p.uri).build();
+    try (ServeProcess p = serve(data, stderr)) {
+      NeardupClient client = NeardupClient.builder(p.uri(START)).build();
       AtomicBoolean stop = new AtomicBoolean();
       ExecutorService pool = Executors.newFixedThreadPool(4);
       List<Future<?>> fs = new ArrayList<>();
@@ -80,8 +84,8 @@ class GracefulShutdownIT {
     assertThat(err).doesNotContain("Exception");
     assertThat(Files.list(data).filter(f -> f.toString().endsWith(".ndsnap")).count()).isEqualTo(1);
 
-    try (ServerProcess p = ServerProcess.start(data, stderr)) {
-      NeardupClient client = NeardupClient.builder(p.uri).build();
+    try (ServeProcess p = serve(data, stderr)) {
+      NeardupClient client = NeardupClient.builder(p.uri(START)).build();
       assertThat(client.metrics())
           .contains("neardup_store_log_bytes_since_snapshot{store=\"embedded\"} 0.0");
       long stored = client.collection("default").orElseThrow().documents();
@@ -97,5 +101,12 @@ class GracefulShutdownIT {
             .isEqualTo(e.getValue());
       }
     }
+  }
+
+  /** The service on {@code data}, with assertions on, once it listens. */
+  private static ServeProcess serve(Path data, Path stderr) throws Exception {
+    ServeProcess p = ServeProcess.start(stderr, List.of("-ea"), List.of("--data", data.toString()));
+    p.uri(START);
+    return p;
   }
 }

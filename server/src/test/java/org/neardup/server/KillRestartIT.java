@@ -26,6 +26,7 @@ import org.neardup.client.Doc;
 import org.neardup.client.NeardupClient;
 import org.neardup.client.Result;
 import org.neardup.client.StoredDoc;
+import org.neardup.testkit.ServeProcess;
 import org.neardup.testkit.Texts;
 
 /**
@@ -38,6 +39,8 @@ import org.neardup.testkit.Texts;
  * <p>CI kills 5 times; {@code -Dneardup.kills=25} runs the long version.
  */
 class KillRestartIT {
+  private static final Duration START = Duration.ofSeconds(120);
+
   @TempDir Path dir;
 
   private final Analyzer analyzer = TestServer.SETTINGS.deduplicator().analyzer();
@@ -64,9 +67,10 @@ class KillRestartIT {
     List<Double> starts = new ArrayList<>();
     for (int round = 0; ; round++) {
       long s0 = System.nanoTime();
-      try (ServerProcess p = ServerProcess.start(data, stderr)) {
+      try (ServeProcess p = serve(data, stderr)) {
         starts.add((System.nanoTime() - s0) / 1e9);
-        NeardupClient client = NeardupClient.builder(p.uri).timeout(Duration.ofSeconds(30)).build();
+        NeardupClient client =
+            NeardupClient.builder(p.uri(START)).timeout(Duration.ofSeconds(30)).build();
         verify(client, round == kills);
         if (round == kills) {
           break;
@@ -92,7 +96,7 @@ class KillRestartIT {
 
   /** Loads the service from several threads and kills it after {@code millis}. */
   private void load(
-      NeardupClient client, ServerProcess p, int round, SplittableRandom random, int millis)
+      NeardupClient client, ServeProcess p, int round, SplittableRandom random, int millis)
       throws Exception {
     int threads = 8;
     AtomicBoolean killed = new AtomicBoolean();
@@ -214,5 +218,12 @@ class KillRestartIT {
     for (String id : everything ? new ArrayList<>(deleted) : List.<String>of()) {
       assertThat(client.get("default", id)).as("deleted %s came back", id).isEmpty();
     }
+  }
+
+  /** The service on {@code data}, with assertions on, once it listens. */
+  private static ServeProcess serve(Path data, Path stderr) throws Exception {
+    ServeProcess p = ServeProcess.start(stderr, List.of("-ea"), List.of("--data", data.toString()));
+    p.uri(START);
+    return p;
   }
 }

@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -43,11 +42,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
-import org.neardup.Deduplicator;
 import org.neardup.decide.CandidateTable;
-import org.neardup.decide.Decision;
 import org.neardup.decide.MatchSet;
-import org.neardup.decide.Verifier;
 import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
@@ -55,6 +51,7 @@ import org.neardup.store.CollectionStats;
 import org.neardup.store.Document;
 import org.neardup.store.Outcome;
 import org.neardup.store.Outcome.Status;
+import org.neardup.store.RemoteDecision;
 import org.neardup.store.StoredDocument;
 
 /**
@@ -62,7 +59,7 @@ import org.neardup.store.StoredDocument;
  *
  * <p>A check reads the candidates of a document with one prefix scan per block table and one get
  * per band key, all issued at once ({@link AsyncTable}), then one multi-get of the candidates'
- * rows; the decision is made here by the shared classes ({@link Decision}).
+ * rows; the decision is made here by the shared classes ({@link RemoteDecision}).
  *
  * <p>A check-and-insert runs under the collection's lock in HBase ({@link LeaseLock}): it reads the
  * collection's sequence S, probes, decides, then moves the sequence from S to S + 1 with {@code
@@ -86,7 +83,7 @@ final class HBaseCollection implements Collection {
   private final Analyzer analyzer;
   private final BlockScheme scheme;
   private final GroupCommit commits = new GroupCommit(this);
-  private final Decision decision;
+  private final RemoteDecision decision;
   private final boolean verify;
   private final byte[] seqRow;
   private final byte[] statsRow;
@@ -103,10 +100,7 @@ final class HBaseCollection implements Collection {
     this.analyzer = settings.deduplicator().analyzer();
     this.scheme = schemeFor(scheme, settings.maxDistance());
     this.verify = settings.verify();
-    this.decision =
-        new Decision(
-            new Verifier(settings.maxDistance(), settings.threshold(), verify),
-            Deduplicator.DEFAULT_MAX_MATCHES);
+    this.decision = new RemoteDecision(settings);
     this.seqRow = HBaseStore.uidRow('q', uid);
     this.statsRow = HBaseStore.uidRow('s', uid);
     this.lockRow = HBaseStore.uidRow('l', uid);
@@ -158,29 +152,6 @@ final class HBaseCollection implements Collection {
   }
 
   // --- validation -------------------------------------------------------------------------
-
-  private static void checkId(String id, int position) {
-    Objects.requireNonNull(id, "id");
-    if (id.isEmpty()) {
-      throw new IllegalArgumentException(at(position) + "id must not be empty");
-    }
-    int n = id.getBytes(StandardCharsets.UTF_8).length;
-    if (n > MAX_ID_BYTES) {
-      throw new IllegalArgumentException(
-          at(position) + "id must be at most " + MAX_ID_BYTES + " bytes of UTF-8, got " + n);
-    }
-  }
-
-  private static void checkAnalysis(Analysis a, int position) {
-    Objects.requireNonNull(a, "analysis");
-    if (a.isEmpty()) {
-      throw new IllegalArgumentException(at(position) + "text has no letters or digits");
-    }
-  }
-
-  private static String at(int position) {
-    return position < 0 ? "" : "document " + position + ": ";
-  }
 
   private void checkOpen() {
     if (dropped) {
@@ -362,18 +333,6 @@ final class HBaseCollection implements Collection {
         .setFilter(new MultiRowRangeFilter(ranges));
   }
 
-  private static List<Outcome.Match> reported(MatchSet m, LongFunction<String> ids) {
-    if (m.isEmpty()) {
-      return List.of();
-    }
-    int[] order = m.reported();
-    List<Outcome.Match> out = new ArrayList<>(order.length);
-    for (int i : order) {
-      out.add(new Outcome.Match(ids.apply(m.ordinal(i)), m.distance(i), m.similarity(i)));
-    }
-    return out;
-  }
-
   private void count(String counter, long n) throws IOException {
     try (Table meta = store.connection().getTable(store.meta)) {
       meta.increment(new Increment(statsRow).addColumn(META_FAMILY, bytes(counter), n));
@@ -384,18 +343,15 @@ final class HBaseCollection implements Collection {
 
   @Override
   public Outcome checkAndInsert(Document document) throws IOException {
-    checkId(document.id(), -1);
-    checkAnalysis(document.analysis(), -1);
+    RemoteDecision.checkId(document.id(), -1);
+    RemoteDecision.checkAnalysis(document.analysis(), -1);
     checkOpen();
     return commits.submit(document);
   }
 
   @Override
   public List<Outcome> checkAndInsertAll(List<Document> documents) throws IOException {
-    for (int i = 0; i < documents.size(); i++) {
-      checkId(documents.get(i).id(), i);
-      checkAnalysis(documents.get(i).analysis(), i);
-    }
+    RemoteDecision.checkAll(documents);
     checkOpen();
     if (documents.isEmpty()) {
       return List.of();
@@ -478,7 +434,8 @@ final class HBaseCollection implements Collection {
           Object[] existing = lookup(docs, t.doc.id());
           if (existing != null) {
             t.outcome =
-                exists(t.doc.id(), ((DocRecord) existing[1]).fingerprint(), (String) existing[3]);
+                RemoteDecision.exists(
+                    t.doc.id(), ((DocRecord) existing[1]).fingerprint(), (String) existing[3]);
             continue;
           }
         }
@@ -517,7 +474,7 @@ final class HBaseCollection implements Collection {
         // The same id earlier in this batch was stored: this one exists.
         Attempt first = byId.get(t.doc.id());
         out.add(
-            exists(
+            RemoteDecision.exists(
                 t.doc.id(),
                 first.doc.analysis().fingerprint(),
                 rootIdOf.apply(resolve(mergedInto, first.root))));
@@ -554,14 +511,12 @@ final class HBaseCollection implements Collection {
             s.sketch,
             e.getValue());
       }
-      MatchSet m = decision.newMatchSet();
-      decision.verify(a, table, m);
+      MatchSet m = decision.decide(a, table);
       long[] roots = m.joinedRoots();
-      String cluster = roots.length == 0 ? null : rootIdOf.apply(roots[0]);
+      String cluster = RemoteDecision.cluster(m, rootIdOf);
       if (t.exp <= now) {
         checkedOnly++;
-        out.add(
-            new Outcome(Status.EXPIRED, t.doc.id(), m.isEmpty(), fp, cluster, reported(m, idOf)));
+        out.add(RemoteDecision.outcome(Status.EXPIRED, t.doc.id(), fp, m, cluster, idOf));
         continue;
       }
       t.ordinal = ++next;
@@ -581,7 +536,7 @@ final class HBaseCollection implements Collection {
       for (long key : t.bands) {
         byBand.computeIfAbsent(key, k -> new ArrayList<>()).add(t);
       }
-      out.add(new Outcome(Status.STORED, t.doc.id(), m.isEmpty(), fp, cluster, reported(m, idOf)));
+      out.add(RemoteDecision.outcome(Status.STORED, t.doc.id(), fp, m, cluster, idOf));
     }
     long t1 = System.nanoTime();
     store.probeNanos.add(t1 - t0);
@@ -639,13 +594,10 @@ final class HBaseCollection implements Collection {
         table.add(e.getKey(), c.fingerprint, c.root, c.sketch, e.getValue());
       }
     }
-    MatchSet m = decision.newMatchSet();
-    decision.verify(a, table, m);
-    long[] roots = m.joinedRoots();
-    String cluster = roots.length == 0 ? null : p.rootIds.get(roots[0]);
+    MatchSet m = decision.decide(a, table);
+    String cluster = RemoteDecision.cluster(m, p.rootIds::get);
     count("checked", 1);
-    return new Outcome(
-        status, id, m.isEmpty(), a.fingerprint(), cluster, reported(m, o -> p.cands.get(o).id));
+    return RemoteDecision.outcome(status, id, a.fingerprint(), m, cluster, o -> p.cands.get(o).id);
   }
 
   /** Work done under the collection's lock. */
@@ -837,13 +789,9 @@ final class HBaseCollection implements Collection {
     docs.delete(merged);
   }
 
-  private static Outcome exists(String id, long fingerprint, String cluster) {
-    return new Outcome(Status.EXISTS, id, false, fingerprint, cluster, List.of());
-  }
-
   @Override
   public Outcome check(Analysis analysis) {
-    checkAnalysis(analysis, -1);
+    RemoteDecision.checkAnalysis(analysis, -1);
     checkOpen();
     try {
       sequence(); // throws if dropped

@@ -10,24 +10,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
-import org.neardup.Deduplicator;
 import org.neardup.decide.CandidateKeys;
 import org.neardup.decide.CandidateTable;
-import org.neardup.decide.Decision;
 import org.neardup.decide.MatchSet;
-import org.neardup.decide.Verifier;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionStats;
 import org.neardup.store.Document;
 import org.neardup.store.Outcome;
 import org.neardup.store.Outcome.Status;
+import org.neardup.store.RemoteDecision;
 import org.neardup.store.StoredDocument;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
@@ -37,9 +34,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * A collection of the {@link RedisStore}. A check-and-insert runs in two steps, each one script run
  * alone by Redis: a probe reads the candidates under the document's keys and the collection's
  * sequence number; the decision is made here, by the same classes as the embedded engine's ({@link
- * Decision}); the commit stores the document only if nothing the decision depends on changed since
- * the probe (see {@code commit.lua}), else the check starts again. Thread-safe, and nothing is kept
- * between calls but the settings: any number of processes may use the collection at once.
+ * RemoteDecision}); the commit stores the document only if nothing the decision depends on changed
+ * since the probe (see {@code commit.lua}), else the check starts again. Thread-safe, and nothing
+ * is kept between calls but the settings: any number of processes may use the collection at once.
  */
 final class RedisCollection implements Collection {
   /** Probes before a check-and-insert gives up (each retry means another node won a race). */
@@ -55,7 +52,7 @@ final class RedisCollection implements Collection {
   private final Analyzer analyzer;
   final Keys keys;
   private final CandidateKeys candidateKeys;
-  private final Decision decision;
+  private final RemoteDecision decision;
   private final boolean verify;
   private final byte[] k;
   private final int maxDistance;
@@ -71,10 +68,7 @@ final class RedisCollection implements Collection {
     this.keys = new Keys(store.prefix(), name, uid);
     this.candidateKeys = new CandidateKeys(settings.maxDistance());
     this.verify = settings.verify();
-    this.decision =
-        new Decision(
-            new Verifier(settings.maxDistance(), settings.threshold(), verify),
-            Deduplicator.DEFAULT_MAX_MATCHES);
+    this.decision = new RemoteDecision(settings);
     this.k = bytes(settings.maxDistance());
     this.maxDistance = settings.maxDistance();
     this.entries = new BlockEntries(candidateKeys);
@@ -96,29 +90,6 @@ final class RedisCollection implements Collection {
   }
 
   // --- validation -------------------------------------------------------------------------
-
-  private static void checkId(String id, int position) {
-    Objects.requireNonNull(id, "id");
-    if (id.isEmpty()) {
-      throw new IllegalArgumentException(at(position) + "id must not be empty");
-    }
-    int n = id.getBytes(StandardCharsets.UTF_8).length;
-    if (n > MAX_ID_BYTES) {
-      throw new IllegalArgumentException(
-          at(position) + "id must be at most " + MAX_ID_BYTES + " bytes of UTF-8, got " + n);
-    }
-  }
-
-  private static void checkAnalysis(Analysis a, int position) {
-    Objects.requireNonNull(a, "analysis");
-    if (a.isEmpty()) {
-      throw new IllegalArgumentException(at(position) + "text has no letters or digits");
-    }
-  }
-
-  private static String at(int position) {
-    return position < 0 ? "" : "document " + position + ": ";
-  }
 
   private void checkOpen() {
     if (dropped) {
@@ -295,49 +266,27 @@ final class RedisCollection implements Collection {
     return probeAll(List.of(a)).get(0);
   }
 
-  private MatchSet decide(Analysis a, Probe p) {
-    MatchSet m = decision.newMatchSet();
-    decision.verify(a, p.table, m);
-    return m;
-  }
-
-  private List<Outcome.Match> reported(MatchSet m, Probe p) {
-    if (m.isEmpty()) {
-      return List.of();
-    }
-    int[] order = m.reported();
-    List<Outcome.Match> out = new ArrayList<>(order.length);
-    for (int i : order) {
-      out.add(new Outcome.Match(p.ids.get(m.ordinal(i)), m.distance(i), m.similarity(i)));
-    }
-    return out;
-  }
-
   private Outcome checkOnly(Status status, @Nullable String id, Analysis a) {
     Probe p = probe(a);
-    MatchSet m = decide(a, p);
-    long[] roots = m.joinedRoots();
-    String cluster = roots.length == 0 ? null : p.rootIds.get(roots[0]);
+    MatchSet m = decision.decide(a, p.table);
+    String cluster = RemoteDecision.cluster(m, p.rootIds::get);
     store.redis().hincrBy(keys.stats, bytes("checked"), 1);
-    return new Outcome(status, id, m.isEmpty(), a.fingerprint(), cluster, reported(m, p));
+    return RemoteDecision.outcome(status, id, a.fingerprint(), m, cluster, p.ids::get);
   }
 
   // --- check-and-insert ---------------------------------------------------------------------
 
   @Override
   public Outcome checkAndInsert(Document document) throws IOException {
-    checkId(document.id(), -1);
-    checkAnalysis(document.analysis(), -1);
+    RemoteDecision.checkId(document.id(), -1);
+    RemoteDecision.checkAnalysis(document.analysis(), -1);
     checkOpen();
     return io(() -> insert(document, store.clock().millis()));
   }
 
   @Override
   public List<Outcome> checkAndInsertAll(List<Document> documents) throws IOException {
-    for (int i = 0; i < documents.size(); i++) {
-      checkId(documents.get(i).id(), i);
-      checkAnalysis(documents.get(i).analysis(), i);
-    }
+    RemoteDecision.checkAll(documents);
     checkOpen();
     return io(() -> insertAll(documents, store.clock().millis()));
   }
@@ -368,7 +317,7 @@ final class RedisCollection implements Collection {
     /** Decides from a probe. */
     void decide(Probe p) {
       probe = p;
-      matches = RedisCollection.this.decide(doc.analysis(), p);
+      matches = decision.decide(doc.analysis(), p.table);
       roots = matches.joinedRoots();
     }
 
@@ -426,16 +375,16 @@ final class RedisCollection implements Collection {
       switch (status) {
         case "stored":
           String cluster = roots.length == 0 ? doc.id() : probe.rootIds.get(roots[0]);
-          return new Outcome(
+          return RemoteDecision.outcome(
               Status.STORED,
               doc.id(),
-              matches.isEmpty(),
               doc.analysis().fingerprint(),
+              matches,
               cluster,
-              reported(matches, probe));
+              probe.ids::get);
         case "exists":
           byte[] rec = (byte[]) out.get(1);
-          return exists(
+          return RemoteDecision.exists(
               doc.id(),
               DocRecord.fingerprint(rec),
               new String((byte[]) out.get(2), StandardCharsets.UTF_8));
@@ -468,7 +417,7 @@ final class RedisCollection implements Collection {
   private Outcome expired(Document d) {
     Optional<StoredDocument> stored = get(d.id());
     if (stored.isPresent()) {
-      return exists(d.id(), stored.get().fingerprint(), stored.get().cluster());
+      return RemoteDecision.exists(d.id(), stored.get().fingerprint(), stored.get().cluster());
     }
     return checkOnly(Status.EXPIRED, d.id(), d.analysis());
   }
@@ -547,13 +496,9 @@ final class RedisCollection implements Collection {
     return List.of(out);
   }
 
-  private static Outcome exists(String id, long fingerprint, String cluster) {
-    return new Outcome(Status.EXISTS, id, false, fingerprint, cluster, List.of());
-  }
-
   @Override
   public Outcome check(Analysis analysis) {
-    checkAnalysis(analysis, -1);
+    RemoteDecision.checkAnalysis(analysis, -1);
     checkOpen();
     return unchecked(() -> checkOnly(Status.CHECKED, null, analysis));
   }

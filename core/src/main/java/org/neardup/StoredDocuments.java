@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup;
+
+import java.util.BitSet;
+import org.jspecify.annotations.Nullable;
+import org.neardup.cluster.Clusters;
+import org.neardup.index.BlockPermutedIndex;
+import org.neardup.index.BlockScheme;
+import org.neardup.index.HammingIndex;
+import org.neardup.internal.Checks;
+import org.neardup.internal.LongIntMap;
+import org.neardup.internal.PagedLongArray;
+import org.neardup.verify.BandIndex;
+import org.neardup.verify.SketchStore;
+
+/**
+ * What a {@link Deduplicator} stores, addressed by dense ordinals given in arrival order: each
+ * document's docId, fingerprint, sketch and band keys, its cluster, and the two indexes a query's
+ * candidates come from (the fingerprint index and the band index). A compaction ({@link
+ * Compaction}) builds a new one holding the live documents only.
+ *
+ * <p>Not thread-safe: the deduplicator writes it under its write lock and reads it under either
+ * lock, except the fingerprint index and {@link #published}, which a probe reads without a lock
+ * (see the deduplicator's design note).
+ */
+final class StoredDocuments {
+  /*
+   * Invariants (under the deduplicator's lock): docIds, fingerprints and clusters have `count`
+   * entries, sketches (band keys and sketch) too when verifying; ordinals maps the docId of every
+   * live ordinal to it, and no other; `removed` holds exactly the other ordinals below count; the
+   * index and the band index hold the entries of live ordinals only; each cluster's root is its
+   * smallest ordinal, so ordinal order is the "earliest member" order.
+   *
+   * Growth: every per-ordinal array is paged and every hash table grows one sub-table at a time
+   * (see PagedLongArray, LongIntMap, BandIndex), so no insert copies or rehashes the whole: the
+   * longest insert while growing is bounded by one sub-table's split (GrowthLatency measures it).
+   */
+  private static final byte[] NO_BYTES = new byte[0];
+
+  final BlockScheme scheme;
+  final int bandCount;
+  final boolean verify;
+  final HammingIndex index;
+  final @Nullable BandIndex bands;
+  final LongIntMap ordinals;
+  final Clusters clusters;
+  final SketchStore sketches;
+  final BitSet removed = new BitSet();
+  final PagedLongArray docIds;
+  final PagedLongArray fingerprints;
+
+  /** Band keys of the ordinal being removed or copied; used under the write lock only. */
+  final long[] keyBuffer;
+
+  int count;
+  int live;
+
+  /**
+   * {@code count}, written once the index holds every ordinal below it: a probe reads it, without a
+   * lock, before it searches the index.
+   */
+  volatile int published;
+
+  /**
+   * @param sketches where sketches and band keys go (empty, unused when not verifying)
+   */
+  StoredDocuments(
+      BlockScheme scheme, int bandCount, boolean verify, SketchStore sketches, int expected) {
+    this.scheme = scheme;
+    this.bandCount = bandCount;
+    this.verify = verify;
+    this.index = BlockPermutedIndex.create(scheme);
+    this.keyBuffer = new long[bandCount];
+    this.bands = verify ? new BandIndex(saturatedInt((long) expected * bandCount)) : null;
+    this.ordinals = new LongIntMap(expected);
+    this.clusters = new Clusters(expected);
+    this.sketches = sketches;
+    this.docIds = new PagedLongArray(expected);
+    this.fingerprints = new PagedLongArray(expected);
+  }
+
+  private static int saturatedInt(long n) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, n);
+  }
+
+  /**
+   * Stores a document under the next ordinal, in a cluster of its own, and returns the ordinal.
+   *
+   * @param encoded its encoded sketch when verifying
+   * @throws IllegalArgumentException if docId is already stored; nothing is stored then
+   */
+  int store(long docId, Analysis analysis, byte @Nullable [] encoded) {
+    int ordinal = count;
+    Checks.checkArgument(
+        ordinals.putIfAbsent(docId, ordinal) < 0, "docId %s is already stored", docId);
+    count++;
+    docIds.append(docId);
+    fingerprints.append(analysis.fingerprint());
+    clusters.add();
+    index.add(analysis.fingerprint(), ordinal);
+    published = count;
+    if (bands != null) {
+      byte[] sketch = encoded == null ? NO_BYTES : encoded;
+      long[] keys = analysis.sketch().bandKeys();
+      int pooled = sketches.add(keys, keys.length, sketch, 0, sketch.length);
+      assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
+      bands.add(keys, ordinal);
+    }
+    live++;
+    return ordinal;
+  }
+
+  /**
+   * Appends one document's columns without indexing its fingerprint (the caller adds a whole run to
+   * the index at once, then {@link #publish}es it): docId (already in {@link #ordinals}),
+   * fingerprint, a singleton cluster, and when verifying its band keys ({@code keyBuffer}) and
+   * sketch {@code [off, off + len)}.
+   */
+  void appendUnindexed(long docId, long fingerprint, byte @Nullable [] sketch, int off, int len) {
+    int ordinal = count++;
+    docIds.append(docId);
+    fingerprints.append(fingerprint);
+    clusters.add();
+    if (bands != null) {
+      int pooled = sketches.add(keyBuffer, bandCount, sketch == null ? NO_BYTES : sketch, off, len);
+      assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
+      bands.add(keyBuffer, ordinal);
+    }
+    live++;
+  }
+
+  /** Adds ordinals {@code ords[0, n)} with fingerprints {@code fps[0, n)} to the index at once. */
+  void publish(long[] fps, long[] ords, int n) {
+    index.addAll(fps, ords, 0, n);
+    published = count;
+  }
+
+  /**
+   * Forgets a stored document: its index entries go, its ordinal is marked removed.
+   *
+   * @return whether the docId was stored
+   */
+  boolean remove(long docId) {
+    int ordinal = ordinals.remove(docId);
+    if (ordinal < 0) {
+      return false;
+    }
+    index.remove(fingerprints.get(ordinal), ordinal);
+    if (bands != null) {
+      sketches.bandKeys(ordinal, keyBuffer);
+      bands.remove(keyBuffer, ordinal);
+      sketches.clear(ordinal);
+    }
+    removed.set(ordinal);
+    live--;
+    return true;
+  }
+
+  /** The root of an ordinal's cluster: the ordinal of its earliest member. */
+  int root(int ordinal) {
+    return clusters.find(ordinal);
+  }
+
+  /** The docId representing a stored docId's cluster, or -1 when it is not stored. */
+  long representative(long docId) {
+    int ordinal = ordinals.get(docId);
+    return ordinal < 0 ? -1 : docIds.get(clusters.find(ordinal));
+  }
+
+  long ramBytesUsed() {
+    long bytes = index.ramBytesUsed() + ordinals.ramBytesUsed() + clusters.ramBytesUsed();
+    bytes += sketches.ramBytesUsed() + docIds.ramBytesUsed() + fingerprints.ramBytesUsed();
+    bytes += removed.size() / 8;
+    if (bands != null) {
+      bytes += bands.ramBytesUsed();
+    }
+    return bytes;
+  }
+}
