@@ -12,10 +12,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -108,9 +111,15 @@ final class HFileImporter implements CollectionTransfer.Importer {
     this.c = c;
     this.verify = c.settings().verify();
     this.bands = verify ? CollectionTransfer.Importer.bandCount(analyzer) : 0;
-    this.conf = store.connection().getConfiguration();
+    this.conf = new Configuration(store.connection().getConfiguration());
+    // HDFS's client polls for a closed file's last block every 400 ms at first: most of the time
+    // of a load of a few dozen files, on an idle file system.
+    conf.setIfUnset("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
     Path base = new Path(bulkDir);
-    this.fs = base.getFileSystem(conf);
+    // An instance of its own (not the JVM's cached one), with this configuration.
+    this.fs =
+        FileSystem.newInstance(
+            base.toUri().getScheme() == null ? FileSystem.getDefaultUri(conf) : base.toUri(), conf);
     this.dir = fs.makeQualified(new Path(base, "c" + c.uid + "-" + UUID.randomUUID()));
     this.now = store.clock().millis();
     try (Admin admin = store.connection().getAdmin()) {
@@ -205,107 +214,28 @@ final class HFileImporter implements CollectionTransfer.Importer {
     int uid = c.uid;
     List<Path> indexFiles = new ArrayList<>();
     try {
-      // Ids, sorted by their bytes; a dump never holds one twice.
-      int[] byId = SortOrder.identity(n);
-      SortOrder.sort(byId, (a, b) -> Arrays.compareUnsigned(ids.get(a), ids.get(b)));
-      for (int i = 0; i < n; i++) {
-        int d = byId[i];
-        if (i > 0 && Arrays.equals(ids.get(byId[i - 1]), ids.get(d))) {
-          throw new IllegalArgumentException(
-              "the dump holds id '"
-                  + new String(ids.get(d), StandardCharsets.UTF_8)
-                  + "' twice (ordinals "
-                  + (ordinals.get(byId[i - 1]) - 1)
-                  + " and "
-                  + (ordinals.get(d) - 1)
-                  + ")");
-        }
-        docs.append(
-            cell(
-                Rows.id(uid, ids.get(d)),
-                DOC_FAMILY,
-                VALUE,
-                Rows.ordinal(ordinals.get(d)),
-                expiries.get(d)));
-      }
-      byId = null;
-      // Cluster members: by root, then ordinal.
-      int[] byRoot = SortOrder.byKey(SortOrder.identity(n), roots.array(), 64);
-      for (int d : byRoot) {
-        docs.append(
-            cell(
-                Rows.members(uid, roots.get(d)),
-                DOC_FAMILY,
-                Rows.ordinal(ordinals.get(d)),
-                EMPTY,
-                expiries.get(d)));
-      }
-      byRoot = null;
-      // Clusters' ids (no TTL: later members name their cluster by it).
-      int[] byRootId =
-          SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
-      for (int i : byRootId) {
-        docs.append(
-            cell(
-                Rows.rootId(uid, rootOrdinals.get(i)),
-                DOC_FAMILY,
-                VALUE,
-                rootNames.get(i),
-                Long.MAX_VALUE));
-      }
-      // Expiry rows, by expiry then ordinal.
-      int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), expiries.array(), 64);
-      for (int d : byExpiry) {
-        long exp = expiries.get(d);
-        if (exp != Long.MAX_VALUE) {
-          docs.append(cell(Rows.expiry(uid, exp, ordinals.get(d)), DOC_FAMILY, VALUE, EMPTY, exp));
-        }
-      }
-      byExpiry = null;
-      docs.close();
-
-      // Block rows, table by table: by block value, then fingerprint, then ordinal.
-      BlockScheme scheme = c.scheme();
-      int[] byFingerprint = SortOrder.byKey(SortOrder.identity(n), fingerprints.array(), 64);
-      long[] blockValues = new long[n];
-      for (int t = 0; t < scheme.tables(); t++) {
-        int bits = scheme.keyBits(t);
-        for (int d = 0; d < n; d++) {
-          blockValues[d] = Rows.blockValue(scheme, t, fingerprints.get(d)) >>> (64 - bits);
-        }
-        int[] order = SortOrder.byKey(byFingerprint.clone(), blockValues, bits);
-        try (HFileSink s =
-            sink(
-                INDEX_FAMILY, String.format(Locale.ROOT, "t%02d", t), indexStarts, indexEncoding)) {
-          for (int d : order) {
-            s.append(
-                cell(
-                    Rows.block(scheme, t, uid, fingerprints.get(d)),
-                    INDEX_FAMILY,
-                    Rows.ordinal(ordinals.get(d)),
-                    EMPTY,
-                    expiries.get(d)));
+      // The documents table's rows in this thread, the index's in another: they share no data
+      // but what add() collected, which both only read.
+      ExecutorService pool = Executors.newSingleThreadExecutor();
+      Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid));
+      pool.shutdown();
+      try {
+        writeDocRows(n, uid);
+      } finally {
+        try {
+          indexFiles.addAll(index.get());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted writing the index's files");
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof IOException io) {
+            throw io;
           }
-          s.close();
-          indexFiles.addAll(s.files());
-        }
-      }
-      // Band rows: by band key, then ordinal.
-      if (bandKeys.size() > 0) {
-        int[] byBand = SortOrder.byKey(SortOrder.identity(bandKeys.size()), bandKeys.array(), 64);
-        try (HFileSink s = sink(INDEX_FAMILY, "bands", indexStarts, indexEncoding)) {
-          for (int b : byBand) {
-            int d = (int) bandDocs.get(b);
-            s.append(
-                cell(
-                    Rows.band(bandKeys.get(b), uid),
-                    INDEX_FAMILY,
-                    Rows.ordinal(ordinals.get(d)),
-                    EMPTY,
-                    expiries.get(d)));
+          if (cause instanceof RuntimeException re) {
+            throw re;
           }
-          s.close();
-          indexFiles.addAll(s.files());
+          throw new IOException(cause);
         }
       }
       long t1 = System.nanoTime();
@@ -323,8 +253,155 @@ final class HFileImporter implements CollectionTransfer.Importer {
       throw store.unavailable(e);
     }
     done = true;
-    fs.delete(dir, true);
+    try {
+      fs.delete(dir, true);
+    } finally {
+      fs.close();
+    }
     return n;
+  }
+
+  /** The id, member, cluster-id and expiry rows, after the document rows add() wrote. */
+  private void writeDocRows(int n, int uid) throws IOException {
+    // Ids, sorted by their bytes; a dump never holds one twice.
+    int[] byId = SortOrder.identity(n);
+    SortOrder.sort(byId, (a, b) -> Arrays.compareUnsigned(ids.get(a), ids.get(b)));
+    for (int i = 0; i < n; i++) {
+      int d = byId[i];
+      if (i > 0 && Arrays.equals(ids.get(byId[i - 1]), ids.get(d))) {
+        throw new IllegalArgumentException(
+            "the dump holds id '"
+                + new String(ids.get(d), StandardCharsets.UTF_8)
+                + "' twice (ordinals "
+                + (ordinals.get(byId[i - 1]) - 1)
+                + " and "
+                + (ordinals.get(d) - 1)
+                + ")");
+      }
+      docs.append(
+          cell(
+              Rows.id(uid, ids.get(d)),
+              DOC_FAMILY,
+              VALUE,
+              Rows.ordinal(ordinals.get(d)),
+              expiries.get(d)));
+    }
+    byId = null;
+    // Cluster members: by root, then ordinal.
+    int[] byRoot = SortOrder.byKey(SortOrder.identity(n), roots.array(), 64);
+    for (int d : byRoot) {
+      docs.append(
+          cell(
+              Rows.members(uid, roots.get(d)),
+              DOC_FAMILY,
+              Rows.ordinal(ordinals.get(d)),
+              EMPTY,
+              expiries.get(d)));
+    }
+    byRoot = null;
+    // Clusters' ids (no TTL: later members name their cluster by it).
+    int[] byRootId =
+        SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
+    for (int i : byRootId) {
+      docs.append(
+          cell(
+              Rows.rootId(uid, rootOrdinals.get(i)),
+              DOC_FAMILY,
+              VALUE,
+              rootNames.get(i),
+              Long.MAX_VALUE));
+    }
+    // Expiry rows, by expiry then ordinal.
+    int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), expiries.array(), 64);
+    for (int d : byExpiry) {
+      long exp = expiries.get(d);
+      if (exp != Long.MAX_VALUE) {
+        docs.append(cell(Rows.expiry(uid, exp, ordinals.get(d)), DOC_FAMILY, VALUE, EMPTY, exp));
+      }
+    }
+    byExpiry = null;
+    docs.close();
+  }
+
+  /** The index's files: block and band rows. */
+  private List<Path> writeIndexRows(int n, int uid) throws IOException {
+    List<Path> indexFiles = new ArrayList<>();
+    // Index rows: each block table's rows sorted by block value, then fingerprint, then
+    // ordinal, and the band rows by band key, then ordinal; merged into one stream in row
+    // order, (block value's 5 bytes, flag), so that each region gets one file.
+    BlockScheme scheme = c.scheme();
+    int tables = scheme.tables();
+    int[] byFingerprint = SortOrder.byKey(SortOrder.identity(n), fingerprints.array(), 64);
+    int[][] orders = new int[tables + 1][];
+    long[] blockValues = new long[n];
+    for (int t = 0; t < tables; t++) {
+      int bits = scheme.keyBits(t);
+      for (int d = 0; d < n; d++) {
+        blockValues[d] = Rows.blockValue(scheme, t, fingerprints.get(d)) >>> (64 - bits);
+      }
+      orders[t] =
+          SortOrder.byKey(
+              t == tables - 1 ? byFingerprint : byFingerprint.clone(), blockValues, bits);
+    }
+    blockValues = null;
+    orders[tables] = SortOrder.byKey(SortOrder.identity(bandKeys.size()), bandKeys.array(), 64);
+    int[] pos = new int[tables + 1];
+    long[] head = new long[tables + 1];
+    for (int t = 0; t <= tables; t++) {
+      head[t] = head(scheme, orders, pos, t);
+    }
+    try (HFileSink s = sink(INDEX_FAMILY, "index", indexStarts, indexEncoding)) {
+      while (true) {
+        int m = 0;
+        for (int t = 1; t <= tables; t++) {
+          if (head[t] < head[m]) {
+            m = t;
+          }
+        }
+        if (head[m] == Long.MAX_VALUE) {
+          break;
+        }
+        int e = orders[m][pos[m]++];
+        head[m] = head(scheme, orders, pos, m);
+        if (m < tables) {
+          s.append(
+              cell(
+                  Rows.block(scheme, m, uid, fingerprints.get(e)),
+                  INDEX_FAMILY,
+                  Rows.ordinal(ordinals.get(e)),
+                  EMPTY,
+                  expiries.get(e)));
+        } else {
+          int d = (int) bandDocs.get(e);
+          s.append(
+              cell(
+                  Rows.band(bandKeys.get(e), uid),
+                  INDEX_FAMILY,
+                  Rows.ordinal(ordinals.get(d)),
+                  EMPTY,
+                  expiries.get(d)));
+        }
+      }
+      s.close();
+      indexFiles.addAll(s.files());
+    }
+    return indexFiles;
+  }
+
+  /**
+   * The row-order key of stream {@code t}'s next row: the row's first 5 bytes, then its flag (the
+   * block table, or 0xFF for the band stream {@code t == tables}); {@code Long.MAX_VALUE} when
+   * done.
+   */
+  private long head(BlockScheme scheme, int[][] orders, int[] pos, int t) {
+    if (pos[t] >= orders[t].length) {
+      return Long.MAX_VALUE;
+    }
+    int e = orders[t][pos[t]];
+    if (t == scheme.tables()) {
+      return ((bandKeys.get(e) >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
+    }
+    return ((Rows.blockValue(scheme, t, fingerprints.get(e)) >>> 24) << 8) | t;
   }
 
   /** Moves the files into the table's regions. */
@@ -333,6 +410,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
       return;
     }
     Configuration c2 = new Configuration(conf);
+    // Its default, 32, would refuse a region that already holds many loaded files.
     c2.setInt(BulkLoadHFiles.MAX_FILES_PER_REGION_PER_FAMILY, 1024);
     Map<BulkLoadHFiles.LoadQueueItem, java.nio.ByteBuffer> loaded =
         BulkLoadHFiles.create(c2).bulkLoad(table, Map.of(family, files));
@@ -353,6 +431,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
     } finally {
       try {
         fs.delete(dir, true);
+        fs.close();
       } finally {
         if (loading) {
           c.purge();

@@ -146,7 +146,7 @@ class HFileImporterTest {
       Collection c = built.create("news", settings);
       List<Document> docs = new ArrayList<>();
       long now = System.currentTimeMillis();
-      for (int g = 0; g < 120; g++) {
+      for (int g = 0; g < 80; g++) {
         String base = Texts.text(r, 40);
         probes.add(Texts.edit(r, base));
         for (int i = 0, copies = 1 + r.nextInt(4); i < copies; i++) {
@@ -163,7 +163,7 @@ class HFileImporterTest {
         c.delete(docs.get(i).id()); // some clusters lose their root
       }
       List<StoredRecord> records = export(built, "news");
-      assertThat(records.stream().filter(x -> !x.isRoot()).count()).isGreaterThan(60);
+      assertThat(records.stream().filter(x -> !x.isRoot()).count()).isGreaterThan(40);
       load(puts, "news", settings, records);
       load(bulk, "news", settings, records);
 
@@ -199,7 +199,7 @@ class HFileImporterTest {
         HBaseStore bulk = hbase("hf52", "5:2", true)) {
       Collection c = built.create("fp", settings);
       List<Document> docs = new ArrayList<>();
-      long[] fps = new long[1000];
+      long[] fps = new long[600];
       for (int i = 0; i < fps.length; i++) {
         long fp = r.nextLong();
         if (i % 4 == 3) {
@@ -211,8 +211,8 @@ class HFileImporterTest {
         fps[i] = fp;
         docs.add(new Document(Long.toHexString(r.nextLong()), Analysis.ofFingerprint(fp, 100)));
       }
-      for (int i = 0; i < docs.size(); i += 500) {
-        c.checkAndInsertAll(docs.subList(i, i + 500));
+      for (int i = 0; i < docs.size(); i += 300) {
+        c.checkAndInsertAll(docs.subList(i, i + 300));
       }
       List<StoredRecord> records = export(built, "fp");
       load(puts, "fp", settings, records);
@@ -221,7 +221,7 @@ class HFileImporterTest {
       assertThat(cells(bulk, "fp")).isEqualTo(cells(puts, "fp"));
 
       Collection b = bulk.collection("fp");
-      for (int i = 0; i < 120; i++) {
+      for (int i = 0; i < 60; i++) {
         long q = fps[r.nextInt(fps.length)];
         for (int k = r.nextInt(5); k > 0; k--) {
           q ^= 1L << r.nextInt(64); // 0 to 4 bits away: inside and just outside k = 3
