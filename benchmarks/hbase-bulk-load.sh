@@ -11,6 +11,6 @@ cd "$root"
 echo "commit: $(git rev-parse --short HEAD)"
 mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
   -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk="${1:-1000000}" \
-  -Dneardup.hbase.puts="${2:-100000}" -Dhbase.test.heap="${3:-4g}" ||
+  -Dneardup.hbase.puts="${2:-100000}" -Dhbase.test.heap="${3:-4g}" -Dhbase.test.timeout=5400 ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bulk-load.txt

@@ -44,7 +44,8 @@ import org.neardup.store.StoredRecord;
  * every document an expiry row), random 16-hex-digit ids, one in four within 3 bits of an earlier
  * fingerprint and in its cluster. The dump is written first (not timed); the time runs from opening
  * the dump to {@code finish()} returning, the collection registered. Afterwards 1,000 stored
- * fingerprints, each flipped by 1 bit, must each find their document.
+ * fingerprints, each flipped by 1 bit, must each find their document. The report is rewritten after
+ * each step, so that a run stopped midway keeps what it measured.
  */
 @EnabledIfSystemProperty(named = "neardup.hbase.bulk", matches = "[0-9]+")
 class HBaseBulkLoadBench {
@@ -54,6 +55,7 @@ class HBaseBulkLoadBench {
   void importFingerprints_hfilesVersusPuts() throws Exception {
     int n = Integer.parseInt(System.getProperty("neardup.hbase.bulk"));
     int p = Integer.parseInt(System.getProperty("neardup.hbase.puts", "0"));
+    Files.deleteIfExists(Path.of("target", "hbase-bulk-load.txt"));
     TestingHBaseCluster cluster =
         TestingHBaseCluster.create(
             TestingHBaseClusterOption.builder()
@@ -84,6 +86,7 @@ class HBaseBulkLoadBench {
               Math.max(n, p),
               Files.size(dump),
               (System.nanoTime() - t0) / 1e9));
+      save();
       if (p > 0) {
         run(cluster, dump, settings, "puts", p, sample);
       }
@@ -93,9 +96,13 @@ class HBaseBulkLoadBench {
     } finally {
       Files.deleteIfExists(dump);
       cluster.stop();
-      Files.write(Path.of("target", "hbase-bulk-load.txt"), report, StandardCharsets.UTF_8);
+      save();
       report.forEach(System.err::println);
     }
+  }
+
+  private void save() throws IOException {
+    Files.write(Path.of("target", "hbase-bulk-load.txt"), report, StandardCharsets.UTF_8);
   }
 
   /** Writes the records; returns the first fingerprints (up to 1,000) to query afterwards. */
@@ -138,7 +145,7 @@ class HBaseBulkLoadBench {
       }
       w.finish();
     }
-    return java.util.Arrays.copyOf(fps, Math.min(count, 1000));
+    return java.util.Arrays.copyOf(fps, Math.min(count, 200));
   }
 
   private void run(
@@ -192,6 +199,7 @@ class HBaseBulkLoadBench {
               s,
               loaded / s,
               phases));
+      save();
       Collection c = store.collection("fp");
       assertThat(c.stats().documents()).isEqualTo(count);
       int found = 0;
