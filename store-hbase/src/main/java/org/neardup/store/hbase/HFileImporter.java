@@ -55,11 +55,12 @@ import org.neardup.store.StoredRecord;
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
  *
- * <p>Memory: the client holds per document its ordinal, fingerprint, root and expiry (32 bytes,
- * up to 48 with the lists' room to grow), its id's bytes (~ 24 + id length) and its cluster's id
- * when it is a root, then at {@link #finish()} 8 bytes per sort of documents and 4 per block table;
+ * <p>Memory: the client holds per document its ordinal, fingerprint, root and expiry (32 bytes, up
+ * to 48 with the lists' room to grow), its id's bytes (~ 24 + id length) and its cluster's id when
+ * it is a root, then at {@link #finish()} 8 bytes per sort of documents and 4 per block table;
  * about 200 bytes per fingerprint-only document at the peak (10M: about 2 GB), plus about 30 per
- * band key. Sketches are not held: the document rows go to their file as they come. Not thread-safe.
+ * band key. Sketches are not held: the document rows go to their file as they come. Not
+ * thread-safe.
  */
 final class HFileImporter implements CollectionTransfer.Importer {
   private static final byte[] REC = bytes("r");
