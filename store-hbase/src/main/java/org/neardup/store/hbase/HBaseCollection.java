@@ -690,9 +690,14 @@ final class HBaseCollection implements Collection {
    */
   <M extends Mutation> M ttl(M m, long exp, long now) {
     if (exp != Long.MAX_VALUE) {
-      m.setTTL(Math.max(1, exp - now + store.ttlGraceMs));
+      m.setTTL(ttlMs(exp, now));
     }
     return m;
+  }
+
+  /** The TTL of the cells of a document expiring at {@code exp} (not {@code Long.MAX_VALUE}). */
+  long ttlMs(long exp, long now) {
+    return Math.max(1, exp - now + store.ttlGraceMs);
   }
 
   /**

@@ -76,6 +76,10 @@ public final class HBaseStore implements FingerprintStore {
   final TableName docs;
   private final BlockScheme defaultScheme;
   final long ttlGraceMs;
+
+  /** Where imports stage HFiles ({@code import=hfiles}), or null to import with puts. */
+  final @Nullable String bulkDir;
+
   private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean failed;
@@ -105,9 +109,11 @@ public final class HBaseStore implements FingerprintStore {
       InstantSource clock,
       String where,
       BlockScheme defaultScheme,
-      long ttlGraceMs)
+      long ttlGraceMs,
+      @Nullable String bulkDir)
       throws IOException {
     this.defaultScheme = defaultScheme;
+    this.bulkDir = bulkDir;
     this.ttlGraceMs = ttlGraceMs;
     this.connection = connection;
     this.async = async;

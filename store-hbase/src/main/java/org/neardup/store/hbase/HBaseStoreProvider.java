@@ -19,7 +19,13 @@ import org.neardup.store.StoreConfig;
  * {@code scheme}, the block scheme of collections created without one, {@code 4:1}, {@code 5:2} or
  * {@code 6:3} ({@code 4:1}); {@code ttl-grace-ms}, how long a document's cells outlive its expiry
  * in HBase (their TTL) so that the sweep, which counts what it removes, normally removes them first
- * ({@code 3600000}).
+ * ({@code 3600000}); {@code import}, how {@code neardup store import} writes a collection: {@code
+ * puts} (batched puts through the region servers) or {@code hfiles} (sorted HFiles written by the
+ * client and moved into the regions with HBase's bulk load; see {@link HFileImporter}) ({@code
+ * puts}); {@code bulk-dir}, where {@code hfiles} stages its files, a directory on a file system the
+ * region servers can read, such as {@code hdfs://namenode:8020/tmp/neardup-bulk} ({@code
+ * /tmp/neardup-bulk} on the configuration's default file system, the local disk unless the Hadoop
+ * configuration on the class path names HDFS).
  */
 public final class HBaseStoreProvider implements FingerprintStore.Provider {
   @Override
@@ -37,7 +43,9 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
         "prefix",
         "timeout-ms",
         "scheme",
-        "ttl-grace-ms");
+        "ttl-grace-ms",
+        "import",
+        "bulk-dir");
     String quorum = config.get("zookeeper", "127.0.0.1:2181");
     if (!quorum.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}(,[A-Za-z0-9.\\-]+:[0-9]{1,5})*")) {
       throw new IllegalArgumentException(
@@ -68,6 +76,14 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
     BlockScheme scheme = BlockScheme.parse(config.get("scheme", "4:1"));
     long grace =
         config.get("ttl-grace-ms") == null ? 3_600_000 : nonNegative(config, "ttl-grace-ms");
+    String importMode = config.get("import", "puts");
+    if (!importMode.equals("puts") && !importMode.equals("hfiles")) {
+      throw new IllegalArgumentException("import must be puts or hfiles, got '" + importMode + "'");
+    }
+    String bulkDir = config.get("bulk-dir", "/tmp/neardup-bulk");
+    if (bulkDir.isEmpty()) {
+      throw new IllegalArgumentException("bulk-dir must not be empty");
+    }
     Connection connection = ConnectionFactory.createConnection(conf);
     AsyncConnection async;
     try {
@@ -78,7 +94,15 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
     }
     try {
       return new HBaseStore(
-          connection, async, tablePrefix, prefix, config.clock(), where, scheme, grace);
+          connection,
+          async,
+          tablePrefix,
+          prefix,
+          config.clock(),
+          where,
+          scheme,
+          grace,
+          importMode.equals("hfiles") ? bulkDir : null);
     } catch (IOException | RuntimeException e) {
       async.close();
       connection.close();

@@ -146,7 +146,36 @@ final class HBaseTransfer implements CollectionTransfer {
     if (store.collection(name) != null) {
       throw new IllegalArgumentException("collection '" + name + "' exists");
     }
-    return new Loader(store.unregistered(name, settings), analyzer);
+    HBaseCollection c = store.unregistered(name, settings);
+    if (store.bulkDir != null) {
+      return new HFileImporter(store, c, analyzer, store.bulkDir);
+    }
+    return new Loader(c, analyzer);
+  }
+
+  /**
+   * Completes an import: sets the collection's sequence to its last ordinal ({@code last}, the
+   * dump's, -1 for none) and its document count, then registers it; a name taken meanwhile purges
+   * what was written and throws.
+   */
+  static void complete(HBaseStore store, HBaseCollection c, long last, long added)
+      throws IOException {
+    try (Table meta = store.connection().getTable(store.meta)) {
+      List<Put> puts = new ArrayList<>();
+      if (last >= 0) {
+        puts.add(
+            new Put(HBaseStore.uidRow('q', c.uid))
+                .addColumn(META_FAMILY, VALUE, Rows.ordinal(last + 1)));
+      }
+      puts.add(
+          new Put(HBaseStore.uidRow('s', c.uid))
+              .addColumn(META_FAMILY, bytes("documents"), Rows.ordinal(added)));
+      meta.put(puts);
+      store.register(c);
+    } catch (IllegalArgumentException e) {
+      c.purge();
+      throw e;
+    }
   }
 
   /** Fills an unregistered collection a chunk at a time. */
@@ -258,21 +287,10 @@ final class HBaseTransfer implements CollectionTransfer {
         return added;
       }
       flush();
-      try (Table meta = store.connection().getTable(store.meta)) {
-        List<Put> puts = new ArrayList<>();
-        if (last >= 0) {
-          puts.add(
-              new Put(HBaseStore.uidRow('q', c.uid))
-                  .addColumn(META_FAMILY, VALUE, Rows.ordinal(last + 1)));
-        }
-        puts.add(
-            new Put(HBaseStore.uidRow('s', c.uid))
-                .addColumn(META_FAMILY, bytes("documents"), Rows.ordinal(added)));
-        meta.put(puts);
-        store.register(c);
+      try {
+        complete(store, c, last, added);
       } catch (IllegalArgumentException e) {
-        done = true;
-        c.purge();
+        done = true; // purged
         throw e;
       }
       done = true;

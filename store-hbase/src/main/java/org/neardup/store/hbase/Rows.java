@@ -109,8 +109,12 @@ final class Rows {
   }
 
   static byte[] id(int uid, String id) {
-    byte[] b = id.getBytes(StandardCharsets.UTF_8);
-    return ByteBuffer.allocate(5 + b.length).putInt(uid).put(ID).put(b).array();
+    return id(uid, id.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The id row of an id given as its UTF-8 bytes. */
+  static byte[] id(int uid, byte[] id) {
+    return ByteBuffer.allocate(5 + id.length).putInt(uid).put(ID).put(id).array();
   }
 
   static byte[] expiry(int uid, long expiresAt, long ordinal) {

@@ -29,6 +29,21 @@ class HBaseStoreProviderTest {
                     StoreConfig.of(Map.of("zookeeper", "127.0.0.1:2181", "timeout-ms", "-1"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("timeout-ms");
+    assertThatThrownBy(
+            () ->
+                FingerprintStore.open(
+                    "hbase",
+                    StoreConfig.of(Map.of("zookeeper", "127.0.0.1:2181", "import", "bulk"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("import must be puts or hfiles, got 'bulk'");
+    assertThatThrownBy(
+            () ->
+                FingerprintStore.open(
+                    "hbase",
+                    StoreConfig.of(
+                        Map.of("zookeeper", "127.0.0.1:2181", "import", "hfiles", "bulk-dir", ""))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bulk-dir must not be empty");
     assertThat(new HBaseStoreProvider().kind()).isEqualTo("hbase");
   }
 }

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Import of precomputed fingerprints into HBase from a dump, import=hfiles (sorted HFiles + bulk
+# load) for N records and import=puts for P records, side by side on one mini-cluster in one JVM
+# (store-hbase's HBaseBulkLoadBench). Prints store-hbase/target/hbase-bulk-load.txt.
+# Usage: benchmarks/hbase-bulk-load.sh [N] [P] [HEAP]   (defaults 1000000 100000 4g; the issue's
+#   figure is N = 10000000, which needs about 3 GB of heap and 4 GB of disk under store-hbase/target)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+echo "commit: $(git rev-parse --short HEAD)"
+mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
+  -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk="${1:-1000000}" \
+  -Dneardup.hbase.puts="${2:-100000}" -Dhbase.test.heap="${3:-4g}" -Dhbase.test.timeout=5400 ||
+  echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
+cat store-hbase/target/hbase-bulk-load.txt

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.HFileContext;
+import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
+import org.apache.hadoop.hbase.regionserver.HStoreFile;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Cells of one column family, appended in HBase's order, into HFiles under one directory: a new
+ * file wherever a region of the table begins, so that the bulk load moves each file into its region
+ * whole instead of splitting it. File format 3 with tags (the cells' TTLs), the family's block
+ * encoding, no compression. Not thread-safe.
+ */
+final class HFileSink implements Closeable {
+  private final Configuration conf;
+  private final FileSystem fs;
+  private final Path dir;
+  private final String name;
+  private final byte[][] regionStarts;
+  private final HFileContext context;
+  private final List<Path> files = new ArrayList<>();
+  private HFile.@Nullable Writer writer;
+  private byte @Nullable [] nextStart;
+  private long cells;
+
+  /**
+   * @param regionStarts the start keys of the table's regions, sorted, the first empty
+   */
+  HFileSink(
+      Configuration conf,
+      FileSystem fs,
+      Path dir,
+      String name,
+      byte[][] regionStarts,
+      byte[] family,
+      DataBlockEncoding encoding) {
+    this.conf = conf;
+    this.fs = fs;
+    this.dir = dir;
+    this.name = name;
+    this.regionStarts = regionStarts;
+    this.context =
+        new HFileContextBuilder()
+            .withIncludesTags(true)
+            .withIncludesMvcc(false)
+            .withCompression(Compression.Algorithm.NONE)
+            .withDataBlockEncoding(encoding)
+            .withBlockSize(64 * 1024)
+            .withColumnFamily(family)
+            .build();
+  }
+
+  /** Appends a cell; its key must not sort before the previous one's. */
+  void append(KeyValue kv) throws IOException {
+    HFile.Writer w = writer;
+    if (w == null
+        || (nextStart != null
+            && Bytes.compareTo(
+                    kv.getRowArray(),
+                    kv.getRowOffset(),
+                    kv.getRowLength(),
+                    nextStart,
+                    0,
+                    nextStart.length)
+                >= 0)) {
+      w =
+          roll(
+              Arrays.copyOfRange(
+                  kv.getRowArray(), kv.getRowOffset(), kv.getRowOffset() + kv.getRowLength()));
+    }
+    w.append(kv);
+    cells++;
+  }
+
+  private HFile.Writer roll(byte[] row) throws IOException {
+    closeWriter();
+    int region = 0;
+    for (int i = 1; i < regionStarts.length; i++) {
+      if (Bytes.compareTo(regionStarts[i], row) <= 0) {
+        region = i;
+      }
+    }
+    nextStart = region + 1 < regionStarts.length ? regionStarts[region + 1] : null;
+    Path file = new Path(dir, String.format(Locale.ROOT, "%s-%03d", name, files.size()));
+    HFile.Writer w =
+        HFile.getWriterFactoryNoCache(conf).withPath(fs, file).withFileContext(context).create();
+    w.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(System.currentTimeMillis()));
+    files.add(file);
+    writer = w;
+    return w;
+  }
+
+  private void closeWriter() throws IOException {
+    HFile.Writer w = writer;
+    writer = null;
+    if (w != null) {
+      w.close();
+    }
+  }
+
+  /** The files written. */
+  List<Path> files() {
+    return files;
+  }
+
+  long cells() {
+    return cells;
+  }
+
+  @Override
+  public void close() throws IOException {
+    closeWriter();
+  }
+}

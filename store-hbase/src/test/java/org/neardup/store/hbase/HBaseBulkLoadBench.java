@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
+import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.neardup.Analysis;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionDump;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.CollectionTransfer;
+import org.neardup.store.Outcome;
+import org.neardup.store.StoreConfig;
+import org.neardup.store.StoredRecord;
+
+/**
+ * Import of precomputed fingerprints into HBase from a dump file, as {@code neardup store import}
+ * runs it: {@code import=hfiles} for N records, and {@code import=puts} for P records, side by side
+ * in one run on one mini-cluster in this JVM. Runs only when asked, through {@code
+ * benchmarks/hbase-bulk-load.sh} or {@code mvn -B -ntp -pl store-hbase -am verify
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk=N
+ * [-Dneardup.hbase.puts=P]}; writes store-hbase/target/hbase-bulk-load.txt.
+ *
+ * <p>Records: fingerprint-only collection (k = 3, 4:1, 2-day retention, so every cell has a TTL and
+ * every document an expiry row), random 16-hex-digit ids, one in four within 3 bits of an earlier
+ * fingerprint and in its cluster. The dump is written first (not timed); the time runs from opening
+ * the dump to {@code finish()} returning, the collection registered. Afterwards 1,000 stored
+ * fingerprints, each flipped by 1 bit, must each find their document. The report is rewritten after
+ * each step, so that a run stopped midway keeps what it measured.
+ */
+@EnabledIfSystemProperty(named = "neardup.hbase.bulk", matches = "[0-9]+")
+class HBaseBulkLoadBench {
+  private final List<String> report = new ArrayList<>();
+
+  @Test
+  void importFingerprints_hfilesVersusPuts() throws Exception {
+    int n = Integer.parseInt(System.getProperty("neardup.hbase.bulk"));
+    int p = Integer.parseInt(System.getProperty("neardup.hbase.puts", "0"));
+    Files.deleteIfExists(Path.of("target", "hbase-bulk-load.txt"));
+    TestingHBaseCluster cluster =
+        TestingHBaseCluster.create(
+            TestingHBaseClusterOption.builder()
+                .numMasters(1)
+                .numRegionServers(1)
+                .numDataNodes(1)
+                .build());
+    cluster.start();
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "machine: %d cores, load %s",
+            Runtime.getRuntime().availableProcessors(),
+            Files.readString(Path.of("/proc/loadavg")).trim()));
+    Path dump = Path.of("target", "bulk-bench.ndump");
+    try {
+      CollectionSettings settings =
+          CollectionSettings.defaults()
+              .withLexicon(CollectionSettings.NO_LEXICON)
+              .withVerify(false)
+              .withRetention(Duration.ofDays(2));
+      long t0 = System.nanoTime();
+      long[] sample = write(dump, settings, Math.max(n, p));
+      report.add(
+          String.format(
+              Locale.ROOT,
+              "dump of %,d records: %,d bytes, written in %.1f s",
+              Math.max(n, p),
+              Files.size(dump),
+              (System.nanoTime() - t0) / 1e9));
+      save();
+      if (p > 0) {
+        run(cluster, dump, settings, "puts", p, sample);
+      }
+      if (n > 0) {
+        run(cluster, dump, settings, "hfiles", n, sample);
+      }
+    } finally {
+      Files.deleteIfExists(dump);
+      cluster.stop();
+      save();
+      report.forEach(System.err::println);
+    }
+  }
+
+  private void save() throws IOException {
+    Files.write(Path.of("target", "hbase-bulk-load.txt"), report, StandardCharsets.UTF_8);
+  }
+
+  /** Writes the records; returns the first fingerprints (up to 1,000) to query afterwards. */
+  private static long[] write(Path file, CollectionSettings settings, int count)
+      throws IOException {
+    SplittableRandom r = new SplittableRandom(2026);
+    long now = System.currentTimeMillis();
+    long exp = now + Duration.ofDays(2).toMillis();
+    long[] fps = new long[count];
+    long[] roots = new long[count];
+    try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16);
+        CollectionDump.Writer w =
+            new CollectionDump.Writer(
+                out,
+                new CollectionDump.Header(
+                    "hbase",
+                    "fp",
+                    settings.toText(),
+                    settings.deduplicator().analyzer().id(),
+                    now,
+                    count),
+                false)) {
+      for (int i = 0; i < count; i++) {
+        long fp = r.nextLong();
+        long root = i;
+        if (i % 4 == 3) {
+          int j = r.nextInt(i);
+          fp = fps[j];
+          for (int b = 1 + r.nextInt(3); b > 0; b--) {
+            fp ^= 1L << r.nextInt(64);
+          }
+          root = roots[j];
+        }
+        fps[i] = fp;
+        roots[i] = root;
+        String id = String.format(Locale.ROOT, "%016x", r.nextLong());
+        w.write(
+            new StoredRecord(
+                i, id, fp, now, exp, root, root == i ? id : "?", new long[0], new byte[0]));
+      }
+      w.finish();
+    }
+    return java.util.Arrays.copyOf(fps, Math.min(count, 200));
+  }
+
+  private void run(
+      TestingHBaseCluster cluster,
+      Path dump,
+      CollectionSettings settings,
+      String mode,
+      int count,
+      long[] sample)
+      throws IOException {
+    Map<String, String> options = new HashMap<>();
+    options.put("table-prefix", "bulk_" + mode);
+    options.put("import", mode);
+    try (HBaseStore store =
+        (HBaseStore)
+            HBaseStoreProvider.open(
+                cluster.getConf(),
+                new StoreConfig(options, InstantSource.system()),
+                "mini-cluster")) {
+      long t0 = System.nanoTime();
+      long loaded;
+      String phases = "";
+      try (InputStream in = new BufferedInputStream(Files.newInputStream(dump), 1 << 16);
+          CollectionDump.Reader reader = new CollectionDump.Reader(in, dump.toString());
+          CollectionTransfer.Importer importer =
+              CollectionTransfer.of(store).importer("fp", settings, reader.header().analyzerId())) {
+        int added = 0;
+        for (StoredRecord rec = reader.next(); rec != null && added < count; rec = reader.next()) {
+          importer.add(rec);
+          added++;
+        }
+        loaded = importer.finish();
+        if (importer instanceof HFileImporter h) {
+          phases =
+              String.format(
+                  Locale.ROOT,
+                  " (reading the dump and writing document rows %.1f s, sorting and writing the"
+                      + " other rows %.1f s, bulk load %.1f s)",
+                  h.addNanos / 1e9,
+                  h.sortWriteNanos / 1e9,
+                  h.loadNanos / 1e9);
+        }
+      }
+      double s = (System.nanoTime() - t0) / 1e9;
+      report.add(
+          String.format(
+              Locale.ROOT,
+              "import=%s: %,d fingerprints in %.1f s = %,.0f fingerprints/s%s",
+              mode,
+              loaded,
+              s,
+              loaded / s,
+              phases));
+      save();
+      Collection c = store.collection("fp");
+      assertThat(c.stats().documents()).isEqualTo(count);
+      int found = 0;
+      int queried = Math.min(sample.length, count);
+      for (int i = 0; i < queried; i++) {
+        Outcome o = c.check(Analysis.ofFingerprint(sample[i] ^ (1L << (i & 63)), 100));
+        if (!o.isNew()) {
+          found++;
+        }
+      }
+      report.add(
+          String.format(
+              Locale.ROOT,
+              "import=%s: %d of %d stored fingerprints flipped by 1 bit found a match",
+              mode,
+              found,
+              queried));
+      assertThat(found).isEqualTo(queried);
+    }
+  }
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
+import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neardup.Analysis;
+import org.neardup.store.Collection;
+import org.neardup.store.CollectionSettings;
+import org.neardup.store.CollectionTransfer;
+import org.neardup.store.Document;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.Outcome;
+import org.neardup.store.StoreConfig;
+import org.neardup.store.StoredRecord;
+import org.neardup.testkit.Texts;
+
+/**
+ * A collection imported with {@code import=hfiles} holds exactly the rows the puts' import writes
+ * (keys, qualifiers, values; TTLs checked by expiry in the features tests) and answers exactly as
+ * the collection built by inserts it was exported from, checks and then new inserts alike; a dump
+ * with an id twice is refused with nothing left behind. Against a real in-process HBase with HDFS.
+ */
+class HFileImporterTest {
+  private static TestingHBaseCluster cluster;
+
+  @BeforeAll
+  static void startHBase() throws Exception {
+    cluster =
+        TestingHBaseCluster.create(
+            TestingHBaseClusterOption.builder()
+                .numMasters(1)
+                .numRegionServers(1)
+                .numDataNodes(1)
+                .build());
+    cluster.start();
+  }
+
+  @AfterAll
+  static void stopHBase() throws Exception {
+    if (cluster != null) {
+      cluster.stop();
+    }
+  }
+
+  private static HBaseStore hbase(String prefix, String scheme, boolean hfiles) throws IOException {
+    Map<String, String> o = new HashMap<>();
+    o.put("prefix", prefix);
+    o.put("scheme", scheme);
+    if (hfiles) {
+      o.put("import", "hfiles");
+      o.put("bulk-dir", "/tmp/bulk-" + prefix);
+    }
+    return (HBaseStore)
+        HBaseStoreProvider.open(cluster.getConf(), StoreConfig.of(o), "mini-cluster");
+  }
+
+  private static List<StoredRecord> export(FingerprintStore s, String name) throws IOException {
+    List<StoredRecord> out = new ArrayList<>();
+    CollectionTransfer.of(s).export(name, out::add);
+    return out;
+  }
+
+  private static void load(
+      FingerprintStore s, String name, CollectionSettings settings, List<StoredRecord> records)
+      throws IOException {
+    try (CollectionTransfer.Importer in =
+        CollectionTransfer.of(s)
+            .importer(name, settings, settings.deduplicator().analyzer().id())) {
+      for (StoredRecord r : records) {
+        in.add(r);
+      }
+      in.finish();
+    }
+  }
+
+  /** The collection's cells, uid cut out of the keys: row suffix / qualifier to value. */
+  private static TreeMap<String, String> cells(HBaseStore s, String name) throws IOException {
+    int uid = ((HBaseCollection) s.collection(name)).uid;
+    byte[] u = Rows.uidPrefix(uid);
+    TreeMap<String, String> out = new TreeMap<>();
+    for (TableName table : List.of(s.docs, s.index)) {
+      try (Table t = s.connection().getTable(table);
+          ResultScanner rs = t.getScanner(new Scan())) {
+        for (Result r : rs) {
+          byte[] row = r.getRow();
+          // docs rows start with the uid; index rows have it after block value and flag.
+          int at = table.equals(s.docs) ? 0 : Rows.KEY_BYTES + 1;
+          if (row.length < at + 4 || !Bytes.equals(row, at, 4, u, 0, 4)) {
+            continue;
+          }
+          String key =
+              table.getQualifierAsString()
+                  + ":"
+                  + Bytes.toStringBinary(row, 0, at)
+                  + Bytes.toStringBinary(row, at + 4, row.length - at - 4);
+          for (Cell c : r.rawCells()) {
+            out.put(
+                key + "/" + Bytes.toStringBinary(CellUtil.cloneQualifier(c)),
+                Bytes.toStringBinary(CellUtil.cloneValue(c)));
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String answer(Outcome o) {
+    return o.status() + " new=" + o.isNew() + " cluster=" + o.cluster() + " " + o.matches();
+  }
+
+  @Test
+  void verifiedWithRetention_sameRowsAsPuts_sameAnswersAsInserts() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults()
+            .withLexicon(CollectionSettings.NO_LEXICON)
+            .withRetention(Duration.ofDays(30));
+    SplittableRandom r = new SplittableRandom(11);
+    List<String> probes = new ArrayList<>();
+    try (HBaseStore built = hbase("ins", "4:1", false);
+        HBaseStore puts = hbase("put", "4:1", false);
+        HBaseStore bulk = hbase("hf", "4:1", true)) {
+      Collection c = built.create("news", settings);
+      List<Document> docs = new ArrayList<>();
+      long now = System.currentTimeMillis();
+      for (int g = 0; g < 80; g++) {
+        String base = Texts.text(r, 40);
+        probes.add(Texts.edit(r, base));
+        for (int i = 0, copies = 1 + r.nextInt(4); i < copies; i++) {
+          long ts = r.nextInt(3) == 0 ? now - r.nextInt(1_000_000) : Document.NO_TIMESTAMP;
+          docs.add(
+              new Document(
+                  "doc-" + r.nextInt(1_000_000) + "-" + g + "-" + i,
+                  c.analyzer().analyze(i == 0 ? base : Texts.edit(r, base)),
+                  ts));
+        }
+      }
+      c.checkAndInsertAll(docs);
+      for (int i = 0; i < docs.size(); i += 9) {
+        c.delete(docs.get(i).id()); // some clusters lose their root
+      }
+      List<StoredRecord> records = export(built, "news");
+      assertThat(records.stream().filter(x -> !x.isRoot()).count()).isGreaterThan(40);
+      load(puts, "news", settings, records);
+      load(bulk, "news", settings, records);
+
+      assertThat(export(bulk, "news")).isEqualTo(records);
+      TreeMap<String, String> viaPuts = cells(puts, "news");
+      assertThat(viaPuts).hasSizeGreaterThan(records.size() * 8);
+      assertThat(cells(bulk, "news")).isEqualTo(viaPuts);
+
+      Collection a = c;
+      Collection b = bulk.collection("news");
+      assertThat(b.stats().documents()).isEqualTo(records.size());
+      for (Document d : docs) {
+        assertThat(b.get(d.id())).as(d.id()).isEqualTo(a.get(d.id()));
+      }
+      for (int i = 0; i < probes.size(); i++) {
+        Analysis p = a.analyzer().analyze(probes.get(i));
+        assertThat(answer(b.check(p))).isEqualTo(answer(a.check(p)));
+        if (i % 3 == 0) {
+          Document d = new Document("new-" + i, p);
+          assertThat(answer(b.checkAndInsert(d))).isEqualTo(answer(a.checkAndInsert(d)));
+        }
+      }
+    }
+  }
+
+  @Test
+  void fingerprints52_sameRowsAsPuts_sameAnswersAsInserts() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    SplittableRandom r = new SplittableRandom(5);
+    try (HBaseStore built = hbase("ins52", "5:2", false);
+        HBaseStore puts = hbase("put52", "5:2", false);
+        HBaseStore bulk = hbase("hf52", "5:2", true)) {
+      Collection c = built.create("fp", settings);
+      List<Document> docs = new ArrayList<>();
+      long[] fps = new long[600];
+      for (int i = 0; i < fps.length; i++) {
+        long fp = r.nextLong();
+        if (i % 4 == 3) {
+          fp = fps[r.nextInt(i)];
+          for (int b = r.nextInt(4); b > 0; b--) {
+            fp ^= 1L << r.nextInt(64);
+          }
+        }
+        fps[i] = fp;
+        docs.add(new Document(Long.toHexString(r.nextLong()), Analysis.ofFingerprint(fp, 100)));
+      }
+      for (int i = 0; i < docs.size(); i += 300) {
+        c.checkAndInsertAll(docs.subList(i, i + 300));
+      }
+      List<StoredRecord> records = export(built, "fp");
+      load(puts, "fp", settings, records);
+      load(bulk, "fp", settings, records);
+      assertThat(((HBaseCollection) bulk.collection("fp")).scheme().toString()).isEqualTo("5:2");
+      assertThat(cells(bulk, "fp")).isEqualTo(cells(puts, "fp"));
+
+      Collection b = bulk.collection("fp");
+      for (int i = 0; i < 60; i++) {
+        long q = fps[r.nextInt(fps.length)];
+        for (int k = r.nextInt(5); k > 0; k--) {
+          q ^= 1L << r.nextInt(64); // 0 to 4 bits away: inside and just outside k = 3
+        }
+        Analysis p = Analysis.ofFingerprint(q, 100);
+        assertThat(answer(b.check(p))).as("query %s", q).isEqualTo(answer(c.check(p)));
+      }
+      Document d = new Document("late", Analysis.ofFingerprint(fps[3] ^ 1, 100));
+      assertThat(answer(b.checkAndInsert(d))).isEqualTo(answer(c.checkAndInsert(d)));
+    }
+  }
+
+  @Test
+  void idTwice_refused_nothingLeft() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    List<StoredRecord> records = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      String id = i == 40 ? "d7" : "d" + i;
+      records.add(
+          new StoredRecord(
+              i, id, i * 0x9E3779B97F4A7C15L, 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
+    }
+    try (HBaseStore bulk = hbase("dup", "4:1", true)) {
+      assertThatThrownBy(() -> load(bulk, "fp", settings, records))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("id 'd7' twice");
+      assertThat(bulk.collections()).isEmpty();
+      FileSystem fs = FileSystem.get(cluster.getConf());
+      Path staged = new Path("/tmp/bulk-dup");
+      assertThat(fs.exists(staged) ? fs.listStatus(staged) : new Object[0]).isEmpty();
+      load(bulk, "fp", settings, records.subList(0, 40));
+      assertThat(bulk.collection("fp").stats().documents()).isEqualTo(40);
+      assertThat(bulk.collection("fp").get("d7").orElseThrow().fingerprint())
+          .isEqualTo(7 * 0x9E3779B97F4A7C15L);
+    }
+  }
+}
