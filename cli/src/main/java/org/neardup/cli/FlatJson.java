@@ -10,12 +10,12 @@ import org.jspecify.annotations.Nullable;
  * nothing but whitespace after it. Anything else (nested values, escapes in the id, big or
  * fractional ids, repeated or missing fields, any syntax error, trailing text) gives null and is
  * left to {@link DocumentSource}'s Jackson paths, which accept or report it as before; for what
- * this accepts it gives the id and text those paths give ({@code FlatJsonTest}).
+ * this accepts it gives the id and text those paths give ({@code PlainJsonTest}).
  *
  * <p>Why: on a 100 MB JSONL input on one core, Jackson's streaming parser and the C2 compilation of
- * the method that inlines it (about a third of all C2 time in that run, by JFR's
- * jdk.Compilation events) cost more than this loop over the line's chars. Thread-safe (each call
- * reads with its own instance); allocates the text (a substring when it has no escapes) and the id.
+ * the method that inlines it (about a third of all C2 time in that run, by JFR's jdk.Compilation
+ * events) cost more than this loop over the line's chars. Thread-safe (each call reads with its own
+ * instance); allocates the text (a substring when it has no escapes) and the id.
  */
 final class FlatJson {
   private final String line;

@@ -58,8 +58,28 @@ class PlainJsonTest {
 
   /** Values of other fields: what FlatJson skips, and near misses it must leave to Jackson. */
   private static final String[] OTHER_VALUES = {
-    "1", "-0", "0.5", "1e10", "-2.5E-3", "01", "1.", ".5", "+1", "-", "1e", "true", "false", "null",
-    "nul", "truex", "\"x\"", "\"\\x\"", "[]", "{}", " 7 ", "\"\\u12\""
+    "1",
+    "-0",
+    "0.5",
+    "1e10",
+    "-2.5E-3",
+    "01",
+    "1.",
+    ".5",
+    "+1",
+    "-",
+    "1e",
+    "true",
+    "false",
+    "null",
+    "nul",
+    "truex",
+    "\"x\"",
+    "\"\\x\"",
+    "[]",
+    "{}",
+    " 7 ",
+    "\"\\u12\""
   };
 
   private static String randomString(Random r) {
