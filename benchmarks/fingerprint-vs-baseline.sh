@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # `neardup fingerprint` as a user runs it (the whole process, one core) against a plain Java TF-IDF
 # simhash built on jieba-analysis 1.0.2 from Maven Central, measured warm in its own process on the
-# same texts; then English and mixed text against a plain letters-and-digits tokenizer with the same
-# top-20 sign vector; then start-up. The baseline (benchmarks/baseline/BaselineSimhash.java) is
+# same texts; then English and mixed text against Lucene's StandardAnalyzer (lucene-core 9.12.3) and a
+# plain letters-and-digits tokenizer, each with the same top-20 sign vector; then start-up. The baseline (benchmarks/baseline/BaselineSimhash.java) is
 # compiled here against jars fetched with `mvn dependency:copy`; it is never a dependency of the
 # product.
 #
@@ -22,7 +22,8 @@ mkdir -p "$work" "$lib"
 cd "$root"
 
 # The baseline and its jars (Maven Central, outside the product's dependency tree).
-for a in com.huaban:jieba-analysis:1.0.2 com.fasterxml.jackson.core:jackson-core:2.20.1; do
+for a in com.huaban:jieba-analysis:1.0.2 com.fasterxml.jackson.core:jackson-core:2.20.1 \
+    org.apache.lucene:lucene-core:9.12.3; do
   mvn -B -ntp -q org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy -Dartifact="$a" \
     -DoutputDirectory="$lib" >/dev/null
 done
@@ -78,13 +79,17 @@ echo "== Chinese: neardup fingerprint (whole process, taskset -c 0) against jieb
 neardup_mbs zh
 baseline_mbs zh zh
 ratio zh zh
-echo "== English and mixed: against a letters-and-digits tokenizer with the same simhash"
+echo "== English and mixed: against Lucene's StandardAnalyzer and a letters-and-digits tokenizer, same simhash"
 neardup_mbs en
+baseline_mbs en lucene
 baseline_mbs en letters
+ratio en lucene
 ratio en letters
 neardup_mbs mixed
+baseline_mbs mixed lucene
 baseline_mbs mixed letters
 baseline_mbs mixed zh
+ratio mixed lucene
 ratio mixed letters
 ratio mixed zh
 

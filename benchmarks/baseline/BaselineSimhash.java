@@ -18,13 +18,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * The reference that benchmarks/fingerprint-vs-baseline.sh holds {@code neardup fingerprint} to: a
  * plain Java TF-IDF simhash. Not part of the product; compiled by the script against jars fetched
  * from Maven Central.
  *
- * <p>{@code java BaselineSimhash zh|letters DOCS.jsonl IDF.txt.gz MEGABYTES}: reads the documents'
+ * <p>{@code java BaselineSimhash zh|letters|lucene DOCS.jsonl IDF.txt.gz MEGABYTES}: reads the documents'
  * text fields into memory, fingerprints them in passes until warm (at least 10 s or 3 passes), then
  * times passes covering MEGABYTES of text (UTF-8 bytes of the text fields) and prints MB/s.
  *
@@ -32,7 +36,10 @@ import java.util.zip.GZIPInputStream;
  * characters weighted by term frequency times jieba's IDF (the median IDF for unknown words), the
  * top 20, then the 64-bit sign vector over FNV-1a word hashes. {@code letters}: runs of letters and
  * digits, lower-cased, weighted by term frequency (no IDF table for English), the same top 20 and
- * sign vector.
+ * sign vector. {@code lucene}: Lucene's {@code StandardAnalyzer} (lucene-core 9.12.3: the Unicode
+ * word-break rules of UAX #29, lower-cased, no stop words; Han characters one token each), its
+ * tokens weighted by term frequency, the same top 20 and sign vector; the analyzer is built once
+ * and its token stream reused, as Lucene does per thread.
  */
 public final class BaselineSimhash {
   private static final int TOP = 20;
@@ -41,9 +48,11 @@ public final class BaselineSimhash {
   private double medianIdf = 1;
   private final JiebaSegmenter jieba;
   private final boolean letters;
+  private final Analyzer lucene;
 
-  private BaselineSimhash(boolean letters, Path idfFile) throws IOException {
-    this.letters = letters;
+  private BaselineSimhash(String kind, Path idfFile) throws IOException {
+    this.lucene = kind.equals("lucene") ? new StandardAnalyzer() : null;
+    this.letters = kind.equals("letters") || lucene != null;
     this.jieba = letters ? null : new JiebaSegmenter();
     if (!letters) {
       try (BufferedReader r =
@@ -80,7 +89,18 @@ public final class BaselineSimhash {
 
   long fingerprint(String text) {
     Map<String, Integer> tf = new HashMap<>();
-    if (letters) {
+    if (lucene != null) {
+      try (TokenStream ts = lucene.tokenStream("text", text)) {
+        CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+        ts.reset();
+        while (ts.incrementToken()) {
+          tf.merge(new String(term.buffer(), 0, term.length()), 1, Integer::sum);
+        }
+        ts.end();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    } else if (letters) {
       int i = 0;
       int n = text.length();
       while (i < n) {
@@ -155,7 +175,6 @@ public final class BaselineSimhash {
   }
 
   public static void main(String[] args) throws IOException {
-    boolean letters = args[0].equals("letters");
     List<String> texts = texts(Path.of(args[1]));
     double mbWanted = Double.parseDouble(args[3]);
     long bytesPerPass = 0;
@@ -163,7 +182,7 @@ public final class BaselineSimhash {
       bytesPerPass += t.getBytes(StandardCharsets.UTF_8).length;
     }
     long t0 = System.nanoTime();
-    BaselineSimhash b = new BaselineSimhash(letters, Path.of(args[2]));
+    BaselineSimhash b = new BaselineSimhash(args[0], Path.of(args[2]));
     long loaded = System.nanoTime();
     long sink = 0;
     int warm = 0;

@@ -436,6 +436,10 @@ final class DocumentSource {
 
   private InputDocument parseJson(long ordinal, String line, byte[] raw, String location) {
     if (!sendFields) {
+      String[] flat = FlatJson.read(line, idField, textField);
+      if (flat != null) {
+        return new InputDocument(ordinal, flat[0], flat[1], location, raw, null);
+      }
       InputDocument plain = parsePlainJson(ordinal, line, raw, location);
       if (plain != null) {
         return plain;

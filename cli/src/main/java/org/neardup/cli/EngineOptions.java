@@ -75,7 +75,7 @@ final class EngineOptions {
       names = "--top-n",
       paramLabel = "N",
       description = "Heaviest features kept per fingerprint (0 = all). Default: ${DEFAULT-VALUE}.")
-  int topN = FingerprintSettings.builder().build().topN();
+  int topN = FingerprintSettings.DEFAULT_TOP_N;
 
   @Option(
       names = "--sketch-capacity",

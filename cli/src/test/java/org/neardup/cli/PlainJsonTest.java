@@ -56,6 +56,32 @@ class PlainJsonTest {
     "{}"
   };
 
+  /** Values of other fields: what FlatJson skips, and near misses it must leave to Jackson. */
+  private static final String[] OTHER_VALUES = {
+    "1",
+    "-0",
+    "0.5",
+    "1e10",
+    "-2.5E-3",
+    "01",
+    "1.",
+    ".5",
+    "+1",
+    "-",
+    "1e",
+    "true",
+    "false",
+    "null",
+    "nul",
+    "truex",
+    "\"x\"",
+    "\"\\x\"",
+    "[]",
+    "{}",
+    " 7 ",
+    "\"\\u12\""
+  };
+
   private static String randomString(Random r) {
     StringBuilder b = new StringBuilder("\"");
     for (int i = r.nextInt(6); i > 0; i--) {
@@ -71,6 +97,9 @@ class PlainJsonTest {
     if (r.nextInt(4) == 0) {
       fields.add("\"meta\":{\"x\":[1,2,{\"y\":" + randomString(r) + "}]}");
     }
+    if (r.nextInt(3) == 0) {
+      fields.add(randomString(r) + ":" + OTHER_VALUES[r.nextInt(OTHER_VALUES.length)]);
+    }
     if (r.nextInt(8) == 0) {
       fields.add("\"id\":" + IDS[r.nextInt(IDS.length)]);
     }
@@ -79,13 +108,17 @@ class PlainJsonTest {
     }
     java.util.Collections.shuffle(fields, r);
     String line = "{" + String.join(",", fields) + "}";
-    switch (r.nextInt(12)) {
+    switch (r.nextInt(16)) {
       case 0:
         return line.substring(0, r.nextInt(line.length()));
       case 1:
         return line + " {";
       case 2:
         return "[" + line + "]";
+      case 3:
+        return " \t" + line.replace(",", " ,\r\n").replace(":", ": ") + " \r";
+      case 4:
+        return line.replace("\"id\"", "\"\\u0069d\"");
       default:
         return line;
     }
@@ -114,5 +147,43 @@ class PlainJsonTest {
       assertTrue(fast.record() == raw);
     }
     assertTrue(plain > 5_000, "the streaming path took " + plain);
+  }
+
+  /** FlatJson gives what the JSON-tree path gives, or leaves the record to the Jackson paths. */
+  @Test
+  void flatJson_sameDocumentsAsTheTreePath(@TempDir Path dir) throws Exception {
+    Path f = Files.writeString(dir.resolve("d.jsonl"), "{}\n");
+    DocumentSource source =
+        DocumentSource.open(List.of(f), DocumentSource.Format.AUTO, "id", "text", 1 << 20);
+    Random r = new Random(21);
+    int flat = 0;
+    for (int i = 0; i < 40_000; i++) {
+      String line = randomRecord(r);
+      byte[] raw = line.getBytes(StandardCharsets.UTF_8);
+      InputDocument tree = source.parseJsonTree(i, line, raw, "d.jsonl:" + i);
+      String[] fast = FlatJson.read(line, "id", "text");
+      if (fast == null) {
+        continue;
+      }
+      flat++;
+      assertNull(tree.error(), line);
+      assertEquals(tree.idJson(), fast[0], line);
+      assertEquals(tree.text(), fast[1], line);
+    }
+    // Most random ids carry escapes, which FlatJson leaves to Jackson; thousands are still taken.
+    assertTrue(flat > 3_000, "FlatJson took " + flat);
+  }
+
+  @Test
+  void flatJson_leavesWhatItCannotSpellToJackson() {
+    assertNull(FlatJson.read("{\"id\":\"a\\\"b\",\"text\":\"x\"}", "id", "text"));
+    assertNull(FlatJson.read("{\"id\":12345678901234567890,\"text\":\"x\"}", "id", "text"));
+    assertNull(FlatJson.read("{\"id\":1,\"text\":\"x\"} x", "id", "text"));
+    assertNull(FlatJson.read("{\"id\":1,\"text\":\"x\",\"m\":{}}", "id", "text"));
+    assertEquals(
+        List.of("\"a\"", "x\ny"),
+        List.of(FlatJson.read(" {\"text\": \"x\\ny\", \"id\": \"a\"} ", "id", "text")));
+    assertEquals(
+        List.of("0", "t"), List.of(FlatJson.read("{\"id\":-0,\"text\":\"t\"}", "id", "text")));
   }
 }

@@ -79,6 +79,12 @@ public final class FingerprintSettings {
     DROP
   }
 
+  /**
+   * The default of {@link Builder#topN}, a constant so that help texts can show it without building
+   * settings (which loads the stop words).
+   */
+  public static final int DEFAULT_TOP_N = 20;
+
   private final @Nullable Segmenter segmenter;
   private final @Nullable IdfTable idf;
   private final StopWords stopWords;
@@ -221,7 +227,7 @@ public final class FingerprintSettings {
     private @Nullable IdfTable idf;
     private StopWords stopWords = StopWords.defaults();
     private String stopWordsId = "builtin-1";
-    private int topN = 20;
+    private int topN = DEFAULT_TOP_N;
     private int minWordLength = 2;
     private int shingle = 1;
     private TfScaling tf = TfScaling.RAW;

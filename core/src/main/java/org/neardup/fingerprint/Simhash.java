@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.fingerprint;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * The weighted sign vector of 64-bit feature hashes: bit b of the result is 1 when the weights of
  * the features whose hash has bit b set outweigh those whose hash has it clear.
@@ -44,9 +46,17 @@ public final class Simhash {
 
   /** The fingerprint as 16 lower-case hex digits, the form used in JSON and files. */
   public static String toHex(long fingerprint) {
-    String s = Long.toHexString(fingerprint);
-    return "0000000000000000".substring(s.length()) + s;
+    byte[] digits = new byte[16];
+    for (int i = 15; i >= 0; i--) {
+      digits[i] = HEX_DIGITS[(int) fingerprint & 15];
+      fingerprint >>>= 4;
+    }
+    return new String(digits, StandardCharsets.ISO_8859_1);
   }
+
+  private static final byte[] HEX_DIGITS = {
+    '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'
+  };
 
   /**
    * Parses 16 hex digits (an optional {@code 0x} prefix is allowed).

@@ -93,7 +93,7 @@ public final class Tokenizer {
   private void tokenizeMixed(char[] text, int start, int end, WordSink sink) {
     Segmenter seg = segmenter;
     assert seg != null;
-    DropPunctuation filter = null;
+    SpanSink spans = null;
     int spanStart = -1; // start of the pending mixed span, or -1
     boolean joiners = false; // whether the pending span holds a joiner
     boolean content = false; // whether it holds a letter, digit or Han character
@@ -162,10 +162,11 @@ public final class Tokenizer {
       if (content && !cut) {
         asciiWords(text, spanStart, runStart, sink);
       } else if (content) {
-        if (joiners && filter == null) {
-          filter = new DropPunctuation(sink);
+        if (spans == null) {
+          spans = new SpanSink(sink);
         }
-        seg.segment(text, spanStart, runStart, joiners ? filter : sink);
+        spans.dropJoiners = joiners;
+        seg.segment(text, spanStart, runStart, spans);
       }
       spanStart = -1;
       joiners = false;
@@ -178,11 +179,11 @@ public final class Tokenizer {
     if (content && !cut) {
       asciiWords(text, spanStart, end, sink);
     } else if (content) {
-      seg.segment(
-          text,
-          spanStart,
-          end,
-          !joiners ? sink : filter != null ? filter : new DropPunctuation(sink));
+      if (spans == null) {
+        spans = new SpanSink(sink);
+      }
+      spans.dropJoiners = joiners;
+      seg.segment(text, spanStart, end, spans);
     }
   }
 
@@ -203,16 +204,31 @@ public final class Tokenizer {
     }
   }
 
-  /** Passes on the words that hold something other than joiners. */
-  private static final class DropPunctuation implements WordSink {
+  /**
+   * What the segmenter's words go through: all of them, or with {@link #dropJoiners} only those
+   * that hold something other than joiners.
+   */
+  private static final class SpanSink implements WordSink {
+    /*
+     * One class for both cases, not the caller's sink for spans without joiners and a filter for
+     * the others: the segmenter's calls to WordSink.word then see one receiver class, so C2 inlines
+     * them without a type check that fails on the first span of the other kind. With two classes,
+     * JiebaSegmenter.segment and hmmCut were deoptimised on that check (class_check traps in JFR's
+     * jdk.Deoptimization) and recompiled, with cut inlined in them, four times each per process.
+     */
     private final WordSink out;
+    boolean dropJoiners;
 
-    DropPunctuation(WordSink out) {
+    SpanSink(WordSink out) {
       this.out = out;
     }
 
     @Override
     public void word(char[] text, int start, int end) {
+      if (!dropJoiners) {
+        out.word(text, start, end);
+        return;
+      }
       for (int i = start; i < end; i++) {
         if (!isJoiner(text[i])) {
           out.word(text, start, end);

@@ -44,6 +44,13 @@ class FingerprinterTest {
   }
 
   @Test
+  void defaultTopN_isTheBuildersDefault() {
+    // Help texts show the constant; the settings must use the same value.
+    assertThat(FingerprintSettings.builder().build().topN())
+        .isEqualTo(FingerprintSettings.DEFAULT_TOP_N);
+  }
+
+  @Test
   void fingerprint_sameText_sameFingerprint() {
     assertThat(fp.fingerprint(LONG)).isEqualTo(fp.fingerprint(new StringBuilder(LONG)));
   }

@@ -70,6 +70,18 @@ class SimhashTest {
   }
 
   @Test
+  void toHex_randomValues_matchesZeroPaddedFormat() {
+    // toHex writes its digits by hand (no string concatenation on the output path): it must agree
+    // with the JDK's formatting for every value, including the extremes.
+    SplittableRandom random = new SplittableRandom(20);
+    for (int i = 0; i < 10_000; i++) {
+      long v = i < 4 ? new long[] {0, -1, Long.MIN_VALUE, Long.MAX_VALUE}[i] : random.nextLong();
+      assertThat(Simhash.toHex(v)).isEqualTo(String.format(java.util.Locale.ROOT, "%016x", v));
+      assertThat(Simhash.parseHex(Simhash.toHex(v))).isEqualTo(v);
+    }
+  }
+
+  @Test
   void distance_isPopcountOfXor() {
     assertThat(Simhash.distance(0b1011, 0b0001)).isEqualTo(2);
     assertThat(Simhash.distance(0, -1)).isEqualTo(64);

@@ -74,12 +74,32 @@ class DistributionIT {
     Release.Run with = r.neardup(work, Map.of(), "fingerprint", "one.jsonl");
     assertThat(with.exit()).as("%s", with).isZero();
     Path cache = r.scratch.resolve(".cache/neardup");
+    Path archive;
     try (Stream<Path> files = Files.list(cache)) {
       List<Path> archives =
           files.filter(p -> p.toString().endsWith(".jsa")).collect(Collectors.toList());
       assertThat(archives).hasSize(1);
-      assertThat(Files.size(archives.get(0))).isPositive();
+      archive = archives.get(0);
+      assertThat(Files.size(archive)).isPositive();
     }
+    // With -Xshare:on the JVM stops instead of running without an archive it cannot map (another
+    // class path, another JDK): the archive bin/neardup made must be one this JDK maps.
+    Release.Run mapped =
+        Release.Run.of(
+            r.command(
+                work,
+                List.of(
+                    r.pathDir.resolve("java").toString(),
+                    "-Xshare:on",
+                    "-XX:SharedArchiveFile=" + archive,
+                    "-cp",
+                    r.home.toRealPath() + "/lib/*",
+                    "org.neardup.cli.Main",
+                    "fingerprint",
+                    "one.jsonl")),
+            300);
+    assertThat(mapped.exit()).as("%s", mapped).isZero();
+    assertThat(mapped.out()).isEqualTo(with.out());
     Release.Run again = r.neardup(work, Map.of(), "fingerprint", "one.jsonl");
     Release.Run without = r.neardup(work, Map.of("NEARDUP_CDS", "0"), "fingerprint", "one.jsonl");
     assertThat(again.out())
