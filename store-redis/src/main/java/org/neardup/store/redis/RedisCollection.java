@@ -62,13 +62,14 @@ final class RedisCollection implements Collection {
   private final BlockEntries entries;
   volatile boolean dropped;
 
-  RedisCollection(RedisStore store, String name, long uid, CollectionSettings settings) {
+  RedisCollection(
+      RedisStore store, String name, long uid, CollectionSettings settings, int idBits) {
     this.store = store;
     this.name = name;
     this.uid = uid;
     this.settings = settings;
     this.analyzer = settings.deduplicator().analyzer();
-    this.keys = new Keys(store.prefix(), name, uid);
+    this.keys = new Keys(store.prefix(), name, uid, idBits);
     this.candidateKeys = new CandidateKeys(settings.maxDistance());
     this.verify = settings.verify();
     this.decision =
@@ -173,7 +174,8 @@ final class RedisCollection implements Collection {
     }
 
     /**
-     * The candidates: under a block key, entries within k bits; under a band key, any member (not
+     * The candidates: under a block key, entries whose rest key is within k bits (a lower bound of
+     * the distance: the decision verifies the full fingerprints); under a band key, any member (not
      * already found within k bits). Ordinals above the probe's sequence number are left out.
      * Returns {ordinal, viaBand} pairs, ordinals in first-found order.
      */
@@ -190,7 +192,7 @@ final class RedisCollection implements Collection {
         if (e == null) {
           continue;
         }
-        long rest = entries.rest(t, q);
+        long rest = entries.restKey(t, q);
         for (int off = 0; off + entries.width <= e.length; off += entries.width) {
           long o = BlockEntries.ordinal(e, off);
           if (o > probe.seq) {
@@ -205,7 +207,9 @@ final class RedisCollection implements Collection {
         for (byte[] m : band.get()) {
           long o = Long.parseLong(new String(m, StandardCharsets.US_ASCII));
           if (o <= probe.seq) {
-            found.putIfAbsent(o, true);
+            // Also when its block entry passed: that filter is only a lower bound of the distance,
+            // so the decision must know the candidate shares a band key.
+            found.put(o, true);
           }
         }
       }
