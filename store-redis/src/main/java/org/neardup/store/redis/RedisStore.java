@@ -36,16 +36,16 @@ import redis.clients.jedis.util.Pool;
  *
  * <ul>
  *   <li>{@code P:{c:u}:b<3 bytes>}: per block key ({@link CandidateKeys}: the block's number and
- *       16-bit value), a string of {@link BlockEntries}: each document's ordinal and 32 of the
- *       bits of its fingerprint outside the block (9 bytes for k <= 3), so a check drops
- *       candidates farther than k from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals per
- *       MinHash band key (an intset);
+ *       16-bit value), a string of {@link BlockEntries}: each document's ordinal and 32 of the bits
+ *       of its fingerprint outside the block (9 bytes for k <= 3), so a check drops candidates
+ *       farther than k from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals
+ *       per MinHash band key (an intset);
  *   <li>{@code d<ordinal / 128>}: hashes of 128 records each (field ordinal % 128; {@link
  *       DocRecord}: fingerprint, timestamp, expiry, band keys, id), which Redis keeps as compact
  *       listpacks while a record is at most 64 bytes; {@code s<ordinal / 128>}: the encoded shingle
- *       sketches the same way; {@code i<2 or 3 bytes>}: id to ordinal, in 2^{@code
- *       id-bucket-bits} buckets by a hash of the id (16 by default: listpacks up to ~8M documents
- *       with Redis's default of 128 fields; the collection's bits are in its {@code meta});
+ *       sketches the same way; {@code i<2 or 3 bytes>}: id to ordinal, in 2^{@code id-bucket-bits}
+ *       buckets by a hash of the id (16 by default: listpacks up to ~8M documents with Redis's
+ *       default of 128 fields; the collection's bits are in its {@code meta});
  *   <li>{@code p}: ordinal to its cluster's root, for members of clusters of several documents;
  *       {@code m<root>}: the stored members of such a cluster; {@code r}: root to its id (a removed
  *       root keeps representing its cluster while the cluster has a stored member);
