@@ -26,10 +26,10 @@ import org.neardup.store.StoreConfig;
 /**
  * Builds an embedded data directory offline from a JSONL corpus ({@code id}, {@code text}, e.g.
  * {@link NewsCorpus}'s), with real verdicts: every text is analysed (on every core) and
- * check-and-inserted in batches of 500 into collection NAME with the service's default settings,
- * as {@code neardup send} into {@code neardup serve} would, without HTTP and with the log forced
- * only at the end. The successor of {@code BulkLoad} for verified texts: BulkLoad writes a snapshot
- * of unrelated generated texts without deciding anything.
+ * check-and-inserted in batches of 500 into collection NAME with the service's default settings, as
+ * {@code neardup send} into {@code neardup serve} would, without HTTP and with the log forced only
+ * at the end. The successor of {@code BulkLoad} for verified texts: BulkLoad writes a snapshot of
+ * unrelated generated texts without deciding anything.
  *
  * <pre>
  * java -Xmx4g -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.NewsLoad \
@@ -75,7 +75,8 @@ public final class NewsLoad {
         }
         List<Future<List<Document>>> parts = new ArrayList<>();
         for (int from = 0; from < chunk.size(); from += BATCH) {
-          List<String[]> part = List.copyOf(chunk.subList(from, Math.min(chunk.size(), from + BATCH)));
+          List<String[]> part =
+              List.copyOf(chunk.subList(from, Math.min(chunk.size(), from + BATCH)));
           parts.add(
               pool.submit(
                   () -> {
