@@ -41,6 +41,10 @@ import org.neardup.store.StoredRecord;
  * the end) with slice I of N of the documents, so N processes started at once act as N service
  * nodes on one store; each prints its own rate.
  *
+ * <p>{@code ids=PREFIX} ({@code d}) and {@code seed=N} (11): the documents' ids are PREFIX0,
+ * PREFIX1, ... and their fingerprints or texts come from seed N, so another run into the same
+ * collection loads other documents.
+ *
  * <p>{@code preload=N}: before the clock starts, N more fingerprint-only documents (ids {@code p0,
  * p1, ...}, other random fingerprints) are imported into a fresh collection through the store's
  * {@link CollectionTransfer} (a way to reach 10M stored documents in minutes); the import's rate
@@ -75,6 +79,11 @@ public final class StoreLoad {
     String shared = options.remove("collection");
     String part = options.remove("part");
     String preloadOption = options.remove("preload");
+    // Another run into the same collection needs other ids and fingerprints: ids=PREFIX seed=N.
+    String idPrefix = options.getOrDefault("ids", "d");
+    options.remove("ids");
+    long seed = Long.parseLong(options.getOrDefault("seed", "11"));
+    options.remove("seed");
     long preload = preloadOption == null ? 0 : Long.parseLong(preloadOption);
     int slice = 0;
     int slices = 1;
@@ -90,12 +99,12 @@ public final class StoreLoad {
     Analyzer analyzer = settings.deduplicator().analyzer();
     Analysis[] analyses = new Analysis[n];
     if (texts) {
-      CorpusGenerator g = new CorpusGenerator(11, 0.3);
+      CorpusGenerator g = new CorpusGenerator(seed, 0.3);
       for (int i = 0; i < n; i++) {
         analyses[i] = analyzer.analyze(g.next());
       }
     } else {
-      SplittableRandom r = new SplittableRandom(11);
+      SplittableRandom r = new SplittableRandom(seed);
       for (int i = 0; i < n; i++) {
         analyses[i] = Analysis.ofFingerprint(r.nextLong(), 1);
       }
@@ -127,11 +136,11 @@ public final class StoreLoad {
                     int to = Math.min(n, from + batch);
                     long s = System.nanoTime();
                     if (batch == 1) {
-                      c.checkAndInsert(new Document("d" + from, analyses[from]));
+                      c.checkAndInsert(new Document(idPrefix + from, analyses[from]));
                     } else {
                       List<Document> docs = new ArrayList<>(to - from);
                       for (int i = from; i < to; i++) {
-                        docs.add(new Document("d" + i, analyses[i]));
+                        docs.add(new Document(idPrefix + i, analyses[i]));
                       }
                       c.checkAndInsertAll(docs);
                     }

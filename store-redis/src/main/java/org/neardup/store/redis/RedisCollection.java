@@ -60,6 +60,13 @@ final class RedisCollection implements Collection {
   private final byte[] k;
   private final int maxDistance;
   private final BlockEntries entries;
+
+  /**
+   * The retention in milliseconds (0: documents are kept), which records leave out ({@link
+   * DocRecord}).
+   */
+  final long retention;
+
   volatile boolean dropped;
 
   RedisCollection(
@@ -79,6 +86,7 @@ final class RedisCollection implements Collection {
     this.k = bytes(settings.maxDistance());
     this.maxDistance = settings.maxDistance();
     this.entries = new BlockEntries(candidateKeys);
+    this.retention = settings.retention().toMillis();
   }
 
   @Override
@@ -361,7 +369,7 @@ final class RedisCollection implements Collection {
       Analysis a = d.analysis();
       long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
       this.exp = settings.expiresAt(d.timestamp(), now);
-      this.record = new DocRecord(a.fingerprint(), ts, exp, bandKeys(a), d.id()).encode();
+      this.record = new DocRecord(a.fingerprint(), ts, exp, bandKeys(a), d.id()).encode(retention);
       this.sketch = verify ? a.sketch().shingles().encode() : new byte[0];
     }
 
@@ -592,7 +600,7 @@ final class RedisCollection implements Collection {
           if (out == null) {
             return Optional.empty();
           }
-          DocRecord r = DocRecord.decode((byte[]) out.get(0));
+          DocRecord r = DocRecord.decode((byte[]) out.get(0), retention);
           return Optional.of(
               new StoredDocument(
                   id,
@@ -617,7 +625,7 @@ final class RedisCollection implements Collection {
         return false;
       }
       byte[] rec = (byte[]) out.get(0);
-      DocRecord r = DocRecord.decode(rec);
+      DocRecord r = DocRecord.decode(rec, retention);
       long root = Long.parseLong(new String((byte[]) out.get(2), StandardCharsets.US_ASCII));
       List<byte[]> ks = new ArrayList<>();
       ks.add(keys.meta);
@@ -684,14 +692,17 @@ final class RedisCollection implements Collection {
               progress = true;
               long first = bucket * Keys.BUCKET;
               for (byte[] rec : store.redis().hvals(keys.docs(first))) {
-                if (DocRecord.decode(rec).expiresAt() <= now
+                if (DocRecord.decode(rec, retention).expiresAt() <= now
                     && remove(DocRecord.id(rec), "expired")) {
                   removed++;
                 }
               }
               store
                   .scripts()
-                  .run(store.scripts().rescore, List.of(keys.expiry, keys.docs(first)), List.of(b));
+                  .run(
+                      store.scripts().rescore,
+                      List.of(keys.expiry, keys.docs(first)),
+                      List.of(b, bytes(retention)));
             }
             if (!progress) {
               return removed;

@@ -128,7 +128,7 @@ final class RedisTransfer implements CollectionTransfer {
             continue; // removed
           }
           long o = from + i;
-          DocRecord d = DocRecord.decode(rec);
+          DocRecord d = DocRecord.decode(rec, c.retention);
           long root = roots.get(i) == null ? o : parse(roots.get(i));
           byte[] sketch = sketches.get(i);
           sink.accept(
@@ -304,7 +304,7 @@ final class RedisTransfer implements CollectionTransfer {
             .put(
                 Keys.field(o),
                 new DocRecord(r.fingerprint(), r.timestamp(), r.expiresAt(), bandKeys, r.id())
-                    .encode());
+                    .encode(c.retention));
         if (verify) {
           sketches.computeIfAbsent(bucket, x -> new HashMap<>()).put(Keys.field(o), r.sketch());
         }

@@ -147,8 +147,9 @@ local function commit(KEYS, ARGV)
     if redis.call('EXISTS', firstSet) == 0 then
       -- A live single document becomes a cluster of several: file it and keep its id.
       local rec = recordOf(tonumber(first))
+      local h = string.byte(rec, 17) -- the id after header, explicit expiry, band keys (DocRecord)
       redis.call('SADD', firstSet, first)
-      redis.call('HSET', KEYS[4], first, string.sub(rec, 26 + 8 * string.byte(rec, 25)))
+      redis.call('HSET', KEYS[4], first, string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65)))
     end
     for j = 2, nr do
       local r = ARGV[rootBase + j]
