@@ -41,11 +41,12 @@ import redis.clients.jedis.util.Pool;
  *       farther than k from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals
  *       per MinHash band key (an intset);
  *   <li>{@code d<ordinal / 128>}: hashes of 128 records each (field ordinal % 128; {@link
- *       DocRecord}: fingerprint, timestamp, expiry, band keys, id), which Redis keeps as compact
- *       listpacks while a record is at most 64 bytes; {@code s<ordinal / 128>}: the encoded shingle
- *       sketches the same way; {@code i<2 or 3 bytes>}: id to ordinal, in 2^{@code id-bucket-bits}
- *       buckets by a hash of the id (16 by default: listpacks up to ~8M documents with Redis's
- *       default of 128 fields; the collection's bits are in its {@code meta});
+ *       DocRecord}: fingerprint, timestamp, expiry unless it is the timestamp plus the retention,
+ *       band keys, id), which Redis keeps as compact listpacks while a record is at most 64 bytes;
+ *       {@code s<ordinal / 128>}: the encoded shingle sketches the same way; {@code i<2 or 3
+ *       bytes>}: id to ordinal, in 2^{@code id-bucket-bits} buckets by a hash of the id (16 by
+ *       default: listpacks up to ~8M documents with Redis's default of 128 fields; the collection's
+ *       bits are in its {@code meta});
  *   <li>{@code p}: ordinal to its cluster's root, for members of clusters of several documents;
  *       {@code m<root>}: the stored members of such a cluster; {@code r}: root to its id (a removed
  *       root keeps representing its cluster while the cluster has a stored member);
@@ -159,9 +160,9 @@ public final class RedisStore implements FingerprintStore {
    * hashes of up to ~128 fields (128 ordinals per record bucket; ~128 ids per id bucket at 2^bits x
    * 128 documents), which Redis stores as listpacks only while {@code hash-max-listpack-entries} is
    * at least their field count and {@code hash-max-listpack-value} at least their longest value (a
-   * record: 25 bytes + 8 per band key + the id). Above either, a hash becomes a hash table, about
-   * 60 more bytes per document. Returns a warning naming a limit below Redis's defaults (128 and
-   * 64), or null (also when CONFIG cannot be read).
+   * record: 17 bytes + 8 per band key + the id, 8 more for an explicit expiry). Above either, a
+   * hash becomes a hash table, about 60 more bytes per document. Returns a warning naming a limit
+   * below Redis's defaults (128 and 64), or null (also when CONFIG cannot be read).
    */
   @Nullable String listpackWarning() {
     try {
@@ -184,7 +185,7 @@ public final class RedisStore implements FingerprintStore {
               + where
               + " has hash-max-listpack-value "
               + v
-              + ": records longer than that (25 bytes + 8 per band key + the id) make their"
+              + ": records longer than that (17 bytes + 8 per band key + the id) make their"
               + " bucket a hash table (~60 more bytes per document); set it to at least 64, or"
               + " more for long ids";
         }
