@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,15 +45,16 @@ import redis.clients.jedis.resps.ScanResult;
  * {@link Importer#close()} before that deletes every key written. Per document, exactly what the
  * commit script writes for it: its record and sketch in their buckets, its id in the id index, its
  * {@link BlockEntries} entries appended to the block keys (ordinals ascend, so appending keeps each
- * key in ordinal order; one {@code append} script call per chunk does it inside Redis, so the
- * strings never travel back), its band set entries, its bucket's expiry ({@code ZADD LT}), the
- * {@code documents} counter, and for a member of a larger cluster its root, its cluster's member
- * set (with the root itself while the root is stored) and the root's id. A chunk is written by a
- * background thread while the next one is read and encoded (at most one chunk in flight), so
- * decoding the dump and Redis's work overlap. The collection's operation counters ({@code
- * inserted}, {@code duplicates}, {@code checked}, {@code expired}, {@code deleted}) start at 0, as
- * a collection opened again in the embedded store: an import is not a check-and-insert; {@code
- * documents} is the count imported.
+ * key in ordinal order: APPEND in the chunk's pipeline, nothing travels back; at the end the {@code
+ * trim} script rewrites each touched block key once, since APPEND leaves up to the string's length
+ * again of unused room, so the import may take up to ~1.5x the block keys' memory until then), its
+ * band set entries, its bucket's expiry ({@code ZADD LT}), the {@code documents} counter, and for a
+ * member of a larger cluster its root, its cluster's member set (with the root itself while the
+ * root is stored) and the root's id. A chunk is written by a background thread while the next one
+ * is read and encoded (at most one chunk in flight), so decoding the dump and Redis's work overlap.
+ * The collection's operation counters ({@code inserted}, {@code duplicates}, {@code checked},
+ * {@code expired}, {@code deleted}) start at 0, as a collection opened again in the embedded store:
+ * an import is not a check-and-insert; {@code documents} is the count imported.
  */
 final class RedisTransfer implements CollectionTransfer {
   /** Ordinals per export pipeline: whole record buckets. */
@@ -69,6 +71,9 @@ final class RedisTransfer implements CollectionTransfer {
    * documents, so an import's heap stays small (two chunks and one pipeline's copy of one).
    */
   static final int CHUNK_BYTES = 4 << 20;
+
+  /** Block keys per call of the trim script at the end of an import (a few ms of Redis each). */
+  static final int TRIM_KEYS = 1000;
 
   private final RedisStore store;
   private final int chunkSize;
@@ -225,6 +230,9 @@ final class RedisTransfer implements CollectionTransfer {
             });
     private @Nullable Future<?> inFlight;
 
+    /** The block keys written so far (block << 16 | value), for the trim at the end. */
+    private final BitSet touched = new BitSet();
+
     Loader(RedisCollection c, org.neardup.Analyzer analyzer) {
       this.c = c;
       this.verify = c.settings().verify();
@@ -326,19 +334,18 @@ final class RedisTransfer implements CollectionTransfer {
         }
       }
       // Block keys already written by an earlier chunk: their entries come first (lower ordinals);
-      // the append script adds this chunk's after them inside Redis.
-      List<byte[]> blockKeys = new ArrayList<>(blocks.size());
-      List<byte[]> blockEntries = new ArrayList<>(blocks.size());
-      for (Map.Entry<Integer, ByteArrayOutputStream> e : blocks.entrySet()) {
-        blockKeys.add(keys.block(e.getKey()));
-        blockEntries.add(e.getValue().toByteArray());
+      // APPEND adds this chunk's after them, and finish() trims every touched key once.
+      synchronized (touched) {
+        for (int key : blocks.keySet()) {
+          touched.set(key);
+        }
       }
-      store.scripts().run(store.scripts().append, blockKeys, blockEntries);
       List<Response<Boolean>> rootStored = new ArrayList<>();
       try (AbstractPipeline p = store.redis().pipelined()) {
         docs.forEach((bucket, fields) -> p.hset(keys.docs(bucket * Keys.BUCKET), fields));
         sketches.forEach((bucket, fields) -> p.hset(keys.sketches(bucket * Keys.BUCKET), fields));
         ids.forEach((key, fields) -> p.hset(key.array(), fields));
+        blocks.forEach((key, added) -> p.append(keys.block(key), added.toByteArray()));
         for (StoredRecord r : chunk) {
           if (verify) {
             byte[] ord = bytes(r.ordinal() + 1);
@@ -389,6 +396,10 @@ final class RedisTransfer implements CollectionTransfer {
       try {
         flush();
         await();
+        trim();
+      } catch (redis.clients.jedis.exceptions.JedisException e) {
+        close();
+        throw store.unavailable(e);
       } catch (IOException | RuntimeException e) {
         close();
         throw e;
@@ -426,6 +437,21 @@ final class RedisTransfer implements CollectionTransfer {
         deleteKeys();
       } catch (redis.clients.jedis.exceptions.JedisException e) {
         throw store.unavailable(e);
+      }
+    }
+
+    /** Rewrites every touched block key whole, {@value #TRIM_KEYS} per script call. */
+    private void trim() {
+      List<byte[]> batch = new ArrayList<>(TRIM_KEYS);
+      for (int key = touched.nextSetBit(0); key >= 0; key = touched.nextSetBit(key + 1)) {
+        batch.add(c.keys.block(key));
+        if (batch.size() == TRIM_KEYS) {
+          store.scripts().run(store.scripts().trim, batch, List.of());
+          batch.clear();
+        }
+      }
+      if (!batch.isEmpty()) {
+        store.scripts().run(store.scripts().trim, batch, List.of());
       }
     }
 

@@ -72,6 +72,25 @@ class RedisTransferTest {
     return out;
   }
 
+  /** The sum of MEMORY USAGE over the block keys of collection {@code name}. */
+  private static long blockMemory(JedisPooled redis, String prefix, String name) {
+    long sum = 0;
+    byte[] pattern = (prefix + ":{" + name + ":*}:b*").getBytes(StandardCharsets.UTF_8);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<byte[]> page =
+          redis.scan(
+              cursor.getBytes(StandardCharsets.US_ASCII),
+              new ScanParams().match(pattern).count(1000));
+      for (byte[] key : page.getResult()) {
+        sum += redis.memoryUsage(key, 0);
+      }
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    assertThat(sum).isPositive();
+    return sum;
+  }
+
   private static Object value(JedisPooled redis, byte[] key, String suffix) {
     String type = redis.type(key);
     switch (type) {
@@ -168,6 +187,9 @@ class RedisTransferTest {
         assertThat(after.get(k)).as(k).isEqualTo(before.get(k));
       }
       assertThat(export(t, "b")).isEqualTo(dump);
+      // The import APPENDs block entries, then rewrites each block key whole: no room is left
+      // unused, so the block keys take exactly the memory the commits' whole-string SETs left.
+      assertThat(blockMemory(redis, "tr", "b")).isEqualTo(blockMemory(redis, "tr", "a"));
       // An import is not a check-and-insert: the operation counters start at 0, as a collection
       // opened again in the embedded store; documents counts what was imported.
       Collection b = store.collection("b");
