@@ -5,7 +5,9 @@
 # per call and batches of 100, one node (one process) and two nodes (two processes on one
 # collection, each half the documents), and Redis used_memory per stored document. A fresh
 # redis-server on a free loopback port, on the same cores, stopped at the end. Each Redis row also
-# says how much CPU redis-server took (it shares the cores with the loading JVMs).
+# says how much CPU redis-server took (it shares the cores with the loading JVMs), over the whole
+# row including the JVMs' start and the documents' analysis (a second or two): use DOCS of 100,000
+# or more for a meaningful share.
 # Usage: benchmarks/redis-store-load.sh [DOCS] [fingerprints|texts]   (default 1000000 fingerprints)
 # BUILD=0 skips the build; JAR=path runs another build of benchmarks.jar. Takes DOCS / (a few thousand per second) per row.
 set -euo pipefail
