@@ -20,9 +20,11 @@ import org.neardup.Analyzer;
 import org.neardup.eval.CorpusGenerator;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
+import org.neardup.store.CollectionTransfer;
 import org.neardup.store.Document;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
+import org.neardup.store.StoredRecord;
 
 /**
  * Check-and-insert through a {@link FingerprintStore} from many threads, one document per call or
@@ -38,6 +40,16 @@ import org.neardup.store.StoreConfig;
  * <p>{@code collection=NAME part=I/N}: load the shared collection NAME (created if absent, kept at
  * the end) with slice I of N of the documents, so N processes started at once act as N service
  * nodes on one store; each prints its own rate.
+ *
+ * <p>{@code ids=PREFIX} ({@code d}) and {@code seed=N} (11): the documents' ids are PREFIX0,
+ * PREFIX1, ... and their fingerprints or texts come from seed N, so another run into the same
+ * collection loads other documents.
+ *
+ * <p>{@code preload=N}: before the clock starts, N more fingerprint-only documents (ids {@code p0,
+ * p1, ...}, other random fingerprints) are imported into a fresh collection through the store's
+ * {@link CollectionTransfer} (a way to reach 10M stored documents in minutes); the import's rate
+ * and, for Redis, {@code used_memory} per document are printed, then the load runs into that
+ * collection.
  *
  * <p>{@code fingerprints}: random fingerprints, no verification (a collection of precomputed
  * fingerprints); {@code texts}: generated texts (30% near-copies), verified with sketches, no
@@ -66,6 +78,13 @@ public final class StoreLoad {
     // collection at once, each its own slice of the same documents.
     String shared = options.remove("collection");
     String part = options.remove("part");
+    String preloadOption = options.remove("preload");
+    // Another run into the same collection needs other ids and fingerprints: ids=PREFIX seed=N.
+    String idPrefix = options.getOrDefault("ids", "d");
+    options.remove("ids");
+    long seed = Long.parseLong(options.getOrDefault("seed", "11"));
+    options.remove("seed");
+    long preload = preloadOption == null ? 0 : Long.parseLong(preloadOption);
     int slice = 0;
     int slices = 1;
     if (part != null) {
@@ -80,12 +99,12 @@ public final class StoreLoad {
     Analyzer analyzer = settings.deduplicator().analyzer();
     Analysis[] analyses = new Analysis[n];
     if (texts) {
-      CorpusGenerator g = new CorpusGenerator(11, 0.3);
+      CorpusGenerator g = new CorpusGenerator(seed, 0.3);
       for (int i = 0; i < n; i++) {
         analyses[i] = analyzer.analyze(g.next());
       }
     } else {
-      SplittableRandom r = new SplittableRandom(11);
+      SplittableRandom r = new SplittableRandom(seed);
       for (int i = 0; i < n; i++) {
         analyses[i] = Analysis.ofFingerprint(r.nextLong(), 1);
       }
@@ -94,7 +113,10 @@ public final class StoreLoad {
       // Short, like a real collection name: the name is in every key of the collection.
       String name = shared != null ? shared : "load" + System.nanoTime() % 1_000_000;
       long memBefore = usedMemory(store);
-      Collection c = openOrCreate(store, shared != null, name, settings);
+      if (preload > 0) {
+        preload(store, name, settings, preload);
+      }
+      Collection c = openOrCreate(store, shared != null || preload > 0, name, settings);
       int calls = (n + batch - 1) / batch;
       int firstCall = (int) ((long) calls * slice / slices);
       int endCall = (int) ((long) calls * (slice + 1) / slices);
@@ -114,11 +136,11 @@ public final class StoreLoad {
                     int to = Math.min(n, from + batch);
                     long s = System.nanoTime();
                     if (batch == 1) {
-                      c.checkAndInsert(new Document("d" + from, analyses[from]));
+                      c.checkAndInsert(new Document(idPrefix + from, analyses[from]));
                     } else {
                       List<Document> docs = new ArrayList<>(to - from);
                       for (int i = from; i < to; i++) {
-                        docs.add(new Document("d" + i, analyses[i]));
+                        docs.add(new Document(idPrefix + i, analyses[i]));
                       }
                       c.checkAndInsertAll(docs);
                     }
@@ -180,6 +202,46 @@ public final class StoreLoad {
       }
       return other;
     }
+  }
+
+  /** Imports {@code n} fingerprint-only documents into a new collection {@code name}. */
+  private static void preload(
+      FingerprintStore store, String name, CollectionSettings settings, long n) throws IOException {
+    long before = usedMemory(store);
+    SplittableRandom r = new SplittableRandom(12);
+    long t0 = System.nanoTime();
+    try (CollectionTransfer.Importer in =
+        CollectionTransfer.of(store)
+            .importer(name, settings, settings.deduplicator().analyzer().id())) {
+      for (long i = 0; i < n; i++) {
+        in.add(
+            new StoredRecord(
+                i,
+                "p" + i,
+                r.nextLong(),
+                1_700_000_000_000L,
+                Long.MAX_VALUE,
+                i,
+                "p" + i,
+                new long[0],
+                new byte[0]));
+      }
+      in.finish();
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    long after = usedMemory(store);
+    System.out.printf(
+        Locale.ROOT,
+        "preloaded %d documents in %.1f s (%.0f docs/s)%s%n",
+        n,
+        seconds,
+        n / seconds,
+        after < 0
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                ", redis used_memory %.1f bytes per document",
+                (after - before) / (double) n));
   }
 
   private static long usedMemory(FingerprintStore store) throws IOException {

@@ -12,15 +12,21 @@ import java.util.Arrays;
  * raw bytes (3 and 8), which keeps the names short: there is one such key per distinct block value
  * and band key, the most numerous keys of the store. Per-document data lives in buckets of small
  * hashes, which Redis keeps as compact listpacks (up to 128 fields of up to 64 bytes by default):
- * records and sketches by ordinal ({@value #BUCKET} ordinals per bucket), ids by a 16-bit hash of
- * the id. Immutable.
+ * records and sketches by ordinal ({@value #BUCKET} ordinals per bucket), ids by an {@code
+ * idBits}-bit hash of the id (the collection's {@code id-bucket-bits}, 16 by default: listpacks up
+ * to ~8M documents). Immutable.
  */
 final class Keys {
   /** Ordinals per record (and sketch) bucket. */
   static final int BUCKET = 128;
 
-  /** Buckets of the id index: 2^16, so up to ~8M documents stay within 128 ids per bucket. */
-  static final int ID_BUCKETS = 1 << 16;
+  /** The default bits of the id index's buckets: 2^16 buckets, ~8M documents at 128 per bucket. */
+  static final int DEFAULT_ID_BITS = 16;
+
+  /** The range of {@code id-bucket-bits}. */
+  static final int MIN_ID_BITS = 8;
+
+  static final int MAX_ID_BITS = 24;
 
   final String base;
   final byte[] baseBytes;
@@ -34,8 +40,19 @@ final class Keys {
   private final byte[] band;
   private final byte[] members;
   private final byte[] ids;
+  final int idBits;
 
-  Keys(String prefix, String name, long uid) {
+  Keys(String prefix, String name, long uid, int idBits) {
+    if (idBits < MIN_ID_BITS || idBits > MAX_ID_BITS) {
+      throw new IllegalArgumentException(
+          "id-bucket-bits must be in ["
+              + MIN_ID_BITS
+              + ", "
+              + MAX_ID_BITS
+              + "] (2^bits buckets of the id index, ~128 ids each), got "
+              + idBits);
+    }
+    this.idBits = idBits;
     base = prefix + ":{" + name + ":" + uid + "}:";
     baseBytes = base.getBytes(StandardCharsets.UTF_8);
     meta = key("meta");
@@ -72,14 +89,17 @@ final class Keys {
   /** The bucket of the id index (id to ordinal) holding {@code id}. */
   byte[] ids(String id) {
     byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
-    int h = 0x811c9dc5; // FNV-1a, 32 bits, folded to 16
+    int h = 0x811c9dc5; // FNV-1a, 32 bits
     for (byte b : utf8) {
       h = (h ^ (b & 0xff)) * 0x01000193;
     }
-    int bucket = (h ^ (h >>> 16)) & (ID_BUCKETS - 1);
-    byte[] k = Arrays.copyOf(ids, ids.length + 2);
-    k[ids.length] = (byte) (bucket >>> 8);
-    k[ids.length + 1] = (byte) bucket;
+    // Fibonacci hashing: the top idBits bits of the mixed hash.
+    int bucket = (h * 0x9E3779B9) >>> (32 - idBits);
+    int n = (idBits + 7) / 8;
+    byte[] k = Arrays.copyOf(ids, ids.length + n);
+    for (int i = 0; i < n; i++) {
+      k[ids.length + i] = (byte) (bucket >>> (8 * (n - 1 - i)));
+    }
     return k;
   }
 

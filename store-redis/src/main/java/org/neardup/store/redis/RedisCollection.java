@@ -57,21 +57,30 @@ final class RedisCollection implements Collection {
   private final byte[] k;
   private final int maxDistance;
   private final BlockEntries entries;
+
+  /**
+   * The retention in milliseconds (0: documents are kept), which records leave out ({@link
+   * DocRecord}).
+   */
+  final long retention;
+
   volatile boolean dropped;
 
-  RedisCollection(RedisStore store, String name, long uid, CollectionSettings settings) {
+  RedisCollection(
+      RedisStore store, String name, long uid, CollectionSettings settings, int idBits) {
     this.store = store;
     this.name = name;
     this.uid = uid;
     this.settings = settings;
     this.analyzer = settings.deduplicator().analyzer();
-    this.keys = new Keys(store.prefix(), name, uid);
+    this.keys = new Keys(store.prefix(), name, uid, idBits);
     this.candidateKeys = new CandidateKeys(settings.maxDistance());
     this.verify = settings.verify();
     this.decision = new RemoteDecision(settings);
     this.k = bytes(settings.maxDistance());
     this.maxDistance = settings.maxDistance();
     this.entries = new BlockEntries(candidateKeys);
+    this.retention = settings.retention().toMillis();
   }
 
   @Override
@@ -144,7 +153,8 @@ final class RedisCollection implements Collection {
     }
 
     /**
-     * The candidates: under a block key, entries within k bits; under a band key, any member (not
+     * The candidates: under a block key, entries whose rest key is within k bits (a lower bound of
+     * the distance: the decision verifies the full fingerprints); under a band key, any member (not
      * already found within k bits). Ordinals above the probe's sequence number are left out.
      * Returns {ordinal, viaBand} pairs, ordinals in first-found order.
      */
@@ -161,7 +171,7 @@ final class RedisCollection implements Collection {
         if (e == null) {
           continue;
         }
-        long rest = entries.rest(t, q);
+        long rest = entries.restKey(t, q);
         for (int off = 0; off + entries.width <= e.length; off += entries.width) {
           long o = BlockEntries.ordinal(e, off);
           if (o > probe.seq) {
@@ -176,7 +186,9 @@ final class RedisCollection implements Collection {
         for (byte[] m : band.get()) {
           long o = Long.parseLong(new String(m, StandardCharsets.US_ASCII));
           if (o <= probe.seq) {
-            found.putIfAbsent(o, true);
+            // Also when its block entry passed: that filter is only a lower bound of the distance,
+            // so the decision must know the candidate shares a band key.
+            found.put(o, true);
           }
         }
       }
@@ -306,7 +318,7 @@ final class RedisCollection implements Collection {
       Analysis a = d.analysis();
       long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
       this.exp = settings.expiresAt(d.timestamp(), now);
-      this.record = new DocRecord(a.fingerprint(), ts, exp, bandKeys(a), d.id()).encode();
+      this.record = new DocRecord(a.fingerprint(), ts, exp, bandKeys(a), d.id()).encode(retention);
       this.sketch = verify ? a.sketch().shingles().encode() : new byte[0];
     }
 
@@ -533,7 +545,7 @@ final class RedisCollection implements Collection {
           if (out == null) {
             return Optional.empty();
           }
-          DocRecord r = DocRecord.decode((byte[]) out.get(0));
+          DocRecord r = DocRecord.decode((byte[]) out.get(0), retention);
           return Optional.of(
               new StoredDocument(
                   id,
@@ -558,7 +570,7 @@ final class RedisCollection implements Collection {
         return false;
       }
       byte[] rec = (byte[]) out.get(0);
-      DocRecord r = DocRecord.decode(rec);
+      DocRecord r = DocRecord.decode(rec, retention);
       long root = Long.parseLong(new String((byte[]) out.get(2), StandardCharsets.US_ASCII));
       List<byte[]> ks = new ArrayList<>();
       ks.add(keys.meta);
@@ -625,14 +637,17 @@ final class RedisCollection implements Collection {
               progress = true;
               long first = bucket * Keys.BUCKET;
               for (byte[] rec : store.redis().hvals(keys.docs(first))) {
-                if (DocRecord.decode(rec).expiresAt() <= now
+                if (DocRecord.decode(rec, retention).expiresAt() <= now
                     && remove(DocRecord.id(rec), "expired")) {
                   removed++;
                 }
               }
               store
                   .scripts()
-                  .run(store.scripts().rescore, List.of(keys.expiry, keys.docs(first)), List.of(b));
+                  .run(
+                      store.scripts().rescore,
+                      List.of(keys.expiry, keys.docs(first)),
+                      List.of(b, bytes(retention)));
             }
             if (!progress) {
               return removed;

@@ -36,27 +36,36 @@ import redis.clients.jedis.util.Pool;
  *
  * <ul>
  *   <li>{@code P:{c:u}:b<3 bytes>}: per block key ({@link CandidateKeys}: the block's number and
- *       16-bit value), a string of {@link BlockEntries}: each document's ordinal and the bits of
- *       its fingerprint outside the block (11 bytes for k <= 3), so a check filters candidates by
- *       distance from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals per
- *       MinHash band key (an intset);
+ *       16-bit value), a string of {@link BlockEntries}: each document's ordinal and 32 of the bits
+ *       of its fingerprint outside the block (9 bytes for k <= 3), so a check drops candidates
+ *       farther than k from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals
+ *       per MinHash band key (an intset);
  *   <li>{@code d<ordinal / 128>}: hashes of 128 records each (field ordinal % 128; {@link
- *       DocRecord}: fingerprint, timestamp, expiry, band keys, id), which Redis keeps as compact
- *       listpacks while a record is at most 64 bytes; {@code s<ordinal / 128>}: the encoded shingle
- *       sketches the same way; {@code i<2 bytes>}: id to ordinal, in 65,536 buckets by a hash of
- *       the id (listpacks up to ~8M documents with Redis's default of 128 fields);
+ *       DocRecord}: fingerprint, timestamp, expiry unless it is the timestamp plus the retention,
+ *       band keys, id), which Redis keeps as compact listpacks while a record is at most 64 bytes;
+ *       {@code s<ordinal / 128>}: the encoded shingle sketches the same way; {@code i<2 or 3
+ *       bytes>}: id to ordinal, in 2^{@code id-bucket-bits} buckets by a hash of the id (16 by
+ *       default: listpacks up to ~8M documents with Redis's default of 128 fields; the collection's
+ *       bits are in its {@code meta});
  *   <li>{@code p}: ordinal to its cluster's root, for members of clusters of several documents;
  *       {@code m<root>}: the stored members of such a cluster; {@code r}: root to its id (a removed
  *       root keeps representing its cluster while the cluster has a stored member);
  *   <li>{@code seq}: the last ordinal given (ordinals grow with insertion order: the earliest
  *       member, the smallest ordinal, represents a cluster); {@code x}: sorted set of record
  *       buckets by the earliest expiry in each (one entry per 128 documents, not one per document);
- *       {@code st}: counters (documents, inserted, ...); {@code meta}: the settings (present while
- *       the collection exists).
+ *       {@code st}: counters (documents, inserted, ...); {@code meta}: the layout's version and
+ *       id-bucket-bits, then the settings (present while the collection exists; a collection of
+ *       another layout is refused with how to move it).
  * </ul>
  *
  * <p>{@code P:collections} maps each name to {@code uid;settings}. Nothing is kept in the process
  * but the connection pool and a cache of settings, so a second process sees the same collections.
+ *
+ * <p>Memory (Redis {@code used_memory}, fingerprint-only documents with 2-8 character ids, 4:1):
+ * 92.3 B per document at 10.2M stored with {@code id-bucket-bits=17}, 119.9 B at 1M, where the
+ * fixed cost of the 262,144 block keys (~90 B each) still weighs 24 B per document ({@code
+ * benchmarks/redis-10m.sh}, {@code redis-memory.py}; docs/BENCHMARKS.md). Thread-safe: any number
+ * of threads and processes may use one store.
  *
  * <h2>Exactly one new document among near-duplicates</h2>
  *
@@ -72,6 +81,7 @@ public final class RedisStore implements FingerprintStore {
   private final byte[] registry;
   private final byte[] uids;
   private final Map<String, RedisCollection> cache = new ConcurrentHashMap<>();
+  private final int idBits;
   private volatile boolean closed;
   private final java.util.concurrent.@Nullable ScheduledExecutorService expiry;
 
@@ -80,7 +90,9 @@ public final class RedisStore implements FingerprintStore {
       String prefix,
       InstantSource clock,
       String where,
-      java.time.Duration expireInterval) {
+      java.time.Duration expireInterval,
+      int idBits) {
+    this.idBits = idBits;
     this.redis = redis;
     this.scripts = new Scripts(redis);
     this.prefix = prefix;
@@ -146,6 +158,47 @@ public final class RedisStore implements FingerprintStore {
           + e.getMessage()
           + "); every acknowledged insert survives a crash of Redis only with appendonly yes and"
           + " appendfsync always";
+    }
+  }
+
+  /**
+   * Checks that Redis keeps the layout's small hashes compact: records, sketches and ids live in
+   * hashes of up to ~128 fields (128 ordinals per record bucket; ~128 ids per id bucket at 2^bits x
+   * 128 documents), which Redis stores as listpacks only while {@code hash-max-listpack-entries} is
+   * at least their field count and {@code hash-max-listpack-value} at least their longest value (a
+   * record: 17 bytes + 8 per band key + the id, 8 more for an explicit expiry). Above either, a
+   * hash becomes a hash table, about 60 more bytes per document. Returns a warning naming a limit
+   * below Redis's defaults (128 and 64), or null (also when CONFIG cannot be read).
+   */
+  @Nullable String listpackWarning() {
+    try {
+      for (String v : config("hash-max-listpack-entries").split("/")) {
+        if (Long.parseLong(v) < Keys.BUCKET) {
+          return "redis at "
+              + where
+              + " has hash-max-listpack-entries "
+              + v
+              + ": below "
+              + Keys.BUCKET
+              + ", the store's record buckets become hash tables (~60 more bytes per document);"
+              + " set it to at least "
+              + Keys.BUCKET;
+        }
+      }
+      for (String v : config("hash-max-listpack-value").split("/")) {
+        if (Long.parseLong(v) < 64) {
+          return "redis at "
+              + where
+              + " has hash-max-listpack-value "
+              + v
+              + ": records longer than that (17 bytes + 8 per band key + the id) make their"
+              + " bucket a hash table (~60 more bytes per document); set it to at least 64, or"
+              + " more for long ids";
+        }
+      }
+      return null;
+    } catch (RuntimeException e) {
+      return null; // CONFIG disabled, or an unexpected value: nothing to say.
     }
   }
 
@@ -244,8 +297,8 @@ public final class RedisStore implements FingerprintStore {
     new CandidateKeys(settings.maxDistance());
     try {
       long uid = redis.incr(uids);
-      RedisCollection c = new RedisCollection(this, name, uid, settings);
-      redis.set(c.keys.meta, settings.toText().getBytes(StandardCharsets.UTF_8));
+      RedisCollection c = new RedisCollection(this, name, uid, settings, idBits);
+      redis.set(c.keys.meta, meta(settings));
       byte[] entry = (uid + ";" + settings.toText()).getBytes(StandardCharsets.UTF_8);
       if (redis.hsetnx(registry, name.getBytes(StandardCharsets.UTF_8), entry) == 0) {
         redis.del(c.keys.meta);
@@ -264,7 +317,7 @@ public final class RedisStore implements FingerprintStore {
    */
   RedisCollection unregistered(String name, CollectionSettings settings) {
     settings.requireNoFiles("redis");
-    return new RedisCollection(this, name, redis.incr(uids), settings);
+    return new RedisCollection(this, name, redis.incr(uids), settings, idBits);
   }
 
   /**
@@ -273,13 +326,49 @@ public final class RedisStore implements FingerprintStore {
    * @throws IllegalArgumentException if the name was taken meanwhile
    */
   void register(RedisCollection c) {
-    redis.set(c.keys.meta, c.settings().toText().getBytes(StandardCharsets.UTF_8));
+    redis.set(c.keys.meta, meta(c.settings()));
     byte[] entry = (c.uid + ";" + c.settings().toText()).getBytes(StandardCharsets.UTF_8);
     if (redis.hsetnx(registry, c.name().getBytes(StandardCharsets.UTF_8), entry) == 0) {
       redis.del(c.keys.meta);
       throw new IllegalArgumentException("collection '" + c.name() + "' exists");
     }
     cache.put(c.name(), c);
+  }
+
+  /**
+   * The layout a collection's keys are written in, the first line of its {@code meta}, then the
+   * collection's {@code id-bucket-bits}: this build reads only its own layout (2: 9-byte block
+   * entries; collections of the earlier builds have no such line).
+   */
+  static final String LAYOUT = "neardup-redis-layout 2 ";
+
+  private byte[] meta(CollectionSettings settings) {
+    return (LAYOUT + "id-bucket-bits=" + idBits + "\n" + settings.toText())
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The id-bucket-bits of a collection's layout; refuses a collection written in another layout
+   * (its block keys would be misread). The default when meta is gone (dropped meanwhile: the
+   * scripts then say so).
+   */
+  private int layoutIdBits(String name, long uid) {
+    byte[] meta = redis.get(new Keys(prefix, name, uid, Keys.DEFAULT_ID_BITS).meta);
+    if (meta == null) {
+      return Keys.DEFAULT_ID_BITS;
+    }
+    String text = new String(meta, StandardCharsets.UTF_8);
+    String bits = "id-bucket-bits=";
+    int at = text.indexOf(bits);
+    int end = text.indexOf('\n');
+    if (!text.startsWith(LAYOUT) || at < 0 || end < at) {
+      throw new IllegalStateException(
+          "collection '"
+              + name
+              + "' was written by an earlier build of the redis store, in another layout: move it"
+              + " with that build's `neardup store export` and this build's `neardup store import`");
+    }
+    return Integer.parseInt(text.substring(at + bits.length(), end));
   }
 
   private @Nullable RedisCollection fromEntry(String name, byte @Nullable [] entry) {
@@ -294,7 +383,12 @@ public final class RedisStore implements FingerprintStore {
       return cached;
     }
     RedisCollection c =
-        new RedisCollection(this, name, uid, CollectionSettings.parse(text.substring(semi + 1)));
+        new RedisCollection(
+            this,
+            name,
+            uid,
+            CollectionSettings.parse(text.substring(semi + 1)),
+            layoutIdBits(name, uid));
     cache.put(name, c);
     return c;
   }

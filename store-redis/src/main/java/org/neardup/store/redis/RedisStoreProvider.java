@@ -22,7 +22,9 @@ import redis.clients.jedis.util.JedisURIHelper;
  * redis://127.0.0.1:6379} by default), {@code prefix} of every key ({@code neardup}), {@code pool}
  * connections ({@code 64}, per node in a cluster), {@code timeout-ms} per call ({@code 5000}),
  * {@code cluster} ({@code true} when the URL names a node of a Redis Cluster, {@code false} by
- * default).
+ * default), {@code id-bucket-bits} of the collections it creates (16: 2^16 buckets of the id index,
+ * compact up to ~8M documents with Redis's default {@code hash-max-listpack-entries} of 128; 17 for
+ * up to ~16M, and so on).
  */
 public final class RedisStoreProvider implements FingerprintStore.Provider {
   private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
@@ -42,7 +44,8 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
         "timeout-ms",
         "expire-interval",
         "tls-ca-file",
-        "cluster");
+        "cluster",
+        "id-bucket-bits");
     String url = config.get("url", "redis://127.0.0.1:6379");
     URI uri;
     try {
@@ -65,6 +68,8 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
           "prefix must be 1 to 32 characters of [A-Za-z0-9._-], got '" + prefix + "'");
     }
     int pool = positive(config, "pool", 64);
+    int idBits = positive(config, "id-bucket-bits", Keys.DEFAULT_ID_BITS);
+    new Keys(prefix, "c", 0, idBits); // checks the range before anything connects
     int timeout = positive(config, "timeout-ms", 5000);
     DefaultJedisClientConfig.Builder client =
         DefaultJedisClientConfig.builder()
@@ -111,7 +116,8 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     java.time.Duration expireInterval =
         org.neardup.store.CollectionSettings.parseDuration(config.get("expire-interval", "10s"));
     RedisStore store =
-        new RedisStore(redis, prefix, config.clock(), RedisStore.where(uri), expireInterval);
+        new RedisStore(
+            redis, prefix, config.clock(), RedisStore.where(uri), expireInterval, idBits);
     try {
       store.ping();
     } catch (RuntimeException e) {
@@ -121,6 +127,10 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     String warning = store.durabilityWarning();
     if (warning != null) {
       LOG.log(System.Logger.Level.WARNING, warning);
+    }
+    String listpacks = store.listpackWarning();
+    if (listpacks != null) {
+      LOG.log(System.Logger.Level.WARNING, listpacks);
     }
     return store;
   }

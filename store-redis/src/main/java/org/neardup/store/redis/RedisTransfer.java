@@ -8,12 +8,17 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jspecify.annotations.Nullable;
 import org.neardup.decide.CandidateKeys;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionTransfer;
@@ -26,9 +31,10 @@ import redis.clients.jedis.params.ZAddParams;
 import redis.clients.jedis.resps.ScanResult;
 
 /**
- * Export and import for the {@link RedisStore}: the collection's keys read and written directly, a
- * chunk of {@value #CHUNK} ordinals per pipeline, in the layout {@link RedisStore} describes. A
- * Redis ordinal is the dump's plus 1 (Redis counts from 1).
+ * Export and import for the {@link RedisStore}: the collection's keys read and written directly, in
+ * the layout {@link RedisStore} describes; an export reads {@value #EXPORT_CHUNK} ordinals per
+ * pipeline, an import writes {@value #CHUNK} documents per pipeline. A Redis ordinal is the dump's
+ * plus 1 (Redis counts from 1).
  *
  * <p>Export reads the ordinals from 1 to the collection's sequence in chunks of whole buckets:
  * records ({@link Keys#docs}), sketches ({@link Keys#sketches}), roots ({@code p}), then the ids of
@@ -39,18 +45,47 @@ import redis.clients.jedis.resps.ScanResult;
  * {@link Importer#close()} before that deletes every key written. Per document, exactly what the
  * commit script writes for it: its record and sketch in their buckets, its id in the id index, its
  * {@link BlockEntries} entries appended to the block keys (ordinals ascend, so appending keeps each
- * key in ordinal order), its band set entries, its bucket's expiry ({@code ZADD LT}), the {@code
- * documents} counter, and for a member of a larger cluster its root, its cluster's member set (with
- * the root itself while the root is stored) and the root's id.
+ * key in ordinal order: APPEND in the chunk's pipeline, nothing travels back; at the end the {@code
+ * trim} script rewrites each touched block key once, since APPEND leaves up to the string's length
+ * again of unused room, so the import may take up to ~1.5x the block keys' memory until then), its
+ * band set entries, its bucket's expiry ({@code ZADD LT}), the {@code documents} counter, and for a
+ * member of a larger cluster its root, its cluster's member set (with the root itself while the
+ * root is stored) and the root's id. A chunk is written by a background thread while the next one
+ * is read and encoded (at most one chunk in flight), so decoding the dump and Redis's work overlap.
+ * The collection's operation counters ({@code inserted}, {@code duplicates}, {@code checked},
+ * {@code expired}, {@code deleted}) start at 0, as a collection opened again in the embedded store:
+ * an import is not a check-and-insert; {@code documents} is the count imported.
  */
 final class RedisTransfer implements CollectionTransfer {
-  /** Ordinals per chunk: whole record buckets. */
-  static final int CHUNK = 8 * Keys.BUCKET;
+  /** Ordinals per export pipeline: whole record buckets. */
+  static final int EXPORT_CHUNK = 8 * Keys.BUCKET;
+
+  /**
+   * Documents per import pipeline: 8,192 (was 1,024 with a GET pipeline of the block keys before
+   * each; measured side by side in docs/BENCHMARKS.md).
+   */
+  static final int CHUNK = 64 * Keys.BUCKET;
+
+  /**
+   * Bytes of records per import chunk at most (~4 MB): with sketches of ~1 KB a chunk holds fewer
+   * documents, so an import's heap stays small (two chunks and one pipeline's copy of one).
+   */
+  static final int CHUNK_BYTES = 4 << 20;
+
+  /** Block keys per call of the trim script at the end of an import (a few ms of Redis each). */
+  static final int TRIM_KEYS = 1000;
 
   private final RedisStore store;
+  private final int chunkSize;
 
   RedisTransfer(RedisStore store) {
+    this(store, CHUNK);
+  }
+
+  /** With another import chunk size (tests: several chunks from a small collection). */
+  RedisTransfer(RedisStore store, int chunkSize) {
     this.store = store;
+    this.chunkSize = chunkSize;
   }
 
   @Override
@@ -64,8 +99,8 @@ final class RedisTransfer implements CollectionTransfer {
       long seq = s == null ? 0 : Long.parseLong(new String(s, StandardCharsets.US_ASCII));
       long exported = 0;
       // Chunks start at a bucket's first ordinal; ordinal 0 is never given.
-      for (long from = 0; from <= seq; from += CHUNK) {
-        int n = (int) Math.min(CHUNK, seq - from + 1);
+      for (long from = 0; from <= seq; from += EXPORT_CHUNK) {
+        int n = (int) Math.min(EXPORT_CHUNK, seq - from + 1);
         byte[][] ordinals = new byte[n][];
         for (int i = 0; i < n; i++) {
           ordinals[i] = bytes(from + i);
@@ -98,7 +133,7 @@ final class RedisTransfer implements CollectionTransfer {
             continue; // removed
           }
           long o = from + i;
-          DocRecord d = DocRecord.decode(rec);
+          DocRecord d = DocRecord.decode(rec, c.retention);
           long root = roots.get(i) == null ? o : parse(roots.get(i));
           byte[] sketch = sketches.get(i);
           sink.accept(
@@ -171,17 +206,32 @@ final class RedisTransfer implements CollectionTransfer {
     }
   }
 
-  /** Fills an unregistered collection a chunk at a time. */
+  /**
+   * Fills an unregistered collection a chunk at a time; a writer thread writes a chunk while the
+   * next one fills.
+   */
   private final class Loader implements Importer {
     private final RedisCollection c;
     private final boolean verify;
     private final int bands;
     private final CandidateKeys candidateKeys;
     private final BlockEntries entries;
-    private final List<StoredRecord> chunk = new ArrayList<>(CHUNK);
+    private List<StoredRecord> chunk = new ArrayList<>(chunkSize);
+    private long chunkBytes;
     private long last = -1;
     private long added;
     private boolean done;
+    private final ExecutorService writer =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "neardup-redis-import");
+              t.setDaemon(true);
+              return t;
+            });
+    private @Nullable Future<?> inFlight;
+
+    /** The block keys written so far (block << 16 | value), for the trim at the end. */
+    private final BitSet touched = new BitSet();
 
     Loader(RedisCollection c, org.neardup.Analyzer analyzer) {
       this.c = c;
@@ -199,25 +249,50 @@ final class RedisTransfer implements CollectionTransfer {
       Importer.checkNext(r, last, verify ? bands : -1);
       last = r.ordinal();
       chunk.add(r);
-      if (chunk.size() == CHUNK) {
+      chunkBytes += 64 + 2L * r.id().length() + r.sketch().length + 8L * r.bandKeys().length;
+      if (chunk.size() == chunkSize || chunkBytes >= CHUNK_BYTES) {
         flush();
       }
     }
 
+    /** Hands the chunk to the writer, once the one before it is written. */
     private void flush() throws IOException {
       if (chunk.isEmpty()) {
         return;
       }
-      try {
-        write();
-      } catch (redis.clients.jedis.exceptions.JedisException e) {
-        throw store.unavailable(e);
-      }
-      added += chunk.size();
-      chunk.clear();
+      await();
+      List<StoredRecord> full = chunk;
+      chunk = new ArrayList<>(chunkSize);
+      chunkBytes = 0;
+      inFlight = writer.submit(() -> write(full));
+      added += full.size();
     }
 
-    private void write() {
+    /** Waits for the chunk in flight; its failure is this call's. */
+    private void await() throws IOException {
+      Future<?> f = inFlight;
+      inFlight = null;
+      if (f == null) {
+        return;
+      }
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while writing to redis");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof redis.clients.jedis.exceptions.JedisException je) {
+          throw store.unavailable(je);
+        }
+        if (cause instanceof RuntimeException re) {
+          throw re;
+        }
+        throw new IOException(cause);
+      }
+    }
+
+    private void write(List<StoredRecord> chunk) {
       Keys keys = c.keys;
       Map<Long, Map<byte[], byte[]>> docs = new LinkedHashMap<>();
       Map<Long, Map<byte[], byte[]>> sketches = new LinkedHashMap<>();
@@ -237,7 +312,7 @@ final class RedisTransfer implements CollectionTransfer {
             .put(
                 Keys.field(o),
                 new DocRecord(r.fingerprint(), r.timestamp(), r.expiresAt(), bandKeys, r.id())
-                    .encode());
+                    .encode(c.retention));
         if (verify) {
           sketches.computeIfAbsent(bucket, x -> new HashMap<>()).put(Keys.field(o), r.sketch());
         }
@@ -258,15 +333,11 @@ final class RedisTransfer implements CollectionTransfer {
           members.computeIfAbsent(root, x -> new ArrayList<>()).add(ord);
         }
       }
-      // Block keys already written by an earlier chunk: their entries come first (lower ordinals).
-      // GET then SET of the whole string, not APPEND, for the memory reason given in commit.lua.
-      List<Response<byte[]>> before = new ArrayList<>(blocks.size());
-      if (added > 0) {
-        try (AbstractPipeline p = store.redis().pipelined()) {
-          for (int key : blocks.keySet()) {
-            before.add(p.get(keys.block(key)));
-          }
-          p.sync();
+      // Block keys already written by an earlier chunk: their entries come first (lower ordinals);
+      // APPEND adds this chunk's after them, and finish() trims every touched key once.
+      synchronized (touched) {
+        for (int key : blocks.keySet()) {
+          touched.set(key);
         }
       }
       List<Response<Boolean>> rootStored = new ArrayList<>();
@@ -274,17 +345,7 @@ final class RedisTransfer implements CollectionTransfer {
         docs.forEach((bucket, fields) -> p.hset(keys.docs(bucket * Keys.BUCKET), fields));
         sketches.forEach((bucket, fields) -> p.hset(keys.sketches(bucket * Keys.BUCKET), fields));
         ids.forEach((key, fields) -> p.hset(key.array(), fields));
-        int i = 0;
-        for (Map.Entry<Integer, ByteArrayOutputStream> e : blocks.entrySet()) {
-          byte[] earlier = before.isEmpty() ? null : before.get(i++).get();
-          byte[] added = e.getValue().toByteArray();
-          byte[] value = added;
-          if (earlier != null) {
-            value = Arrays.copyOf(earlier, earlier.length + added.length);
-            System.arraycopy(added, 0, value, earlier.length, added.length);
-          }
-          p.set(keys.block(e.getKey()), value);
-        }
+        blocks.forEach((key, added) -> p.append(keys.block(key), added.toByteArray()));
         for (StoredRecord r : chunk) {
           if (verify) {
             byte[] ord = bytes(r.ordinal() + 1);
@@ -332,7 +393,18 @@ final class RedisTransfer implements CollectionTransfer {
       if (done) {
         return added;
       }
-      flush();
+      try {
+        flush();
+        await();
+        trim();
+      } catch (redis.clients.jedis.exceptions.JedisException e) {
+        close();
+        throw store.unavailable(e);
+      } catch (IOException | RuntimeException e) {
+        close();
+        throw e;
+      }
+      writer.shutdown();
       try {
         if (last >= 0) {
           store.redis().set(c.keys.seq, bytes(last + 1));
@@ -355,10 +427,31 @@ final class RedisTransfer implements CollectionTransfer {
         return;
       }
       done = true;
+      writer.shutdown();
+      try {
+        await();
+      } catch (IOException | RuntimeException e) {
+        // The import is abandoned either way: delete what was written.
+      }
       try {
         deleteKeys();
       } catch (redis.clients.jedis.exceptions.JedisException e) {
         throw store.unavailable(e);
+      }
+    }
+
+    /** Rewrites every touched block key whole, {@value #TRIM_KEYS} per script call. */
+    private void trim() {
+      List<byte[]> batch = new ArrayList<>(TRIM_KEYS);
+      for (int key = touched.nextSetBit(0); key >= 0; key = touched.nextSetBit(key + 1)) {
+        batch.add(c.keys.block(key));
+        if (batch.size() == TRIM_KEYS) {
+          store.scripts().run(store.scripts().trim, batch, List.of());
+          batch.clear();
+        }
+      }
+      if (!batch.isEmpty()) {
+        store.scripts().run(store.scripts().trim, batch, List.of());
       }
     }
 

@@ -14,8 +14,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * The store's Lua scripts ({@code fetch}, {@code commit}, {@code remove}, {@code get}, {@code
- * rescore}), run by their SHA-1 and loaded again when Redis answers NOSCRIPT (after a restart, or
- * on a node of a cluster that has not seen them). Thread-safe.
+ * rescore}, {@code trim}), run by their SHA-1 and loaded again when Redis answers NOSCRIPT (after a
+ * restart, or on a node of a cluster that has not seen them). Thread-safe.
  */
 final class Scripts {
   /** One script: its source and its SHA-1. */
@@ -42,6 +42,7 @@ final class Scripts {
   final Script remove = new Script("remove");
   final Script get = new Script("get");
   final Script rescore = new Script("rescore");
+  final Script trim = new Script("trim");
 
   private final UnifiedJedis redis;
 

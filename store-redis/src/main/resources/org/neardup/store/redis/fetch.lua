@@ -25,7 +25,10 @@ for i = 3, #ARGV do
       root = r
       rootId = redis.call('HGET', KEYS[3], r) or ''
     else
-      rootId = string.sub(rec, 26 + 8 * string.byte(rec, 25))
+      -- The id follows the header (byte 17: bands + 65 * expiry kind), an explicit expiry (kind
+      -- 2) and the band keys (DocRecord).
+      local h = string.byte(rec, 17)
+      rootId = string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65))
     end
   end
   out[#out + 1] = rec or false

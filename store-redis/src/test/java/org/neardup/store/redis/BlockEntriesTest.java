@@ -10,7 +10,8 @@ import org.neardup.decide.CandidateKeys;
 class BlockEntriesTest {
   /**
    * Two fingerprints under one block key differ only outside the block, so the popcount of their
-   * rests' XOR is their distance: the node filters candidates without their records.
+   * rests' XOR is their distance, and that of the rest keys an entry keeps is at most the distance:
+   * the node drops candidates farther than k without their records and never a nearer one.
    */
   @Test
   void rest_sameBlockKey_xorPopcountIsTheDistance() {
@@ -18,7 +19,7 @@ class BlockEntriesTest {
     for (int k : new int[] {0, 1, 3, 4, 6, 10, 63}) {
       CandidateKeys keys = new CandidateKeys(k);
       BlockEntries e = new BlockEntries(keys);
-      assertThat(e.restBytes * 8L).as("k=%s", k).isGreaterThanOrEqualTo(64 - 16);
+      assertThat(e.restBytes).as("k=%s", k).isLessThanOrEqualTo(BlockEntries.MAX_REST_BYTES);
       for (int i = 0; i < 2_000; i++) {
         long a = r.nextLong();
         long b = a ^ r.nextLong() & r.nextLong() & r.nextLong();
@@ -28,22 +29,27 @@ class BlockEntriesTest {
                 .as("k=%s t=%s a=%x b=%x", k, t, a, b)
                 .isEqualTo(Long.bitCount(a ^ b));
           }
+          assertThat(Long.bitCount(e.restKey(t, a) ^ e.restKey(t, b)))
+              .as("k=%s t=%s a=%x b=%x", k, t, a, b)
+              .isLessThanOrEqualTo(Long.bitCount(a ^ b));
           byte[] entry = new byte[e.width];
-          e.putRest(t, a, entry, BlockEntries.ORDINAL_BYTES);
-          assertThat(e.rest(entry, 0)).isEqualTo(e.rest(t, a));
+          e.putEntry(t, 12345, a, entry, 0);
+          assertThat(e.rest(entry, 0)).isEqualTo(e.restKey(t, a));
+          assertThat(BlockEntries.ordinal(entry, 0)).isEqualTo(12345);
         }
       }
     }
   }
 
   @Test
-  void rest_k3_fitsSixBytes() {
-    assertThat(new BlockEntries(new CandidateKeys(3)).width).isEqualTo(11);
+  void width_k3_isNineBytes() {
+    // 5-byte ordinal + the low 32 of the 48 bits outside a 16-bit block (memory, issue 15).
+    assertThat(new BlockEntries(new CandidateKeys(3)).width).isEqualTo(9);
   }
 
   @Test
   void ordinal_readsFiveBytesBigEndian() {
-    byte[] entry = {0x01, 0x02, 0x03, 0x04, 0x05, 0, 0, 0, 0, 0, 0};
+    byte[] entry = {0x01, 0x02, 0x03, 0x04, 0x05, 0, 0, 0, 0};
     assertThat(BlockEntries.ordinal(entry, 0)).isEqualTo(0x0102030405L);
   }
 }

@@ -17,9 +17,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
+import org.neardup.store.CollectionStats;
 import org.neardup.store.CollectionTransfer;
 import org.neardup.store.Document;
 import org.neardup.store.FingerprintStore;
+import org.neardup.store.Outcome;
 import org.neardup.store.StoreConfig;
 import org.neardup.store.StoredRecord;
 import org.neardup.testkit.ManualClock;
@@ -68,6 +70,25 @@ class RedisTransferTest {
       cursor = page.getCursor();
     } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
     return out;
+  }
+
+  /** The sum of MEMORY USAGE over the block keys of collection {@code name}. */
+  private static long blockMemory(JedisPooled redis, String prefix, String name) {
+    long sum = 0;
+    byte[] pattern = (prefix + ":{" + name + ":*}:b*").getBytes(StandardCharsets.UTF_8);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<byte[]> page =
+          redis.scan(
+              cursor.getBytes(StandardCharsets.US_ASCII),
+              new ScanParams().match(pattern).count(1000));
+      for (byte[] key : page.getResult()) {
+        sum += redis.memoryUsage(key, 0);
+      }
+      cursor = page.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+    assertThat(sum).isPositive();
+    return sum;
   }
 
   private static Object value(JedisPooled redis, byte[] key, String suffix) {
@@ -142,10 +163,12 @@ class RedisTransferTest {
         assertThat(a.delete(g + "/0")).isTrue();
       }
 
-      CollectionTransfer t = new RedisTransfer((RedisStore) store);
+      // Chunks of 1,024: the ~2,000 documents take two, and a chunk is written while the next
+      // fills.
+      CollectionTransfer t = new RedisTransfer((RedisStore) store, 1024);
       List<StoredRecord> dump = export(t, "a");
       assertThat(dump).hasSize(docs.size() - 300);
-      assertThat(dump.size()).isGreaterThan(RedisTransfer.CHUNK);
+      assertThat(dump.size()).isGreaterThan(1024);
       assertThat(dump.stream().filter(x -> !x.isRoot()).count()).isGreaterThan(700);
       try (CollectionTransfer.Importer in =
           t.importer("b", settings, settings.deduplicator().analyzer().id())) {
@@ -164,7 +187,18 @@ class RedisTransferTest {
         assertThat(after.get(k)).as(k).isEqualTo(before.get(k));
       }
       assertThat(export(t, "b")).isEqualTo(dump);
-      assertThat(store.collection("b").stats().documents()).isEqualTo(dump.size());
+      // The import APPENDs block entries, then rewrites each block key whole: no room is left
+      // unused, so the block keys take exactly the memory the commits' whole-string SETs left.
+      assertThat(blockMemory(redis, "tr", "b")).isEqualTo(blockMemory(redis, "tr", "a"));
+      // An import is not a check-and-insert: the operation counters start at 0, as a collection
+      // opened again in the embedded store; documents counts what was imported.
+      Collection b = store.collection("b");
+      assertThat(b.stats()).isEqualTo(new CollectionStats(dump.size(), 0, 0, 0, 0, 0, 0));
+      // ... and count from there: a copy of a stored text is a duplicate, in that text's cluster.
+      Outcome late = b.checkAndInsert(new Document("late", docs.get(1).analysis()));
+      assertThat(late.isNew()).isFalse();
+      assertThat(late.cluster()).isEqualTo(b.get("1/0").orElseThrow().cluster());
+      assertThat(b.stats()).isEqualTo(new CollectionStats(dump.size() + 1, 0, 1, 1, 0, 0, 0));
     }
   }
 }
