@@ -485,7 +485,7 @@ public final class VolatileLines {
   }
 
   private static boolean isWordChar(char c) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '.' || c == ',';
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '.' || c == ',' || c == '_';
   }
 
   /**

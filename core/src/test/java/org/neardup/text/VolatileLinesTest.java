@@ -134,6 +134,13 @@ class VolatileLinesTest {
     assertThat(drop("#南山论坛# 75891人阅读 · 2487条评论\n正文")).isEqualTo("#南山论坛# \n正文");
   }
 
+  // A word of code glued to a stamp word is code: last_updated is not "updated".
+  @Test
+  void remove_stampWordInsideAnIdentifier_staysContent() {
+    String line = "print(item.last_updated: 12:30)";
+    assertThat(drop(line + "\nmore")).isEqualTo(TextNormalizer.normalize(line + "\nmore"));
+  }
+
   @Test
   void remove_oneFieldInsideASentence_staysContent() {
     for (String line :
