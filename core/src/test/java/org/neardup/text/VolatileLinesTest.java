@@ -172,6 +172,44 @@ class VolatileLinesTest {
   }
 
   /**
+   * Property: a counter bar glued to the start or end of a content line and the same bar on a line
+   * of its own give the same words, and removing again changes nothing.
+   */
+  @Test
+  void remove_randomGluedBars_sameAsOwnLine_idempotent() {
+    String[] content = {
+      "the quick brown fox 42 times", "他在 2019 年写了这首诗。", "plain words here", "车争险道，马骋先鞭。"
+    };
+    String[] bars = {
+      "views: 12 | replies: 3",
+      "2020-01-01 10:00 来自 iPhone客户端",
+      "阅读 5 评论 6",
+      "posted 3 days ago · 5 views",
+      "67516人阅读 · 2806条评论",
+      "第12楼 2019-03-02 10:11"
+    };
+    long seed = 20261125L;
+    Random r = new Random(seed);
+    for (int round = 0; round < 5000; round++) {
+      String c = content[r.nextInt(content.length)];
+      String b = bars[r.nextInt(bars.length)];
+      String other = content[r.nextInt(content.length)];
+      boolean start = r.nextBoolean();
+      String glued = (start ? b + " " + c : c + " " + b) + "\n" + other;
+      String apart = (start ? b + "\n" + c : c + "\n" + b) + "\n" + other;
+      String once = drop(glued);
+      assertThat(words(once))
+          .as("seed %s round %s: %s", seed, round, glued)
+          .isEqualTo(words(drop(apart)));
+      assertThat(drop(once)).as("idempotent, seed %s round %s", seed, round).isEqualTo(once);
+    }
+  }
+
+  private static String words(String s) {
+    return s.replaceAll("[\\s\\p{P}]+", " ").strip();
+  }
+
+  /**
    * Property: on random texts of content and metadata lines, the result is the content lines in
    * order (metadata removed only when some content is left), and removing again changes nothing.
    */
