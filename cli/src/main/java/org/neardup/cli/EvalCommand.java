@@ -26,6 +26,8 @@ import org.neardup.eval.JsonReport;
 import org.neardup.eval.PairList;
 import org.neardup.eval.TextReport;
 import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.fingerprint.Fingerprinter;
+import org.neardup.text.TextBuffer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -83,6 +85,13 @@ final class EvalCommand implements Callable<Integer> {
       description =
           "Write the predicted pairs here as JSONL ({a, b, distance, similarity}), for score.py --pred.")
   @Nullable Path pairsFile;
+
+  @Option(
+      names = "--texts",
+      paramLabel = "FILE",
+      description =
+          "Write each document's text as these settings read it (visible or main text of HTML, normalised, volatile lines left out) as JSONL ({id, text}), to check by hand what a pair was compared on.")
+  @Nullable Path textsFile;
 
   @Option(
       names = "--threads",
@@ -209,6 +218,10 @@ final class EvalCommand implements Callable<Integer> {
     if (pairsFile != null) {
       writePairs(pairsFile, data, r.pairs());
       stdout.println("pairs: " + pairsFile);
+    }
+    if (textsFile != null) {
+      writeTexts(textsFile, data, engine.builder().analyzer().fingerprinter());
+      stdout.println("texts: " + textsFile);
     }
     if (json != null) {
       write(
@@ -338,6 +351,27 @@ final class EvalCommand implements Callable<Integer> {
               line.append(",\"similarity\":").append(Math.round(s * 10000) / 10000.0);
             }
             w.write(line.append("}\n").toString());
+          }
+        });
+  }
+
+  /** Each document's text as the fingerprinter reads it, one {@code {id, text}} per line. */
+  private static void writeTexts(Path file, Dataset data, Fingerprinter fingerprinter)
+      throws IOException {
+    ObjectMapper json = new ObjectMapper();
+    TextBuffer norm = new TextBuffer();
+    write(
+        file,
+        w -> {
+          for (Dataset.Doc d : data.docs()) {
+            norm.clear();
+            fingerprinter.normalize(d.text(), norm);
+            w.write(
+                "{\"id\":"
+                    + json.writeValueAsString(d.id())
+                    + ",\"text\":"
+                    + json.writeValueAsString(norm.toString())
+                    + "}\n");
           }
         });
   }

@@ -99,6 +99,64 @@ class EvalCommandTest {
     assertThat(page).startsWith("<!DOCTYPE html>").contains("False negatives").contains("<svg");
   }
 
+  /**
+   * --texts writes what the settings read: with --preset web, a page's main content without its
+   * counter line; with the defaults, its visible text with the counter line.
+   */
+  @Test
+  void eval_texts_writesEachDocumentAsTheSettingsReadIt() throws Exception {
+    Path data = tmp.resolve("data");
+    Files.createDirectories(data);
+    String page =
+        "<html><body><nav>Home | About</nav><main><p>The council approved the budget.</p>"
+            + "<p>Posted 2021-03-04 10:00 · 1,234 views</p></main></body></html>";
+    Files.writeString(
+        data.resolve("docs.jsonl"),
+        JSON.writeValueAsString(java.util.Map.of("id", "p", "lang", "en", "text", page))
+            + "\n"
+            + "{\"id\":\"q\",\"lang\":\"en\",\"text\":\"The council approved the budget.\"}\n",
+        StandardCharsets.UTF_8);
+    Files.writeString(
+        data.resolve("pairs.jsonl"),
+        "{\"a\":\"p\",\"b\":\"q\",\"jaccard\":0.3,\"kind\":\"html\"}\n",
+        StandardCharsets.UTF_8);
+    Path web = tmp.resolve("web.jsonl");
+    Path plain = tmp.resolve("plain.jsonl");
+    Run a =
+        run(
+            "eval",
+            data.toString(),
+            "--no-sweeps",
+            "--no-variants",
+            "-q",
+            "--preset",
+            "web",
+            "--texts",
+            web.toString());
+    Run b =
+        run(
+            "eval",
+            data.toString(),
+            "--no-sweeps",
+            "--no-variants",
+            "-q",
+            "--texts",
+            plain.toString());
+    assertThat(a.exit()).as(a.err()).isZero();
+    assertThat(b.exit()).as(b.err()).isZero();
+    List<String> webLines = Files.readAllLines(web, StandardCharsets.UTF_8);
+    List<String> plainLines = Files.readAllLines(plain, StandardCharsets.UTF_8);
+    assertThat(webLines).hasSize(2);
+    assertThat(JSON.readTree(webLines.get(0)).path("id").asText()).isEqualTo("p");
+    assertThat(JSON.readTree(webLines.get(0)).path("text").asText().strip())
+        .isEqualTo("the council approved the budget.");
+    assertThat(JSON.readTree(plainLines.get(0)).path("text").asText())
+        .contains("home")
+        .contains("1,234 views");
+    assertThat(JSON.readTree(webLines.get(1)).path("text").asText())
+        .isEqualTo("the council approved the budget.");
+  }
+
   /** Engine options reach eval as they reach dedup: the same pairs and the same settings id. */
   @Test
   void eval_engineOptions_sameAsDedupWithThem() throws Exception {

@@ -11,17 +11,28 @@ import java.util.Set;
  * {@code Last edited: 2018-05-15 17:31} are such lines.
  *
  * <p>A line is volatile when it is at most {@value #MAX_LINE} characters long, holds at least one
- * digit, and every other word in it is a word of such metadata (the lists below, English and
- * simplified Chinese) or a number (digits with {@code , . : / -}, an optional unit such as {@code
- * k} or {@code 万}). A line with any other word ({@code (Genesis 9:3)}, {@code 公式 =(1+2)*3}) is
- * content and stays. Punctuation and symbols ({@code · | • # : ( )}) separate words and count for
- * nothing. After {@code by} (a byline), up to {@value #BYLINE_WORDS} words of a name are allowed.
- * When every non-blank line of a text is volatile, the text is left as it is: a text is never
- * emptied.
+ * digit, every other word in it is a word of such metadata (the lists below, English and simplified
+ * Chinese) or a number (digits with {@code , . : / -}, an optional unit such as {@code k} or {@code
+ * 万}), and it holds at least one <em>field</em>: a counter or stamp word ({@code views}, {@code
+ * edited}, {@code 阅读}, {@code 楼}, {@code 来自}, ...) or a time of day ({@code 10:15}). A line with
+ * any other word ({@code (Genesis 9:3)}), a symbol of code or formulas ({@code = $ * ; < > " \ ^ _
+ * { }}), or no field (a bare number, a list marker {@code 2.}, a date alone {@code 2003/05/13}, a
+ * table row {@code 1930-06-21 01 +04}, a function name {@code days360}) is content and stays: help
+ * pages, manuals and tables are full of such lines. Punctuation and separators ({@code · | • # : (
+ * )}) count for nothing. After {@code by} (a byline), up to {@value #BYLINE_WORDS} words of a name
+ * are allowed. When every non-blank line of a text is volatile, the text is left as it is: a text
+ * is never emptied.
+ *
+ * <p>A counter bar is sometimes glued to the content on one line ({@code 67516人阅读 · 2806条评论车争险道…},
+ * {@code Quote of the day: Views: 91254 | Replies: 43}) while another copy prints it on a line of
+ * its own; removing it from one copy only would make the copies differ more than the page does. So
+ * a run of metadata at the start or the end of a content line is removed too when it holds a digit
+ * and at least {@value #SPAN_FIELDS} fields (two counters, or a stamp and a time); a single field
+ * inside a sentence ({@code 2019年阅读量增长了30%}) is content.
  *
  * <p>Works on normalised text ({@link TextNormalizer}: lower case, half-width), with traditional
  * characters already folded when {@link HanFolder} is on. Stateless and thread-safe; allocates only
- * for lines that hold a digit.
+ * for texts that hold a digit, and then a few words' strings per line that holds one.
  */
 public final class VolatileLines {
   /** Longer lines are content, whatever words they hold. */
@@ -259,23 +270,99 @@ public final class VolatileLines {
           "网页版",
           "网页");
 
+  /**
+   * The words that make a line metadata rather than content: counters and "posted/edited" stamps.
+   * The other words of the lists (dates, units, "on", "in", "第", "年") are as common in content.
+   */
+  private static final Set<String> EN_ANCHORS =
+      Set.of(
+          "posted",
+          "published",
+          "updated",
+          "edited",
+          "modified",
+          "created",
+          "ago",
+          "views",
+          "view",
+          "viewed",
+          "reads",
+          "comments",
+          "comment",
+          "replies",
+          "reply",
+          "likes",
+          "shares",
+          "votes",
+          "points",
+          "favorites",
+          "favourites",
+          "retweets",
+          "reposts",
+          "hits",
+          "clicks",
+          "downloads",
+          "answers",
+          "followers",
+          "upvotes",
+          "downvotes",
+          "reactions",
+          "iphone",
+          "ipad",
+          "android",
+          "client");
+
+  private static final Set<String> ZH_ANCHORS =
+      Set.of(
+          "发布", "发表", "发帖", "发布于", "发表于", "更新", "更新于", "编辑", "编辑于", "修改", "修改于", "创建", "创建于", "前",
+          "刚刚", "阅读", "阅读数", "阅读量", "浏览", "浏览量", "浏览数", "评论", "回复", "点赞", "赞", "喜欢", "收藏", "转发",
+          "分享", "粉丝", "播放", "点击", "下载", "热度", "楼", "来自", "发自", "客户端");
+
+  /** The first characters of {@link #ZH_ANCHORS}, to look words up only where one may start. */
+  private static final String ZH_ANCHOR_FIRST;
+
+  static {
+    StringBuilder first = new StringBuilder();
+    for (String w : ZH_ANCHORS) {
+      if (first.indexOf(w.substring(0, 1)) < 0) {
+        first.append(w.charAt(0));
+      }
+    }
+    ZH_ANCHOR_FIRST = first.toString();
+  }
+
   private static final int MAX_ZH_WORD = 3;
+
+  /** {@link Run} fields, in a scratch {@code int[]}. */
+  private static final int STOP = 0;
+
+  private static final int LAST = 1;
+  private static final int FIELDS = 2;
+  private static final int DIGITS = 3;
+
+  /** Fields a run glued to content at a line's start or end must hold (a bar of metadata). */
+  static final int SPAN_FIELDS = 2;
 
   private VolatileLines() {}
 
   /**
-   * Removes the volatile lines of {@code text[from, length)} in place, with their line break;
-   * nothing when every non-blank line is volatile.
+   * Removes the volatile lines of {@code text[from, length)} in place, with their line break, and
+   * the volatile runs glued to the start or end of a content line; no whole line when every
+   * non-blank line is volatile.
    */
   public static void remove(TextBuffer text, int from) {
     char[] s = text.chars;
     int end = text.length;
     int contentLines = 0;
+    if (!hasDigit(s, from, end)) {
+      return;
+    }
+    int[] run = new int[4];
     boolean anyVolatile = false;
     for (int start = from; start < end; ) {
       int eol = lineEnd(s, start, end);
       if (!isBlank(s, start, eol)) {
-        if (isVolatile(s, start, eol)) {
+        if (isVolatile(s, start, eol, run)) {
           anyVolatile = true;
         } else {
           contentLines++;
@@ -283,14 +370,26 @@ public final class VolatileLines {
       }
       start = eol + 1;
     }
-    if (!anyVolatile || contentLines == 0) {
-      return;
-    }
+    boolean dropLines = anyVolatile && contentLines > 0;
     int out = from;
     for (int start = from; start < end; ) {
       int eol = lineEnd(s, start, end);
       int next = Math.min(end, eol + 1);
-      if (isBlank(s, start, eol) || !isVolatile(s, start, eol)) {
+      if (isBlank(s, start, eol)) {
+        System.arraycopy(s, start, s, out, next - start);
+        out += next - start;
+      } else if (!isVolatile(s, start, eol, run)) {
+        int keepStart = start;
+        int keepEnd = eol;
+        if (hasDigit(s, Math.max(start, eol - MAX_LINE), eol)) {
+          keepStart = prefixEnd(s, start, eol, run);
+          keepEnd = suffixStart(s, keepStart, eol, run);
+        }
+        System.arraycopy(s, keepStart, s, out, keepEnd - keepStart);
+        out += keepEnd - keepStart;
+        System.arraycopy(s, eol, s, out, next - eol);
+        out += next - eol;
+      } else if (!dropLines) {
         System.arraycopy(s, start, s, out, next - start);
         out += next - start;
       }
@@ -301,6 +400,10 @@ public final class VolatileLines {
 
   /** Whether {@code s[start, end)}, one normalised line, is volatile. */
   static boolean isVolatile(char[] s, int start, int end) {
+    return isVolatile(s, start, end, new int[4]);
+  }
+
+  private static boolean isVolatile(char[] s, int start, int end, int[] run) {
     while (start < end && isSpace(s[start])) {
       start++;
     }
@@ -310,23 +413,128 @@ public final class VolatileLines {
     if (end - start > MAX_LINE || end == start) {
       return false;
     }
-    boolean digit = false;
-    for (int i = start; i < end; i++) {
-      if (s[i] >= '0' && s[i] <= '9') {
-        digit = true;
-        break;
+    scan(s, start, end, run);
+    return run[STOP] == end && run[DIGITS] > 0 && run[FIELDS] > 0;
+  }
+
+  /**
+   * Where the content of a content line starts: after a run of metadata at its start that holds a
+   * digit and at least {@value #SPAN_FIELDS} fields ({@code 67516人阅读 · 2806条评论车争险道…}), else {@code
+   * start}.
+   */
+  private static int prefixEnd(char[] s, int start, int end, int[] run) {
+    scan(s, start, Math.min(end, start + MAX_LINE), run);
+    return run[DIGITS] > 0 && run[FIELDS] >= SPAN_FIELDS ? run[LAST] : start;
+  }
+
+  /**
+   * Where the content of a content line ends: before the longest run of metadata that ends it,
+   * starts with a digit or a counter/stamp word, and holds a digit and at least {@value
+   * #SPAN_FIELDS} fields ({@code Quote of the day: Views: 91254 | Replies: 43}), else {@code end}.
+   */
+  private static int suffixStart(char[] s, int start, int end, int[] run) {
+    int e = end;
+    while (e > start && isSpace(s[e - 1])) {
+      e--;
+    }
+    for (int p = Math.max(start, e - MAX_LINE); p < e; p++) {
+      if (!startsField(s, p, start, e)) {
+        continue;
+      }
+      scan(s, p, e, run);
+      if (run[STOP] == e && run[DIGITS] > 0 && run[FIELDS] >= SPAN_FIELDS) {
+        return p > start && s[p - 1] == '第' ? p - 1 : p; // 第12楼: the floor's 第 goes with it
       }
     }
-    if (!digit) {
+    return end;
+  }
+
+  /**
+   * Whether a run may start at {@code p}: a counter/stamp word, or a number that is a time of day
+   * or is followed by one or by a counter/stamp word ({@code 12,345 views}, {@code 67516人阅读},
+   * {@code 2020-01-01 10:00}), so that content ending in a number ({@code 42 times}) stays whole.
+   */
+  private static boolean startsField(char[] s, int p, int start, int end) {
+    char c = s[p];
+    if (c >= '0' && c <= '9') {
+      if (p > start && isWordChar(s[p - 1])) {
+        return false;
+      }
+      int j = skipNumber(s, p, end);
+      if (isClock(s, p, j)) {
+        return true;
+      }
+      while (j < end && (isSpace(s[j]) || "人条次个".indexOf(s[j]) >= 0)) {
+        j++;
+      }
+      if (j < end && isDigit(s[j])) {
+        return isClock(s, j, skipNumber(s, j, end));
+      }
+      return j < end && isAnchorAt(s, j, end);
+    }
+    if (c >= 'a' && c <= 'z' && p > start && isWordChar(s[p - 1])) {
       return false;
     }
+    return isAnchorAt(s, p, end);
+  }
+
+  /** Whether a counter/stamp word starts at {@code p}. */
+  private static boolean isAnchorAt(char[] s, int p, int end) {
+    char c = s[p];
+    if (c >= 'a' && c <= 'z') {
+      int j = p;
+      while (j < end && s[j] >= 'a' && s[j] <= 'z') {
+        j++;
+      }
+      return EN_ANCHORS.contains(new String(s, p, j - p));
+    }
+    if (ZH_ANCHOR_FIRST.indexOf(c) >= 0) {
+      for (int n = Math.min(MAX_ZH_WORD, end - p); n > 0; n--) {
+        if (ZH_ANCHORS.contains(new String(s, p, n))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasDigit(char[] s, int start, int end) {
+    for (int i = start; i < end; i++) {
+      if (isDigit(s[i])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isWordChar(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || c == '.' || c == ',' || c == '_';
+  }
+
+  /**
+   * Scans a run of metadata from {@code start}: numbers, words of the lists, punctuation. Stops at
+   * the first other word or at a symbol of code, markup or formulas. Writes where it stopped, the
+   * end of its last number or counter/stamp word, the count of fields (counter/stamp words and
+   * times of day) and of numbers.
+   */
+  private static void scan(char[] s, int start, int end, int[] run) {
+    int fields = 0;
+    int numbers = 0;
+    int last = start;
     int byline = 0;
     int i = start;
+    scan:
     while (i < end) {
       char c = s[i];
       if (c >= '0' && c <= '9') {
-        i = skipNumber(s, i, end);
+        int j = skipNumber(s, i, end);
+        if (isClock(s, i, j)) {
+          fields++;
+        }
+        numbers++;
         byline = 0;
+        last = j;
+        i = j;
       } else if (c >= 'a' && c <= 'z') {
         int j = i;
         while (j < end && s[j] >= 'a' && s[j] <= 'z') {
@@ -336,26 +544,76 @@ public final class VolatileLines {
         if (byline > 0) {
           byline--;
         } else if (!EN.contains(w)) {
-          return false;
+          break;
         } else if (w.equals("by")) {
           byline = BYLINE_WORDS;
         }
+        if (EN_ANCHORS.contains(w)) {
+          fields++;
+          last = j;
+        }
         i = j;
       } else if (Character.isLetter(c)) {
-        int j = i;
-        while (j < end && Character.isLetter(s[j]) && !(s[j] >= 'a' && s[j] <= 'z')) {
-          j++;
-        }
-        if (!allZhWords(s, i, j)) {
-          return false;
-        }
         byline = 0;
-        i = j;
+        while (i < end && Character.isLetter(s[i]) && !(s[i] >= 'a' && s[i] <= 'z')) {
+          int n = Math.min(MAX_ZH_WORD, end - i);
+          while (n > 0 && !ZH.contains(new String(s, i, n))) {
+            n--;
+          }
+          if (n == 0) {
+            break scan;
+          }
+          if (ZH_ANCHORS.contains(new String(s, i, n))) {
+            fields++;
+            last = i + n;
+          }
+          i += n;
+        }
+      } else if (isCodeSymbol(c)) {
+        break;
       } else {
-        i++; // punctuation, symbols, spaces
+        i++; // punctuation, separators, spaces
       }
     }
-    return true;
+    run[STOP] = i;
+    run[LAST] = last;
+    run[FIELDS] = fields;
+    run[DIGITS] = numbers;
+  }
+
+  /** Symbols of code, markup and formulas, which metadata lines do not hold. */
+  private static boolean isCodeSymbol(char c) {
+    return c == '=' || c == '$' || c == '{' || c == '}' || c == ';' || c == '\\' || c == '^'
+        || c == '*' || c == '<' || c == '>' || c == '"' || c == '_';
+  }
+
+  /** Whether the number {@code s[start, end)} holds a time of day, {@code h:mm} with h < 24. */
+  private static boolean isClock(char[] s, int start, int end) {
+    for (int i = start + 1; i + 2 < end; i++) {
+      if (s[i] != ':'
+          || !isDigit(s[i + 1])
+          || !isDigit(s[i + 2])
+          || s[i + 1] > '5'
+          || (i + 3 < end && isDigit(s[i + 3]))) {
+        continue;
+      }
+      int k = i - 1;
+      int hour = 0;
+      int mul = 1;
+      while (k >= start && isDigit(s[k]) && mul <= 100) {
+        hour += (s[k] - '0') * mul;
+        mul *= 10;
+        k--;
+      }
+      if (mul <= 100 && (k < start || !isDigit(s[k])) && hour < 24) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   /**
@@ -389,22 +647,6 @@ public final class VolatileLines {
       }
     }
     return i;
-  }
-
-  /** Whether a run of non-ASCII letters splits entirely into words of the Chinese list. */
-  private static boolean allZhWords(char[] s, int start, int end) {
-    int i = start;
-    while (i < end) {
-      int n = Math.min(MAX_ZH_WORD, end - i);
-      while (n > 0 && !ZH.contains(new String(s, i, n))) {
-        n--;
-      }
-      if (n == 0) {
-        return false;
-      }
-      i += n;
-    }
-    return true;
   }
 
   private static int lineEnd(char[] s, int start, int end) {

@@ -47,7 +47,8 @@ class VolatileLinesTest {
         "Published 5 hours ago",
         "#128 · 2016-10-12 22:51",
         "Sent from my iPhone 12",
-        "2015/06/30",
+        "2014-04-16 11:09",
+        "Updated 2020-08-17 06:12 UTC",
       })
   void isVolatile_metadataLine_true(String line) {
     assertThat(isVolatile(line)).as(line).isTrue();
@@ -66,6 +67,26 @@ class VolatileLinesTest {
         "阅读 评论 点赞",
         "",
         "Table 3.2. List of basic Unix commands",
+        // No counter, stamp or time of day: lines of help pages, manuals and tables.
+        "4",
+        "-5",
+        "2.",
+        "(3)",
+        "[1]",
+        "3.14159265358979",
+        "2003/05/13",
+        "2002.01.27",
+        "1930-06-21    01    +04",
+        "DAYS360",
+        "第222",
+        "2019年3月",
+        "September 15, 1842.",
+        "in 3 days",
+        "0 = Sunday",
+        "\\$1\\$2",
+        "(year) % 4 == 0",
+        "<时> 0-23",
+        "24:16",
       })
   void isVolatile_content_false(String line) {
     assertThat(isVolatile(line)).as(line).isFalse();
@@ -97,9 +118,45 @@ class VolatileLinesTest {
     assertThat(drop(a)).isEqualTo(drop(b)).isEqualTo("市议会周二晚间批准了新的年度预算。\n");
   }
 
+  // Counter bars glued to the text on one line, as the same bar on a line of its own elsewhere.
+  @Test
+  void remove_counterBarGluedToTheStart_removedLikeItsOwnLine() {
+    String glued = "67516人阅读 · 2806条评论车争险道，马骋先鞭。";
+    String own = "67516人阅读 · 2806条评论\n车争险道，马骋先鞭。";
+    assertThat(drop(glued)).isEqualTo("车争险道,马骋先鞭。");
+    assertThat(drop(own)).isEqualTo("车争险道,马骋先鞭。");
+  }
+
+  @Test
+  void remove_counterBarGluedToTheEnd_removed() {
+    assertThat(drop("Quote of the day: Views: 91254 | Replies: 43\nA fool and his money."))
+        .isEqualTo("quote of the day: \na fool and his money.");
+    assertThat(drop("#南山论坛# 75891人阅读 · 2487条评论\n正文")).isEqualTo("#南山论坛# \n正文");
+  }
+
+  // A word of code glued to a stamp word is code: last_updated is not "updated".
+  @Test
+  void remove_stampWordInsideAnIdentifier_staysContent() {
+    String line = "print(item.last_updated: 12:30)";
+    assertThat(drop(line + "\nmore")).isEqualTo(TextNormalizer.normalize(line + "\nmore"));
+  }
+
+  @Test
+  void remove_oneFieldInsideASentence_staysContent() {
+    for (String line :
+        new String[] {
+          "2019年阅读量增长了30%，读者更多了。",
+          "The post was viewed 300 times and has 20 comments",
+          "该文章共有1234次阅读和56条评论",
+          "Posted on 2019-01-01 with a new look.",
+        }) {
+      assertThat(drop(line + "\n第二行")).as(line).isEqualTo(TextNormalizer.normalize(line + "\n第二行"));
+    }
+  }
+
   @Test
   void remove_everyLineVolatile_keepsTheText() {
-    String text = "2020-01-11\n阅读 12";
+    String text = "2020-01-11 10:00\n阅读 12";
     assertThat(drop(text)).isEqualTo(TextNormalizer.normalize(text));
   }
 
@@ -112,6 +169,44 @@ class VolatileLinesTest {
     b.append(text, 0, text.length());
     VolatileLines.remove(b, mark);
     assertThat(b.toString()).isEqualTo("views 12\na line of text\n");
+  }
+
+  /**
+   * Property: a counter bar glued to the start or end of a content line and the same bar on a line
+   * of its own give the same words, and removing again changes nothing.
+   */
+  @Test
+  void remove_randomGluedBars_sameAsOwnLine_idempotent() {
+    String[] content = {
+      "the quick brown fox 42 times", "他在 2019 年写了这首诗。", "plain words here", "车争险道，马骋先鞭。"
+    };
+    String[] bars = {
+      "views: 12 | replies: 3",
+      "2020-01-01 10:00 来自 iPhone客户端",
+      "阅读 5 评论 6",
+      "posted 3 days ago · 5 views",
+      "67516人阅读 · 2806条评论",
+      "第12楼 2019-03-02 10:11"
+    };
+    long seed = 20261125L;
+    Random r = new Random(seed);
+    for (int round = 0; round < 5000; round++) {
+      String c = content[r.nextInt(content.length)];
+      String b = bars[r.nextInt(bars.length)];
+      String other = content[r.nextInt(content.length)];
+      boolean start = r.nextBoolean();
+      String glued = (start ? b + " " + c : c + " " + b) + "\n" + other;
+      String apart = (start ? b + "\n" + c : c + "\n" + b) + "\n" + other;
+      String once = drop(glued);
+      assertThat(words(once))
+          .as("seed %s round %s: %s", seed, round, glued)
+          .isEqualTo(words(drop(apart)));
+      assertThat(drop(once)).as("idempotent, seed %s round %s", seed, round).isEqualTo(once);
+    }
+  }
+
+  private static String words(String s) {
+    return s.replaceAll("[\\s\\p{P}]+", " ").strip();
   }
 
   /**
