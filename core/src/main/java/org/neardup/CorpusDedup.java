@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 import org.neardup.index.AllPairs;
 import org.neardup.internal.Checks;
 import org.neardup.internal.Sorts;
+import org.neardup.verify.BucketBound;
 import org.neardup.verify.HeadFilter;
 import org.neardup.verify.ShingleSketch;
 
@@ -24,9 +27,12 @@ import org.neardup.verify.ShingleSketch;
  * shares a MinHash band key (one sort per band). A pair sharing band keys is verified only from the
  * first band it shares, and a fingerprint pair only when it shares no band key, so each pair is
  * verified once without a hash set. Every candidate passes the {@link HeadFilter} before its
- * sketches are read and compared, as in {@link Deduplicator}. Held in memory: fingerprints, band
- * keys and the sixteen smallest shingle hashes of each document; sketches are read through {@code
- * sketches}, which may be backed by a file.
+ * sketches are read and compared, as in {@link Deduplicator}. A band candidate then passes the
+ * {@link BucketBound}, an exact test that proves most pairs of lightly edited copies below the
+ * threshold without walking their sketches; it changes no result, only the work ({@link Stats}
+ * counts each step). Held in memory: fingerprints, band keys and the sixteen smallest shingle
+ * hashes of each document; sketches are read through {@code sketches}, which may be backed by a
+ * file.
  */
 public final class CorpusDedup {
   /** Members of a band group whose sketches are held at once, per side of a tile of pairs. */
@@ -39,6 +45,120 @@ public final class CorpusDedup {
   @FunctionalInterface
   public interface PairSink {
     void accept(int i, int j, int distance, double similarity);
+  }
+
+  /**
+   * What a {@link #findPairs} run did, for reports: how many candidate pairs each source gave, how
+   * many the head filter turned away, how many were verified on their sketches, and the time of
+   * each step. Filled by the run; read it after {@code findPairs} returns.
+   */
+  public static final class Stats {
+    private final LongAdder fingerprintPairs = new LongAdder();
+    private final LongAdder bandPairs = new LongAdder();
+    private final LongAdder candidates = new LongAdder();
+    private final LongAdder headRejected = new LongAdder();
+    private final LongAdder bucketRejected = new LongAdder();
+    private final LongAdder verified = new LongAdder();
+    private final LongAdder sketchReads = new LongAdder();
+    private final LongAdder reported = new LongAdder();
+    private volatile long headNanos;
+    private volatile long fingerprintNanos;
+    private volatile long bandNanos;
+
+    /** Pairs within maxDistance bits of each other (excluded documents left out). */
+    public long fingerprintPairs() {
+      return fingerprintPairs.sum();
+    }
+
+    /**
+     * Pairs met in band groups, once per band they share (a pair sharing three bands counts three
+     * times; only the first one is a candidate).
+     */
+    public long bandPairs() {
+      return bandPairs.sum();
+    }
+
+    /** Distinct candidate pairs: each pair that shares a band key or is within maxDistance bits. */
+    public long candidates() {
+      return candidates.sum();
+    }
+
+    /** Candidates the {@link HeadFilter} turned away before any sketch was read. */
+    public long headRejected() {
+      return headRejected.sum();
+    }
+
+    /**
+     * Candidates the {@link BucketBound} proved below the threshold from their sketches' bucket
+     * counts, without walking the sketches.
+     */
+    public long bucketRejected() {
+      return bucketRejected.sum();
+    }
+
+    /** Candidates whose similarity was computed on their sketches. */
+    public long verified() {
+      return verified.sum();
+    }
+
+    /** Sketches read through the {@code sketches} function, heads included. */
+    public long sketchReads() {
+      return sketchReads.sum();
+    }
+
+    /**
+     * Pairs reported: verified at or above the threshold (every candidate without verification).
+     */
+    public long reported() {
+      return reported.sum();
+    }
+
+    /** Seconds spent reading the head of every sketch. */
+    public double headSeconds() {
+      return headNanos / 1e9;
+    }
+
+    /** Seconds spent finding (and verifying) the pairs within maxDistance bits. */
+    public double fingerprintSeconds() {
+      return fingerprintNanos / 1e9;
+    }
+
+    /** Seconds spent on the band groups: their candidates and verifications. */
+    public double bandSeconds() {
+      return bandNanos / 1e9;
+    }
+  }
+
+  /**
+   * The {@link HeadFilter} heads of documents by ordinal, 68 bytes each, for a caller that has each
+   * sketch in hand as it reads the corpus: {@link #findPairs(long[], int, long[], int, IntFunction,
+   * int, double, java.util.BitSet, int, SketchHeads, Stats, PairSink)} then reads no sketch only
+   * for its head. Filled from one thread at a time.
+   */
+  public static final class SketchHeads {
+    int[] hashes = new int[1024 * HeadFilter.HEAD];
+    int[] codes = new int[1024];
+
+    /** Takes the head of document {@code ordinal}'s sketch. */
+    public void set(int ordinal, ShingleSketch sketch) {
+      Checks.checkArgument(ordinal >= 0, "ordinal must be >= 0, got %s", ordinal);
+      if (ordinal >= codes.length) {
+        ensure(Math.max(ordinal + 1, codes.length * 2));
+      }
+      codes[ordinal] = HeadFilter.head(sketch, hashes, ordinal * HeadFilter.HEAD);
+    }
+
+    void ensure(int n) {
+      if (n > codes.length) {
+        codes = Arrays.copyOf(codes, n);
+        hashes = Arrays.copyOf(hashes, Math.multiplyExact(n, HeadFilter.HEAD));
+      }
+    }
+
+    /** Heap bytes held. */
+    public long ramBytesUsed() {
+      return 4L * hashes.length + 4L * codes.length;
+    }
   }
 
   private CorpusDedup() {}
@@ -66,15 +186,68 @@ public final class CorpusDedup {
       java.util.@Nullable BitSet excluded,
       int threads,
       PairSink out) {
+    return findPairs(
+        fingerprints,
+        count,
+        bandKeys,
+        bands,
+        sketches,
+        maxDistance,
+        threshold,
+        excluded,
+        threads,
+        null,
+        new Stats(),
+        out);
+  }
+
+  /**
+   * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
+   * PairSink)}, counting what it does into {@code stats}, with the heads of the sketches already
+   * taken (from every document not excluded) when {@code given} is not null, so that no sketch is
+   * read before the pairs.
+   */
+  public static long findPairs(
+      long[] fingerprints,
+      int count,
+      long[] bandKeys,
+      int bands,
+      @Nullable IntFunction<ShingleSketch> sketches0,
+      int maxDistance,
+      double threshold,
+      java.util.@Nullable BitSet excluded,
+      int threads,
+      @Nullable SketchHeads given,
+      Stats stats,
+      PairSink out) {
     Objects.requireNonNull(out, "out");
+    if (given != null) {
+      given.ensure(count); // documents never set (excluded ones) have no head
+    }
+    Objects.requireNonNull(stats, "stats");
+    IntFunction<ShingleSketch> sketches =
+        sketches0 == null
+            ? null
+            : o -> {
+              stats.sketchReads.increment();
+              return sketches0.apply(o);
+            };
     Checks.checkArgument(
         count >= 0 && count <= fingerprints.length, "count %s out of range", count);
     Checks.checkArgument(threads >= 1, "threads must be >= 1, got %s", threads);
     long[] fps =
         count == fingerprints.length ? fingerprints : java.util.Arrays.copyOf(fingerprints, count);
     boolean verify = sketches != null;
-    Heads heads = verify ? Heads.of(count, sketches, excluded, threshold, threads) : null;
-    java.util.concurrent.atomic.AtomicLong reported = new java.util.concurrent.atomic.AtomicLong();
+    long t0 = System.nanoTime();
+    Heads heads =
+        !verify
+            ? null
+            : given != null
+                ? new Heads(new HeadFilter(threshold), given.hashes, given.codes)
+                : Heads.of(count, sketches, excluded, threshold, threads);
+    long t1 = System.nanoTime();
+    stats.headNanos = t1 - t0;
+    AtomicLong reported = new AtomicLong();
     AllPairs.find(
         fps,
         maxDistance,
@@ -83,7 +256,9 @@ public final class CorpusDedup {
           if (isExcluded(excluded, i) || isExcluded(excluded, j)) {
             return;
           }
+          stats.fingerprintPairs.increment();
           if (!verify) {
+            stats.candidates.increment();
             out.accept(i, j, d, Double.NaN);
             reported.incrementAndGet();
             return;
@@ -91,16 +266,22 @@ public final class CorpusDedup {
           if (shareBand(bandKeys, bands, i, j, bands)) {
             return; // the band phase verifies it
           }
+          stats.candidates.increment();
           if (!heads.mayReach(i, j)) {
+            stats.headRejected.increment();
             return;
           }
+          stats.verified.increment();
           double s = ShingleSketch.jaccardAtLeast(sketches.apply(i), sketches.apply(j), threshold);
           if (s >= threshold) {
             out.accept(i, j, d, s);
             reported.incrementAndGet();
           }
         });
+    long t2 = System.nanoTime();
+    stats.fingerprintNanos = t2 - t1;
     if (!verify || bands == 0) {
+      stats.reported.add(reported.get());
       return reported.get();
     }
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -116,7 +297,7 @@ public final class CorpusDedup {
                     reported.addAndGet(
                         band(
                             fps, count, bandKeys, bands, b, sketches, heads, threshold, excluded,
-                            out));
+                            stats, out));
                   }
                 } catch (Throwable e) {
                   failure.compareAndSet(null, e);
@@ -127,6 +308,8 @@ public final class CorpusDedup {
       t.start();
     }
     join(workers.toArray(new Thread[0]), failure);
+    stats.bandNanos = System.nanoTime() - t2;
+    stats.reported.add(reported.get());
     return reported.get();
   }
 
@@ -162,6 +345,7 @@ public final class CorpusDedup {
       Heads heads,
       double threshold,
       java.util.BitSet excluded,
+      Stats stats,
       PairSink out) {
     // Sort ordinals by this band's key: keys and ordinals packed as (key, ordinal) pairs.
     long[] keys = new long[count];
@@ -175,8 +359,17 @@ public final class CorpusDedup {
     }
     Sorts.sortByKey(keys, order, n);
     long pairs = 0;
+    long met = 0;
+    long candidates = 0;
+    long rejected = 0;
+    long bounded = 0;
     ShingleSketch[] rows = new ShingleSketch[TILE];
     ShingleSketch[] columns = new ShingleSketch[TILE];
+    // BucketBound counts of each sketch read, beside it; a null row or column has none.
+    long[] rowCounts = new long[TILE * BucketBound.WORDS];
+    long[] columnCounts = new long[TILE * BucketBound.WORDS];
+    boolean[] rowCounted = new boolean[TILE];
+    boolean[] columnCounted = new boolean[TILE];
     for (int start = 0; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
@@ -190,27 +383,50 @@ public final class CorpusDedup {
         Arrays.fill(rows, 0, xe - xs, null);
         for (int ys = xs; ys < end; ys += TILE) {
           int ye = Math.min(end, ys + TILE);
-          ShingleSketch[] cols = ys == xs ? rows : columns;
-          if (cols == columns) {
+          boolean same = ys == xs;
+          ShingleSketch[] cols = same ? rows : columns;
+          long[] colCounts = same ? rowCounts : columnCounts;
+          boolean[] colCounted = same ? rowCounted : columnCounted;
+          if (!same) {
             Arrays.fill(columns, 0, ye - ys, null);
           }
           for (int x = xs; x < xe; x++) {
             for (int y = Math.max(ys, x + 1); y < ye; y++) {
               int i = Math.min(order[x], order[y]);
               int j = Math.max(order[x], order[y]);
+              met++;
               if (shareBand(bandKeys, bands, i, j, b)) {
                 continue; // an earlier band already verified this pair
               }
+              candidates++;
               if (!heads.mayReach(i, j)) {
+                rejected++;
                 continue;
               }
-              ShingleSketch sx = rows[x - xs];
+              int r = x - xs;
+              ShingleSketch sx = rows[r];
               if (sx == null) {
-                sx = rows[x - xs] = sketches.apply(order[x]);
+                sx = rows[r] = sketches.apply(order[x]);
+                rowCounted[r] = BucketBound.counts(sx, rowCounts, r * BucketBound.WORDS);
               }
-              ShingleSketch sy = cols[y - ys];
+              int c = y - ys;
+              ShingleSketch sy = cols[c];
               if (sy == null) {
-                sy = cols[y - ys] = sketches.apply(order[y]);
+                sy = cols[c] = sketches.apply(order[y]);
+                colCounted[c] = BucketBound.counts(sy, colCounts, c * BucketBound.WORDS);
+              }
+              if (rowCounted[r]
+                  && colCounted[c]
+                  && !BucketBound.mayReach(
+                      sx,
+                      rowCounts,
+                      r * BucketBound.WORDS,
+                      sy,
+                      colCounts,
+                      c * BucketBound.WORDS,
+                      threshold)) {
+                bounded++;
+                continue; // cannot reach the threshold: jaccardAtLeast would say so
               }
               double s = ShingleSketch.jaccardAtLeast(sx, sy, threshold);
               if (s >= threshold) {
@@ -223,6 +439,11 @@ public final class CorpusDedup {
       }
       start = end;
     }
+    stats.bandPairs.add(met);
+    stats.candidates.add(candidates);
+    stats.headRejected.add(rejected);
+    stats.bucketRejected.add(bounded);
+    stats.verified.add(candidates - rejected - bounded);
     return pairs;
   }
 
@@ -236,9 +457,16 @@ public final class CorpusDedup {
     final int[] codes;
 
     private Heads(int count, double threshold) {
-      this.filter = new HeadFilter(threshold);
-      this.hashes = new int[Math.multiplyExact(count, HeadFilter.HEAD)];
-      this.codes = new int[count];
+      this(
+          new HeadFilter(threshold),
+          new int[Math.multiplyExact(count, HeadFilter.HEAD)],
+          new int[count]);
+    }
+
+    private Heads(HeadFilter filter, int[] hashes, int[] codes) {
+      this.filter = filter;
+      this.hashes = hashes;
+      this.codes = codes;
     }
 
     static Heads of(

@@ -105,21 +105,32 @@ final class DedupCommand implements Callable<Integer> {
         Rejects rejects = input.rejects("dedup")) {
       Path work = staging.work();
       long t0 = System.nanoTime();
+      long cpu0 = cpuNanos();
       Corpus c = new Corpus(work, bands);
       c.rejects = rejects;
       try {
         read(source, analyzer, c, show, err);
         long t1 = System.nanoTime();
+        long cpu1 = cpuNanos();
         c.finish();
-        PairSpill pairs = findPairs(c, work, verify, bands, show, err);
+        CorpusDedup.Stats stats = new CorpusDedup.Stats();
+        PairSpill pairs = findPairs(c, work, verify, bands, show, err, stats);
         c.pairs = pairs;
         long t2 = System.nanoTime();
-        Summary summary = write(staging.dir(), c, pairs, verify, show, err);
+        long cpu2 = cpuNanos();
+        Summary summary = new Summary();
+        summary.pairStats = stats;
+        write(staging.dir(), c, pairs, verify, show, err, summary);
         long t3 = System.nanoTime();
+        long cpu3 = cpuNanos();
+        if (cpu0 >= 0) {
+          summary.cpuSeconds =
+              new double[] {(cpu1 - cpu0) / 1e9, (cpu2 - cpu1) / 1e9, (cpu3 - cpu2) / 1e9};
+        }
         summary.seconds = (t3 - t0) / 1e9;
         summary.readSeconds = (t1 - t0) / 1e9;
         summary.pairSeconds = (t2 - t1) / 1e9;
-        summary.writeSeconds = (t3 - t2) / 1e9;
+        summary.writeSeconds = (t3 - t2) / 1e9 - summary.clusterSeconds;
         summary.settings =
             analyzer.id()
                 + ";k="
@@ -152,6 +163,7 @@ final class DedupCommand implements Callable<Integer> {
     long[] fingerprints = new long[1 << 14];
     long[] bandKeys;
     final BitSet excluded = new BitSet();
+    final CorpusDedup.SketchHeads heads = new CorpusDedup.SketchHeads();
     final List<String[]> errors = new ArrayList<>();
     final LongIntMap seenIds = new LongIntMap(1 << 14);
     PairSpill pairs;
@@ -270,12 +282,19 @@ final class DedupCommand implements Callable<Integer> {
       c.sketches.append(a.sketch(), 0, a.sketch().length);
       if (c.bands > 0) {
         System.arraycopy(an.sketch().bandKeys(), 0, c.bandKeys, ordinal * c.bands, c.bands);
+        c.heads.set(ordinal, an.sketch().shingles());
       }
     }
   }
 
   private PairSpill findPairs(
-      Corpus c, Path work, boolean verify, int bands, boolean show, PrintStream err) {
+      Corpus c,
+      Path work,
+      boolean verify,
+      int bands,
+      boolean show,
+      PrintStream err,
+      CorpusDedup.Stats stats) {
     PairSpill pairs =
         new PairSpill(
             work.resolve("pairs"),
@@ -305,6 +324,8 @@ final class DedupCommand implements Callable<Integer> {
           engine.threshold,
           c.excluded,
           input.threads,
+          bands > 0 ? c.heads : null,
+          stats,
           pairs);
       progress.stepTo(pairs.size());
     }
@@ -312,10 +333,10 @@ final class DedupCommand implements Callable<Integer> {
     return pairs;
   }
 
-  private Summary write(
-      Path dir, Corpus c, PairSpill pairs, boolean verify, boolean show, PrintStream err)
+  private void write(
+      Path dir, Corpus c, PairSpill pairs, boolean verify, boolean show, PrintStream err, Summary s)
       throws IOException {
-    Summary s = new Summary();
+    long start = System.nanoTime();
     s.documents = c.count;
     s.errors = c.errors.size();
     s.pairs = pairs.size();
@@ -337,7 +358,12 @@ final class DedupCommand implements Callable<Integer> {
         sizes[clusters.find(o)]++;
       }
     }
+    s.clusterSeconds = (System.nanoTime() - start) / 1e9;
     byte[] nl = {'\n'};
+    // pairs.jsonl needs only the pairs and the ids: it is written on a thread of its own while
+    // this one writes the documents' files (the progress bar follows the documents).
+    PairWriter pairWriter = new PairWriter(dir.resolve("pairs.jsonl"), c, pairs, verify);
+    pairWriter.start();
     IdReader idA = new IdReader(c.ids);
     IdReader idB = new IdReader(c.ids);
     try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
@@ -385,25 +411,7 @@ final class DedupCommand implements Callable<Integer> {
       }
       progress.stepTo(c.count);
     }
-    try (Progress progress = Progress.start(show, "pairs.jsonl", s.pairs, "pairs", 1, err);
-        OutputStream pairsOut = buffered(dir.resolve("pairs.jsonl"));
-        PairSpill.Cursor p = pairs.cursor()) {
-      JsonLine line = new JsonLine(pairsOut);
-      long written = 0;
-      while (p.next()) {
-        line.raw("a", idA.bytes, idA.read(p.first()))
-            .raw("b", idB.bytes, idB.read(p.second()))
-            .number("distance", p.distance());
-        if (verify) {
-          line.number("similarity", round(p.similarity()));
-        }
-        line.end();
-        if ((++written & 0xFFFF) == 0) {
-          progress.stepTo(written);
-        }
-      }
-      progress.stepTo(written);
-    }
+    pairWriter.finish();
     try (OutputStream errorsOut = buffered(dir.resolve("errors.jsonl"))) {
       for (String[] e : c.errors) {
         ObjectNode node = JSON.createObjectNode();
@@ -418,7 +426,68 @@ final class DedupCommand implements Callable<Integer> {
         errorsOut.write(nl);
       }
     }
-    return s;
+  }
+
+  /** Writes pairs.jsonl from the spilled pairs, on a thread of its own. */
+  private static final class PairWriter extends Thread {
+    private final Path file;
+    private final Corpus c;
+    private final PairSpill pairs;
+    private final boolean verify;
+    private volatile @org.jspecify.annotations.Nullable Throwable failure;
+
+    PairWriter(Path file, Corpus c, PairSpill pairs, boolean verify) {
+      super("neardup-pairs-writer");
+      setDaemon(true);
+      this.file = file;
+      this.c = c;
+      this.pairs = pairs;
+      this.verify = verify;
+    }
+
+    @Override
+    public void run() {
+      IdReader idA = new IdReader(c.ids);
+      IdReader idB = new IdReader(c.ids);
+      try (OutputStream pairsOut = buffered(file);
+          PairSpill.Cursor p = pairs.cursor()) {
+        JsonLine line = new JsonLine(pairsOut);
+        while (p.next()) {
+          line.raw("a", idA.bytes, idA.read(p.first()))
+              .raw("b", idB.bytes, idB.read(p.second()))
+              .number("distance", p.distance());
+          if (verify) {
+            line.number("similarity", round(p.similarity()));
+          }
+          line.end();
+        }
+      } catch (Throwable e) {
+        failure = e;
+      }
+    }
+
+    /** Waits for the file; rethrows what failed while writing it. */
+    void finish() throws IOException {
+      try {
+        join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while writing pairs.jsonl", e);
+      }
+      Throwable e = failure;
+      if (e instanceof IOException) {
+        throw (IOException) e;
+      }
+      if (e instanceof RuntimeException) {
+        throw (RuntimeException) e;
+      }
+      if (e instanceof Error) {
+        throw (Error) e;
+      }
+      if (e != null) {
+        throw new IOException(e);
+      }
+    }
   }
 
   /** Reads ids (as JSON) of a spill file into a reused buffer. */
@@ -443,6 +512,23 @@ final class DedupCommand implements Callable<Integer> {
   private static ShingleSketch sketch(Corpus c, int o) {
     byte[] b = c.sketches.read(o);
     return ShingleSketch.decode(b, 0, b.length);
+  }
+
+  /**
+   * CPU time of the whole process so far (every thread, user and system) from Linux's {@code
+   * /proc/self/stat}, in nanoseconds at its 10 ms resolution (USER_HZ 100), or -1 where there is
+   * none: on a shared machine the phases' CPU seconds compare runs that wall time cannot.
+   */
+  private static long cpuNanos() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"), StandardCharsets.US_ASCII);
+      // Fields after the command name, which is in parentheses and may hold spaces: state is
+      // field 3, utime field 14, stime field 15.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   private static double round(double v) {

@@ -26,7 +26,16 @@ final class Summary {
   double seconds;
   double readSeconds;
   double pairSeconds;
+  double clusterSeconds;
+
+  /** CPU seconds of read and analyse, pairs, clusters and write; null when unknown. */
+  double @org.jspecify.annotations.Nullable [] cpuSeconds;
+
   double writeSeconds;
+
+  /** What the pairs phase did; null before it ran. */
+  org.neardup.CorpusDedup.@org.jspecify.annotations.Nullable Stats pairStats;
+
   String settings = "";
   private final PriorityQueue<Object[]> biggest =
       new PriorityQueue<>(Comparator.comparingInt((Object[] a) -> (Integer) a[1]));
@@ -63,7 +72,31 @@ final class Summary {
     ObjectNode phases = n.putObject("phase_seconds");
     phases.put("read_and_analyse", Math.round(readSeconds * 1000) / 1000.0);
     phases.put("pairs", Math.round(pairSeconds * 1000) / 1000.0);
+    phases.put("clusters", Math.round(clusterSeconds * 1000) / 1000.0);
     phases.put("write", Math.round(writeSeconds * 1000) / 1000.0);
+    if (cpuSeconds != null) {
+      ObjectNode cpu = n.putObject("phase_cpu_seconds");
+      cpu.put("read_and_analyse", Math.round(cpuSeconds[0] * 1000) / 1000.0);
+      cpu.put("pairs", Math.round(cpuSeconds[1] * 1000) / 1000.0);
+      cpu.put("clusters_and_write", Math.round(cpuSeconds[2] * 1000) / 1000.0);
+    }
+    if (pairStats != null) {
+      org.neardup.CorpusDedup.Stats p = pairStats;
+      ObjectNode pp = n.putObject("pairs_phase");
+      pp.put("head_seconds", Math.round(p.headSeconds() * 1000) / 1000.0);
+      pp.put("fingerprint_seconds", Math.round(p.fingerprintSeconds() * 1000) / 1000.0);
+      pp.put("band_seconds", Math.round(p.bandSeconds() * 1000) / 1000.0);
+      pp.put("fingerprint_pairs", p.fingerprintPairs());
+      pp.put("band_pairs", p.bandPairs());
+      pp.put("candidates", p.candidates());
+      pp.put("head_rejected", p.headRejected());
+      pp.put("bucket_rejected", p.bucketRejected());
+      pp.put("verified", p.verified());
+      pp.put("sketch_reads", p.sketchReads());
+      long docs = Math.max(1, documents - errors);
+      pp.put("candidates_per_document", Math.round(100.0 * p.candidates() / docs) / 100.0);
+      pp.put("verified_per_document", Math.round(100.0 * p.verified() / docs) / 100.0);
+    }
     ArrayNode big = n.putArray("biggest_clusters");
     for (Object[] c : biggestFirst()) {
       ObjectNode o = big.addObject();

@@ -90,6 +90,19 @@ class DedupCommandTest {
     JsonNode summary = JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary.get("documents").asInt()).isEqualTo(6);
     assertThat(summary.get("settings").asText()).contains("seg=jieba-0.42.1", "threshold=0.8");
+    // Where the pairs phase went: every candidate turned away or verified, 4 pairs reported.
+    JsonNode p = summary.get("pairs_phase");
+    assertThat(p.get("verified").asLong()).isGreaterThanOrEqualTo(4);
+    assertThat(
+            p.get("head_rejected").asLong()
+                + p.get("bucket_rejected").asLong()
+                + p.get("verified").asLong())
+        .isEqualTo(p.get("candidates").asLong());
+    assertThat(summary.get("phase_seconds").has("clusters")).isTrue();
+    // CPU seconds per phase (six documents may take well under the millisecond they are rounded
+    // to).
+    assertThat(summary.get("phase_cpu_seconds").get("read_and_analyse").asDouble()).isNotNegative();
+    assertThat(summary.get("phase_cpu_seconds").get("pairs").asDouble()).isNotNegative();
   }
 
   @Test

@@ -114,31 +114,13 @@ public final class ShingleSketch {
       int total = x.length + y.length;
       // The fewest shared hashes whose Jaccard reaches the threshold, by the same division as the
       // result: inter / (total - inter) grows with inter, so fewer can never reach it.
-      int need = 0;
-      if (threshold > 0) {
-        need = (int) Math.max(0, Math.min(total, Math.ceil(threshold * total / (1 + threshold))));
-        while (need > 0 && (double) (need - 1) / (total - (need - 1)) >= threshold) {
-          need--;
-        }
-        while (need < total && (double) need / (total - need) < threshold) {
-          need++;
-        }
-      }
+      int need = completeNeed(total, threshold);
       int inter = intersect(x, y, need);
       return inter < 0 ? -1 : (double) inter / (total - inter);
     }
     // Bottom-k: walk the union in order until k elements, counting those in both.
     int k = Math.min(x.length, y.length);
-    int need = 0;
-    if (threshold > 0) {
-      need = (int) Math.max(0, Math.min(k, Math.ceil(threshold * k)));
-      while (need > 0 && (double) (need - 1) / k >= threshold) {
-        need--;
-      }
-      while (need < k && (double) need / k < threshold) {
-        need++;
-      }
-    }
+    int need = bottomNeed(k, threshold);
     int i = 0;
     int j = 0;
     int taken = 0;
@@ -161,6 +143,43 @@ public final class ShingleSketch {
       }
     }
     return taken == 0 ? 0 : (double) both / taken;
+  }
+
+  /**
+   * For two complete sketches of {@code total} hashes together: the fewest shared hashes whose
+   * Jaccard reaches the threshold, by the same division as the result ({@code inter / (total -
+   * inter)} grows with inter, so fewer can never reach it); 0 for a threshold of 0 or less.
+   */
+  static int completeNeed(int total, double threshold) {
+    int need = 0;
+    if (threshold > 0) {
+      need = (int) Math.max(0, Math.min(total, Math.ceil(threshold * total / (1 + threshold))));
+      while (need > 0 && (double) (need - 1) / (total - (need - 1)) >= threshold) {
+        need--;
+      }
+      while (need < total && (double) need / (total - need) < threshold) {
+        need++;
+      }
+    }
+    return need;
+  }
+
+  /**
+   * For a bottom-k comparison of k hashes: the fewest of them in both sketches whose share {@code
+   * both / k} reaches the threshold; 0 for a threshold of 0 or less.
+   */
+  static int bottomNeed(int k, double threshold) {
+    int need = 0;
+    if (threshold > 0) {
+      need = (int) Math.max(0, Math.min(k, Math.ceil(threshold * k)));
+      while (need > 0 && (double) (need - 1) / k >= threshold) {
+        need--;
+      }
+      while (need < k && (double) need / k < threshold) {
+        need++;
+      }
+    }
+    return need;
   }
 
   /** |A ∩ B| / min(|A|, |B|) over the held hashes; exact when both are complete. */

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.verify.ShingleSketch;
+
+/**
+ * {@link CorpusDedup#findPairs} on a crowd of lightly edited copies (the structure of reposts:
+ * every pair shares band keys, most fail the threshold): heads handed in give the same pairs as
+ * heads read from the sketches, the pairs are exactly those a comparison of every pair finds, and
+ * the counts add up.
+ */
+class CorpusDedupStatsTest {
+  private static Analysis[] analyse(List<String> texts) {
+    Deduplicator d =
+        Deduplicator.builder().fingerprintSettings(FingerprintSettings.builder().build()).build();
+    Analysis[] a = new Analysis[texts.size()];
+    for (int i = 0; i < a.length; i++) {
+      a[i] = d.analyzer().analyze(texts.get(i));
+    }
+    return a;
+  }
+
+  @Test
+  void findPairs_copiesWithEdits_sameWithGivenHeadsAndCountsAddUp() {
+    // 30 texts of 120 words, 16 copies each with 1-12 words replaced: pairs from clearly above to
+    // clearly below 0.8.
+    SplittableRandom r = new SplittableRandom(20261125);
+    List<String> texts = new java.util.ArrayList<>();
+    for (int g = 0; g < 30; g++) {
+      String base = TestCorpus.text(r, 120);
+      texts.add(base);
+      for (int c = 1; c < 16; c++) {
+        texts.add(TestCorpus.edit(r, base, 1 + r.nextInt(12)));
+      }
+    }
+    Analysis[] a = analyse(texts);
+    int n = a.length;
+    int bands = a[0].sketch().bandKeys().length;
+    long[] fps = new long[n];
+    long[] keys = new long[n * bands];
+    BitSet excluded = new BitSet();
+    excluded.set(n - 1); // the last one failed: never paired, never given a head
+    CorpusDedup.SketchHeads heads = new CorpusDedup.SketchHeads();
+    for (int i = 0; i < n; i++) {
+      fps[i] = a[i].fingerprint();
+      System.arraycopy(a[i].sketch().bandKeys(), 0, keys, i * bands, bands);
+      if (!excluded.get(i)) {
+        heads.set(i, a[i].sketch().shingles());
+      }
+    }
+    Map<Long, Double> expected = new HashMap<>();
+    for (int i = 0; i < n - 1; i++) {
+      for (int j = i + 1; j < n - 1; j++) {
+        double s = ShingleSketch.jaccard(a[i].sketch().shingles(), a[j].sketch().shingles());
+        if (s >= 0.8) {
+          expected.put((long) i << 32 | j, s);
+        }
+      }
+    }
+    assertThat(expected).hasSizeGreaterThan(n);
+
+    long[] reads = new long[2];
+    for (CorpusDedup.SketchHeads given : new CorpusDedup.SketchHeads[] {null, heads}) {
+      Map<Long, Double> got = Collections.synchronizedMap(new HashMap<>());
+      Set<Long> twice = Collections.synchronizedSet(new HashSet<>());
+      CorpusDedup.Stats stats = new CorpusDedup.Stats();
+      long reported =
+          CorpusDedup.findPairs(
+              fps,
+              n,
+              keys,
+              bands,
+              o -> a[o].sketch().shingles(),
+              3,
+              0.8,
+              excluded,
+              2,
+              given,
+              stats,
+              (i, j, d, s) -> {
+                if (got.put((long) i << 32 | j, s) != null) {
+                  twice.add((long) i << 32 | j);
+                }
+              });
+      assertThat(twice).as("pairs reported twice").isEmpty();
+      assertThat(got).isEqualTo(expected);
+      assertThat(reported).isEqualTo(expected.size()).isEqualTo(stats.reported());
+      // Every candidate is turned away by one filter or verified, and every reported pair was
+      // verified; the bucket bound did most of the turning away here.
+      assertThat(stats.headRejected() + stats.bucketRejected() + stats.verified())
+          .isEqualTo(stats.candidates());
+      assertThat(stats.verified()).isGreaterThanOrEqualTo(reported);
+      assertThat(stats.bucketRejected()).isGreaterThan(stats.verified() - reported);
+      assertThat(stats.bandPairs())
+          .isGreaterThanOrEqualTo(stats.candidates() - stats.fingerprintPairs());
+      reads[given == null ? 0 : 1] = stats.sketchReads();
+    }
+    // With the heads given, no sketch is read for its head (n - 1 documents are not excluded).
+    assertThat(reads[1]).isEqualTo(reads[0] - (n - 1));
+  }
+}
