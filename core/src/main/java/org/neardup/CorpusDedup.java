@@ -136,14 +136,43 @@ public final class CorpusDedup {
    * for its head. Filled from one thread at a time.
    */
   public static final class SketchHeads {
-    int[] hashes = new int[1024 * HeadFilter.HEAD];
-    int[] codes = new int[1024];
+    /**
+     * Past this many documents the heads are no longer kept as they come: growing the arrays would
+     * hold the old and the new ones at once (1.6 GB at 10M documents), so {@link #findPairs} takes
+     * them afterwards from the sketches, at the exact size.
+     */
+    static final int MAX_KEPT = 1 << 22;
+
+    private final int maxKept;
+    int[] hashes;
+    int[] codes;
+    boolean dropped;
+
+    /** Heads kept for up to {@link #MAX_KEPT} documents. */
+    public SketchHeads() {
+      this(MAX_KEPT);
+    }
+
+    SketchHeads(int maxKept) {
+      this.maxKept = maxKept;
+      this.codes = new int[Math.min(1024, maxKept)];
+      this.hashes = new int[codes.length * HeadFilter.HEAD];
+    }
 
     /** Takes the head of document {@code ordinal}'s sketch. */
     public void set(int ordinal, ShingleSketch sketch) {
       Checks.checkArgument(ordinal >= 0, "ordinal must be >= 0, got %s", ordinal);
+      if (dropped) {
+        return;
+      }
       if (ordinal >= codes.length) {
-        ensure(Math.max(ordinal + 1, codes.length * 2));
+        if (ordinal >= maxKept) {
+          dropped = true;
+          hashes = new int[0];
+          codes = new int[0];
+          return;
+        }
+        ensure(Math.min(maxKept, Math.max(ordinal + 1, codes.length * 2)));
       }
       codes[ordinal] = HeadFilter.head(sketch, hashes, ordinal * HeadFilter.HEAD);
     }
@@ -242,7 +271,7 @@ public final class CorpusDedup {
     Heads heads =
         !verify
             ? null
-            : given != null
+            : given != null && !given.dropped
                 ? new Heads(new HeadFilter(threshold), given.hashes, given.codes)
                 : Heads.of(count, sketches, excluded, threshold, threads);
     long t1 = System.nanoTime();

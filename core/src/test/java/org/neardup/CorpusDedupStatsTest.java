@@ -53,13 +53,18 @@ class CorpusDedupStatsTest {
     BitSet excluded = new BitSet();
     excluded.set(n - 1); // the last one failed: never paired, never given a head
     CorpusDedup.SketchHeads heads = new CorpusDedup.SketchHeads();
+    // Heads past a small limit: dropped while they come, taken from the sketches afterwards.
+    CorpusDedup.SketchHeads dropped = new CorpusDedup.SketchHeads(n / 2);
     for (int i = 0; i < n; i++) {
       fps[i] = a[i].fingerprint();
       System.arraycopy(a[i].sketch().bandKeys(), 0, keys, i * bands, bands);
       if (!excluded.get(i)) {
         heads.set(i, a[i].sketch().shingles());
+        dropped.set(i, a[i].sketch().shingles());
       }
     }
+    assertThat(dropped.dropped).isTrue();
+    assertThat(dropped.ramBytesUsed()).isZero();
     Map<Long, Double> expected = new HashMap<>();
     for (int i = 0; i < n - 1; i++) {
       for (int j = i + 1; j < n - 1; j++) {
@@ -71,8 +76,9 @@ class CorpusDedupStatsTest {
     }
     assertThat(expected).hasSizeGreaterThan(n);
 
-    long[] reads = new long[2];
-    for (CorpusDedup.SketchHeads given : new CorpusDedup.SketchHeads[] {null, heads}) {
+    long[] reads = new long[3];
+    int run = 0;
+    for (CorpusDedup.SketchHeads given : new CorpusDedup.SketchHeads[] {null, heads, dropped}) {
       Map<Long, Double> got = Collections.synchronizedMap(new HashMap<>());
       Set<Long> twice = Collections.synchronizedSet(new HashSet<>());
       CorpusDedup.Stats stats = new CorpusDedup.Stats();
@@ -105,9 +111,11 @@ class CorpusDedupStatsTest {
       assertThat(stats.bucketRejected()).isGreaterThan(stats.verified() - reported);
       assertThat(stats.bandPairs())
           .isGreaterThanOrEqualTo(stats.candidates() - stats.fingerprintPairs());
-      reads[given == null ? 0 : 1] = stats.sketchReads();
+      reads[run++] = stats.sketchReads();
     }
-    // With the heads given, no sketch is read for its head (n - 1 documents are not excluded).
+    // With the heads given, no sketch is read for its head (n - 1 documents are not excluded);
+    // dropped heads are read again, as when none are given.
     assertThat(reads[1]).isEqualTo(reads[0] - (n - 1));
+    assertThat(reads[2]).isEqualTo(reads[0]);
   }
 }
