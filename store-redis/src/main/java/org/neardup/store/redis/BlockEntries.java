@@ -5,12 +5,12 @@ import org.neardup.decide.CandidateKeys;
 
 /**
  * The entries of a block key: a Redis string of fixed-width entries, a 5-byte ordinal (big-endian)
- * then a key of the fingerprint's bits outside the block ({@link #restBytes} bytes: the low 32 of
- * the 48 bits outside a 16-bit block of k <= 3), in ascending ordinal order. The block's own bits
- * are the key, so an entry keeps only part of the rest; the popcount of two rest keys' XOR counts
- * their differences in those 32 bits, a lower bound of the distance, so the node drops every
- * candidate farther than k without reading any record and verifies the few left on their full
- * fingerprints. Immutable.
+ * then a key of the fingerprint's bits outside the block key's bits ({@link #restBytes} bytes: the
+ * low 32 of the 48 bits outside a 16-bit block of k <= 3), in ascending ordinal order. The key's
+ * bits (the block's, or its top {@link Layout#blockBits}) name the key, so an entry keeps only part
+ * of the rest; the popcount of two rest keys' XOR counts their differences in those 32 bits, a
+ * lower bound of the distance, so the node drops every candidate farther than k without reading any
+ * record and verifies the few left on their full fingerprints. Immutable.
  */
 final class BlockEntries {
   /*
@@ -40,7 +40,17 @@ final class BlockEntries {
   private final long restMask;
   final int width;
 
+  /** Entries under keys of all 16 bits of each block (the default layout). */
   BlockEntries(CandidateKeys keys) {
+    this(keys, Layout.MAX_BLOCK_BITS);
+  }
+
+  /**
+   * Entries under keys of the top {@code keyBits} bits of each block ({@link Layout#blockBits}): a
+   * block key then stands for 2^(16 - keyBits) block values, and the block's low bits go into the
+   * entries' rest like any bit outside the key.
+   */
+  BlockEntries(CandidateKeys keys, int keyBits) {
     int n = keys.blockCount();
     masks = new long[n];
     shifts = new int[n];
@@ -54,10 +64,16 @@ final class BlockEntries {
           mask |= 1L << bit;
         }
       }
+      int blockWidth = Long.bitCount(mask);
+      assert mask == (-1L >>> (64 - blockWidth)) << Long.numberOfTrailingZeros(mask)
+          : "block bits are contiguous";
+      if (blockWidth > keyBits) {
+        // The key keeps the block's top keyBits bits.
+        mask &= -1L << (Long.numberOfTrailingZeros(mask) + blockWidth - keyBits);
+      }
       masks[t] = mask;
       shifts[t] = Long.numberOfTrailingZeros(mask);
       widths[t] = Long.bitCount(mask);
-      assert mask == (-1L >>> (64 - widths[t])) << shifts[t] : "block bits are contiguous";
       minBits = Math.min(minBits, widths[t]);
     }
     restBytes = Math.min(MAX_REST_BYTES, (64 - minBits + 7) / 8);
@@ -65,7 +81,30 @@ final class BlockEntries {
     width = ORDINAL_BYTES + restBytes;
   }
 
-  /** The fingerprint's bits outside block {@code t}, packed to the right. */
+  /**
+   * The block key {@code t} a fingerprint is filed under, {@code t << 16 | value} (the value of the
+   * key's bits of block t): {@link CandidateKeys#blockKey} when keys have all the block's bits.
+   * Fingerprints within k bits share at least one (pigeonhole: they share a whole block).
+   */
+  int key(int t, long fingerprint) {
+    return t << 16 | (int) ((fingerprint & masks[t]) >>> shifts[t]);
+  }
+
+  /** Every block key of a fingerprint, in block order. */
+  int[] keys(long fingerprint) {
+    int[] out = new int[masks.length];
+    for (int t = 0; t < out.length; t++) {
+      out[t] = key(t, fingerprint);
+    }
+    return out;
+  }
+
+  /** The number of block keys per fingerprint. */
+  int count() {
+    return masks.length;
+  }
+
+  /** The fingerprint's bits outside block key {@code t}'s bits, packed to the right. */
   long rest(int t, long fingerprint) {
     long low = fingerprint & ((1L << shifts[t]) - 1);
     int top = shifts[t] + widths[t];

@@ -43,15 +43,7 @@ final class Keys {
   final int idBits;
 
   Keys(String prefix, String name, long uid, int idBits) {
-    if (idBits < MIN_ID_BITS || idBits > MAX_ID_BITS) {
-      throw new IllegalArgumentException(
-          "id-bucket-bits must be in ["
-              + MIN_ID_BITS
-              + ", "
-              + MAX_ID_BITS
-              + "] (2^bits buckets of the id index, ~128 ids each), got "
-              + idBits);
-    }
+    assert idBits >= MIN_ID_BITS && idBits <= MAX_ID_BITS : "checked by Layout";
     this.idBits = idBits;
     base = prefix + ":{" + name + ":" + uid + "}:";
     baseBytes = base.getBytes(StandardCharsets.UTF_8);

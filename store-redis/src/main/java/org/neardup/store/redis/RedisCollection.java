@@ -51,12 +51,12 @@ final class RedisCollection implements Collection {
   private final CollectionSettings settings;
   private final Analyzer analyzer;
   final Keys keys;
-  private final CandidateKeys candidateKeys;
   private final RemoteDecision decision;
   private final boolean verify;
   private final byte[] k;
   private final int maxDistance;
-  private final BlockEntries entries;
+  final BlockEntries entries;
+  final Layout layout;
 
   /**
    * The retention in milliseconds (0: documents are kept), which records leave out ({@link
@@ -67,19 +67,19 @@ final class RedisCollection implements Collection {
   volatile boolean dropped;
 
   RedisCollection(
-      RedisStore store, String name, long uid, CollectionSettings settings, int idBits) {
+      RedisStore store, String name, long uid, CollectionSettings settings, Layout layout) {
     this.store = store;
     this.name = name;
     this.uid = uid;
     this.settings = settings;
     this.analyzer = settings.deduplicator().analyzer();
-    this.keys = new Keys(store.prefix(), name, uid, idBits);
-    this.candidateKeys = new CandidateKeys(settings.maxDistance());
+    this.keys = new Keys(store.prefix(), name, uid, layout.idBits());
+    this.layout = layout;
     this.verify = settings.verify();
     this.decision = new RemoteDecision(settings);
     this.k = bytes(settings.maxDistance());
     this.maxDistance = settings.maxDistance();
-    this.entries = new BlockEntries(candidateKeys);
+    this.entries = new BlockEntries(new CandidateKeys(settings.maxDistance()), layout.blockBits());
     this.retention = settings.retention().toMillis();
   }
 
@@ -137,7 +137,7 @@ final class RedisCollection implements Collection {
 
     Reads(Analysis a, AbstractPipeline p) {
       this.analysis = a;
-      this.blockKeys = candidateKeys.blockKeys(a.fingerprint());
+      this.blockKeys = entries.keys(a.fingerprint());
       this.bandKeys = bandKeys(a);
       // seq first: whatever is stored after this read has a greater ordinal, and is left out.
       exists = p.exists(keys.meta);
@@ -336,7 +336,7 @@ final class RedisCollection implements Collection {
     /** The commit's keys and arguments, {@code [keys, args]}. */
     List<List<byte[]>> commitCall() {
       Analysis a = doc.analysis();
-      int[] blockKeys = candidateKeys.blockKeys(a.fingerprint());
+      int[] blockKeys = entries.keys(a.fingerprint());
       long[] bandKeys = bandKeys(a);
       List<byte[]> ks = new ArrayList<>();
       ks.add(keys.meta);
@@ -579,7 +579,7 @@ final class RedisCollection implements Collection {
       ks.add(keys.ids(id));
       ks.add(keys.stats);
       ks.add(keys.members(root));
-      for (int key : candidateKeys.blockKeys(r.fingerprint())) {
+      for (int key : entries.keys(r.fingerprint())) {
         ks.add(keys.block(key));
       }
       for (long key : r.bandKeys()) {
@@ -590,7 +590,7 @@ final class RedisCollection implements Collection {
               bytes(id),
               (byte[]) out.get(1),
               (byte[]) out.get(2),
-              bytes(candidateKeys.blockCount()),
+              bytes(entries.count()),
               bytes(r.bandKeys().length),
               bytes(counter),
               keys.baseBytes,

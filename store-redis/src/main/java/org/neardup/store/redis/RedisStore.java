@@ -81,7 +81,7 @@ public final class RedisStore implements FingerprintStore {
   private final byte[] registry;
   private final byte[] uids;
   private final Map<String, RedisCollection> cache = new ConcurrentHashMap<>();
-  private final int idBits;
+  private final Layout layout;
   private volatile boolean closed;
   private final java.util.concurrent.@Nullable ScheduledExecutorService expiry;
 
@@ -91,8 +91,8 @@ public final class RedisStore implements FingerprintStore {
       InstantSource clock,
       String where,
       java.time.Duration expireInterval,
-      int idBits) {
-    this.idBits = idBits;
+      Layout layout) {
+    this.layout = layout;
     this.redis = redis;
     this.scripts = new Scripts(redis);
     this.prefix = prefix;
@@ -297,7 +297,7 @@ public final class RedisStore implements FingerprintStore {
     new CandidateKeys(settings.maxDistance());
     try {
       long uid = redis.incr(uids);
-      RedisCollection c = new RedisCollection(this, name, uid, settings, idBits);
+      RedisCollection c = new RedisCollection(this, name, uid, settings, layout);
       redis.set(c.keys.meta, meta(settings));
       byte[] entry = (uid + ";" + settings.toText()).getBytes(StandardCharsets.UTF_8);
       if (redis.hsetnx(registry, name.getBytes(StandardCharsets.UTF_8), entry) == 0) {
@@ -317,7 +317,7 @@ public final class RedisStore implements FingerprintStore {
    */
   RedisCollection unregistered(String name, CollectionSettings settings) {
     settings.requireNoFiles("redis");
-    return new RedisCollection(this, name, redis.incr(uids), settings, idBits);
+    return new RedisCollection(this, name, redis.incr(uids), settings, layout);
   }
 
   /**
@@ -336,39 +336,34 @@ public final class RedisStore implements FingerprintStore {
   }
 
   /**
-   * The layout a collection's keys are written in, the first line of its {@code meta}, then the
-   * collection's {@code id-bucket-bits}: this build reads only its own layout (2: 9-byte block
-   * entries; collections of the earlier builds have no such line).
+   * A collection's {@code meta}: the layout its keys are written in ({@link Layout#metaLine}: 2,
+   * 9-byte block entries under 16-bit block keys; 3, under fewer bits; collections of the earlier
+   * builds have no such line), then its settings.
    */
-  static final String LAYOUT = "neardup-redis-layout 2 ";
-
   private byte[] meta(CollectionSettings settings) {
-    return (LAYOUT + "id-bucket-bits=" + idBits + "\n" + settings.toText())
-        .getBytes(StandardCharsets.UTF_8);
+    return (layout.metaLine() + "\n" + settings.toText()).getBytes(StandardCharsets.UTF_8);
   }
 
   /**
-   * The id-bucket-bits of a collection's layout; refuses a collection written in another layout
-   * (its block keys would be misread). The default when meta is gone (dropped meanwhile: the
-   * scripts then say so).
+   * A collection's layout; refuses a collection written in another layout (its block keys would be
+   * misread). The default when meta is gone (dropped meanwhile: the scripts then say so).
    */
-  private int layoutIdBits(String name, long uid) {
+  private Layout layoutOf(String name, long uid) {
     byte[] meta = redis.get(new Keys(prefix, name, uid, Keys.DEFAULT_ID_BITS).meta);
     if (meta == null) {
-      return Keys.DEFAULT_ID_BITS;
+      return Layout.DEFAULT;
     }
     String text = new String(meta, StandardCharsets.UTF_8);
-    String bits = "id-bucket-bits=";
-    int at = text.indexOf(bits);
     int end = text.indexOf('\n');
-    if (!text.startsWith(LAYOUT) || at < 0 || end < at) {
+    Layout l = end < 0 ? null : Layout.parse(text.substring(0, end));
+    if (l == null) {
       throw new IllegalStateException(
           "collection '"
               + name
               + "' was written by an earlier build of the redis store, in another layout: move it"
               + " with that build's `neardup store export` and this build's `neardup store import`");
     }
-    return Integer.parseInt(text.substring(at + bits.length(), end));
+    return l;
   }
 
   private @Nullable RedisCollection fromEntry(String name, byte @Nullable [] entry) {
@@ -388,7 +383,7 @@ public final class RedisStore implements FingerprintStore {
             name,
             uid,
             CollectionSettings.parse(text.substring(semi + 1)),
-            layoutIdBits(name, uid));
+            layoutOf(name, uid));
     cache.put(name, c);
     return c;
   }

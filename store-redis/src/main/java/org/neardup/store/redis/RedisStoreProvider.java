@@ -22,9 +22,13 @@ import redis.clients.jedis.util.JedisURIHelper;
  * redis://127.0.0.1:6379} by default), {@code prefix} of every key ({@code neardup}), {@code pool}
  * connections ({@code 64}, per node in a cluster), {@code timeout-ms} per call ({@code 5000}),
  * {@code cluster} ({@code true} when the URL names a node of a Redis Cluster, {@code false} by
- * default), {@code id-bucket-bits} of the collections it creates (16: 2^16 buckets of the id index,
- * compact up to ~8M documents with Redis's default {@code hash-max-listpack-entries} of 128; 17 for
- * up to ~16M, and so on).
+ * default), and the layout of the collections it creates ({@link Layout}; each collection keeps its
+ * own): {@code expected-documents}, the size to lay them out for (sets both of the next two, see
+ * {@link Layout#forDocuments}: 1000000 gives 14 and 14, 10000000 gives 17 and 16), or {@code
+ * id-bucket-bits} (16 by default: 2^16 buckets of the id index, compact up to ~8M documents with
+ * Redis's default {@code hash-max-listpack-entries} of 128; 17 for up to ~16M, and so on) and
+ * {@code block-key-bits} (16 by default: a key per 16-bit block value; 14 at 1M documents cuts the
+ * block keys' fixed cost per document by 4), each of which overrides the size's.
  */
 public final class RedisStoreProvider implements FingerprintStore.Provider {
   private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
@@ -45,7 +49,9 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
         "expire-interval",
         "tls-ca-file",
         "cluster",
-        "id-bucket-bits");
+        "id-bucket-bits",
+        "block-key-bits",
+        "expected-documents");
     String url = config.get("url", "redis://127.0.0.1:6379");
     URI uri;
     try {
@@ -68,8 +74,26 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
           "prefix must be 1 to 32 characters of [A-Za-z0-9._-], got '" + prefix + "'");
     }
     int pool = positive(config, "pool", 64);
-    int idBits = positive(config, "id-bucket-bits", Keys.DEFAULT_ID_BITS);
-    new Keys(prefix, "c", 0, idBits); // checks the range before anything connects
+    String expected = config.get("expected-documents");
+    Layout sized = Layout.DEFAULT;
+    if (expected != null) {
+      long n;
+      try {
+        n = Long.parseLong(expected);
+      } catch (NumberFormatException e) {
+        n = -1;
+      }
+      if (n <= 0) {
+        throw new IllegalArgumentException(
+            "expected-documents must be a positive integer, got '" + expected + "'");
+      }
+      sized = Layout.forDocuments(n);
+    }
+    // Checks the ranges before anything connects.
+    Layout layout =
+        new Layout(
+            positive(config, "id-bucket-bits", sized.idBits()),
+            positive(config, "block-key-bits", sized.blockBits()));
     int timeout = positive(config, "timeout-ms", 5000);
     DefaultJedisClientConfig.Builder client =
         DefaultJedisClientConfig.builder()
@@ -117,7 +141,7 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
         org.neardup.store.CollectionSettings.parseDuration(config.get("expire-interval", "10s"));
     RedisStore store =
         new RedisStore(
-            redis, prefix, config.clock(), RedisStore.where(uri), expireInterval, idBits);
+            redis, prefix, config.clock(), RedisStore.where(uri), expireInterval, layout);
     try {
       store.ping();
     } catch (RuntimeException e) {

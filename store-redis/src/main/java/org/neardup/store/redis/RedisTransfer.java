@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
-import org.neardup.decide.CandidateKeys;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionTransfer;
 import org.neardup.store.FingerprintStore;
@@ -214,7 +213,6 @@ final class RedisTransfer implements CollectionTransfer {
     private final RedisCollection c;
     private final boolean verify;
     private final int bands;
-    private final CandidateKeys candidateKeys;
     private final BlockEntries entries;
     private List<StoredRecord> chunk = new ArrayList<>(chunkSize);
     private long chunkBytes;
@@ -237,8 +235,7 @@ final class RedisTransfer implements CollectionTransfer {
       this.c = c;
       this.verify = c.settings().verify();
       this.bands = verify ? Importer.bandCount(analyzer) : 0;
-      this.candidateKeys = new CandidateKeys(c.settings().maxDistance());
-      this.entries = new BlockEntries(candidateKeys);
+      this.entries = c.entries;
     }
 
     @Override
@@ -318,7 +315,7 @@ final class RedisTransfer implements CollectionTransfer {
         }
         ids.computeIfAbsent(ByteBuffer.wrap(keys.ids(r.id())), x -> new HashMap<>())
             .put(bytes(r.id()), ord);
-        int[] blockKeys = candidateKeys.blockKeys(r.fingerprint());
+        int[] blockKeys = entries.keys(r.fingerprint());
         for (int t = 0; t < blockKeys.length; t++) {
           entries.putEntry(t, o, r.fingerprint(), entry, 0);
           blocks.computeIfAbsent(blockKeys[t], x -> new ByteArrayOutputStream()).writeBytes(entry);

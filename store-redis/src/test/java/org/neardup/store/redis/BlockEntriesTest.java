@@ -41,6 +41,53 @@ class BlockEntriesTest {
     }
   }
 
+  /**
+   * With keys of fewer bits than a block (a collection's block-key-bits), near-duplicates still
+   * share a key (they share a whole block, so its top bits too), and the rest keys still bound the
+   * distance from below, so the node's filter drops no candidate within k.
+   */
+  @Test
+  void keys_fewerBits_nearDuplicatesShareAKeyAndRestBoundsTheDistance() {
+    SplittableRandom r = new SplittableRandom(11);
+    for (int bits : new int[] {8, 11, 14, 16}) {
+      for (int k : new int[] {0, 3, 6}) {
+        CandidateKeys keys = new CandidateKeys(k);
+        BlockEntries e = new BlockEntries(keys, bits);
+        assertThat(e.width).isEqualTo(9);
+        for (int i = 0; i < 2_000; i++) {
+          long a = r.nextLong();
+          long b = a;
+          for (int flips = r.nextInt(k + 1); flips > 0; flips--) {
+            b ^= 1L << r.nextInt(64);
+          }
+          boolean shared = false;
+          for (int t = 0; t < e.count(); t++) {
+            assertThat(e.key(t, a) >>> 16).isEqualTo(t);
+            assertThat(e.key(t, a) & 0xffff).isLessThan(1 << bits);
+            if (e.key(t, a) == e.key(t, b)) {
+              shared = true;
+              assertThat(Long.bitCount(e.restKey(t, a) ^ e.restKey(t, b)))
+                  .as("bits=%s k=%s t=%s a=%x b=%x", bits, k, t, a, b)
+                  .isLessThanOrEqualTo(Long.bitCount(a ^ b));
+            }
+          }
+          assertThat(shared).as("bits=%s k=%s a=%x b=%x", bits, k, a, b).isTrue();
+        }
+      }
+    }
+  }
+
+  @Test
+  void keys_allBits_areTheCandidateKeys() {
+    SplittableRandom r = new SplittableRandom(5);
+    CandidateKeys keys = new CandidateKeys(3);
+    BlockEntries e = new BlockEntries(keys);
+    for (int i = 0; i < 1_000; i++) {
+      long f = r.nextLong();
+      assertThat(e.keys(f)).containsExactly(keys.blockKeys(f));
+    }
+  }
+
   @Test
   void width_k3_isNineBytes() {
     // 5-byte ordinal + the low 32 of the 48 bits outside a 16-bit block (memory, issue 15).

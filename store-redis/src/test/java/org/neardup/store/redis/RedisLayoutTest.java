@@ -42,7 +42,7 @@ class RedisLayoutTest {
         RedisCollection c = (RedisCollection) store.create("news", settings);
         c.checkAndInsert(new Document("a", Analysis.ofFingerprint(42L, 1)));
         assertThat(new String(store.redis().get(c.keys.meta), StandardCharsets.UTF_8))
-            .startsWith(RedisStore.LAYOUT);
+            .startsWith(Layout.V2);
         // What an earlier build wrote: the settings alone.
         store.redis().set(c.keys.meta, settings.toText().getBytes(StandardCharsets.UTF_8));
       }
@@ -94,6 +94,56 @@ class RedisLayoutTest {
         }
         assertThat(c.delete("id7")).isTrue();
         assertThat(c.get("id7")).isEmpty();
+      }
+    }
+  }
+
+  /**
+   * A collection laid out for few documents (expected-documents: 8-bit block keys, each standing
+   * for 256 block values) is version 3 of the layout, kept in its meta: a store opened without the
+   * option reads it with the creator's block keys and still finds a near-duplicate.
+   */
+  @Test
+  void blockKeyBits_keptPerCollection_otherStoreFindsNearDuplicates() throws IOException {
+    try (RedisServer server = RedisServer.start()) {
+      long f = 0x0123_4567_89AB_CDEFL;
+      try (RedisStore store =
+          (RedisStore)
+              new RedisStoreProvider()
+                  .open(
+                      new StoreConfig(
+                          Map.of(
+                              "url", server.url(),
+                              "expire-interval", "0",
+                              "expected-documents", "1000"),
+                          InstantSource.system()))) {
+        RedisCollection c =
+            (RedisCollection)
+                store.create(
+                    "small",
+                    CollectionSettings.defaults()
+                        .withLexicon("none")
+                        .withVerify(false)
+                        .withMaxDistance(3));
+        assertThat(c.layout).isEqualTo(new Layout(8, 8));
+        assertThat(new String(store.redis().get(c.keys.meta), StandardCharsets.UTF_8))
+            .startsWith(Layout.V3);
+        for (int i = 0; i < 300; i++) {
+          c.checkAndInsert(
+              new Document("id" + i, Analysis.ofFingerprint(i * 0x9E3779B97F4A7C15L, 1)));
+        }
+        assertThat(c.checkAndInsert(new Document("a", Analysis.ofFingerprint(f, 1))).status())
+            .isEqualTo(org.neardup.store.Outcome.Status.STORED);
+      }
+      try (RedisStore other = open(server)) {
+        RedisCollection c = (RedisCollection) other.collection("small");
+        assertThat(c.layout).isEqualTo(new Layout(8, 8));
+        // 3 bits off: the top bit of blocks 0 and 1 (their keys differ) and the low bit of block 3
+        // (its key is the same, its value not): found under block 2's key and block 3's.
+        long g = f ^ 0x8000L ^ 0x8000_0000L ^ (1L << 48);
+        var o = c.checkAndInsert(new Document("b", Analysis.ofFingerprint(g, 1)));
+        assertThat(o.cluster()).isEqualTo("a");
+        assertThat(c.get("id7")).isPresent();
       }
     }
   }

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.redis;
+
+/**
+ * The sizes a collection's keys are laid out with, fixed when the collection is created and kept in
+ * its {@code meta}: {@code idBits}, the bits of the id index's bucket number (2^idBits hashes of
+ * ids), and {@code blockBits}, the bits of a block's value a block key is named by (2^blockBits
+ * keys per block; the block's other bits go into the entries, see {@link BlockEntries}). Immutable.
+ *
+ * @param idBits the id index's bucket bits, in [{@value Keys#MIN_ID_BITS}, {@value
+ *     Keys#MAX_ID_BITS}]
+ * @param blockBits the block key bits, in [{@value #MIN_BLOCK_BITS}, {@value #MAX_BLOCK_BITS}]
+ */
+record Layout(int idBits, int blockBits) {
+  /*
+   * Why sized per collection (issue 15, memory): a Redis key costs ~90 B before its value (dict
+   * entry, key name, object header, allocation rounding). With 16-bit block keys the 4:1 scheme has
+   * 4 x 65,536 block keys whatever the size: 23.6 B per document at 1M, 2.4 B at 10M. With fewer
+   * bits a key holds more entries: its fixed cost spreads over more documents, and a check reads
+   * more entries per key (all of them pass the same popcount filter, so only the bytes read grow).
+   * forDocuments aims at 32-64 entries per block key (the 16-bit keys hold ~15 at 1M, ~150 at 10M)
+   * and 48-96 ids per id bucket (Redis keeps a hash compact up to 128 fields by default, so a
+   * collection may grow 1.3-2.6x past its expected size before its id buckets turn into tables).
+   */
+
+  /** The fewest block key bits: 256 keys per block. */
+  static final int MIN_BLOCK_BITS = 8;
+
+  /** The most block key bits: a key per value of a 16-bit block (the seeds' layout). */
+  static final int MAX_BLOCK_BITS = 16;
+
+  /** The layout of collections created without a size: 2^16 id buckets, 16-bit block keys. */
+  static final Layout DEFAULT = new Layout(Keys.DEFAULT_ID_BITS, MAX_BLOCK_BITS);
+
+  /** Entries per block key {@link #forDocuments} aims at, at the expected size. */
+  static final int ENTRIES_PER_BLOCK_KEY = 64;
+
+  /** Ids per id bucket {@link #forDocuments} aims at, at the expected size. */
+  static final int IDS_PER_BUCKET = 96;
+
+  Layout {
+    if (idBits < Keys.MIN_ID_BITS || idBits > Keys.MAX_ID_BITS) {
+      throw new IllegalArgumentException(
+          "id-bucket-bits must be in ["
+              + Keys.MIN_ID_BITS
+              + ", "
+              + Keys.MAX_ID_BITS
+              + "] (2^bits buckets of the id index, ~128 ids each), got "
+              + idBits);
+    }
+    if (blockBits < MIN_BLOCK_BITS || blockBits > MAX_BLOCK_BITS) {
+      throw new IllegalArgumentException(
+          "block-key-bits must be in ["
+              + MIN_BLOCK_BITS
+              + ", "
+              + MAX_BLOCK_BITS
+              + "] (2^bits block keys per block), got "
+              + blockBits);
+    }
+  }
+
+  /**
+   * The layout for a collection expected to hold about {@code documents} documents: the fewest bits
+   * that keep block keys at up to {@value #ENTRIES_PER_BLOCK_KEY} entries and id buckets at up to
+   * {@value #IDS_PER_BUCKET} ids, within the ranges. 1M documents: 14 block key bits (61 entries
+   * per key), 14 id bits (61 ids per bucket); 10M: 16 (152 entries per key) and 17 (76 ids).
+   *
+   * @throws IllegalArgumentException if {@code documents} is not positive
+   */
+  static Layout forDocuments(long documents) {
+    if (documents <= 0) {
+      throw new IllegalArgumentException(
+          "expected-documents must be a positive number, got " + documents);
+    }
+    int blockBits = bitsFor(documents, ENTRIES_PER_BLOCK_KEY);
+    int idBits = bitsFor(documents, IDS_PER_BUCKET);
+    return new Layout(
+        Math.max(Keys.MIN_ID_BITS, Math.min(Keys.MAX_ID_BITS, idBits)),
+        Math.max(MIN_BLOCK_BITS, Math.min(MAX_BLOCK_BITS, blockBits)));
+  }
+
+  /** The fewest bits b with {@code items / 2^b <= perBucket}. */
+  private static int bitsFor(long items, int perBucket) {
+    long buckets = (items + perBucket - 1) / perBucket;
+    return 64 - Long.numberOfLeadingZeros(Math.max(1, buckets - 1));
+  }
+
+  /**
+   * The first line of a collection's {@code meta}, the layout's version and sizes: version 2 with
+   * 16-bit block keys (what earlier builds wrote and read), else version 3, which those builds
+   * refuse instead of reading its block keys wrongly.
+   */
+  String metaLine() {
+    return blockBits == MAX_BLOCK_BITS
+        ? V2 + "id-bucket-bits=" + idBits
+        : V3 + "id-bucket-bits=" + idBits + " block-key-bits=" + blockBits;
+  }
+
+  static final String V2 = "neardup-redis-layout 2 ";
+  static final String V3 = "neardup-redis-layout 3 ";
+
+  /**
+   * The layout a {@link #metaLine} names, or null when the line is not one (an earlier build's
+   * collection).
+   */
+  static @org.jspecify.annotations.Nullable Layout parse(String line) {
+    if (!line.startsWith(V2) && !line.startsWith(V3)) {
+      return null;
+    }
+    int idBits = -1;
+    int blockBits = MAX_BLOCK_BITS;
+    for (String field : line.substring(V2.length()).trim().split(" ")) {
+      int eq = field.indexOf('=');
+      if (eq < 0) {
+        return null;
+      }
+      String key = field.substring(0, eq);
+      int value;
+      try {
+        value = Integer.parseInt(field.substring(eq + 1));
+      } catch (NumberFormatException e) {
+        return null;
+      }
+      if (key.equals("id-bucket-bits")) {
+        idBits = value;
+      } else if (key.equals("block-key-bits")) {
+        blockBits = value;
+      } else {
+        return null;
+      }
+    }
+    if (idBits < 0 || (line.startsWith(V2) && blockBits != MAX_BLOCK_BITS)) {
+      return null;
+    }
+    return new Layout(idBits, blockBits);
+  }
+}
