@@ -58,6 +58,9 @@ final class RedisCollection implements Collection {
   final BlockEntries entries;
   final Layout layout;
 
+  /** Concurrent single check-and-inserts run as batches, unless the store's group-commit=false. */
+  private final @Nullable GroupCommit group;
+
   /**
    * The retention in milliseconds (0: documents are kept), which records leave out ({@link
    * DocRecord}).
@@ -74,6 +77,7 @@ final class RedisCollection implements Collection {
     this.settings = settings;
     this.analyzer = settings.deduplicator().analyzer();
     this.keys = new Keys(store.prefix(), name, uid, layout.idBits());
+    this.group = store.groupCommit() ? new GroupCommit(ROUND) : null;
     this.layout = layout;
     this.verify = settings.verify();
     this.decision = new RemoteDecision(settings);
@@ -293,6 +297,10 @@ final class RedisCollection implements Collection {
     RemoteDecision.checkId(document.id(), -1);
     RemoteDecision.checkAnalysis(document.analysis(), -1);
     checkOpen();
+    if (group != null) {
+      GroupCommit g = group;
+      return io(() -> g.submit(document, docs -> insertAll(docs, store.clock().millis())));
+    }
     return io(() -> insert(document, store.clock().millis()));
   }
 

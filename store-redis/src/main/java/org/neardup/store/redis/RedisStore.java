@@ -82,6 +82,7 @@ public final class RedisStore implements FingerprintStore {
   private final byte[] uids;
   private final Map<String, RedisCollection> cache = new ConcurrentHashMap<>();
   private final Layout layout;
+  private final boolean groupCommit;
   private volatile boolean closed;
   private final java.util.concurrent.@Nullable ScheduledExecutorService expiry;
 
@@ -91,8 +92,10 @@ public final class RedisStore implements FingerprintStore {
       InstantSource clock,
       String where,
       java.time.Duration expireInterval,
-      Layout layout) {
+      Layout layout,
+      boolean groupCommit) {
     this.layout = layout;
+    this.groupCommit = groupCommit;
     this.redis = redis;
     this.scripts = new Scripts(redis);
     this.prefix = prefix;
@@ -274,6 +277,13 @@ public final class RedisStore implements FingerprintStore {
         + uri.getHost()
         + ":"
         + (uri.getPort() < 0 ? 6379 : uri.getPort());
+  }
+
+  /**
+   * Whether collections run concurrent single check-and-inserts as batches ({@link GroupCommit}).
+   */
+  boolean groupCommit() {
+    return groupCommit;
   }
 
   @Override

@@ -28,7 +28,9 @@ import redis.clients.jedis.util.JedisURIHelper;
  * id-bucket-bits} (16 by default: 2^16 buckets of the id index, compact up to ~8M documents with
  * Redis's default {@code hash-max-listpack-entries} of 128; 17 for up to ~16M, and so on) and
  * {@code block-key-bits} (16 by default: a key per 16-bit block value; 14 at 1M documents cuts the
- * block keys' fixed cost per document by 4), each of which overrides the size's.
+ * block keys' fixed cost per document by 4), each of which overrides the size's; {@code
+ * group-commit} ({@code true}: single check-and-inserts made at the same time by threads of this
+ * process run as one batch, see {@link GroupCommit}; {@code false}: each alone).
  */
 public final class RedisStoreProvider implements FingerprintStore.Provider {
   private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
@@ -51,7 +53,8 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
         "cluster",
         "id-bucket-bits",
         "block-key-bits",
-        "expected-documents");
+        "expected-documents",
+        "group-commit");
     String url = config.get("url", "redis://127.0.0.1:6379");
     URI uri;
     try {
@@ -121,6 +124,12 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     poolConfig.setMaxTotal(pool);
     poolConfig.setMaxIdle(pool);
     poolConfig.setMaxWait(java.time.Duration.ofMillis(timeout));
+    String groupCommitOption = config.get("group-commit", "true");
+    if (!groupCommitOption.equals("true") && !groupCommitOption.equals("false")) {
+      throw new IllegalArgumentException(
+          "group-commit must be true or false, got '" + groupCommitOption + "'");
+    }
+    boolean groupCommit = groupCommitOption.equals("true");
     String cluster = config.get("cluster", "false");
     if (!cluster.equals("true") && !cluster.equals("false")) {
       throw new IllegalArgumentException("cluster must be true or false, got '" + cluster + "'");
@@ -141,7 +150,13 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
         org.neardup.store.CollectionSettings.parseDuration(config.get("expire-interval", "10s"));
     RedisStore store =
         new RedisStore(
-            redis, prefix, config.clock(), RedisStore.where(uri), expireInterval, layout);
+            redis,
+            prefix,
+            config.clock(),
+            RedisStore.where(uri),
+            expireInterval,
+            layout,
+            groupCommit);
     try {
       store.ping();
     } catch (RuntimeException e) {
