@@ -90,16 +90,19 @@ public final class RemoteDecision {
 
   /**
    * Checks a document's id: not empty, at most {@link Collection#MAX_ID_BYTES} bytes of UTF-8.
+   * Every store checks ids with this (the embedded store too).
    *
    * @param position its position in a batch (named in the message), or -1 for a single document
+   * @return the id's UTF-8 bytes
    * @throws IllegalArgumentException naming the rule and the actual length
    */
-  public static void checkId(String id, int position) {
+  public static byte[] checkId(String id, int position) {
     Objects.requireNonNull(id, "id");
     if (id.isEmpty()) {
       throw new IllegalArgumentException(at(position) + "id must not be empty");
     }
-    int n = id.getBytes(StandardCharsets.UTF_8).length;
+    byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+    int n = utf8.length;
     if (n > Collection.MAX_ID_BYTES) {
       throw new IllegalArgumentException(
           at(position)
@@ -108,6 +111,7 @@ public final class RemoteDecision {
               + " bytes of UTF-8, got "
               + n);
     }
+    return utf8;
   }
 
   /**

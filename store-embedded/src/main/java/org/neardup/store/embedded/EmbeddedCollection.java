@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
@@ -23,6 +22,7 @@ import org.neardup.store.CollectionStats;
 import org.neardup.store.Document;
 import org.neardup.store.Outcome;
 import org.neardup.store.Outcome.Status;
+import org.neardup.store.RemoteDecision;
 import org.neardup.store.StoredDocument;
 
 /**
@@ -108,30 +108,6 @@ final class EmbeddedCollection implements Collection {
 
   // --- validation -------------------------------------------------------------------------
 
-  private static byte[] checkId(String id, int position) {
-    Objects.requireNonNull(id, "id");
-    if (id.isEmpty()) {
-      throw new IllegalArgumentException(at(position) + "id must not be empty");
-    }
-    byte[] b = id.getBytes(StandardCharsets.UTF_8);
-    if (b.length > MAX_ID_BYTES) {
-      throw new IllegalArgumentException(
-          at(position) + "id must be at most " + MAX_ID_BYTES + " bytes of UTF-8, got " + b.length);
-    }
-    return b;
-  }
-
-  private static void checkAnalysis(Analysis a, int position) {
-    Objects.requireNonNull(a, "analysis");
-    if (a.isEmpty()) {
-      throw new IllegalArgumentException(at(position) + "text has no letters or digits");
-    }
-  }
-
-  private static String at(int position) {
-    return position < 0 ? "" : "document " + position + ": ";
-  }
-
   private void checkOpen() {
     if (dropped) {
       throw new IllegalStateException("collection '" + name + "' was dropped");
@@ -165,8 +141,8 @@ final class EmbeddedCollection implements Collection {
   }
 
   private Prepared prepare(Document d, int position, long now) {
-    byte[] id = checkId(d.id(), position);
-    checkAnalysis(d.analysis(), position);
+    byte[] id = RemoteDecision.checkId(d.id(), position);
+    RemoteDecision.checkAnalysis(d.analysis(), position);
     long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
     long exp = settings.expiresAt(d.timestamp(), now);
     byte[] body = exp <= now ? null : LogFormat.insert(number, ts, exp, id, d.analysis().encode());
@@ -376,7 +352,7 @@ final class EmbeddedCollection implements Collection {
 
   @Override
   public Outcome check(Analysis analysis) {
-    checkAnalysis(analysis, -1);
+    RemoteDecision.checkAnalysis(analysis, -1);
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
