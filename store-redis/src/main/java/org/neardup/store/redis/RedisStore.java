@@ -35,11 +35,11 @@ import redis.clients.jedis.util.Pool;
  * prefix {@code P}) all carry the hash tag {@code {c:u}}:
  *
  * <ul>
- *   <li>{@code P:{c:u}:b<3 bytes>}: per block key ({@link CandidateKeys}: the block's number and
- *       16-bit value), a string of {@link BlockEntries}: each document's ordinal and 32 of the bits
- *       of its fingerprint outside the block (9 bytes for k <= 3), so a check drops candidates
- *       farther than k from one GET per block key; {@code P:{c:u}:k<8 bytes>}: a set of ordinals
- *       per MinHash band key (an intset);
+ *   <li>{@code P:{c:u}:b<3 bytes>}: per block key ({@link BlockEntries#key}: the block's number and
+ *       16-bit value, or the value's top {@code block-key-bits}), a string of {@link BlockEntries}:
+ *       each document's ordinal and 32 of the bits of its fingerprint outside the block (9 bytes
+ *       for k <= 3), so a check drops candidates farther than k from one GET per block key; {@code
+ *       P:{c:u}:k<8 bytes>}: a set of ordinals per MinHash band key (an intset);
  *   <li>{@code d<ordinal / 128>}: hashes of 128 records each (field ordinal % 128; {@link
  *       DocRecord}: fingerprint, timestamp, expiry unless it is the timestamp plus the retention,
  *       band keys, id), which Redis keeps as compact listpacks while a record is at most 64 bytes;
@@ -62,10 +62,11 @@ import redis.clients.jedis.util.Pool;
  * but the connection pool and a cache of settings, so a second process sees the same collections.
  *
  * <p>Memory (Redis {@code used_memory}, fingerprint-only documents with 2-8 character ids, 4:1):
- * 92.3 B per document at 10.2M stored with {@code id-bucket-bits=17}, 119.9 B at 1M, where the
- * fixed cost of the 262,144 block keys (~90 B each) still weighs 24 B per document ({@code
- * benchmarks/redis-10m.sh}, {@code redis-memory.py}; docs/BENCHMARKS.md). Thread-safe: any number
- * of threads and processes may use one store.
+ * 92.3 B per document at 10.2M stored with {@code id-bucket-bits=17}; at 1M, 95.9 B with the layout
+ * sized for it ({@code expected-documents=1000000}: 14-bit block keys, 2^14 id buckets, {@link
+ * Layout}) against 119.5 B with the default one, whose 262,144 block keys (~90 B of fixed cost
+ * each) weigh 24 B per document ({@code benchmarks/redis-10m.sh}, {@code redis-memory.py};
+ * docs/BENCHMARKS.md). Thread-safe: any number of threads and processes may use one store.
  *
  * <h2>Exactly one new document among near-duplicates</h2>
  *
