@@ -129,7 +129,11 @@ final class RedisCollection implements Collection {
     return verify ? a.sketch().bandKeys() : new long[0];
   }
 
-  /** The reads of a probe of {@code a}, queued on a pipeline: EXISTS meta, GET seq, then keys. */
+  /**
+   * The reads of a probe of {@code a}, queued on a pipeline after the pipeline's EXISTS meta and
+   * GET seq (one pair for all the probes of a pipeline: a sequence number read before every probe's
+   * keys is as good for each, since the commit re-checks whatever is stored above it).
+   */
   private final class Reads {
     final Analysis analysis;
     final int[] blockKeys;
@@ -139,13 +143,12 @@ final class RedisCollection implements Collection {
     final List<Response<byte[]>> blocks;
     final List<Response<Set<byte[]>>> bands;
 
-    Reads(Analysis a, AbstractPipeline p) {
+    Reads(Analysis a, AbstractPipeline p, Response<Boolean> exists, Response<byte[]> seq) {
       this.analysis = a;
       this.blockKeys = entries.keys(a.fingerprint());
       this.bandKeys = bandKeys(a);
-      // seq first: whatever is stored after this read has a greater ordinal, and is left out.
-      exists = p.exists(keys.meta);
-      seq = p.get(keys.seq);
+      this.exists = exists;
+      this.seq = seq;
       blocks = new ArrayList<>(blockKeys.length);
       for (int key : blockKeys) {
         blocks.add(p.get(keys.block(key)));
@@ -248,8 +251,11 @@ final class RedisCollection implements Collection {
   private List<Probe> probeAll(List<Analysis> analyses) {
     List<Reads> reads = new ArrayList<>(analyses.size());
     try (AbstractPipeline p = store.redis().pipelined()) {
+      // seq first: whatever is stored after this read has a greater ordinal, and is left out.
+      Response<Boolean> exists = p.exists(keys.meta);
+      Response<byte[]> seq = p.get(keys.seq);
       for (Analysis a : analyses) {
-        reads.add(new Reads(a, p));
+        reads.add(new Reads(a, p, exists, seq));
       }
       p.sync();
     }
