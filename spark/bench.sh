@@ -7,7 +7,8 @@
 # environment: not the giant-cluster corpus). CPU seconds (user + sys) are printed beside the wall
 # times: on a shared, loaded machine they compare far better than wall times. BASE_JAR=JAR in the
 # environment runs another build of the Spark job (an older commit's spark/target/neardup-spark.jar)
-# right after this one on each corpus, for a ratio measured side by side.
+# right after this one on each corpus, for a ratio measured side by side; SPARK_JAR=JAR runs that
+# build instead of this worktree's.
 # Usage: spark/bench.sh [DOCS] [WORKDIR] [ALLPAIRS_FINGERPRINTS]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,9 +54,9 @@ for input in "${inputs[@]}"; do
   awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
     printf "neardup dedup:       %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
       s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
-  for jar in "" ${BASE_JAR:-}; do
+  for jar in "${SPARK_JAR:-}" ${BASE_JAR:-}; do
     label="neardup spark dedup:"
-    if [ -n "$jar" ]; then
+    if [ -n "$jar" ] && [ "$jar" != "${SPARK_JAR:-}" ]; then
       label="spark, BASE_JAR:   "
     fi
     { NEARDUP_SPARK_JAR="$jar" /usr/bin/time -f '%e %M %U %S' ./neardup spark dedup "$input" --out "$work/spark" --force >"$work/spark-summary.json"; } 2>"$work/time.txt"

@@ -173,6 +173,9 @@ public final class SparkDedupJob {
         Candidates.find(jsc, members, settings, partitions, firstNew, documents + firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
     if (verify) {
+      // Read twice below (the first of each pair of shapes, then the join with the verdicts):
+      // kept, or the self-join (the sort of every group and the scan of its pairs) runs twice.
+      candidates.persist(StorageLevel.MEMORY_AND_DISK_SER());
       // Candidates between the same two shapes (copies of the same two texts) have the same
       // similarity: one of them (the first) is verified per pair of shapes and its verdict given to
       // all, so that n copies of a text cost one sketch comparison, not n * (n - 1) / 2. The two
@@ -231,6 +234,7 @@ public final class SparkDedupJob {
     pairs.persist(StorageLevel.MEMORY_AND_DISK_SER());
     cached.add(pairs);
     long pairCount = pairs.count();
+    candidates.unpersist(false);
     long t2 = System.nanoTime();
 
     // 3. Clusters.
