@@ -2,7 +2,6 @@
 package org.neardup.spark;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -91,25 +90,13 @@ final class Candidates {
               Map<Long, Integer> nbs = blocks.value();
               for (int k = 0; k < tables + m.bandKeys.length; k++) {
                 long value = k < tables ? m.fingerprint & masks[k] : m.bandKeys[k - tables];
-                // A member of band group b needs only bands 0..b-1 (is the pair an earlier
-                // band's?):
-                // the shuffle carries 2.5 band keys per band record instead of 6.
-                Member mk =
-                    k < tables
-                        ? m
-                        : new Member(
-                            m.ordinal,
-                            m.fingerprint,
-                            Arrays.copyOf(m.bandKeys, k - tables),
-                            0,
-                            m.shape);
                 Integer nb = nbs.isEmpty() ? null : nbs.get(GroupKey.groupHash(k, value));
                 if (nb == null || nb <= 1) {
-                  out.add(new Tuple2<>(new GroupKey(k, value, 0, 0), mk));
+                  out.add(new Tuple2<>(new GroupKey(k, value, 0, 0), m));
                   continue;
                 }
                 int a = Math.floorMod(GroupKey.groupHash(k, m.ordinal), nb);
-                Member copy = new Member(mk.ordinal, mk.fingerprint, mk.bandKeys, a, mk.shape);
+                Member copy = new Member(m.ordinal, m.fingerprint, m.bandKeys, a, m.shape);
                 for (int c = 0; c < nb; c++) {
                   out.add(
                       new Tuple2<>(new GroupKey(k, value, Math.min(a, c), Math.max(a, c)), copy));
