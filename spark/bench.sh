@@ -5,7 +5,10 @@
 # copies of one text (one giant cluster), then the Spark self-join alone on random fingerprints
 # per block scheme (ALLPAIRS_FINGERPRINTS 0: not; DOCS 0: only the self-join; GIANT=0 in the
 # environment: not the giant-cluster corpus). CPU seconds (user + sys) are printed beside the wall
-# times: on a shared, loaded machine they compare far better than wall times.
+# times: on a shared, loaded machine they compare far better than wall times. BASE_JAR=JAR in the
+# environment runs another build of the Spark job (an older commit's spark/target/neardup-spark.jar)
+# right after this one on each corpus, for a ratio measured side by side; SPARK_JAR=JAR runs that
+# build instead of this worktree's.
 # Usage: spark/bench.sh [DOCS] [WORKDIR] [ALLPAIRS_FINGERPRINTS]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -51,22 +54,28 @@ for input in "${inputs[@]}"; do
   awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
     printf "neardup dedup:       %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
       s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
-  { /usr/bin/time -f '%e %M %U %S' ./neardup spark dedup "$input" --out "$work/spark" --force >"$work/spark-summary.json"; } 2>"$work/time.txt"
-  read -r wall rss user sys < <(tail -1 "$work/time.txt")
-  sec="$(sed -n 's/^  "seconds" : \([0-9.]*\),*/\1/p' "$work/spark-summary.json")"
-  pairs="$(sed -n 's/^  "pairs" : \([0-9]*\),*/\1/p' "$work/spark-summary.json")"
-  awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
-    printf "neardup spark dedup: %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
-      s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
-  grep -A6 '"phase_seconds"\|"shuffle_bytes_written"' "$work/spark-summary.json" | tr -d '\n ' | sed 's/}/}\n/g' | grep -v '^$' | sed 's/^/  spark /'
-  # Both must agree, line for line.
-  for f in clusters pairs unique duplicates; do
-    if ! cmp -s <(sort "$work/dedup/$f.jsonl") <(cat "$work/spark/$f"/part-* | sort); then
-      echo "  DIFFERENT: $f" >&2
-      exit 1
+  for jar in "${SPARK_JAR:-}" ${BASE_JAR:-}; do
+    label="neardup spark dedup:"
+    if [ -n "$jar" ] && [ "$jar" != "${SPARK_JAR:-}" ]; then
+      label="spark, BASE_JAR:   "
     fi
+    { NEARDUP_SPARK_JAR="$jar" /usr/bin/time -f '%e %M %U %S' ./neardup spark dedup "$input" --out "$work/spark" --force >"$work/spark-summary.json"; } 2>"$work/time.txt"
+    read -r wall rss user sys < <(tail -1 "$work/time.txt")
+    sec="$(sed -n 's/^  "seconds" : \([0-9.]*\),*/\1/p' "$work/spark-summary.json")"
+    pairs="$(sed -n 's/^  "pairs" : \([0-9]*\),*/\1/p' "$work/spark-summary.json")"
+    awk -v l="$label" -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
+      printf "%s %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
+        l, s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
+    grep -A6 '"phase_seconds"\|"shuffle_bytes_written"' "$work/spark-summary.json" | tr -d '\n ' | sed 's/}/}\n/g' | grep -v '^$' | sed 's/^/  spark /'
+    # Both must agree, line for line.
+    for f in clusters pairs unique duplicates; do
+      if ! cmp -s <(sort "$work/dedup/$f.jsonl") <(cat "$work/spark/$f"/part-* | sort); then
+        echo "  DIFFERENT: $f" >&2
+        exit 1
+      fi
+    done
+    echo "  same clusters, pairs, unique and duplicates: yes"
   done
-  echo "  same clusters, pairs, unique and duplicates: yes"
 done
 
 if [ "$fps" = 0 ]; then

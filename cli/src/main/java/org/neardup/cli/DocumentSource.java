@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
+import org.neardup.text.LineReader;
 
 /**
  * Reads documents from the command line's inputs, in order: JSONL files (one JSON object per line,

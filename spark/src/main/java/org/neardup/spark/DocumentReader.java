@@ -8,12 +8,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
-import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -29,6 +26,7 @@ import org.apache.spark.util.TaskCompletionListener;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
+import org.neardup.text.LineReader;
 
 /**
  * Reads the inputs into analysed {@link Doc}s, numbered as {@code neardup dedup} numbers them.
@@ -375,21 +373,7 @@ final class DocumentReader {
   }
 
   static String decode(CharsetDecoder decoder, byte[] bytes) throws CharacterCodingException {
-    decoder.reset();
-    ByteBuffer in = ByteBuffer.wrap(bytes);
-    try {
-      CharBuffer out = decoder.decode(in);
-      return out.toString();
-    } catch (MalformedInputException e) {
-      throw new CharacterCodingException() {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public String getMessage() {
-          return "invalid UTF-8 at byte offset " + in.position();
-        }
-      };
-    }
+    return LineReader.decode(decoder, bytes, 0, bytes.length);
   }
 
   static String quote(String s) {

@@ -98,6 +98,43 @@ final class OrdinalRanges extends Partitioner {
     return indexes[k];
   }
 
+  /**
+   * The same partitions for long keys whose high half is the ordinal, such as {@code (i << 32) | j}
+   * for a pair: sorted by the key, a partition's records come in ascending order of both.
+   */
+  Partitioner byHighHalf() {
+    return new ByHighHalf(this);
+  }
+
+  private static final class ByHighHalf extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final OrdinalRanges ranges;
+
+    ByHighHalf(OrdinalRanges ranges) {
+      this.ranges = ranges;
+    }
+
+    @Override
+    public int numPartitions() {
+      return ranges.partitions;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      return ranges.getPartition((int) ((Long) key >>> 32));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ByHighHalf && ((ByHighHalf) o).ranges.equals(ranges);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * ranges.hashCode() + 1;
+    }
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof OrdinalRanges

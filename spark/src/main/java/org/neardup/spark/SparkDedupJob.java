@@ -14,6 +14,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -172,6 +173,9 @@ public final class SparkDedupJob {
         Candidates.find(jsc, members, settings, partitions, firstNew, documents + firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
     if (verify) {
+      // Read twice below (the first of each pair of shapes, then the join with the verdicts):
+      // kept, or the self-join (the sort of every group and the scan of its pairs) runs twice.
+      candidates.persist(StorageLevel.MEMORY_AND_DISK_SER());
       // Candidates between the same two shapes (copies of the same two texts) have the same
       // similarity: one of them (the first) is verified per pair of shapes and its verdict given to
       // all, so that n copies of a text cost one sketch comparison, not n * (n - 1) / 2. The two
@@ -230,6 +234,7 @@ public final class SparkDedupJob {
     pairs.persist(StorageLevel.MEMORY_AND_DISK_SER());
     cached.add(pairs);
     long pairCount = pairs.count();
+    candidates.unpersist(false);
     long t2 = System.nanoTime();
 
     // 3. Clusters.
@@ -280,81 +285,76 @@ public final class SparkDedupJob {
             .filter(f -> f._1() >= first) // an earlier run's documents: decided then
             .repartitionAndSortWithinPartitions(ranges);
     JavaRDD<Tuple2<Doc, Fact>> decided = batch.zipPartitions(facts, OrdinalRanges::merge);
-    JavaRDD<Out> outs = decided.map(e -> Out.of(e._1(), e._2(), verify));
-    outs.persist(StorageLevel.MEMORY_AND_DISK_SER());
-    cached.add(outs);
 
-    // 5. Write: each part file holds one input split's documents, in input order.
-    saveText(outs.filter(o -> o.cluster != null).map(o -> o.cluster), staging, "clusters");
-    saveText(
-        outs.filter(o -> o.cluster != null && o.representative)
-            .map(o -> new String(o.record, StandardCharsets.UTF_8)),
-        staging,
-        "unique");
-    saveText(
-        outs.filter(o -> o.cluster != null && !o.representative)
-            .map(o -> new String(o.record, StandardCharsets.UTF_8)),
-        staging,
-        "duplicates");
-    saveText(outs.filter(o -> o.error != null).map(o -> o.error), staging, "errors");
+    // 5. Write: each part file holds one input split's documents, in input order. The four files of
+    // a split are written by one task in one pass, which also counts for the summary.
+    List<Tuple2<Integer, Integer>> biggest = sizes.top(5, new BySize());
+    java.util.HashSet<Integer> biggestReps = new java.util.HashSet<>();
+    for (Tuple2<Integer, Integer> b : biggest) {
+      biggestReps.add(b._1());
+    }
+    PartFiles.Seen seen = PartFiles.write(decided, conf, staging.toString(), verify, biggestReps);
+    java.util.Map<Integer, String> biggestIds = new java.util.HashMap<>();
+    for (Tuple2<Integer, String> e : seen.ids) {
+      biggestIds.put(e._1(), e._2());
+    }
+    if (earlier != null && biggestIds.size() < biggestReps.size()) {
+      // The representative of a big cluster may be a document of the earlier run.
+      earlier
+          .filter(d -> biggestReps.contains(d.ordinal))
+          .mapToPair(d -> new Tuple2<>(d.ordinal, d.idJson))
+          .collectAsMap()
+          .forEach(biggestIds::put);
+    }
+    // The pairs with their two ids: brought by a merge with the documents, sorted by the second
+    // ordinal, then one with the documents sorted by (first, second) ordinal, so that the part
+    // files
+    // in name order hold the pairs in order.
+    Partitioner byFirst = where.byHighHalf();
     saveText(
         pairs
-            .mapToPair(p -> new Tuple2<>((int) p[0], p))
-            .repartitionAndSortWithinPartitions(where)
-            .zipPartitions(docs, (ps, ds) -> OrdinalRanges.lookup(ds, ps))
-            .mapToPair(e -> new Tuple2<>((int) e._1()[1], new Tuple2<>(e._1(), e._2().idJson)))
+            .mapToPair(p -> new Tuple2<>((int) p[1], p))
             .repartitionAndSortWithinPartitions(where)
             .zipPartitions(docs, (ps, ds) -> OrdinalRanges.lookup(ds, ps))
             .mapToPair(
+                e ->
+                    new Tuple2<>(
+                        (e._1()[0] << 32) | e._1()[1], new Tuple2<>(e._1(), e._2().idJson)))
+            .repartitionAndSortWithinPartitions(byFirst)
+            .zipPartitions(
+                docs,
+                (ps, ds) ->
+                    OrdinalRanges.lookup(
+                        ds,
+                        new Iterator<Tuple2<Integer, Tuple2<long[], String>>>() {
+                          @Override
+                          public boolean hasNext() {
+                            return ps.hasNext();
+                          }
+
+                          @Override
+                          public Tuple2<Integer, Tuple2<long[], String>> next() {
+                            Tuple2<Long, Tuple2<long[], String>> p = ps.next();
+                            return new Tuple2<>((int) (p._1() >>> 32), p._2());
+                          }
+                        }))
+            .map(
                 e -> {
                   long[] p = e._1()._1();
-                  String line =
-                      Lines.pair(
-                          e._1()._2(),
-                          e._2().idJson,
-                          (int) p[2],
-                          Double.longBitsToDouble(p[3]),
-                          verify);
-                  return new Tuple2<>((p[0] << 32) | p[1], line);
-                })
-            .sortByKey(true, partitions)
-            .values(),
+                  return Lines.pair(
+                      e._2().idJson,
+                      e._1()._2(),
+                      (int) p[2],
+                      Double.longBitsToDouble(p[3]),
+                      verify);
+                }),
         staging,
         "pairs");
 
     // 6. The summary: counts, the five biggest clusters, the first five errors.
-    long[] counts =
-        outs.map(
-                x -> {
-                  boolean placed = x.cluster != null;
-                  return new long[] {
-                    placed && x.representative ? 1 : 0,
-                    placed && !x.representative ? 1 : 0,
-                    placed && x.representative && x.size > 1 ? 1 : 0,
-                    placed && x.isNew ? 1 : 0,
-                    x.error != null ? 1 : 0
-                  };
-                })
-            .fold(
-                new long[5],
-                (a, b) ->
-                    new long[] {a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4]});
+    long[] counts = seen.counts;
     long errorCount = counts[4];
-    List<Tuple2<Integer, Integer>> biggest = sizes.top(5, new BySize());
-    java.util.Set<Integer> biggestReps = new java.util.HashSet<>();
-    for (Tuple2<Integer, Integer> b : biggest) {
-      biggestReps.add(b._1());
-    }
-    java.util.Map<Integer, String> biggestIds =
-        biggestReps.isEmpty()
-            ? java.util.Map.of()
-            : docs.filter(d -> biggestReps.contains(d.ordinal))
-                .mapToPair(d -> new Tuple2<>(d.ordinal, d.idJson))
-                .collectAsMap();
-    List<String> firstErrors =
-        errorCount == 0
-            ? List.of()
-            : outs.filter(o -> o.error != null).map(o -> o.errorBrief).take(5);
+    List<String> firstErrors = seen.firstErrors;
     long t3 = System.nanoTime();
 
     ObjectNode summary = JSON.createObjectNode();

@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,28 +90,11 @@ class DedupEquivalenceTest {
     return summary;
   }
 
-  private static List<String> sortedLines(Path dir, String name, boolean spark) throws IOException {
-    List<String> lines = new ArrayList<>();
-    if (spark) {
-      try (Stream<Path> parts = Files.list(dir.resolve(name))) {
-        for (Path p : (Iterable<Path>) parts.sorted()::iterator) {
-          if (p.getFileName().toString().startsWith("part-")) {
-            lines.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
-          }
-        }
-      }
-    } else {
-      lines.addAll(Files.readAllLines(dir.resolve(name + ".jsonl"), StandardCharsets.UTF_8));
-    }
-    Collections.sort(lines);
-    return lines;
-  }
-
   private static void assertSame(Path engineOut, JsonNode e, Path sparkOut, JsonNode s)
       throws IOException {
     for (String name : FILES) {
-      List<String> want = sortedLines(engineOut, name, false);
-      List<String> got = sortedLines(sparkOut, name, true);
+      List<String> want = RunOutput.lines(engineOut, name);
+      List<String> got = RunOutput.lines(sparkOut, name);
       List<String> missing = new ArrayList<>(want);
       missing.removeAll(got);
       List<String> extra = new ArrayList<>(got);
@@ -200,11 +182,11 @@ class DedupEquivalenceTest {
         SparkDedupJob.run(spark, s, List.of(pq + "/part*/*.parquet"), got.toString(), true);
     assertThat(summary.get("pairs").asLong()).isEqualTo(e.get("pairs").asLong()).isPositive();
     for (String name : List.of("clusters", "pairs")) {
-      assertThat(sortedLines(got, name, true)).as(name).isEqualTo(sortedLines(want, name, false));
+      assertThat(RunOutput.lines(got, name)).as(name).isEqualTo(RunOutput.lines(want, name));
     }
     // Errors name the Parquet file and its row instead of the JSONL file and line.
-    assertThat(strip(sortedLines(got, "errors", true)))
-        .isEqualTo(strip(sortedLines(want, "errors", false)));
+    assertThat(strip(RunOutput.lines(got, "errors")))
+        .isEqualTo(strip(RunOutput.lines(want, "errors")));
     assertThat(spark.read().parquet(got.resolve("parquet/clusters").toString()).count())
         .isEqualTo(e.get("documents").asLong() - e.get("errors").asLong());
   }

@@ -11,13 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -52,34 +50,6 @@ class DumpAgainstTest {
     spark.stop();
   }
 
-  private static List<String> lines(Path dir, String name) throws IOException {
-    List<String> out = new ArrayList<>();
-    if (Files.isDirectory(dir.resolve(name))) {
-      try (Stream<Path> parts = Files.list(dir.resolve(name))) {
-        for (Path p : (Iterable<Path>) parts.sorted()::iterator) {
-          if (p.getFileName().toString().startsWith("part-")) {
-            out.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
-          }
-        }
-      }
-    } else {
-      out.addAll(Files.readAllLines(dir.resolve(name + ".jsonl"), StandardCharsets.UTF_8));
-    }
-    Collections.sort(out);
-    return out;
-  }
-
-  private static List<String> only(List<String> lines, String field, Set<String> ids)
-      throws IOException {
-    List<String> out = new ArrayList<>();
-    for (String l : lines) {
-      if (ids.contains(JSON.readTree(l).get(field).asText())) {
-        out.add(l);
-      }
-    }
-    return out;
-  }
-
   private static String line(String id, String text) throws IOException {
     return JSON.writeValueAsString(Map.of("id", id, "text", text));
   }
@@ -87,7 +57,8 @@ class DumpAgainstTest {
   @Test
   void newBatchAgainstAStoreExportMatchesOneFullRun() throws IOException {
     SplittableRandom r = new SplittableRandom(17);
-    // The stored corpus: groups of near-copies, inserted in order.
+    // The stored corpus: groups of near-copies, inserted in order. (Small: what costs is the number
+    // of Spark jobs, not the documents.)
     List<String> bases = new ArrayList<>();
     List<String> day1 = new ArrayList<>();
     List<Document> stored = new ArrayList<>();
@@ -95,7 +66,7 @@ class DumpAgainstTest {
     try (FingerprintStore store =
         FingerprintStore.open("embedded", StoreConfig.of(Map.of("data", data.toString())))) {
       Collection c = store.create("news", CollectionSettings.defaults());
-      for (int g = 0; g < 60; g++) {
+      for (int g = 0; g < 24; g++) {
         String base = Texts.text(r, 40 + r.nextInt(40));
         bases.add(base);
         int copies = 1 + r.nextInt(3);
@@ -124,14 +95,14 @@ class DumpAgainstTest {
     // The new batch: edits of stored texts, copies among themselves, and unrelated texts.
     List<String> day2 = new ArrayList<>();
     Set<String> newIds = new HashSet<>();
-    for (int i = 0; i < 120; i++) {
+    for (int i = 0; i < 48; i++) {
       String id = "new-" + i;
       String text =
           i % 3 == 0
               ? Texts.edit(r, bases.get(r.nextInt(bases.size())))
               : i % 3 == 1 && i > 10 ? Texts.edit(r, bases.get(0)) : Texts.text(r, 50);
       day2.add(line(id, text));
-      newIds.add(id);
+      newIds.add(RunOutput.json(id));
     }
     day2.add(line("old-0-0", "a repeated id of a stored document, with words"));
     Path old = tmp.resolve("day1.jsonl");
@@ -152,12 +123,15 @@ class DumpAgainstTest {
         SparkDedupJob.run(
             spark, s, List.of(fresh.toString()), run.toString(), true, dump.toString());
 
-    List<String> clusters = lines(run, "clusters");
-    assertThat(clusters).isEqualTo(only(lines(full, "clusters"), "id", newIds));
-    assertThat(lines(run, "pairs")).isEqualTo(only(lines(full, "pairs"), "b", newIds));
-    assertThat(lines(run, "unique")).isEqualTo(only(lines(full, "unique"), "id", newIds));
-    assertThat(lines(run, "duplicates")).isEqualTo(only(lines(full, "duplicates"), "id", newIds));
-    assertThat(lines(run, "errors")).hasSize(1).allMatch(l -> l.contains("repeated id"));
+    List<String> clusters = RunOutput.lines(run, "clusters");
+    assertThat(clusters).isEqualTo(RunOutput.only(RunOutput.lines(full, "clusters"), "id", newIds));
+    assertThat(RunOutput.lines(run, "pairs"))
+        .isEqualTo(RunOutput.only(RunOutput.lines(full, "pairs"), "b", newIds));
+    assertThat(RunOutput.lines(run, "unique"))
+        .isEqualTo(RunOutput.only(RunOutput.lines(full, "unique"), "id", newIds));
+    assertThat(RunOutput.lines(run, "duplicates"))
+        .isEqualTo(RunOutput.only(RunOutput.lines(full, "duplicates"), "id", newIds));
+    assertThat(RunOutput.lines(run, "errors")).hasSize(1).allMatch(l -> l.contains("repeated id"));
     assertThat(summary.get("documents").asInt()).isEqualTo(day2.size());
     // New documents joined stored clusters, so the test means something.
     assertThat(
@@ -173,7 +147,10 @@ class DumpAgainstTest {
     DedupSettings s3 = new DedupSettings();
     Path run3 = tmp.resolve("run3");
     SparkDedupJob.run(spark, s3, List.of(day3.toString()), run3.toString(), true, run.toString());
-    assertThat(lines(run3, "clusters")).singleElement().asString().contains("\"old-1-0\"");
+    assertThat(RunOutput.lines(run3, "clusters"))
+        .singleElement()
+        .asString()
+        .contains("\"old-1-0\"");
 
     // A collection made with other settings is refused, naming both.
     DedupSettings other = new DedupSettings();
@@ -243,7 +220,7 @@ class DumpAgainstTest {
         run.toString(),
         true,
         dump.toString());
-    JsonNode c = JSON.readTree(lines(run, "clusters").get(0));
+    JsonNode c = JSON.readTree(RunOutput.lines(run, "clusters").get(0));
     assertThat(c.get("id").asText()).isEqualTo("n0");
     assertThat(c.get("representative").asBoolean()).isFalse();
     assertThat(c.get("cluster").asText()).isEqualTo("d1");

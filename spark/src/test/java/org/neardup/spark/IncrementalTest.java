@@ -11,11 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,34 +39,6 @@ class IncrementalTest {
   @AfterAll
   static void stop() {
     spark.stop();
-  }
-
-  private static List<String> lines(Path dir, String name) throws IOException {
-    List<String> out = new ArrayList<>();
-    if (Files.isDirectory(dir.resolve(name))) {
-      try (Stream<Path> parts = Files.list(dir.resolve(name))) {
-        for (Path p : (Iterable<Path>) parts.sorted()::iterator) {
-          if (p.getFileName().toString().startsWith("part-")) {
-            out.addAll(Files.readAllLines(p, StandardCharsets.UTF_8));
-          }
-        }
-      }
-    } else {
-      out.addAll(Files.readAllLines(dir.resolve(name + ".jsonl"), StandardCharsets.UTF_8));
-    }
-    Collections.sort(out);
-    return out;
-  }
-
-  private static List<String> only(List<String> lines, String field, Set<String> ids)
-      throws IOException {
-    List<String> out = new ArrayList<>();
-    for (String l : lines) {
-      if (ids.contains(JSON.readTree(l).get(field).toString())) {
-        out.add(l);
-      }
-    }
-    return out;
   }
 
   @Test
@@ -109,20 +79,23 @@ class IncrementalTest {
         SparkDedupJob.run(
             spark, s2, List.of(day2.toString()), run2.toString(), true, run1.toString());
 
-    List<String> clusters = lines(run2, "clusters");
-    assertThat(clusters).isEqualTo(only(lines(full, "clusters"), "id", newIds));
+    List<String> clusters = RunOutput.lines(run2, "clusters");
+    assertThat(clusters).isEqualTo(RunOutput.only(RunOutput.lines(full, "clusters"), "id", newIds));
     assertThat(clusters.size())
         .isEqualTo(summary.get("unique").asInt() + summary.get("duplicates").asInt());
-    assertThat(lines(run2, "pairs")).isEqualTo(only(lines(full, "pairs"), "b", newIds));
-    assertThat(lines(run2, "unique")).isEqualTo(only(lines(full, "unique"), "id", newIds));
-    assertThat(lines(run2, "duplicates")).isEqualTo(only(lines(full, "duplicates"), "id", newIds));
+    assertThat(RunOutput.lines(run2, "pairs"))
+        .isEqualTo(RunOutput.only(RunOutput.lines(full, "pairs"), "b", newIds));
+    assertThat(RunOutput.lines(run2, "unique"))
+        .isEqualTo(RunOutput.only(RunOutput.lines(full, "unique"), "id", newIds));
+    assertThat(RunOutput.lines(run2, "duplicates"))
+        .isEqualTo(RunOutput.only(RunOutput.lines(full, "duplicates"), "id", newIds));
     List<String> fullErrors = new ArrayList<>();
-    for (String l : lines(full, "errors")) {
+    for (String l : RunOutput.lines(full, "errors")) {
       if (JSON.readTree(l).get("location").asText().startsWith(day2.toString())) {
         fullErrors.add(l);
       }
     }
-    assertThat(lines(run2, "errors")).isEqualTo(fullErrors);
+    assertThat(RunOutput.lines(run2, "errors")).isEqualTo(fullErrors);
     // Some new documents joined old clusters, so the test means something.
     assertThat(clusters.stream().filter(l -> l.contains("\"representative\":false")).count())
         .isPositive();

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.neardup.cli;
+package org.neardup.text;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,10 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * Reads '\n'-terminated lines as raw bytes with a size limit, and decodes them as strict UTF-8. A
- * line longer than the limit is skipped to its end without being held in memory. Not thread-safe.
+ * Reads '\n'-terminated lines as raw bytes with a size limit, and decodes them as strict UTF-8, as
+ * every reader of JSONL and text input does ({@code neardup dedup}, the Spark job's splits): a
+ * trailing '\r' is dropped, a last line without '\n' counts, and a line longer than the limit is
+ * skipped to its end without being held in memory (only its length is kept). Not thread-safe.
  */
-final class LineReader {
+public final class LineReader {
   private final InputStream in;
   private final int maxBytes;
   private final byte[] buf = new byte[1 << 16];
@@ -28,19 +30,25 @@ final class LineReader {
   private long lineLengthTotal;
   private long lineNumber;
   private boolean eof;
+  private long consumed; // bytes of the input before buf[0]
   private final CharsetDecoder decoder =
       StandardCharsets.UTF_8
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT);
 
-  LineReader(InputStream in, int maxBytes) {
+  /**
+   * Reads {@code in} from where it is.
+   *
+   * @param maxBytes the longest line kept, in bytes; longer ones are {@link #tooLong()}
+   */
+  public LineReader(InputStream in, int maxBytes) {
     this.in = in;
     this.maxBytes = maxBytes;
   }
 
   /** Advances to the next line; false at the end of the input. */
-  boolean next() throws IOException {
+  public boolean next() throws IOException {
     if (eof) {
       return false;
     }
@@ -50,6 +58,7 @@ final class LineReader {
     boolean any = false;
     while (true) {
       if (pos == lim) {
+        consumed += lim;
         lim = in.read(buf, 0, buf.length);
         pos = 0;
         if (lim <= 0) {
@@ -93,22 +102,28 @@ final class LineReader {
     lineLength += n;
   }
 
-  long lineNumber() {
+  /** How many bytes of the input the lines read so far took, their '\n' included. */
+  public long position() {
+    return consumed + pos;
+  }
+
+  /** The number of the current line, from 1. */
+  public long lineNumber() {
     return lineNumber;
   }
 
   /** Whether the current line exceeded the limit (its bytes were not kept). */
-  boolean tooLong() {
+  public boolean tooLong() {
     return tooLong;
   }
 
   /** The current line's length in bytes, even when too long. */
-  long byteLength() {
+  public long byteLength() {
     return lineLengthTotal;
   }
 
   /** Whether the current line holds only spaces and tabs. */
-  boolean blank() {
+  public boolean blank() {
     for (int i = 0; i < lineLength; i++) {
       if (line[i] != ' ' && line[i] != '\t' && line[i] != '\r') {
         return false;
@@ -118,7 +133,7 @@ final class LineReader {
   }
 
   /** A copy of the current line's bytes. */
-  byte[] copy() {
+  public byte[] copy() {
     return Arrays.copyOf(line, lineLength);
   }
 
@@ -127,11 +142,16 @@ final class LineReader {
    *
    * @throws MalformedInputException naming the byte offset of the first invalid byte
    */
-  String decode() throws CharacterCodingException {
+  public String decode() throws CharacterCodingException {
     return decode(decoder, line, 0, lineLength);
   }
 
-  static String decode(CharsetDecoder decoder, byte[] bytes, int off, int len)
+  /**
+   * Decodes {@code len} bytes as the decoder's charset (a strict UTF-8 decoder for inputs).
+   *
+   * @throws InvalidUtf8Exception naming the byte offset of the first invalid byte
+   */
+  public static String decode(CharsetDecoder decoder, byte[] bytes, int off, int len)
       throws CharacterCodingException {
     decoder.reset();
     ByteBuffer in = ByteBuffer.wrap(bytes, off, len);
@@ -144,9 +164,14 @@ final class LineReader {
   }
 
   /** Invalid UTF-8 at a byte offset. */
-  static final class InvalidUtf8Exception extends CharacterCodingException {
+  public static final class InvalidUtf8Exception extends CharacterCodingException {
     private static final long serialVersionUID = 1L;
-    final long offset;
+    private final long offset;
+
+    /** The offset of the first invalid byte in the decoded bytes. */
+    public long offset() {
+      return offset;
+    }
 
     InvalidUtf8Exception(long offset) {
       this.offset = offset;
