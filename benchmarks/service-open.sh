@@ -9,7 +9,8 @@
 # Usage: benchmarks/service-open.sh DATA JAR_A JAR_B [ROUNDS]
 #   e.g. benchmarks/service-open.sh /tmp/w/data /tmp/main/neardup.jar cli/target/neardup.jar 2
 #   DATA is an embedded data directory, e.g. the one service-news.sh leaves in WORK=dir.
-#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), COPY (where the copies go; default a temp dir).
+#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), COPY (where the copies go; default a temp dir),
+#   HISTOGRAMS (a directory to keep each open's class histogram in, to see what the heap holds).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -ge 3 ] || { echo "usage: $0 DATA JAR_A JAR_B [ROUNDS]" >&2; exit 2; }
@@ -48,8 +49,13 @@ for round in $(seq 1 "$rounds"); do
     ready=$(echo "$(date +%s.%N) - $t0" | bc)
     heap=""
     for attempt in 1 2 3; do
-      heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }') && [ -n "$heap" ] && break
+      jcmd "$pid" GC.class_histogram > "$copy/histogram.txt" || continue
+      heap=$(awk '$1 == "Total" { print $3 }' "$copy/histogram.txt") && [ -n "$heap" ] && break
     done
+    if [ -n "${HISTOGRAMS:-}" ]; then
+      mkdir -p "$HISTOGRAMS"
+      cp "$copy/histogram.txt" "$HISTOGRAMS/round$round-jar$j.txt"
+    fi
     rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
     read -r docs ram < <(curl -s "$url/v1/collections" | python3 -c '
 import json, sys, urllib.request
