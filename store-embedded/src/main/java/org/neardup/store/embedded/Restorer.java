@@ -270,13 +270,7 @@ final class Restorer {
         proxy.put(LogFormat.joined(body, i), docId);
       }
     }
-    g.add(
-        docId,
-        id,
-        hash,
-        Bytes.getLong(body, analysisAt),
-        Bytes.getLong(body, LogFormat.TIMESTAMP),
-        expiresAt);
+    g.add(docId, id, hash, Bytes.getLong(body, LogFormat.TIMESTAMP), expiresAt);
     if (b.size() >= MAX_BATCH) {
       flush();
     }
