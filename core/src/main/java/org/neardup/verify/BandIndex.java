@@ -20,9 +20,9 @@ import org.neardup.internal.HashDirectory;
  * ({@link BandRun}, 6 bytes per entry), and runs of similar size are merged up to {@link #MAX_RUN}
  * entries, so almost every entry of a large index costs 6 bytes instead of 10.7 to 21 (at 6 bands
  * per document: ~36 bytes per document instead of ~85). A lookup probes the table and
- * binary-searches each run (about log2(n / 2^23) + 8 runs at n entries). Freezing sorts 2^18
- * entries (about 20 ms, once per ~44,000 documents of 6 bands), a merge moves at most 2^23 (about
- * 50 ms), both under the caller's write lock.
+ * binary-searches each run (about n / 2^23 + 7 runs at n entries). Freezing sorts 2^16 entries (a
+ * few ms, once per ~11,000 documents of 6 bands), a merge moves at most 2^23 (about 50 ms), both
+ * under the caller's write lock.
  *
  * <p>Cost of the table: the slots are split into sub-tables of at most 2^16 slots (512 KiB) by the
  * top bits of the key's hash, each growing or splitting alone, so no add moves more than 49,152
@@ -46,8 +46,12 @@ public final class BandIndex {
    */
   static final int MAX_SLOTS = HashDirectory.MAX_SLOTS;
 
-  /** Table entries sorted into a run at once: 2^18 (2 MiB of longs to sort, ~20 ms). */
-  static final int FREEZE_AT = 1 << 18;
+  /**
+   * Table entries sorted into a run at once: 2^16 (512 KiB of longs to sort, a few ms), so the
+   * table (10.7 to 21 bytes per entry) never holds more than ~1.4 MB, and a run's 256 KiB of bucket
+   * bounds cost at most 4 bytes per entry before merges halve it.
+   */
+  static final int FREEZE_AT = 1 << 16;
 
   /** The largest run a merge makes: 2^23 entries (48 MiB), so no merge moves more. */
   static final int MAX_RUN = 1 << 23;

@@ -120,7 +120,7 @@ class BandIndexGrowthTest {
   void ramBytesUsed_pastManyFreezes_aboutSixBytesPerEntry() {
     BandIndex index = new BandIndex(0);
     SplittableRandom r = new SplittableRandom(2);
-    int n = 4 * BandIndex.FREEZE_AT;
+    int n = 16 * BandIndex.FREEZE_AT;
     long[] doc = new long[6];
     for (int o = 0; o < n / 6; o++) {
       for (int b = 0; b < 6; b++) {
@@ -135,7 +135,8 @@ class BandIndexGrowthTest {
 
   @Test
   void remove_everything_thenAddAgain_reusesTombstonedSlots() {
-    BandIndex index = new BandIndex(0);
+    // Never frozen: every entry stays in the hash table.
+    BandIndex index = new BandIndex(0, Integer.MAX_VALUE, Integer.MAX_VALUE);
     for (int round = 0; round < 5; round++) {
       for (int i = 0; i < 200_000; i++) {
         index.add(i * 31L, i);
@@ -148,6 +149,27 @@ class BandIndexGrowthTest {
       index.checkInvariants();
       // Tombstones are purged in place: the table does not keep growing round after round.
       assertThat(index.ramBytesUsed()).isEqualTo(full);
+    }
+  }
+
+  /** The same past many freezes: emptied runs are dropped, so memory does not grow either. */
+  @Test
+  void remove_everythingFrozen_thenAddAgain_dropsRuns() {
+    BandIndex index = new BandIndex(0);
+    long first = 0;
+    for (int round = 0; round < 4; round++) {
+      for (int i = 0; i < 200_000; i++) {
+        index.add(i * 31L, i);
+      }
+      long full = index.ramBytesUsed();
+      first = round == 0 ? full : first;
+      assertThat(full).isLessThanOrEqualTo(first);
+      for (int i = 0; i < 200_000; i++) {
+        assertThat(index.remove(new long[] {i * 31L}, i)).isEqualTo(1);
+      }
+      assertThat(index.size()).isZero();
+      index.checkInvariants();
+      assertThat(index.toString()).contains("runs=0,");
     }
   }
 }
