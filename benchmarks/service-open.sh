@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 # Two builds of the service side by side on the same data directory (issue 18, part 1): for each
 # round and each jar in turn, a fresh copy of DATA is opened with `neardup serve` (the launcher's
-# flags, NEARDUP_JAVA_OPTS=-Xmx4g by default), and the script prints the time to /ready, the live
-# heap after a full GC (jcmd GC.class_histogram), the collections' own ramBytes, RSS and the
-# documents stored. Alternating the jars in one run is what makes the ratios comparable on a busy
-# machine; heap figures do not depend on the load, times do.
+# flags, NEARDUP_JAVA_OPTS=-Xmx4g by default), and the script prints the time to /ready (wall and
+# the server's CPU seconds), the live heap after a full GC (jcmd GC.class_histogram), the
+# collections' own ramBytes, RSS and the documents stored. Alternating the jars in one run is what
+# makes the ratios comparable on a busy machine; heap figures do not depend on the load, times do.
 # Usage: benchmarks/service-open.sh DATA JAR_A JAR_B [ROUNDS]
 #   e.g. benchmarks/service-open.sh /tmp/w/data /tmp/main/neardup.jar cli/target/neardup.jar 2
 #   DATA is an embedded data directory, e.g. the one service-news.sh leaves in WORK=dir.
-#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), COPY (where the copies go; default a temp dir).
+#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), COPY (where the copies go; default a temp dir),
+#   HISTOGRAMS (a directory to keep each open's class histogram in, to see what the heap holds).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -ge 3 ] || { echo "usage: $0 DATA JAR_A JAR_B [ROUNDS]" >&2; exit 2; }
@@ -46,10 +47,18 @@ for round in $(seq 1 "$rounds"); do
       kill -0 "$pid" 2>/dev/null || { cat "$copy/serve.err" >&2; exit 1; }
     done
     ready=$(echo "$(date +%s.%N) - $t0" | bc)
+    # CPU seconds the server spent until /ready (user + system, all threads): on a shared machine
+    # this compares two builds where the wall time mostly measures the load.
+    cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$pid/stat")
     heap=""
     for attempt in 1 2 3; do
-      heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }') && [ -n "$heap" ] && break
+      jcmd "$pid" GC.class_histogram > "$copy/histogram.txt" || continue
+      heap=$(awk '$1 == "Total" { print $3 }' "$copy/histogram.txt") && [ -n "$heap" ] && break
     done
+    if [ -n "${HISTOGRAMS:-}" ]; then
+      mkdir -p "$HISTOGRAMS"
+      cp "$copy/histogram.txt" "$HISTOGRAMS/round$round-jar$j.txt"
+    fi
     rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
     read -r docs ram < <(curl -s "$url/v1/collections" | python3 -c '
 import json, sys, urllib.request
@@ -61,7 +70,7 @@ for name in names:
     s = json.load(urllib.request.urlopen(url + "/v1/collections/" + name + "/stats"))
     n += s["documents"]; r += s["ramBytes"]
 print(n, r)' "$url")
-    echo "round $round, $(basename "$(dirname "$jar")")/$(basename "$jar"): /ready in $ready s; $docs documents; live heap $((heap / docs)) B/document ($((heap >> 20)) MB), collections' ramBytes $((ram / docs)) B/document, RSS $((rss >> 20)) MB"
+    echo "round $round, $(basename "$(dirname "$jar")")/$(basename "$jar"): /ready in $ready s ($cpu CPU s); $docs documents; live heap $((heap / docs)) B/document ($((heap >> 20)) MB), collections' ramBytes $((ram / docs)) B/document, RSS $((rss >> 20)) MB"
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     pid=""

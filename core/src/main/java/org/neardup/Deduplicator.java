@@ -507,6 +507,23 @@ public final class Deduplicator {
     }
   }
 
+  /**
+   * The fingerprint of a stored docId, for a store that keeps no copy of its own.
+   *
+   * @throws IllegalArgumentException if docId is not stored
+   */
+  public long fingerprintOf(long docId) {
+    ReentrantReadWriteLock.ReadLock r = lock.readLock();
+    r.lock();
+    try {
+      int ordinal = docs.ordinals.get(docId);
+      Checks.checkArgument(ordinal >= 0, "docId %s is not stored", docId);
+      return docs.fingerprints.get(ordinal);
+    } finally {
+      r.unlock();
+    }
+  }
+
   /** The cluster representative of a stored docId, or -1 when it is not stored. */
   public long clusterOf(long docId) {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();

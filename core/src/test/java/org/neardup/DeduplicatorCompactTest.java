@@ -162,6 +162,7 @@ class DeduplicatorCompactTest {
     Deduplicator oneByOne = builder().build();
     Deduplicator bulk = builder().build();
     Deduplicator encoded = builder().build();
+    Deduplicator checksummed = builder().build();
     int n = texts.size();
     long[] docIds = new long[n];
     Analysis[] analyses = new Analysis[n];
@@ -178,15 +179,19 @@ class DeduplicatorCompactTest {
     bulk.restoreAll(docIds, analyses, joined);
     // In three batches, from encoded analyses.
     RestoreBatch batch = encoded.newRestoreBatch();
+    RestoreBatch trusted = checksummed.newRestoreBatch();
     for (int i = 0; i < n; i++) {
       byte[] e = analyses[i].encode();
       batch.add(docIds[i], e, 0, e.length, joined[i], joined[i].length);
+      trusted.addChecksummed(docIds[i], e, 0, e.length, joined[i], joined[i].length);
       if (i == n / 3 || i == n / 2 || i == n - 1) {
         encoded.restoreAll(batch);
         batch.clear();
+        checksummed.restoreAll(trusted);
+        trusted.clear();
       }
     }
-    for (Deduplicator d : List.of(oneByOne, bulk, encoded)) {
+    for (Deduplicator d : List.of(oneByOne, bulk, encoded, checksummed)) {
       assertThat(d.size()).isEqualTo(n);
       for (long id : docIds) {
         assertThat(d.clusterOf(id)).as("docId %s", id).isEqualTo(original.clusterOf(id));
@@ -198,6 +203,29 @@ class DeduplicatorCompactTest {
         assertThat(d.check(probe)).isEqualTo(original.check(probe));
       }
     }
+  }
+
+  /**
+   * addChecksummed skips only the sketch's decoding (what the store's CRC32C already guards); the
+   * plain add still refuses a sketch that does not decode, and both refuse a foreign band count.
+   */
+  @Test
+  void addChecksummed_corruptSketch_keptUnchecked_plainAddRefuses() {
+    Deduplicator d = builder().build();
+    byte[] e = d.analyzer().analyze(TestCorpus.corpus(2, 1, 0, 40).get(0)).encode();
+    byte[] bad = java.util.Arrays.copyOf(e, e.length + 1); // one trailing byte after the sketch
+    RestoreBatch batch = d.newRestoreBatch();
+    assertThatThrownBy(() -> batch.add(1, bad, 0, bad.length, new long[0], 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("corrupt sketch");
+    assertThat(batch.size()).isZero();
+    batch.addChecksummed(1, bad, 0, bad.length, new long[0], 0);
+    assertThat(batch.size()).isEqualTo(1);
+    RestoreBatch other =
+        builder().bands(org.neardup.verify.BandScheme.of(4, 2)).build().newRestoreBatch();
+    assertThatThrownBy(() -> other.addChecksummed(2, e, 0, e.length, new long[0], 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("band keys");
   }
 
   @Test

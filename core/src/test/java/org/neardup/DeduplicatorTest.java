@@ -339,4 +339,16 @@ class DeduplicatorTest {
         (i, j, dist, sim) -> got.add((long) i << 32 | j));
     assertThat(got).isEqualTo(expected);
   }
+
+  @Test
+  void fingerprintOf_storedAndMissing_returnsStoredOrThrows() {
+    Deduplicator d = builder().build();
+    Verdict v = d.checkAndInsert(42, "the quick brown fox jumps over the lazy dog again and again");
+    assertThat(d.fingerprintOf(42)).isEqualTo(v.fingerprint());
+    assertThatThrownBy(() -> d.fingerprintOf(43))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("docId 43 is not stored");
+    d.remove(42);
+    assertThatThrownBy(() -> d.fingerprintOf(42)).isInstanceOf(IllegalArgumentException.class);
+  }
 }

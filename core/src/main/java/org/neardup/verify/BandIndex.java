@@ -16,12 +16,20 @@ import org.neardup.internal.HashDirectory;
  * key with ordinal part 0) until its sub-table is next rebuilt. Not thread-safe: the caller
  * serialises writers and readers.
  *
- * <p>Cost: the slots are split into sub-tables of at most 2^16 slots (512 KiB) by the top bits of
- * the key's hash, each growing or splitting alone, so no add moves more than 49,152 entries (about
- * a millisecond), whatever the size; the single table this replaces rehashed every entry, 1.5 s at
- * 10M documents. A lookup reads a directory entry and a sub-table header (cached: one per 2^16
- * slots) and then probes: one cache miss per key, as before. At most 3/4 full: 10.7 to 21 bytes per
- * (key, ordinal) entry.
+ * <p>New entries go to a hash table; every {@link #FREEZE_AT} of them are sorted into a frozen run
+ * ({@link BandRun}, 6 bytes per entry), and runs of similar size are merged up to {@link #MAX_RUN}
+ * entries, so almost every entry of a large index costs 6 bytes instead of 10.7 to 21 (at 6 bands
+ * per document: ~36 bytes per document instead of ~85). A lookup probes the table and
+ * binary-searches each run (about n / 2^23 + 7 runs at n entries). Freezing sorts 2^16 entries (a
+ * few ms, once per ~11,000 documents of 6 bands), a merge moves at most 2^23 (about 50 ms), both
+ * under the caller's write lock.
+ *
+ * <p>Cost of the table: the slots are split into sub-tables of at most 2^16 slots (512 KiB) by the
+ * top bits of the key's hash, each growing or splitting alone, so no add moves more than 49,152
+ * entries (about a millisecond), whatever the size; the single table this replaces rehashed every
+ * entry, 1.5 s at 10M documents. A lookup reads a directory entry and a sub-table header (cached:
+ * one per 2^16 slots) and then probes: one cache miss per key, as before. At most 3/4 full: 10.7 to
+ * 21 bytes per (key, ordinal) entry.
  */
 public final class BandIndex {
   /*
@@ -31,10 +39,22 @@ public final class BandIndex {
    * full, doubled below MAX_SLOTS, else split in two on hash bit 63 - d.
    *
    * Invariants (checkInvariants): the directory's; every entry sits in the sub-table its hash
-   * selects, reachable from its home slot without a 0 slot between; live == sum of sub-table live
-   * counts; used >= live in each sub-table.
+   * selects, reachable from its home slot without a 0 slot between; tableLive == sum of sub-table
+   * live counts; used >= live in each sub-table; each run's own; live == tableLive + the runs'
+   * live counts; runs hold ascending ordinal ranges, oldest first, that share at most their
+   * boundary (a freeze between two keys of one document), and no run is at most half live.
    */
   static final int MAX_SLOTS = HashDirectory.MAX_SLOTS;
+
+  /**
+   * Table entries sorted into a run at once: 2^16 (512 KiB of longs to sort, a few ms), so the
+   * table (10.7 to 21 bytes per entry) never holds more than ~1.4 MB, and a run's 256 KiB of bucket
+   * bounds cost at most 4 bytes per entry before merges halve it.
+   */
+  static final int FREEZE_AT = 1 << 16;
+
+  /** The largest run a merge makes: 2^23 entries (48 MiB), so no merge moves more. */
+  static final int MAX_RUN = 1 << 23;
 
   private static final class Table extends HashDirectory.Table {
     final long[] slots;
@@ -53,17 +73,38 @@ public final class BandIndex {
     }
   }
 
-  private final HashDirectory<Table> directory;
-  private int live;
+  private final int freezeAt;
+  private final int maxRun;
+  private HashDirectory<Table> directory;
+  private int tableLive;
   private long slotCount;
+  private BandRun[] runs = new BandRun[0];
+  private int live;
 
   public BandIndex(int expectedEntries) {
+    this(expectedEntries, FREEZE_AT, MAX_RUN);
+  }
+
+  /** For tests: freezing and merging at other sizes. */
+  BandIndex(int expectedEntries, int freezeAt, int maxRun) {
     Checks.checkArgument(
         expectedEntries >= 0, "expectedEntries must be >= 0, got %s", expectedEntries);
+    Checks.checkArgument(
+        freezeAt > 0 && maxRun >= freezeAt,
+        "need 0 < freezeAt <= maxRun, got %s and %s",
+        freezeAt,
+        maxRun);
+    this.freezeAt = freezeAt;
+    this.maxRun = maxRun;
+    newTable(Math.min(expectedEntries, freezeAt));
+  }
+
+  private void newTable(int expectedEntries) {
     long want = Math.max(16, expectedEntries * 4L / 3 + 1);
     int capacity = HashDirectory.capacityFor(want, HashDirectory.depthFor(want, 32));
     directory = new HashDirectory<>(want, 32, d -> new Table(capacity, d));
     slotCount = (long) directory.tables() * capacity;
+    tableLive = 0;
   }
 
   private static int fold(long bandKey) {
@@ -97,6 +138,9 @@ public final class BandIndex {
   }
 
   public void add(long bandKey, int ordinal) {
+    if (tableLive >= freezeAt) {
+      freeze();
+    }
     int key = fold(bandKey);
     long h = hash(key);
     Table t = directory.at(h);
@@ -113,7 +157,44 @@ public final class BandIndex {
     slots[s] = entry;
     t.used++;
     t.live++;
+    tableLive++;
     live++;
+  }
+
+  /**
+   * Sorts the table's live entries into a new run, starts an empty table of the same size, and
+   * merges the newest runs while the newer is at least half the older and the merge fits {@link
+   * #maxRun} (a binary counter: each entry is merged about log2(maxRun / freezeAt) times).
+   */
+  private void freeze() {
+    long[] entries = new long[tableLive];
+    int n = 0;
+    Table previous = null;
+    for (int j = 0; j < directory.length(); j++) {
+      Table t = directory.get(j);
+      if (t == previous) {
+        continue;
+      }
+      previous = t;
+      for (long e : t.slots) {
+        if (e != 0 && (int) e != 0) {
+          entries[n++] = e;
+        }
+      }
+    }
+    assert n == tableLive : n + " != " + tableLive;
+    BandRun run = BandRun.of(entries, n);
+    newTable(freezeAt);
+    int r = runs.length;
+    runs = java.util.Arrays.copyOf(runs, r + 1);
+    runs[r] = run;
+    while (r > 0
+        && runs[r].live * 2L >= runs[r - 1].live
+        && runs[r].live + runs[r - 1].live <= maxRun) {
+      runs[r - 1] = BandRun.merge(runs[r - 1], runs[r]);
+      runs = java.util.Arrays.copyOf(runs, r);
+      r--;
+    }
   }
 
   /** Removes one entry (bandKey, ordinal) for each key; returns how many were found. */
@@ -131,17 +212,43 @@ public final class BandIndex {
       long[] slots = t.slots;
       int mask = t.mask;
       long entry = ((long) key << 32) | ((ordinal + 1L) & 0xFFFFFFFFL);
+      boolean found = false;
       for (int s = (int) h & mask; slots[s] != 0; s = (s + 1) & mask) {
         if (slots[s] == entry) {
           slots[s] = (long) key << 32; // tombstone: keeps the probe run intact
           t.live--;
+          tableLive--;
           live--;
           removed++;
+          found = true;
           break;
+        }
+      }
+      for (int r = runs.length - 1; r >= 0 && !found; r--) {
+        BandRun run = runs[r];
+        if (run.remove(key, ordinal)) {
+          live--;
+          removed++;
+          found = true;
+          if (run.live * 2 <= run.size()) {
+            shrink(r);
+          }
         }
       }
     }
     return removed;
+  }
+
+  /** Drops run r when nothing in it is live, else rewrites it without its removed entries. */
+  private void shrink(int r) {
+    if (runs[r].live > 0) {
+      runs[r] = runs[r].compacted();
+      return;
+    }
+    BandRun[] fewer = new BandRun[runs.length - 1];
+    System.arraycopy(runs, 0, fewer, 0, r);
+    System.arraycopy(runs, r + 1, fewer, r, runs.length - r - 1);
+    runs = fewer;
   }
 
   /**
@@ -161,6 +268,9 @@ public final class BandIndex {
           out.accept((int) e - 1);
         }
       }
+      for (BandRun run : runs) {
+        run.forEach(key, out);
+      }
     }
   }
 
@@ -170,7 +280,12 @@ public final class BandIndex {
   }
 
   public long ramBytesUsed() {
-    return 32 + directory.ramBytesUsed() + directory.tables() * (32L + 16) + slotCount * 8;
+    long bytes = 48 + directory.ramBytesUsed() + directory.tables() * (32L + 16) + slotCount * 8;
+    bytes += 16 + 4L * runs.length;
+    for (BandRun run : runs) {
+      bytes += run.ramBytesUsed();
+    }
+    return bytes;
   }
 
   /** Rebuilds, grows or splits h's sub-table until it has room for one more entry; returns it. */
@@ -245,13 +360,25 @@ public final class BandIndex {
           Checks.checkState(used == t.used && alive == t.live, "table counts are off");
           total[0] += alive;
         });
-    Checks.checkState(total[0] == live, "live %s, counted %s", live, total[0]);
+    Checks.checkState(total[0] == tableLive, "table live %s, counted %s", tableLive, total[0]);
+    long inRuns = 0;
+    for (int r = 0; r < runs.length; r++) {
+      BandRun run = runs[r];
+      run.checkInvariants();
+      Checks.checkState(run.live * 2 > run.size(), "run %s is at most half live", r);
+      Checks.checkState(
+          r == 0 || runs[r - 1].maxOrdinal <= run.minOrdinal, "runs %s and %s overlap", r - 1, r);
+      inRuns += run.live;
+    }
+    Checks.checkState(tableLive + inRuns == live, "live %s, counted %s", live, tableLive + inRuns);
   }
 
   @Override
   public String toString() {
     return "BandIndex{entries="
         + live
+        + ", runs="
+        + runs.length
         + ", slots="
         + slotCount
         + ", tables="

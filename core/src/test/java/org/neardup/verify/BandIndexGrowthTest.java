@@ -50,9 +50,93 @@ class BandIndexGrowthTest {
     assertThat(index.toString()).doesNotContain("tables=1}");
   }
 
+  /**
+   * Small freeze and run sizes, so that a few thousand documents go through many freezes, merges,
+   * run rewrites and dropped runs; ordinals ascend as a deduplicator's do, several keys each, and
+   * removals take the oldest mostly (a retention window) but also random ones.
+   */
+  @Test
+  void forEach_frozenRunsMergedAndShrunk_matchesMultimap() {
+    SplittableRandom r = new SplittableRandom(21);
+    BandIndex index = new BandIndex(0, 100, 800);
+    Map<Long, List<Integer>> oracle = new HashMap<>();
+    long[] keys = new long[3_000];
+    for (int i = 0; i < keys.length; i++) {
+      // A few keys sharing their top bits (one run bucket) and their low 16 bits.
+      keys[i] = i < 20 ? (0x1234L << 48) | (i * 0x10000L) | 0x55 : r.nextLong();
+    }
+    java.util.ArrayDeque<long[]> stored = new java.util.ArrayDeque<>();
+    int ordinal = 0;
+    for (int step = 0; step < 30_000; step++) {
+      int choice = r.nextInt(10);
+      if (choice < 6 || stored.isEmpty()) {
+        long[] doc = new long[1 + r.nextInt(4)];
+        for (int b = 0; b < doc.length; b++) {
+          doc[b] = keys[r.nextInt(keys.length)];
+        }
+        index.add(doc, ordinal);
+        for (long k : doc) {
+          oracle.computeIfAbsent(k, x -> new ArrayList<>()).add(ordinal);
+        }
+        long[] e = java.util.Arrays.copyOf(doc, doc.length + 1);
+        e[doc.length] = ordinal++;
+        stored.addLast(e);
+      } else {
+        long[] e;
+        if (choice < 9) {
+          e = stored.pollFirst();
+        } else {
+          List<long[]> all = new ArrayList<>(stored);
+          e = all.get(r.nextInt(all.size()));
+          stored.remove(e);
+        }
+        int o = (int) e[e.length - 1];
+        assertThat(index.remove(e, 0, e.length - 1, o)).as("step %s", step).isEqualTo(e.length - 1);
+        for (int b = 0; b < e.length - 1; b++) {
+          oracle.get(e[b]).remove(Integer.valueOf(o));
+        }
+        assertThat(index.remove(e, 0, e.length - 1, o)).isZero();
+      }
+      if (step % 5_000 == 0) {
+        index.checkInvariants();
+      }
+    }
+    index.checkInvariants();
+    assertThat(index.toString()).doesNotContain("runs=0,");
+    int entries = 0;
+    for (long key : keys) {
+      List<Integer> got = new ArrayList<>();
+      index.forEach(new long[] {key}, got::add);
+      List<Integer> want = oracle.getOrDefault(key, List.of());
+      entries += want.size();
+      assertThat(got).as("key %s", key).containsAll(want);
+      assertThat(got.size()).isLessThanOrEqualTo(want.size() + 3);
+    }
+    assertThat(index.size()).isEqualTo(entries);
+  }
+
+  /** Frozen runs take 6 bytes per entry: far less than the table's 10.7 to 21. */
+  @Test
+  void ramBytesUsed_pastManyFreezes_aboutSixBytesPerEntry() {
+    BandIndex index = new BandIndex(0);
+    SplittableRandom r = new SplittableRandom(2);
+    int n = 16 * BandIndex.FREEZE_AT;
+    long[] doc = new long[6];
+    for (int o = 0; o < n / 6; o++) {
+      for (int b = 0; b < 6; b++) {
+        doc[b] = r.nextLong();
+      }
+      index.add(doc, o);
+    }
+    index.checkInvariants();
+    // Most entries are in runs (6 B + bucket bounds); the table holds at most FREEZE_AT (21 B).
+    assertThat(index.ramBytesUsed()).isLessThan(n * 6L + 3 * 270_000L + BandIndex.FREEZE_AT * 22L);
+  }
+
   @Test
   void remove_everything_thenAddAgain_reusesTombstonedSlots() {
-    BandIndex index = new BandIndex(0);
+    // Never frozen: every entry stays in the hash table.
+    BandIndex index = new BandIndex(0, Integer.MAX_VALUE, Integer.MAX_VALUE);
     for (int round = 0; round < 5; round++) {
       for (int i = 0; i < 200_000; i++) {
         index.add(i * 31L, i);
@@ -65,6 +149,27 @@ class BandIndexGrowthTest {
       index.checkInvariants();
       // Tombstones are purged in place: the table does not keep growing round after round.
       assertThat(index.ramBytesUsed()).isEqualTo(full);
+    }
+  }
+
+  /** The same past many freezes: emptied runs are dropped, so memory does not grow either. */
+  @Test
+  void remove_everythingFrozen_thenAddAgain_dropsRuns() {
+    BandIndex index = new BandIndex(0);
+    long first = 0;
+    for (int round = 0; round < 4; round++) {
+      for (int i = 0; i < 200_000; i++) {
+        index.add(i * 31L, i);
+      }
+      long full = index.ramBytesUsed();
+      first = round == 0 ? full : first;
+      assertThat(full).isLessThanOrEqualTo(first);
+      for (int i = 0; i < 200_000; i++) {
+        assertThat(index.remove(new long[] {i * 31L}, i)).isEqualTo(1);
+      }
+      assertThat(index.size()).isZero();
+      index.checkInvariants();
+      assertThat(index.toString()).contains("runs=0,");
     }
   }
 }

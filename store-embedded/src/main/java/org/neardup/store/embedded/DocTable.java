@@ -6,12 +6,13 @@ import java.util.Arrays;
 
 /**
  * Per-document facts of one generation, addressed by slot = docId - base: the id's bytes, the
- * fingerprint, the timestamp and the expiry, in paged primitive arrays (no object per document, no
- * big copy when growing), and the ids' UTF-8 bytes in 1 MiB chunks.
+ * timestamp and the expiry, in paged primitive arrays (no object per document, no big copy when
+ * growing), and the ids' UTF-8 bytes in 1 MiB chunks. The fingerprint is the engine's ({@link
+ * org.neardup.Deduplicator#fingerprintOf}): a second copy here cost 8 bytes per document.
  *
- * <p>Not thread-safe: the owning collection's lock guards it. Memory: 28 bytes per slot plus the
- * id's bytes (the expiry is kept as 4 bytes, see below). A removed document keeps its slot and id
- * bytes (its id may still name a cluster) until the generation is replaced.
+ * <p>Not thread-safe: the owning collection's lock guards it. Memory: 16 bytes per slot plus the
+ * id's bytes (the timestamp and the expiry are kept as 4 bytes each, see below). A removed document
+ * keeps its slot and id bytes (its id may still name a cluster) until the generation is replaced.
  */
 final class DocTable {
   /*
@@ -22,7 +23,12 @@ final class DocTable {
    * The expiry is exact but takes 4 bytes: expiresAt - timestamp in milliseconds (a retention of
    * up to 24 days from the timestamp, the usual case: retention counts from the timestamp or the
    * arrival), NEVER for Long.MAX_VALUE (no retention), or FAR with the value in `far`.
+   *
+   * The timestamp is exact too: timestamp - epoch in milliseconds, where epoch is the first
+   * timestamp the table saw (24 days either side of it: a retention window's documents), or
+   * FAR_TS with the value in `farTimestamps`.
    */
+  private static final int FAR_TS = Integer.MIN_VALUE;
   private static final int NEVER = Integer.MIN_VALUE;
   private static final int FAR = Integer.MIN_VALUE + 1;
 
@@ -34,10 +40,12 @@ final class DocTable {
 
   final long base;
   private long[][] ref = new long[16][];
-  private long[][] fingerprint = new long[16][];
-  private long[][] timestamp = new long[16][];
+  private int[][] timestamp = new int[16][];
   private int[][] expiresIn = new int[16][];
   private final LongLongMap far = new LongLongMap();
+  private final LongLongMap farTimestamps = new LongLongMap();
+  private long epoch;
+  private boolean epochSet;
   private int pages;
   private int slots;
   private int live;
@@ -65,7 +73,7 @@ final class DocTable {
   }
 
   /** Records a new document; its docId must be beyond every docId recorded so far. */
-  int add(long docId, byte[] id, int idOff, int idLen, long fp, long ts, long exp) {
+  int add(long docId, byte[] id, int idOff, int idLen, long ts, long exp) {
     long s = docId - base;
     if (s < slots || s >= Integer.MAX_VALUE) {
       throw new IllegalStateException(
@@ -80,8 +88,17 @@ final class DocTable {
     int p = slot >>> PAGE_BITS;
     int i = slot & (PAGE - 1);
     ref[p][i] = (at << 16) | idLen;
-    fingerprint[p][i] = fp;
-    timestamp[p][i] = ts;
+    if (!epochSet) {
+      epoch = ts;
+      epochSet = true;
+    }
+    long sinceEpoch = ts - epoch;
+    if (sinceEpoch > FAR_TS && sinceEpoch <= Integer.MAX_VALUE) { // exact, mod 2^64
+      timestamp[p][i] = (int) sinceEpoch;
+    } else {
+      timestamp[p][i] = FAR_TS;
+      farTimestamps.put(slot, ts);
+    }
     long in = exp - ts;
     if (exp == Long.MAX_VALUE) {
       expiresIn[p][i] = NEVER;
@@ -99,13 +116,11 @@ final class DocTable {
   private void addPage() {
     if (pages == ref.length) {
       ref = Arrays.copyOf(ref, pages * 2);
-      fingerprint = Arrays.copyOf(fingerprint, pages * 2);
       timestamp = Arrays.copyOf(timestamp, pages * 2);
       expiresIn = Arrays.copyOf(expiresIn, pages * 2);
     }
     ref[pages] = new long[PAGE];
-    fingerprint[pages] = new long[PAGE];
-    timestamp[pages] = new long[PAGE];
+    timestamp[pages] = new int[PAGE];
     expiresIn[pages] = new int[PAGE];
     pages++;
   }
@@ -146,12 +161,9 @@ final class DocTable {
     live--;
   }
 
-  long fingerprint(int slot) {
-    return fingerprint[slot >>> PAGE_BITS][slot & (PAGE - 1)];
-  }
-
   long timestamp(int slot) {
-    return timestamp[slot >>> PAGE_BITS][slot & (PAGE - 1)];
+    int t = timestamp[slot >>> PAGE_BITS][slot & (PAGE - 1)];
+    return t == FAR_TS ? farTimestamps.get(slot) : epoch + t;
   }
 
   long expiresAt(int slot) {
@@ -161,7 +173,7 @@ final class DocTable {
     if (in == NEVER) {
       return Long.MAX_VALUE;
     }
-    return in == FAR ? far.get(slot) : timestamp[p][i] + in;
+    return in == FAR ? far.get(slot) : timestamp(slot) + in;
   }
 
   /** The id of a used slot. */
@@ -196,9 +208,9 @@ final class DocTable {
 
   long ramBytesUsed() {
     return 64
-        + (long) pages * PAGE * 28
+        + (long) pages * PAGE * 16
         + (long) chunkCount * CHUNK
-        + ref.length * 32L
-        + far.size() * 32L;
+        + ref.length * 24L
+        + (far.size() + farTimestamps.size()) * 32L;
   }
 }

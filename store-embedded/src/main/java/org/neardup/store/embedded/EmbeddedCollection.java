@@ -293,7 +293,7 @@ final class EmbeddedCollection implements Collection {
           Status.EXISTS,
           p.doc.id(),
           false,
-          g.docs.fingerprint(existing),
+          g.fingerprint(existing),
           g.idOf(g.engine.clusterOf(docId)),
           List.of());
     }
@@ -310,7 +310,7 @@ final class EmbeddedCollection implements Collection {
             ? g.engine.checkAndInsert(docId, a, probe)
             : g.engine.checkAndInsert(docId, a);
     nextDocId++;
-    g.add(docId, p.id, p.hash, v.fingerprint(), p.timestamp, p.expiresAt);
+    g.add(docId, p.id, p.hash, p.timestamp, p.expiresAt);
     byte[] body = LogFormat.withJoined(p.body, v.joined());
     Bytes.putLong(body, LogFormat.DOC_ID, docId);
     Bytes.putLong(body, LogFormat.CLUSTER, v.cluster());
@@ -383,7 +383,7 @@ final class EmbeddedCollection implements Collection {
       return Optional.of(
           new StoredDocument(
               id,
-              g.docs.fingerprint(slot),
+              g.fingerprint(slot),
               g.docs.timestamp(slot),
               g.docs.expiresAt(slot),
               g.idOf(g.engine.clusterOf(docId))));

@@ -199,7 +199,7 @@ final class EmbeddedTransfer implements CollectionTransfer {
         throw e;
       }
       this.restorer =
-          new Restorer(settings, c.analyzer(), 1 << 16, true, store.sketchFiles(c.number));
+          new Restorer(settings, c.analyzer(), 1 << 16, true, false, store.sketchFiles(c.number));
       this.now = store.clock().millis();
     }
 

@@ -50,9 +50,14 @@ final class Generation {
     return docs.base + slot;
   }
 
+  /** The fingerprint of a live slot (the engine's; the document table keeps no copy). */
+  long fingerprint(int slot) {
+    return engine.fingerprintOf(docId(slot));
+  }
+
   /** Records a document the engine has just stored. */
-  void add(long docId, byte[] id, int hash, long fingerprint, long timestamp, long expiresAt) {
-    int slot = docs.add(docId, id, 0, id.length, fingerprint, timestamp, expiresAt);
+  void add(long docId, byte[] id, int hash, long timestamp, long expiresAt) {
+    int slot = docs.add(docId, id, 0, id.length, timestamp, expiresAt);
     ids.put(hash, slot);
   }
 

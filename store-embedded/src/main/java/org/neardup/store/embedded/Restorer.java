@@ -46,6 +46,7 @@ final class Restorer {
   private final Analyzer analyzer;
   private final int expected;
   private final boolean background;
+  private final boolean checksummed;
   private final SketchFiles.@Nullable Owner sketchFiles;
   private @Nullable Generation generation;
   private @Nullable RestoreBatch batch;
@@ -63,20 +64,26 @@ final class Restorer {
       Analyzer analyzer,
       int expected,
       SketchFiles.@Nullable Owner sketchFiles) {
-    this(settings, analyzer, expected, false, sketchFiles);
+    this(settings, analyzer, expected, false, true, sketchFiles);
   }
 
   /**
    * @param background whether full batches are restored into the engine on a second thread while
    *     the caller gathers the next (for opening a store, where both cores are free: reading and
    *     filing records and loading the engine take about the same time)
+   * @param checksummed whether every record comes from this store's own files (snapshot, log, a
+   *     compaction's copy), which checked each sketch when it was inserted and a CRC32C guards
+   *     since: then a sketch is not decoded again ({@link RestoreBatch#addChecksummed}); false for
+   *     an import, whose records come from outside
    */
   Restorer(
       CollectionSettings settings,
       Analyzer analyzer,
       int expected,
       boolean background,
+      boolean checksummed,
       SketchFiles.@Nullable Owner sketchFiles) {
+    this.checksummed = checksummed;
     this.sketchFiles = sketchFiles;
     this.settings = settings;
     this.analyzer = analyzer;
@@ -246,7 +253,11 @@ final class Restorer {
       }
     }
     RestoreBatch b = batch;
-    b.add(docId, body, analysisAt, length - analysisAt, links, n); // checks the analysis
+    if (checksummed) {
+      b.addChecksummed(docId, body, analysisAt, length - analysisAt, links, n);
+    } else {
+      b.add(docId, body, analysisAt, length - analysisAt, links, n); // checks the analysis
+    }
     if (pendingFrom == Long.MAX_VALUE) {
       pendingFrom = docId;
     }
@@ -259,13 +270,7 @@ final class Restorer {
         proxy.put(LogFormat.joined(body, i), docId);
       }
     }
-    g.add(
-        docId,
-        id,
-        hash,
-        Bytes.getLong(body, analysisAt),
-        Bytes.getLong(body, LogFormat.TIMESTAMP),
-        expiresAt);
+    g.add(docId, id, hash, Bytes.getLong(body, LogFormat.TIMESTAMP), expiresAt);
     if (b.size() >= MAX_BATCH) {
       flush();
     }

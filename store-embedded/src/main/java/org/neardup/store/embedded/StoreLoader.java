@@ -218,7 +218,8 @@ final class StoreLoader {
         int expected = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, e.documents() * 5 / 4));
         restorers.put(
             e.number(),
-            new Restorer(p.settings, p.analyzer, expected, true, sketchFiles.apply(e.number())));
+            new Restorer(
+                p.settings, p.analyzer, expected, true, true, sketchFiles.apply(e.number())));
       }
       while (r.next()) {
         byte[] body = r.body();
@@ -325,7 +326,8 @@ final class StoreLoader {
           Pending p = define(file, c, s[0], s[1], s[2], 0);
           pending.values().removeIf(q -> q.name.equals(p.name));
           pending.put(c, p);
-          restorers.put(c, new Restorer(p.settings, p.analyzer, 1024, true, sketchFiles.apply(c)));
+          restorers.put(
+              c, new Restorer(p.settings, p.analyzer, 1024, true, true, sketchFiles.apply(c)));
           break;
         }
       case LogFormat.DROP:

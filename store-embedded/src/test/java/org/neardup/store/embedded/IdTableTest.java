@@ -28,7 +28,7 @@ class IdTableTest {
       int got = ids.find(b, h);
       assertThat(got).as("seed %s op %s id %s", seed, op, id).isEqualTo(want == null ? -1 : want);
       if (want == null) {
-        int slot = docs.add(next++, b, 0, b.length, op, op, op);
+        int slot = docs.add(next++, b, 0, b.length, op, op);
         ids.put(h, slot);
         oracle.put(id, slot);
       } else if (r.nextBoolean()) {
@@ -43,7 +43,7 @@ class IdTableTest {
     for (Map.Entry<String, Integer> e : oracle.entrySet()) {
       assertThat(docs.id(e.getValue())).isEqualTo(e.getKey());
       assertThat(docs.isLive(e.getValue())).isTrue();
-      assertThat(docs.fingerprint(e.getValue())).isEqualTo(docs.timestamp(e.getValue()));
+      assertThat(docs.expiresAt(e.getValue())).isEqualTo(docs.timestamp(e.getValue()));
     }
   }
 
@@ -58,7 +58,7 @@ class IdTableTest {
     for (int op = 0; op < 400_000; op++) {
       String id = "https://example.com/news/" + op + ".html";
       byte[] b = id.getBytes(StandardCharsets.UTF_8);
-      int slot = docs.add(next++, b, 0, b.length, op, op, op);
+      int slot = docs.add(next++, b, 0, b.length, op, op);
       ids.put(IdTable.hash(b, 0, b.length), slot);
       oracle.put(id, slot);
       if (r.nextInt(4) == 0) {
