@@ -173,7 +173,8 @@ final class DedupCommand implements Callable<Integer> {
 
     Corpus(Path work, int bands) throws IOException {
       this.ids = new SpillFile(work.resolve("ids"));
-      this.records = new SpillFile(work.resolve("records"));
+      // Read once, in order, when the output is written: never mapped (see SpillFile).
+      this.records = new SpillFile(work.resolve("records"), false);
       this.sketches = new SpillFile(work.resolve("sketches"));
       this.bands = bands;
       this.bandKeys = new long[(1 << 14) * Math.max(1, bands)];
@@ -366,6 +367,7 @@ final class DedupCommand implements Callable<Integer> {
     pairWriter.start();
     IdReader idA = new IdReader(c.ids);
     IdReader idB = new IdReader(c.ids);
+    SpillFile.Sequential records = c.records.sequential();
     try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
         OutputStream clustersOut = buffered(dir.resolve("clusters.jsonl"));
         OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
@@ -401,7 +403,7 @@ final class DedupCommand implements Callable<Integer> {
           line.number("similarity", round(sim));
         }
         line.end();
-        byte[] record = c.records.read(o);
+        byte[] record = records.read(o);
         OutputStream target = isRep ? uniqueOut : dupOut;
         target.write(record);
         target.write(nl);
