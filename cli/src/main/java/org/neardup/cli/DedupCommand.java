@@ -327,6 +327,7 @@ final class DedupCommand implements Callable<Integer> {
           input.threads,
           bands > 0 ? c.heads : null,
           stats,
+          engine.pairScheme(),
           pairs);
       progress.stepTo(pairs.size());
     }
