@@ -21,8 +21,10 @@ import java.util.List;
  *
  * <p>Write phase: {@link #append} (one thread at a time). Read phase after {@link #finish}: {@link
  * #read} from any number of threads, served by memory maps of 1 GiB windows that overlap by {@link
- * #MAX_RECORD} bytes, so a record never straddles two maps; or, for a file read once in order,
- * {@link #sequential()}, which reads through a heap buffer and maps nothing.
+ * #MAX_RECORD} bytes, so a record never straddles two maps, when the file is at most the size it
+ * may map; otherwise by positional reads (one system call each, safe from any number of threads).
+ * For a file read once in order, {@link #sequential()} reads through a heap buffer and maps
+ * nothing.
  *
  * <p>Why both: every page of a map that a reader touches stays in the process's resident set until
  * the map goes, which Java cannot do before the map is garbage collected. Reading the 620 MB of
@@ -42,20 +44,21 @@ final class SpillFile implements Closeable {
   private final List<MappedByteBuffer> maps = new ArrayList<>();
   private FileChannel channel;
 
-  private final boolean mapped;
+  private final long mapUpTo;
+  private boolean mapped;
 
-  /** A spill file read by ordinal ({@link #read}) after {@link #finish}. */
+  /** A spill file read by ordinal ({@link #read}) after {@link #finish}, through memory maps. */
   SpillFile(Path path) throws IOException {
-    this(path, true);
+    this(path, Long.MAX_VALUE);
   }
 
   /**
-   * A spill file; {@code mapped} false when it will only be read in order through {@link
-   * #sequential()}, so that nothing of it is ever mapped.
+   * A spill file mapped for reading only when it holds at most {@code mapUpTo} bytes: 0 for one
+   * read in order ({@link #sequential()}) or whose pages must not count as the process's memory.
    */
-  SpillFile(Path path, boolean mapped) throws IOException {
+  SpillFile(Path path, long mapUpTo) throws IOException {
     this.path = path;
-    this.mapped = mapped;
+    this.mapUpTo = mapUpTo;
     this.out =
         new BufferedOutputStream(
             Files.newOutputStream(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
@@ -92,10 +95,11 @@ final class SpillFile implements Closeable {
     return size;
   }
 
-  /** Ends the write phase and maps the file for reading (unless it is read only in order). */
+  /** Ends the write phase and maps the file for reading when it is small enough. */
   void finish() throws IOException {
     out.close();
     channel = FileChannel.open(path, StandardOpenOption.READ);
+    mapped = size <= mapUpTo;
     if (!mapped) {
       return;
     }
@@ -117,11 +121,21 @@ final class SpillFile implements Closeable {
    * length.
    */
   int read(int ordinal, byte[] dst) {
-    if (!mapped) {
-      throw new IllegalStateException(path + " is read only in order: use sequential()");
-    }
     long start = offsets[ordinal];
     int len = (int) (offsets[ordinal + 1] - start);
+    if (!mapped) {
+      ByteBuffer b = ByteBuffer.wrap(dst, 0, len);
+      try {
+        while (b.hasRemaining()) {
+          if (channel.read(b, start + b.position()) < 0) {
+            throw new IOException(path + " ends before record " + ordinal);
+          }
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      return len;
+    }
     MappedByteBuffer map = maps.get((int) (start / WINDOW));
     map.get((int) (start % WINDOW), dst, 0, len); // absolute: safe from many threads
     return len;
