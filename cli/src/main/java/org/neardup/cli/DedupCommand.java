@@ -162,9 +162,9 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   /**
-   * Sketch files up to this size are mapped (350 MB at 1M realistic documents); larger ones (3.5 GB
-   * at 10M) are read with a system call per sketch, so that the pages read stay the kernel's page
-   * cache instead of adding the whole file to the process's resident set.
+   * Sketch files up to this size are mapped (~330 MB at 1M realistic documents); larger ones
+   * (3.3 GB at 10M) are read with a system call per sketch, so that the pages read stay the
+   * kernel's page cache instead of adding the whole file to the process's resident set.
    */
   static final long SKETCH_MAP_LIMIT = 1L << 30;
 
