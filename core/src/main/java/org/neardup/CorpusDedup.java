@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 import org.neardup.index.AllPairs;
+import org.neardup.index.BlockScheme;
 import org.neardup.internal.Checks;
 import org.neardup.internal.Sorts;
 import org.neardup.verify.BucketBound;
@@ -234,7 +235,8 @@ public final class CorpusDedup {
    * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
    * PairSink)}, counting what it does into {@code stats}, with the heads of the sketches already
    * taken (from every document not excluded) when {@code given} is not null, so that no sketch is
-   * read before the pairs.
+   * read before the pairs. The pairs within maxDistance bits are found with {@link
+   * AllPairs#defaultScheme}.
    */
   public static long findPairs(
       long[] fingerprints,
@@ -249,7 +251,45 @@ public final class CorpusDedup {
       @Nullable SketchHeads given,
       Stats stats,
       PairSink out) {
+    Checks.checkMaxDistance(maxDistance, 64);
+    return findPairs(
+        fingerprints,
+        count,
+        bandKeys,
+        bands,
+        sketches0,
+        maxDistance,
+        threshold,
+        excluded,
+        threads,
+        given,
+        stats,
+        AllPairs.defaultScheme(maxDistance),
+        out);
+  }
+
+  /**
+   * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
+   * SketchHeads, Stats, PairSink)} with the pairs within maxDistance bits found by {@code scheme}:
+   * every scheme finds the same pairs ({@link AllPairs#find(long[], int, BlockScheme, int,
+   * AllPairs.PairConsumer)}), only the time and memory differ.
+   */
+  public static long findPairs(
+      long[] fingerprints,
+      int count,
+      long[] bandKeys,
+      int bands,
+      @Nullable IntFunction<ShingleSketch> sketches0,
+      int maxDistance,
+      double threshold,
+      java.util.@Nullable BitSet excluded,
+      int threads,
+      @Nullable SketchHeads given,
+      Stats stats,
+      BlockScheme scheme,
+      PairSink out) {
     Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(scheme, "scheme");
     if (given != null) {
       given.ensure(count); // documents never set (excluded ones) have no head
     }
@@ -280,6 +320,7 @@ public final class CorpusDedup {
     AllPairs.find(
         fps,
         maxDistance,
+        scheme,
         threads,
         (i, j, d) -> {
           if (isExcluded(excluded, i) || isExcluded(excluded, j)) {

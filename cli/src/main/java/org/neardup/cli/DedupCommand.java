@@ -85,6 +85,13 @@ final class DedupCommand implements Callable<Integer> {
           "Pairs held in memory before a sorted run goes to disk (default: 1/400 of the heap).")
   int pairChunk;
 
+  @Option(
+      names = "--map-sketches-up-to",
+      hidden = true,
+      paramLabel = "BYTES",
+      description = "Largest sketch file read through a memory map (default: 1 GiB).")
+  long sketchMapLimit = SKETCH_MAP_LIMIT;
+
   @Spec CommandSpec spec;
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -106,7 +113,7 @@ final class DedupCommand implements Callable<Integer> {
       Path work = staging.work();
       long t0 = System.nanoTime();
       long cpu0 = cpuNanos();
-      Corpus c = new Corpus(work, bands);
+      Corpus c = new Corpus(work, bands, sketchMapLimit);
       c.rejects = rejects;
       try {
         read(source, analyzer, c, show, err);
@@ -154,6 +161,13 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Sketch files up to this size are mapped (~330 MB at 1M realistic documents); larger ones
+   * (3.3 GB at 10M) are read with a system call per sketch, so that the pages read stay the
+   * kernel's page cache instead of adding the whole file to the process's resident set.
+   */
+  static final long SKETCH_MAP_LIMIT = 1L << 30;
+
   /** Per-document state of the run: in memory only what phase 2 needs per document. */
   private static final class Corpus implements AutoCloseable {
     final SpillFile ids;
@@ -171,10 +185,11 @@ final class DedupCommand implements Callable<Integer> {
     int count;
     int good;
 
-    Corpus(Path work, int bands) throws IOException {
+    Corpus(Path work, int bands, long sketchMapLimit) throws IOException {
       this.ids = new SpillFile(work.resolve("ids"));
-      this.records = new SpillFile(work.resolve("records"));
-      this.sketches = new SpillFile(work.resolve("sketches"));
+      // Read once, in order, when the output is written: never mapped (see SpillFile).
+      this.records = new SpillFile(work.resolve("records"), 0);
+      this.sketches = new SpillFile(work.resolve("sketches"), sketchMapLimit);
       this.bands = bands;
       this.bandKeys = new long[(1 << 14) * Math.max(1, bands)];
     }
@@ -326,6 +341,7 @@ final class DedupCommand implements Callable<Integer> {
           input.threads,
           bands > 0 ? c.heads : null,
           stats,
+          engine.pairScheme(),
           pairs);
       progress.stepTo(pairs.size());
     }
@@ -366,6 +382,7 @@ final class DedupCommand implements Callable<Integer> {
     pairWriter.start();
     IdReader idA = new IdReader(c.ids);
     IdReader idB = new IdReader(c.ids);
+    SpillFile.Sequential records = c.records.sequential();
     try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
         OutputStream clustersOut = buffered(dir.resolve("clusters.jsonl"));
         OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
@@ -401,7 +418,7 @@ final class DedupCommand implements Callable<Integer> {
           line.number("similarity", round(sim));
         }
         line.end();
-        byte[] record = c.records.read(o);
+        byte[] record = records.read(o);
         OutputStream target = isRep ? uniqueOut : dupOut;
         target.write(record);
         target.write(nl);

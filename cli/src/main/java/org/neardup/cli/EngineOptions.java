@@ -13,6 +13,7 @@ import java.util.ServiceLoader;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Deduplicator;
 import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.index.AllPairs;
 import org.neardup.index.BlockScheme;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.Preset;
@@ -117,8 +118,15 @@ final class EngineOptions {
       names = "--scheme",
       paramLabel = "M:R",
       description =
-          "Index block scheme: M blocks, R must match (4:1 = 4 tables of 16 bits, 5:2 = 10 tables, 6:3 = 20 tables). Default: 4:1.")
-  String scheme = "4:1";
+          "Block scheme of the search for pairs within k bits: M blocks, R of them must match (4:1 = 4 tables of 16 bits, 5:2 = 10 tables, 6:3 = 20 tables). Every scheme finds the same pairs; only time and memory differ. Default: "
+              + AllPairs.DEFAULT_SCHEME_RULE
+              + ".")
+  @Nullable String scheme;
+
+  /** The block scheme of the search for pairs: the one asked for, or the one chosen for k. */
+  BlockScheme pairScheme() {
+    return scheme == null ? AllPairs.defaultScheme(maxDistance) : BlockScheme.parse(scheme);
+  }
 
   /** The fingerprint settings these options describe. */
   FingerprintSettings fingerprintSettings() throws IOException {
@@ -248,9 +256,11 @@ final class EngineOptions {
         Deduplicator.builder()
             .fingerprintSettings(fingerprintSettings())
             .maxDistance(maxDistance)
-            .scheme(BlockScheme.parse(scheme))
             .foldNumbers(foldNumbers())
             .sketchCapacity(sketchCapacity);
+    if (scheme != null) {
+      b.scheme(BlockScheme.parse(scheme)); // checked here, before any input is read
+    }
     if (noVerify) {
       b.verify(false);
     } else {

@@ -54,6 +54,13 @@ public final class AllPairs {
   private AllPairs() {}
 
   /**
+   * {@link #defaultScheme}'s rule in words, for help texts (a constant, so an annotation can hold
+   * it): the one place besides the method that states it, tested against it.
+   */
+  public static final String DEFAULT_SCHEME_RULE =
+      "chosen for k: 5:2 up to k = 3, (k + 2):2 above while that has at most 1024 tables, then (k + 1):1";
+
+  /**
    * The scheme {@link #find(long[], int, int, PairConsumer)} uses for k: 5:2 (10 tables of 26-bit
    * keys) up to k = 3, which at 10M random fingerprints compares some 100x fewer pairs than 4:1
    * with 16-bit keys; beyond, {@code (k + 2):2}, exact up to k, while it has at most 1024 tables,

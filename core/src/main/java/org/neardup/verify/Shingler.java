@@ -147,6 +147,10 @@ public final class Shingler {
   public final class WordSession {
     private final Scratch s;
     int count;
+    // The last three words' hashes, w2 the newest.
+    long w0;
+    long w1;
+    long w2;
 
     private WordSession(Scratch s) {
       this.s = s;
@@ -162,10 +166,12 @@ public final class Shingler {
         char c = text[i];
         allDigits = (c >= '0' && c <= '9') || c == '.' || c == '%';
       }
-      s.window[count % WORD_SHINGLE] = foldNumbers && allDigits ? DIGITS + (end - start) : hash;
+      w0 = w1;
+      w1 = w2;
+      w2 = foldNumbers && allDigits ? DIGITS + (end - start) : hash;
       count++;
       if (count >= WORD_SHINGLE) {
-        s.add(fold(s.window, count - WORD_SHINGLE, WORD_SHINGLE, WORD_SHINGLE));
+        s.add(mix(WORD_SHINGLE + w0 * P0 + w1 * P1 + w2 * P2));
       }
     }
 
@@ -175,36 +181,53 @@ public final class Shingler {
         return new Sketch(ShingleSketch.empty(), new long[0]);
       }
       if (count < WORD_SHINGLE) {
-        s.add(fold(s.window, 0, count, 8));
+        s.add(shortShingle(new long[] {w1, w2}, 2 - count, count));
       }
       return new Sketch(s.bottom(ShingleSketch.Mode.WORDS, capacity), s.bandKeys(bands));
     }
   }
 
+  /*
+   * A shingle of n tokens hashes to mix(n + sum(token[k] * POSITION[k])), oldest token at k = 0:
+   * the tokens are kept in locals shifted by one per token (no ring buffer, no division per token),
+   * which with the multiplies unrolled halved the hashing's cost; ShinglerGoldenTest holds the
+   * hashes to the bit.
+   */
+
   private void charShingles(char[] text, int start, int end, Scratch s) {
-    long[] window = s.window;
+    // The last five tokens, w4 the newest.
+    long w0 = 0;
+    long w1 = 0;
+    long w2 = 0;
+    long w3 = 0;
+    long w4 = 0;
     int count = 0;
     for (int i = start; i < end; ) {
       int w = CharClass.width(text, i, end);
       byte c = CharClass.at(text, i, end);
       if (c != CharClass.SEPARATOR) {
         int cp = w == 2 ? Character.toCodePoint(text[i], text[i + 1]) : text[i];
-        boolean digit = foldNumbers && Character.isDigit(cp);
-        window[count % CHAR_SHINGLE] = digit ? '0' : cp;
+        w0 = w1;
+        w1 = w2;
+        w2 = w3;
+        w3 = w4;
+        w4 = foldNumbers && Character.isDigit(cp) ? '0' : cp;
         count++;
         if (count >= CHAR_SHINGLE) {
-          s.add(fold(window, count - CHAR_SHINGLE, CHAR_SHINGLE, CHAR_SHINGLE));
+          s.add(mix(CHAR_SHINGLE + w0 * P0 + w1 * P1 + w2 * P2 + w3 * P3 + w4 * P4));
         }
       }
       i += w;
     }
     if (count > 0 && count < CHAR_SHINGLE) {
-      s.add(fold(window, 0, count, 8));
+      s.add(shortShingle(new long[] {w1, w2, w3, w4}, 4 - count, count));
     }
   }
 
   private void wordShingles(char[] text, int start, int end, Scratch s) {
-    long[] window = s.window;
+    long w0 = 0;
+    long w1 = 0;
+    long w2 = 0;
     int count = 0;
     int i = start;
     while (i < end) {
@@ -221,16 +244,29 @@ public final class Shingler {
         }
         i += CharClass.width(text, i, end);
       }
-      window[count % WORD_SHINGLE] =
-          foldNumbers && allDigits ? DIGITS + (i - wordStart) : s.hasher.hash(text, wordStart, i);
+      w0 = w1;
+      w1 = w2;
+      w2 = foldNumbers && allDigits ? DIGITS + (i - wordStart) : s.hasher.hash(text, wordStart, i);
       count++;
       if (count >= WORD_SHINGLE) {
-        s.add(fold(window, count - WORD_SHINGLE, WORD_SHINGLE, WORD_SHINGLE));
+        s.add(mix(WORD_SHINGLE + w0 * P0 + w1 * P1 + w2 * P2));
       }
     }
     if (count > 0 && count < WORD_SHINGLE) {
-      s.add(fold(window, 0, count, 8));
+      s.add(shortShingle(new long[] {w1, w2}, 2 - count, count));
     }
+  }
+
+  /**
+   * The one shingle of a text with fewer tokens than a shingle: the {@code n} tokens {@code
+   * tokens[from, from + n)}, oldest first.
+   */
+  private static long shortShingle(long[] tokens, int from, int n) {
+    long h = n;
+    for (int k = 0; k < n; k++) {
+      h += tokens[from + k] * POSITION[k];
+    }
+    return mix(h);
   }
 
   /** Odd multipliers, one per position in a shingle, so the order of tokens matters. */
@@ -245,18 +281,11 @@ public final class Shingler {
     0xC4CEB93FE53E63BBL
   };
 
-  /**
-   * Hashes {@code n} tokens of a ring buffer of size {@code ring}, oldest at position {@code first
-   * % ring}: {@code mix(n + sum(token[k] * POSITION[k]))}, one multiply per token and one finaliser
-   * per shingle.
-   */
-  private static long fold(long[] window, int first, int n, int ring) {
-    long h = n;
-    for (int k = 0; k < n; k++) {
-      h += window[(first + k) % ring] * POSITION[k];
-    }
-    return mix(h);
-  }
+  private static final long P0 = POSITION[0];
+  private static final long P1 = POSITION[1];
+  private static final long P2 = POSITION[2];
+  private static final long P3 = POSITION[3];
+  private static final long P4 = POSITION[4];
 
   static long mix(long h) {
     h ^= h >>> 33;
@@ -271,7 +300,6 @@ public final class Shingler {
   private final class Scratch {
     final WordSession session = new WordSession(this);
     final TermHasher hasher = new TermHasher();
-    final long[] window = new long[8];
 
     /** The shingles' 32-bit hashes with the sign bit flipped, so signed order is unsigned order. */
     int[] hashes = new int[1024];
@@ -280,6 +308,10 @@ public final class Shingler {
     int[] counts = new int[1025];
     int n;
     boolean truncated;
+
+    /** Once truncated: the largest hash kept by the last compaction (sign bit flipped). */
+    int cutoff;
+
     int capacity;
     int[] minValue = new int[16];
     boolean[] filled = new boolean[16];
@@ -295,25 +327,35 @@ public final class Shingler {
         filled = new boolean[bins];
       }
       Arrays.fill(filled, 0, bins, false);
+      Arrays.fill(minValue, 0, bins, Integer.MAX_VALUE);
     }
 
     /** Takes one shingle hash: into the one-permutation MinHash bins and the bottom-k buffer. */
     void add(long h) {
       int bin = (int) (((h & 0xFFFFFFFFL) * bins) >>> 32);
-      int value = (int) (h >>> 32); // independent of the bin, which the low half chose
-      if (!filled[bin] || Integer.compareUnsigned(value, minValue[bin]) < 0) {
-        minValue[bin] = value;
-        filled[bin] = true;
+      // The high half, independent of the bin, which the low half chose; sign bit flipped, so the
+      // signed minimum (no branch) is the unsigned one.
+      int value = (int) (h >>> 32) ^ Integer.MIN_VALUE;
+      minValue[bin] = Math.min(minValue[bin], value);
+      filled[bin] = true;
+      if (truncated && value >= cutoff) {
+        return; // not below the largest of the smallest capacity already kept: never kept
       }
       if (n == hashes.length) {
         if (capacity > 0 && n >= 4 * capacity) {
           compact(capacity);
+          if (truncated) {
+            cutoff = hashes[n - 1];
+            if (value >= cutoff) {
+              return;
+            }
+          }
         } else {
           hashes = Arrays.copyOf(hashes, n * 2);
           tmp = new int[hashes.length];
         }
       }
-      hashes[n++] = (int) (h >>> 32) ^ Integer.MIN_VALUE;
+      hashes[n++] = value;
     }
 
     /** Sorts, drops duplicates and keeps the smallest {@code keep}. */
@@ -412,13 +454,13 @@ public final class Shingler {
 
     private int densified(int bin) {
       if (filled[bin]) {
-        return minValue[bin];
+        return minValue[bin] ^ Integer.MIN_VALUE;
       }
       for (long attempt = 1; ; attempt++) {
         long h = mix(((long) bin << 32) ^ attempt ^ 0x5851F42D4C957F2DL);
         int other = (int) (((h & 0xFFFFFFFFL) * bins) >>> 32);
         if (filled[other]) {
-          return minValue[other];
+          return minValue[other] ^ Integer.MIN_VALUE;
         }
       }
     }

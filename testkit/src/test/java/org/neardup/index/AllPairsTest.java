@@ -50,6 +50,21 @@ class AllPairsTest {
     }
   }
 
+  /** The rule the cli's --scheme help prints is the rule defaultScheme follows, at every k. */
+  @Test
+  void defaultScheme_followsItsRuleInWords() {
+    assertThat(AllPairs.DEFAULT_SCHEME_RULE).contains("5:2 up to k = 3").contains("1024 tables");
+    for (int k = 0; k <= 64; k++) {
+      BlockScheme expected =
+          k <= 3
+              ? BlockScheme.of(5, 2)
+              : (k + 2) * (k + 1) / 2 <= 1024
+                  ? BlockScheme.of(k + 2, 2)
+                  : BlockScheme.of(Math.min(64, k + 1), 1);
+      assertThat(AllPairs.defaultScheme(k)).as("k = %s", k).isEqualTo(expected);
+    }
+  }
+
   @Test
   void find_defaultScheme_matchesBruteForceForSeveralK() {
     SplittableRandom random = new SplittableRandom(5);
