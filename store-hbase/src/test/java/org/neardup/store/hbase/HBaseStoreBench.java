@@ -20,9 +20,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.ConnectionImplementation;
+import org.apache.hadoop.hbase.client.MetricsConnection;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -85,11 +88,33 @@ class HBaseStoreBench {
   }
 
   private static HBaseStore open(TestingHBaseCluster cluster, String tables) throws IOException {
+    // The client counts its RPCs by method (one registry per scope, shared by the store's
+    // synchronous and asynchronous connections).
+    Configuration conf = new Configuration(cluster.getConf());
+    conf.setBoolean(MetricsConnection.CLIENT_SIDE_METRICS_ENABLED_KEY, true);
+    conf.set(MetricsConnection.METRICS_SCOPE_KEY, "bench-" + tables);
     return (HBaseStore)
         HBaseStoreProvider.open(
-            cluster.getConf(),
+            conf,
             new StoreConfig(Map.of("table-prefix", tables), InstantSource.system()),
             "mini-cluster");
+  }
+
+  /** The RPCs the store's client sent so far, by method (Get, Multi, Scan, Mutate, ...). */
+  private static Map<String, Long> rpcs(HBaseStore store) {
+    Map<String, Long> out = new TreeMap<>();
+    if (store.connection() instanceof ConnectionImplementation c
+        && c.getConnectionMetrics() != null) {
+      c.getConnectionMetrics()
+          .getRpcCounters()
+          .forEach(
+              (k, v) -> {
+                if (k.startsWith("rpcCount_ClientService_")) {
+                  out.put(k.substring("rpcCount_ClientService_".length()), v.getCount());
+                }
+              });
+    }
+    return out;
   }
 
   private void verified(TestingHBaseCluster cluster, int n, int batch) throws Exception {
@@ -261,6 +286,7 @@ class HBaseStoreBench {
   private void batches(HBaseStore store, Collection c, List<Document> docs, int batch, String what)
       throws IOException {
     long[] latencies = new long[(docs.size() + batch - 1) / batch];
+    Map<String, Long> rpcs0 = rpcs(store);
     long t0 = System.nanoTime();
     for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
       long s = System.nanoTime();
@@ -280,6 +306,17 @@ class HBaseStoreBench {
             docs.size() / seconds,
             percentile(latencies, 0.5),
             percentile(latencies, 0.99)));
+    Map<String, Long> rpcs1 = rpcs(store);
+    StringBuilder perBatch = new StringBuilder("RPCs per batch:");
+    rpcs1.forEach(
+        (k, v) ->
+            perBatch.append(
+                String.format(
+                    Locale.ROOT,
+                    " %s %.1f",
+                    k,
+                    (v - rpcs0.getOrDefault(k, 0L)) / (double) latencies.length)));
+    report.add(perBatch.toString());
     report.add("metrics: " + new TreeMap<>(store.metrics()));
   }
 
