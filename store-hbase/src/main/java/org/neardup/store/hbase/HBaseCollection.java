@@ -88,6 +88,7 @@ final class HBaseCollection implements Collection {
   private final byte[] statsRow;
   private final byte[] lockRow;
   private final ReentrantLock local = new ReentrantLock(true);
+  private final RootIds rootIds = new RootIds();
   volatile boolean dropped;
 
   HBaseCollection(
@@ -310,18 +311,25 @@ final class HBaseCollection implements Collection {
         byte[] sketch = rows[i].getValue(DOC_FAMILY, SKETCH);
         p.cands.put(order.get(i), new Cand(d.fingerprint(), root, sketch, d.id()));
         if (!p.rootIds.containsKey(root)) {
-          p.rootIds.put(root, "");
-          roots.add(root);
+          String known = rootIds.get(root);
+          p.rootIds.put(root, known == null ? "" : known);
+          if (known == null) {
+            roots.add(root);
+          }
         }
       }
       List<Get> rootGets = new ArrayList<>(roots.size());
       for (long root : roots) {
         rootGets.add(new Get(Rows.rootId(uid, root)));
       }
-      Result[] rootRows = docs.get(rootGets);
+      Result[] rootRows = rootGets.isEmpty() ? new Result[0] : docs.get(rootGets);
       for (int i = 0; i < rootRows.length; i++) {
         byte[] id = rootRows[i].getValue(DOC_FAMILY, VALUE);
-        p.rootIds.put(roots.get(i), id == null ? "" : new String(id, StandardCharsets.UTF_8));
+        if (id != null) {
+          String rootId = new String(id, StandardCharsets.UTF_8);
+          p.rootIds.put(roots.get(i), rootId);
+          rootIds.put(roots.get(i), rootId);
+        }
       }
     }
     return p;
@@ -557,6 +565,7 @@ final class HBaseCollection implements Collection {
       return null; // another writer committed since the probe (an expired lease): decide again
     }
     if (!stored.isEmpty()) {
+      newRootIds.forEach(rootIds::put);
       failPoint("committed");
     }
     if (!stored.isEmpty() || checkedOnly > 0) {
