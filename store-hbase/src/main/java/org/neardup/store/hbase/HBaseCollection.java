@@ -61,13 +61,15 @@ import org.neardup.store.StoredDocument;
  * rows; the decision is made here by the shared classes ({@link RemoteDecision}).
  *
  * <p>A check-and-insert runs under the collection's lock in HBase ({@link LeaseLock}): it reads the
- * collection's sequence S, probes, decides, then moves the sequence from S to S + 1 with {@code
- * checkAndMutate} before it writes the document's rows. Every writer of the collection on every
- * node takes that lock, so no document is stored between the probe and the commit; and were a lease
- * to expire under a paused holder, the sequence's compare-and-set makes the second of two writers
- * that read the same S fail and decide again. Within one process a local lock queues the threads so
- * that one of them at a time contends for the lock in HBase; it is a throttle, not what makes the
- * store correct. Reads ({@link #check}, {@link #get}) take no lock.
+ * collection's sequence row ({@link Sequence}: S, the last committed ordinal), probes, decides,
+ * writes every row of the documents it stores under fresh ordinals, then moves S to its last
+ * ordinal with {@code checkAndMutate}: the commit point, before which no reader sees those rows.
+ * Every writer of the collection on every node takes that lock, so no document is stored between
+ * the probe and the commit; and were a lease to expire under a paused holder, the sequence's
+ * compare-and-set makes the second of two writers that read the same S fail and decide again.
+ * Within one process a local lock queues the threads so that one of them at a time contends for the
+ * lock in HBase; it is a throttle, not what makes the store correct. Reads ({@link #check}, {@link
+ * #get}) take no lock.
  */
 final class HBaseCollection implements Collection {
   private static final int MAX_ATTEMPTS = 100;
