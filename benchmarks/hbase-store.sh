@@ -4,14 +4,17 @@
 # HBaseStoreBench): verified documents in batches and as single calls from 16 threads, then
 # fingerprints only with the 4:1 and 5:2 block schemes side by side (block rows per check, bytes per
 # fingerprint on disk after a flush and a major compaction). Prints store-hbase/target/hbase-bench.txt.
-# Usage: benchmarks/hbase-store.sh [VERIFIED_DOCS] [FINGERPRINTS_PER_SCHEME] [BATCH]
-#   (defaults 20000 200000 200); the mini-cluster and the client share this machine's cores.
+# Usage: benchmarks/hbase-store.sh [VERIFIED_DOCS] [FINGERPRINTS_PER_SCHEME] [BATCH] [PRELOAD]
+#   (defaults 20000 200000 200 0); with PRELOAD > 0 each scheme's collection first gets PRELOAD
+#   random fingerprints by HFile import, and the fingerprints are checked against them (no size
+#   on disk then). The mini-cluster and the client share this machine's cores.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 echo "commit: $(git rev-parse --short HEAD)"
 mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
   -Dtest=HBaseStoreBench -Dneardup.hbase.bench="${1:-20000}" \
-  -Dneardup.hbase.schemes="${2:-200000}" -Dneardup.hbase.batch="${3:-200}" ||
+  -Dneardup.hbase.schemes="${2:-200000}" -Dneardup.hbase.batch="${3:-200}" \
+  -Dneardup.hbase.preload="${4:-0}" -Dhbase.test.heap=3g -Dhbase.test.timeout=3600 ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt

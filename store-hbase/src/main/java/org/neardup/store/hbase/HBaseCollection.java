@@ -26,7 +26,6 @@ import java.util.function.LongFunction;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.AsyncTable;
-import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Increment;
@@ -62,13 +61,15 @@ import org.neardup.store.StoredDocument;
  * rows; the decision is made here by the shared classes ({@link RemoteDecision}).
  *
  * <p>A check-and-insert runs under the collection's lock in HBase ({@link LeaseLock}): it reads the
- * collection's sequence S, probes, decides, then moves the sequence from S to S + 1 with {@code
- * checkAndMutate} before it writes the document's rows. Every writer of the collection on every
- * node takes that lock, so no document is stored between the probe and the commit; and were a lease
- * to expire under a paused holder, the sequence's compare-and-set makes the second of two writers
- * that read the same S fail and decide again. Within one process a local lock queues the threads so
- * that one of them at a time contends for the lock in HBase; it is a throttle, not what makes the
- * store correct. Reads ({@link #check}, {@link #get}) take no lock.
+ * collection's sequence row ({@link Sequence}: S, the last committed ordinal), probes, decides,
+ * writes every row of the documents it stores under fresh ordinals, then moves S to its last
+ * ordinal with {@code checkAndMutate}: the commit point, before which no reader sees those rows.
+ * Every writer of the collection on every node takes that lock, so no document is stored between
+ * the probe and the commit; and were a lease to expire under a paused holder, the sequence's
+ * compare-and-set makes the second of two writers that read the same S fail and decide again.
+ * Within one process a local lock queues the threads so that one of them at a time contends for the
+ * lock in HBase; it is a throttle, not what makes the store correct. Reads ({@link #check}, {@link
+ * #get}) take no lock.
  */
 final class HBaseCollection implements Collection {
   private static final int MAX_ATTEMPTS = 100;
@@ -89,6 +90,7 @@ final class HBaseCollection implements Collection {
   private final byte[] statsRow;
   private final byte[] lockRow;
   private final ReentrantLock local = new ReentrantLock(true);
+  private final RootIds rootIds = new RootIds();
   volatile boolean dropped;
 
   HBaseCollection(
@@ -201,7 +203,7 @@ final class HBaseCollection implements Collection {
    * region server seeks from block to block), the band rows with one multi-get, all issued in
    * parallel; then the candidates' document rows and their roots' ids with one multi-get each.
    */
-  private Probe probe(List<Analysis> as, long now) throws IOException {
+  private Probe probe(List<Analysis> as, long now, Sequence seq) throws IOException {
     AsyncTable<?> index = store.async().getTable(store.index);
     TreeMap<byte[], List<Integer>> byPrefix = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     TreeMap<byte[], List<Integer>> byBand = new TreeMap<>(Bytes.BYTES_COMPARATOR);
@@ -282,6 +284,8 @@ final class HBaseCollection implements Collection {
     }
     TreeSet<Long> ordinals = new TreeSet<>();
     for (Map<Long, Boolean> f : p.found) {
+      // Rows of an ordinal not committed (a commit cut short, or in flight) are never candidates.
+      f.keySet().removeIf(o -> !seq.visible(o));
       ordinals.addAll(f.keySet());
     }
     if (ordinals.isEmpty()) {
@@ -309,18 +313,25 @@ final class HBaseCollection implements Collection {
         byte[] sketch = rows[i].getValue(DOC_FAMILY, SKETCH);
         p.cands.put(order.get(i), new Cand(d.fingerprint(), root, sketch, d.id()));
         if (!p.rootIds.containsKey(root)) {
-          p.rootIds.put(root, "");
-          roots.add(root);
+          String known = rootIds.get(root);
+          p.rootIds.put(root, known == null ? "" : known);
+          if (known == null) {
+            roots.add(root);
+          }
         }
       }
       List<Get> rootGets = new ArrayList<>(roots.size());
       for (long root : roots) {
         rootGets.add(new Get(Rows.rootId(uid, root)));
       }
-      Result[] rootRows = docs.get(rootGets);
+      Result[] rootRows = rootGets.isEmpty() ? new Result[0] : docs.get(rootGets);
       for (int i = 0; i < rootRows.length; i++) {
         byte[] id = rootRows[i].getValue(DOC_FAMILY, VALUE);
-        p.rootIds.put(roots.get(i), id == null ? "" : new String(id, StandardCharsets.UTF_8));
+        if (id != null) {
+          String rootId = new String(id, StandardCharsets.UTF_8);
+          p.rootIds.put(roots.get(i), rootId);
+          rootIds.put(roots.get(i), rootId);
+        }
       }
     }
     return p;
@@ -406,7 +417,7 @@ final class HBaseCollection implements Collection {
   private @Nullable List<Outcome> tryInsertAll(List<Document> documents, long now)
       throws IOException {
     long t0 = System.nanoTime();
-    long seen = sequence(); // throws if dropped
+    Sequence seen = sequence(); // throws if dropped
     List<Attempt> attempts = new ArrayList<>(documents.size());
     Map<String, Attempt> byId = new HashMap<>();
     List<Get> idGets = new ArrayList<>(documents.size());
@@ -421,17 +432,19 @@ final class HBaseCollection implements Collection {
     }
     // The ids and the candidates of every document at once; most are not stored yet.
     CompletableFuture<List<Result>> idsRead = store.async().getTable(store.docs).getAll(idGets);
+    // Ordinals for every document, taken meanwhile; those of documents not stored stay unused.
+    CompletableFuture<Result> taken = take(seen, documents.size());
     List<Analysis> all = new ArrayList<>(documents.size());
     for (Document d : documents) {
       all.add(d.analysis());
     }
-    Probe p = probe(all, now);
+    Probe p = probe(all, now, seen);
     List<Result> ids = join(idsRead);
     try (Table docs = store.connection().getTable(store.docs)) {
       for (int i = 0; i < attempts.size(); i++) {
         Attempt t = attempts.get(i);
         if (ids.get(i).getValue(DOC_FAMILY, VALUE) != null) {
-          Object[] existing = lookup(docs, t.doc.id());
+          Object[] existing = lookup(docs, t.doc.id(), seen);
           if (existing != null) {
             t.outcome =
                 RemoteDecision.exists(
@@ -461,10 +474,11 @@ final class HBaseCollection implements Collection {
           String id = newRootIds.get(r);
           return id != null ? id : p.rootIds.getOrDefault(r, "");
         };
-    long next = seen;
+    long next = seen.given(); // this attempt's ordinals follow every one handed out so far
     long checkedOnly = 0;
     long duplicates = 0;
     List<Outcome> out = new ArrayList<>(attempts.size());
+    CandidateTable table = new CandidateTable(); // one per batch, cleared for each document
     for (Attempt t : attempts) {
       if (t.outcome != null) {
         out.add(t.outcome);
@@ -482,7 +496,7 @@ final class HBaseCollection implements Collection {
       }
       Analysis a = t.doc.analysis();
       long fp = a.fingerprint();
-      CandidateTable table = new CandidateTable();
+      table.clear();
       for (Map.Entry<Long, Boolean> e : p.found.get(t.probeIndex).entrySet()) {
         Cand c = p.cands.get(e.getKey());
         if (c != null) {
@@ -540,8 +554,21 @@ final class HBaseCollection implements Collection {
     }
     long t1 = System.nanoTime();
     store.probeNanos.add(t1 - t0);
-    if (!stored.isEmpty() && !advance(seen, next)) {
+    if (!seen.handedOut(
+        Rows.toLong(join(taken).getValue(META_FAMILY, Sequence.GIVEN)), documents.size())) {
+      return null; // another writer took ordinals since the read (an expired lease): again
+    }
+    if (!stored.isEmpty()) {
+      writeRows(stored, now);
+      failPoint("rows-written");
+    }
+    // Committed even when nothing was stored, so the ordinals taken never become a hole.
+    if (!commit(seen, seen.given() + documents.size())) {
       return null; // another writer committed since the probe (an expired lease): decide again
+    }
+    if (!stored.isEmpty()) {
+      newRootIds.forEach(rootIds::put);
+      failPoint("committed");
     }
     if (!stored.isEmpty() || checkedOnly > 0) {
       Increment inc = new Increment(statsRow);
@@ -557,11 +584,9 @@ final class HBaseCollection implements Collection {
           inc.addColumn(META_FAMILY, bytes("checked"), checkedOnly);
         }
       }
-      if (stored.isEmpty()) {
-        join(store.async().getTable(store.meta).increment(inc));
-      } else {
-        write(stored, now, inc);
-      }
+      CompletableFuture<Result> counted = store.async().getTable(store.meta).increment(inc);
+      mergeClusters(stored);
+      join(counted);
     }
     store.writeNanos.add(System.nanoTime() - t1);
     store.commits.increment();
@@ -585,8 +610,9 @@ final class HBaseCollection implements Collection {
     return root;
   }
 
-  private Outcome checkOnly(Status status, @Nullable String id, Analysis a) throws IOException {
-    Probe p = probe(List.of(a), store.clock().millis());
+  private Outcome checkOnly(Status status, @Nullable String id, Analysis a, Sequence seq)
+      throws IOException {
+    Probe p = probe(List.of(a), store.clock().millis(), seq);
     CandidateTable table = new CandidateTable();
     for (Map.Entry<Long, Boolean> e : p.found.get(0).entrySet()) {
       Cand c = p.cands.get(e.getKey());
@@ -628,42 +654,62 @@ final class HBaseCollection implements Collection {
   }
 
   /** The sequence now, after checking the collection still exists. */
-  private long sequence() throws IOException {
+  Sequence sequence() throws IOException {
     try (Table meta = store.connection().getTable(store.meta)) {
       Result[] r =
           meta.get(
               List.of(
                   new Get(store.registryRowOf(name)).addColumn(META_FAMILY, VALUE),
-                  new Get(seqRow).addColumn(META_FAMILY, VALUE)));
+                  new Get(seqRow).addFamily(META_FAMILY)));
       byte[] entry = r[0].getValue(META_FAMILY, VALUE);
       if (entry == null || HBaseStore.uidOf(entry) != uid) {
         throw gone();
       }
-      byte[] seq = r[1].getValue(META_FAMILY, VALUE);
-      return seq == null ? 0 : Rows.toLong(seq);
+      return Sequence.of(r[1]);
     }
   }
 
-  /** Moves the sequence from {@code seen} to {@code to}; false if it moved meanwhile. */
-  private boolean advance(long seen, long to) throws IOException {
+  /**
+   * Takes the {@code n} ordinals after {@code seen.given()}, unless another writer took some
+   * meanwhile ({@link Sequence#handedOut} of the result says; then the attempt decides again).
+   */
+  private CompletableFuture<Result> take(Sequence seen, int n) throws IOException {
+    if (!seen.hasGiven()) {
+      // A store written before ordinals were handed out apart from commits: start at Committed.
+      join(store.async().getTable(store.meta).checkAndMutate(seen.initGiven(seqRow)));
+    }
+    return store.async().getTable(store.meta).increment(seen.take(seqRow, n));
+  }
+
+  /**
+   * The commit point: moves the committed ordinal from what {@code seen} read to {@code last}, the
+   * attempt's last ordinal, whose rows are all written; false if it moved meanwhile.
+   */
+  private boolean commit(Sequence seen, long last) throws IOException {
     try (Table meta = store.connection().getTable(store.meta)) {
-      CheckAndMutate.Builder b = CheckAndMutate.newBuilder(seqRow);
-      if (seen == 0) {
-        b.ifNotExists(META_FAMILY, VALUE);
-      } else {
-        b.ifEquals(META_FAMILY, VALUE, Rows.ordinal(seen));
-      }
-      return meta.checkAndMutate(
-              b.build(new Put(seqRow).addColumn(META_FAMILY, VALUE, Rows.ordinal(to))))
-          .isSuccess();
+      return meta.checkAndMutate(seen.commit(seqRow, last)).isSuccess();
+    }
+  }
+
+  /** A test's hook into a commit's steps ("rows-written", "committed"); null in service. */
+  interface FailPoint {
+    void at(String step) throws IOException;
+  }
+
+  volatile @Nullable FailPoint failPoint;
+
+  private void failPoint(String step) throws IOException {
+    FailPoint f = failPoint;
+    if (f != null) {
+      f.at(step);
     }
   }
 
   /** The stored document's ordinal, record and root, or null. */
-  private @Nullable Object[] lookup(Table docs, String id) throws IOException {
+  private @Nullable Object[] lookup(Table docs, String id, Sequence seq) throws IOException {
     byte[] o = docs.get(new Get(Rows.id(uid, id))).getValue(DOC_FAMILY, VALUE);
-    if (o == null) {
-      return null;
+    if (o == null || !seq.visible(Rows.toLong(o))) {
+      return null; // never stored, or written by a commit that did not complete
     }
     long ordinal = Rows.toLong(o);
     Result r = docs.get(new Get(Rows.doc(uid, ordinal)));
@@ -701,77 +747,81 @@ final class HBaseCollection implements Collection {
   }
 
   /**
-   * Writes the decided documents' rows, in order: document rows (the clusters a document joins
-   * merge into the earliest: their members take its root), then index rows, then the ids, so an id
-   * names a document only once every row of it is written.
+   * Writes every row of the decided documents, under their fresh ordinals: document rows, cluster
+   * members, root ids, expiry rows, index and band rows, ids. None of them is read before {@link
+   * #commit} makes the ordinals committed ({@link Sequence}); the merges of the clusters the
+   * documents join wait for the commit ({@link #mergeClusters}).
    */
-  private void write(List<Attempt> stored, long now, Increment counters) throws IOException {
+  private void writeRows(List<Attempt> stored, long now) throws IOException {
     List<Put> index = new ArrayList<>();
-    List<Put> ids = new ArrayList<>(stored.size());
-    try (Table docs = store.connection().getTable(store.docs)) {
-      List<Put> puts = new ArrayList<>();
-      for (Attempt t : stored) {
-        Analysis a = t.doc.analysis();
-        long fp = a.fingerprint();
-        byte[] ord = Rows.ordinal(t.ordinal);
-        if (t.roots.length > 1) {
-          docs.put(puts); // the members being moved must be in HBase
-          puts = new ArrayList<>();
-          merge(docs, t.root, t.roots);
-        }
-        Put doc =
-            new Put(Rows.doc(uid, t.ordinal))
-                .addColumn(
-                    DOC_FAMILY, REC, new DocRecord(fp, t.ts, t.exp, t.bands, t.doc.id()).encode())
-                .addColumn(DOC_FAMILY, ROOT, Rows.ordinal(t.root));
-        if (verify) {
-          doc.addColumn(DOC_FAMILY, SKETCH, t.sketch);
-        }
-        puts.add(ttl(doc, t.exp, now));
+    List<Put> puts = new ArrayList<>();
+    for (Attempt t : stored) {
+      Analysis a = t.doc.analysis();
+      long fp = a.fingerprint();
+      byte[] ord = Rows.ordinal(t.ordinal);
+      Put doc =
+          new Put(Rows.doc(uid, t.ordinal))
+              .addColumn(
+                  DOC_FAMILY, REC, new DocRecord(fp, t.ts, t.exp, t.bands, t.doc.id()).encode())
+              .addColumn(DOC_FAMILY, ROOT, Rows.ordinal(t.root));
+      if (verify) {
+        doc.addColumn(DOC_FAMILY, SKETCH, t.sketch);
+      }
+      puts.add(ttl(doc, t.exp, now));
+      puts.add(
+          ttl(
+              new Put(Rows.members(uid, t.root)).addColumn(DOC_FAMILY, ord, new byte[0]),
+              t.exp,
+              now));
+      if (t.roots.length == 0) {
+        // No TTL: later members name their cluster by it after this one expires.
+        puts.add(
+            new Put(Rows.rootId(uid, t.ordinal)).addColumn(DOC_FAMILY, VALUE, bytes(t.doc.id())));
+      }
+      if (t.exp != Long.MAX_VALUE) {
         puts.add(
             ttl(
-                new Put(Rows.members(uid, t.root)).addColumn(DOC_FAMILY, ord, new byte[0]),
+                new Put(Rows.expiry(uid, t.exp, t.ordinal))
+                    .addColumn(DOC_FAMILY, VALUE, new byte[0]),
                 t.exp,
                 now));
-        if (t.roots.length == 0) {
-          // No TTL: later members name their cluster by it after this one expires.
-          puts.add(
-              new Put(Rows.rootId(uid, t.ordinal)).addColumn(DOC_FAMILY, VALUE, bytes(t.doc.id())));
-        }
-        if (t.exp != Long.MAX_VALUE) {
-          puts.add(
-              ttl(
-                  new Put(Rows.expiry(uid, t.exp, t.ordinal))
-                      .addColumn(DOC_FAMILY, VALUE, new byte[0]),
-                  t.exp,
-                  now));
-        }
-        for (int k = 0; k < scheme.tables(); k++) {
-          index.add(
-              ttl(
-                  new Put(Rows.block(scheme, k, uid, fp)).addColumn(INDEX_FAMILY, ord, new byte[0]),
-                  t.exp,
-                  now));
-        }
-        for (long key : t.bands) {
-          index.add(
-              ttl(
-                  new Put(Rows.band(key, uid)).addColumn(INDEX_FAMILY, ord, new byte[0]),
-                  t.exp,
-                  now));
-        }
-        ids.add(
-            ttl(new Put(Rows.id(uid, t.doc.id())).addColumn(DOC_FAMILY, VALUE, ord), t.exp, now));
       }
-      // Document and index rows at once; last, the ids (with the counters): an id names a
-      // document only once every row of it is written.
-      AsyncTable<?> docsAsync = store.async().getTable(store.docs);
-      join(
-          CompletableFuture.allOf(
-              docsAsync.putAll(puts), store.async().getTable(store.index).putAll(index)));
-      join(
-          CompletableFuture.allOf(
-              docsAsync.putAll(ids), store.async().getTable(store.meta).increment(counters)));
+      for (int k = 0; k < scheme.tables(); k++) {
+        index.add(
+            ttl(
+                new Put(Rows.block(scheme, k, uid, fp)).addColumn(INDEX_FAMILY, ord, new byte[0]),
+                t.exp,
+                now));
+      }
+      for (long key : t.bands) {
+        index.add(
+            ttl(
+                new Put(Rows.band(key, uid)).addColumn(INDEX_FAMILY, ord, new byte[0]),
+                t.exp,
+                now));
+      }
+      // An id row names an uncommitted ordinal until the commit: lookups ignore it till then.
+      puts.add(
+          ttl(new Put(Rows.id(uid, t.doc.id())).addColumn(DOC_FAMILY, VALUE, ord), t.exp, now));
+    }
+    join(
+        CompletableFuture.allOf(
+            store.async().getTable(store.docs).putAll(puts),
+            store.async().getTable(store.index).putAll(index)));
+  }
+
+  /**
+   * After the commit, merges the clusters each stored document joined, in order: the members of the
+   * later roots take the earliest's. A process stopped before it leaves those clusters apart (every
+   * document stored and matching; only the grouping misses the link).
+   */
+  private void mergeClusters(List<Attempt> stored) throws IOException {
+    try (Table docs = store.connection().getTable(store.docs)) {
+      for (Attempt t : stored) {
+        if (t.roots.length > 1) {
+          merge(docs, t.root, t.roots);
+        }
+      }
     }
   }
 
@@ -799,8 +849,7 @@ final class HBaseCollection implements Collection {
     RemoteDecision.checkAnalysis(analysis, -1);
     checkOpen();
     try {
-      sequence(); // throws if dropped
-      return checkOnly(Status.CHECKED, null, analysis);
+      return checkOnly(Status.CHECKED, null, analysis, sequence()); // throws if dropped
     } catch (IOException e) {
       throw new UncheckedIOException(store.unavailable(e));
     }
@@ -812,7 +861,7 @@ final class HBaseCollection implements Collection {
   public Optional<StoredDocument> get(String id) {
     checkOpen();
     try (Table docs = store.connection().getTable(store.docs)) {
-      Object[] found = lookup(docs, id);
+      Object[] found = lookup(docs, id, sequence());
       if (found == null) {
         return Optional.empty();
       }
@@ -829,15 +878,14 @@ final class HBaseCollection implements Collection {
     checkOpen();
     return locked(
         held -> {
-          sequence(); // throws if dropped
-          return remove(id, "deleted");
+          return remove(id, "deleted", sequence()); // throws if dropped
         });
   }
 
   /** Removes the document stored under id (the lock held); counts it under {@code counter}. */
-  private boolean remove(String id, String counter) throws IOException {
+  private boolean remove(String id, String counter, Sequence seq) throws IOException {
     try (Table docs = store.connection().getTable(store.docs)) {
-      Object[] found = lookup(docs, id);
+      Object[] found = lookup(docs, id, seq);
       if (found == null) {
         return false;
       }
@@ -890,6 +938,7 @@ final class HBaseCollection implements Collection {
       return locked(
           held -> {
             List<String> due = new ArrayList<>();
+            Sequence seq = sequence();
             try (Table docs = store.connection().getTable(store.docs);
                 ResultScanner rs =
                     docs.getScanner(
@@ -898,6 +947,12 @@ final class HBaseCollection implements Collection {
                             .withStopRow(Rows.expiry(uid, now + 1, 0)))) {
               for (Result x : rs) {
                 long ordinal = Rows.toLong(x.getRow(), 13);
+                if (!seq.visible(ordinal)) {
+                  if (ordinal <= seq.committed()) {
+                    docs.delete(new Delete(x.getRow())); // never committed: its TTL does the rest
+                  }
+                  continue;
+                }
                 byte[] rec = docs.get(new Get(Rows.doc(uid, ordinal))).getValue(DOC_FAMILY, REC);
                 if (rec == null) {
                   docs.delete(new Delete(x.getRow())); // removed meanwhile
@@ -909,7 +964,7 @@ final class HBaseCollection implements Collection {
             int removed = 0;
             for (String id : due) {
               held.renewIfDue();
-              if (remove(id, "expired")) {
+              if (remove(id, "expired", seq)) {
                 removed++;
               }
             }

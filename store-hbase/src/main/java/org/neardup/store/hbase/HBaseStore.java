@@ -47,7 +47,8 @@ import org.neardup.store.FingerprintStore;
  *       ordinal; (uid, 'm', root) the members of a cluster; (uid, 'r', root) the root's id; (uid,
  *       'x', expiry, ordinal) for the expiry sweep.
  *   <li>meta: {@code <prefix>/c/<name>} to {@code uid;settings}; per collection its lock, its
- *       sequence (the last ordinal given) and its counters; {@code uid}, the last uid given.
+ *       sequence row ({@link Sequence}: the last committed ordinal, the last given, the holes) and
+ *       its counters; {@code uid}, the last uid given.
  * </ul>
  *
  * Collections share the tables (no DDL per collection); a uid is never given twice, so a dropped

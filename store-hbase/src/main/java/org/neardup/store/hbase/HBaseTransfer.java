@@ -61,6 +61,7 @@ final class HBaseTransfer implements CollectionTransfer {
       throw new IllegalArgumentException("no collection named '" + name + "'");
     }
     long exported = 0;
+    Sequence seq = c.sequence(); // rows of ordinals never committed are not exported
     try (Table docs = store.connection().getTable(store.docs);
         ResultScanner rs =
             docs.getScanner(
@@ -71,19 +72,21 @@ final class HBaseTransfer implements CollectionTransfer {
       for (Result r : rs) {
         chunk.add(r);
         if (chunk.size() == CHUNK) {
-          exported += emit(docs, c, chunk, sink);
+          exported += emit(docs, c, seq, chunk, sink);
           chunk.clear();
         }
       }
-      exported += emit(docs, c, chunk, sink);
+      exported += emit(docs, c, seq, chunk, sink);
     } catch (IOException e) {
       throw store.unavailable(e);
     }
     return exported;
   }
 
-  private static long emit(Table docs, HBaseCollection c, List<Result> chunk, RecordSink sink)
+  private static long emit(
+      Table docs, HBaseCollection c, Sequence seq, List<Result> chunk, RecordSink sink)
       throws IOException {
+    chunk.removeIf(r -> !seq.visible(Rows.toLong(r.getRow(), 5)));
     LinkedHashMap<Long, Integer> roots = new LinkedHashMap<>();
     for (Result r : chunk) {
       long o = Rows.toLong(r.getRow(), 5);
@@ -163,9 +166,7 @@ final class HBaseTransfer implements CollectionTransfer {
     try (Table meta = store.connection().getTable(store.meta)) {
       List<Put> puts = new ArrayList<>();
       if (last >= 0) {
-        puts.add(
-            new Put(HBaseStore.uidRow('q', c.uid))
-                .addColumn(META_FAMILY, VALUE, Rows.ordinal(last + 1)));
+        puts.add(Sequence.imported(HBaseStore.uidRow('q', c.uid), last + 1));
       }
       puts.add(
           new Put(HBaseStore.uidRow('s', c.uid))

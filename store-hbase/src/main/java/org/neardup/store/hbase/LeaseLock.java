@@ -10,8 +10,8 @@ import org.apache.hadoop.hbase.client.CheckAndMutate;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A lock shared by every process on the same HBase, held in one cell: taken with {@code
@@ -92,15 +92,21 @@ final class LeaseLock {
     return ByteBuffer.allocate(16).putLong(RANDOM.nextLong()).putLong(now + LEASE_MS).array();
   }
 
-  /** Takes the lock, waiting up to two minutes. */
+  /**
+   * Takes the lock, waiting up to two minutes. The first try assumes the lock is free (one round
+   * trip when it is); later ones read the lease first, to take it over once it has expired.
+   */
   Held acquire() throws IOException {
     long deadline = System.currentTimeMillis() + WAIT_MS;
     int sleep = 1;
+    boolean first = true;
     while (true) {
       long now = System.currentTimeMillis();
       byte[] mine = lease(now);
-      Result r = table.get(new Get(row).addColumn(family, qualifier));
-      byte[] held = r.getValue(family, qualifier);
+      byte @Nullable [] held = null;
+      if (!first) {
+        held = table.get(new Get(row).addColumn(family, qualifier)).getValue(family, qualifier);
+      }
       CheckAndMutate.Builder b = CheckAndMutate.newBuilder(row);
       boolean tryIt;
       if (held == null) {
@@ -115,6 +121,10 @@ final class LeaseLock {
               .checkAndMutate(b.build(new Put(row).addColumn(family, qualifier, mine)))
               .isSuccess()) {
         return new Held(Arrays.copyOf(mine, 16), now);
+      }
+      if (first) {
+        first = false;
+        continue; // taken: read whose lease it is, and whether it has expired
       }
       waits.increment();
       if (now > deadline) {

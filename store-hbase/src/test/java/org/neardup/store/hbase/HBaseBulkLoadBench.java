@@ -20,7 +20,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
-import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.neardup.Analysis;
@@ -56,14 +55,7 @@ class HBaseBulkLoadBench {
     int n = Integer.parseInt(System.getProperty("neardup.hbase.bulk"));
     int p = Integer.parseInt(System.getProperty("neardup.hbase.puts", "0"));
     Files.deleteIfExists(Path.of("target", "hbase-bulk-load.txt"));
-    TestingHBaseCluster cluster =
-        TestingHBaseCluster.create(
-            TestingHBaseClusterOption.builder()
-                .numMasters(1)
-                .numRegionServers(1)
-                .numDataNodes(1)
-                .build());
-    cluster.start();
+    TestingHBaseCluster cluster = MiniHBase.start();
     report.add(
         String.format(
             Locale.ROOT,

@@ -20,26 +20,30 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.ConnectionImplementation;
+import org.apache.hadoop.hbase.client.MetricsConnection;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
-import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.neardup.Analysis;
 import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
+import org.neardup.store.CollectionTransfer;
 import org.neardup.store.Document;
 import org.neardup.store.StoreConfig;
+import org.neardup.store.StoredRecord;
 import org.neardup.testkit.Texts;
 
 /**
  * Check-and-insert through HBase on a mini-cluster in this JVM. Runs only when asked, through
  * {@code benchmarks/hbase-store.sh} or: {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseStoreBench -Dneardup.hbase.bench=N
- * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B]}; writes
+ * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B] [-Dneardup.hbase.preload=P]}; writes
  * store-hbase/target/hbase-bench.txt.
  *
  * <ul>
@@ -61,14 +65,8 @@ class HBaseStoreBench {
     int n = Integer.parseInt(System.getProperty("neardup.hbase.bench"));
     int m = Integer.parseInt(System.getProperty("neardup.hbase.schemes", "0"));
     int batch = Integer.parseInt(System.getProperty("neardup.hbase.batch", "200"));
-    TestingHBaseCluster cluster =
-        TestingHBaseCluster.create(
-            TestingHBaseClusterOption.builder()
-                .numMasters(1)
-                .numRegionServers(1)
-                .numDataNodes(1)
-                .build());
-    cluster.start();
+    int preload = Integer.parseInt(System.getProperty("neardup.hbase.preload", "0"));
+    TestingHBaseCluster cluster = MiniHBase.start();
     report.add(
         String.format(
             Locale.ROOT,
@@ -80,7 +78,7 @@ class HBaseStoreBench {
         verified(cluster, n, batch);
       }
       for (String scheme : m > 0 ? List.of("4:1", "5:2") : List.<String>of()) {
-        fingerprints(cluster, BlockScheme.parse(scheme), m, batch);
+        fingerprints(cluster, BlockScheme.parse(scheme), m, batch, preload);
       }
     } finally {
       cluster.stop();
@@ -90,11 +88,33 @@ class HBaseStoreBench {
   }
 
   private static HBaseStore open(TestingHBaseCluster cluster, String tables) throws IOException {
+    // The client counts its RPCs by method (one registry per scope, shared by the store's
+    // synchronous and asynchronous connections).
+    Configuration conf = new Configuration(cluster.getConf());
+    conf.setBoolean(MetricsConnection.CLIENT_SIDE_METRICS_ENABLED_KEY, true);
+    conf.set(MetricsConnection.METRICS_SCOPE_KEY, "bench-" + tables);
     return (HBaseStore)
         HBaseStoreProvider.open(
-            cluster.getConf(),
+            conf,
             new StoreConfig(Map.of("table-prefix", tables), InstantSource.system()),
             "mini-cluster");
+  }
+
+  /** The RPCs the store's client sent so far, by method (Get, Multi, Scan, Mutate, ...). */
+  private static Map<String, Long> rpcs(HBaseStore store) {
+    Map<String, Long> out = new TreeMap<>();
+    if (store.connection() instanceof ConnectionImplementation c
+        && c.getConnectionMetrics() != null) {
+      c.getConnectionMetrics()
+          .getRpcCounters()
+          .forEach(
+              (k, v) -> {
+                if (k.startsWith("rpcCount_ClientService_")) {
+                  out.put(k.substring("rpcCount_ClientService_".length()), v.getCount());
+                }
+              });
+    }
+    return out;
   }
 
   private void verified(TestingHBaseCluster cluster, int n, int batch) throws Exception {
@@ -149,17 +169,18 @@ class HBaseStoreBench {
     }
   }
 
-  private void fingerprints(TestingHBaseCluster cluster, BlockScheme scheme, int m, int batch)
+  private void fingerprints(
+      TestingHBaseCluster cluster, BlockScheme scheme, int m, int batch, int preload)
       throws Exception {
     String tables = "fp" + scheme.blocks() + scheme.required();
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    if (preload > 0) {
+      preload(cluster, tables, scheme, settings, preload);
+    }
     try (HBaseStore store = open(cluster, tables)) {
       Collection c =
-          store.create(
-              "bench",
-              CollectionSettings.defaults()
-                  .withLexicon(CollectionSettings.NO_LEXICON)
-                  .withVerify(false),
-              scheme);
+          preload > 0 ? store.collection("bench") : store.create("bench", settings, scheme);
       SplittableRandom r = new SplittableRandom(7);
       List<Document> docs = new ArrayList<>(m);
       long[] fps = new long[m];
@@ -174,8 +195,26 @@ class HBaseStoreBench {
         fps[i] = fp;
         docs.add(new Document("f" + i, Analysis.ofFingerprint(fp, 100)));
       }
-      batches(store, c, docs, batch, "fingerprints, " + scheme);
+      batches(
+          store,
+          c,
+          docs,
+          batch,
+          "fingerprints, " + scheme + (preload > 0 ? ", " + preload + " stored before" : ""));
+      assertThat(c.stats().documents()).isEqualTo((long) preload + m);
       Map<String, Number> metrics = store.metrics();
+      if (preload > 0) {
+        report.add(
+            String.format(
+                Locale.ROOT,
+                "fingerprints, %s: %.2f block rows per check with %d to %d stored",
+                scheme,
+                metrics.get("hbase_block_rows_read").doubleValue()
+                    / metrics.get("hbase_probes").doubleValue(),
+                preload,
+                preload + m));
+        return; // a major compaction of the preloaded tables would take minutes
+      }
       double blockRows =
           metrics.get("hbase_block_rows_read").doubleValue()
               / metrics.get("hbase_probes").doubleValue();
@@ -194,9 +233,60 @@ class HBaseStoreBench {
     }
   }
 
+  /**
+   * Imports {@code count} random fingerprints into collection "bench" of the given tables as HFiles
+   * ({@code import=hfiles}), each its own cluster, as a store that has run for a while holds them.
+   */
+  private void preload(
+      TestingHBaseCluster cluster,
+      String tables,
+      BlockScheme scheme,
+      CollectionSettings settings,
+      int count)
+      throws IOException {
+    long t0 = System.nanoTime();
+    try (HBaseStore store =
+            (HBaseStore)
+                HBaseStoreProvider.open(
+                    cluster.getConf(),
+                    new StoreConfig(
+                        Map.of(
+                            "table-prefix",
+                            tables,
+                            "import",
+                            "hfiles",
+                            "bulk-dir",
+                            "/tmp/bench-" + tables,
+                            "scheme",
+                            scheme.toString()),
+                        InstantSource.system()),
+                    "mini-cluster");
+        CollectionTransfer.Importer importer =
+            CollectionTransfer.of(store)
+                .importer("bench", settings, settings.deduplicator().analyzer().id())) {
+      SplittableRandom r = new SplittableRandom(2026);
+      long now = System.currentTimeMillis();
+      long exp = settings.expiresAt(now, now);
+      for (int i = 0; i < count; i++) {
+        String id = "p" + i;
+        importer.add(
+            new StoredRecord(i, id, r.nextLong(), now, exp, i, id, new long[0], new byte[0]));
+      }
+      importer.finish();
+    }
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "preloaded %d fingerprints (%s, import=hfiles) in %.1f s",
+            count,
+            scheme,
+            (System.nanoTime() - t0) / 1e9));
+  }
+
   private void batches(HBaseStore store, Collection c, List<Document> docs, int batch, String what)
       throws IOException {
     long[] latencies = new long[(docs.size() + batch - 1) / batch];
+    Map<String, Long> rpcs0 = rpcs(store);
     long t0 = System.nanoTime();
     for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
       long s = System.nanoTime();
@@ -216,6 +306,17 @@ class HBaseStoreBench {
             docs.size() / seconds,
             percentile(latencies, 0.5),
             percentile(latencies, 0.99)));
+    Map<String, Long> rpcs1 = rpcs(store);
+    StringBuilder perBatch = new StringBuilder("RPCs per batch:");
+    rpcs1.forEach(
+        (k, v) ->
+            perBatch.append(
+                String.format(
+                    Locale.ROOT,
+                    " %s %.1f",
+                    k,
+                    (v - rpcs0.getOrDefault(k, 0L)) / (double) latencies.length)));
+    report.add(perBatch.toString());
     report.add("metrics: " + new TreeMap<>(store.metrics()));
   }
 

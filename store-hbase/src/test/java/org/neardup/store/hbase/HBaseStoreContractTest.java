@@ -4,42 +4,20 @@ package org.neardup.store.hbase;
 import java.io.IOException;
 import java.time.InstantSource;
 import java.util.Map;
-import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
-import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
 import org.neardup.testkit.FingerprintStoreContract;
 
 /**
- * The HBase store passes the contract every store passes, against a real in-process HBase (one
- * mini-cluster for the class: it takes ~20 s to start).
+ * The HBase store passes the contract every store passes, against a real in-process HBase (the
+ * mini-cluster the test classes share, {@link MiniHBase}).
  */
+@ExtendWith(MiniHBase.class)
 class HBaseStoreContractTest extends FingerprintStoreContract {
-  private static TestingHBaseCluster cluster;
   private static int tests;
   private String prefix;
-
-  @BeforeAll
-  static void startHBase() throws Exception {
-    cluster =
-        TestingHBaseCluster.create(
-            TestingHBaseClusterOption.builder()
-                .numMasters(1)
-                .numRegionServers(1)
-                .numDataNodes(1)
-                .build());
-    cluster.start();
-  }
-
-  @AfterAll
-  static void stopHBase() throws Exception {
-    if (cluster != null) {
-      cluster.stop();
-    }
-  }
 
   @BeforeEach
   void freshPrefix() {
@@ -55,6 +33,6 @@ class HBaseStoreContractTest extends FingerprintStoreContract {
   @Override
   protected FingerprintStore open(InstantSource clock) throws IOException {
     return HBaseStoreProvider.open(
-        cluster.getConf(), new StoreConfig(Map.of("prefix", prefix), clock), "mini-cluster");
+        MiniHBase.conf(), new StoreConfig(Map.of("prefix", prefix), clock), "mini-cluster");
   }
 }

@@ -21,7 +21,6 @@ import java.util.function.BooleanSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
-import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
 import org.junit.jupiter.api.Test;
 import org.neardup.Analysis;
 import org.neardup.store.Collection;
@@ -44,14 +43,7 @@ class HBaseStoreFaultTest {
   @Test
   void restartedMidLoad_failsWithIOException_losesNothingAcknowledged_andRecovers()
       throws Exception {
-    TestingHBaseCluster cluster =
-        TestingHBaseCluster.create(
-            TestingHBaseClusterOption.builder()
-                .numMasters(1)
-                .numRegionServers(1)
-                .numDataNodes(1)
-                .build());
-    cluster.start();
+    TestingHBaseCluster cluster = MiniHBase.start(); // its own: this test stops HBase
     ExecutorService pool = Executors.newFixedThreadPool(4);
     AtomicBoolean stop = new AtomicBoolean();
     try {

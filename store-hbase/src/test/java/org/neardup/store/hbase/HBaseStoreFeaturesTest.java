@@ -22,11 +22,8 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
-import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neardup.Analysis;
 import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
@@ -41,35 +38,16 @@ import org.neardup.store.StoreConfig;
  * collection; HBase's TTL removes an expired document's rows with no sweep; single calls from many
  * threads, committed together, keep exactly one new document per group.
  */
+@ExtendWith(MiniHBase.class)
 class HBaseStoreFeaturesTest {
-  private static TestingHBaseCluster cluster;
   private static int stores;
-
-  @BeforeAll
-  static void startHBase() throws Exception {
-    cluster =
-        TestingHBaseCluster.create(
-            TestingHBaseClusterOption.builder()
-                .numMasters(1)
-                .numRegionServers(1)
-                .numDataNodes(1)
-                .build());
-    cluster.start();
-  }
-
-  @AfterAll
-  static void stopHBase() throws Exception {
-    if (cluster != null) {
-      cluster.stop();
-    }
-  }
 
   private static HBaseStore open(Map<String, String> options) throws IOException {
     Map<String, String> o = new HashMap<>(options);
     o.putIfAbsent("prefix", "f" + (++stores));
     return (HBaseStore)
         HBaseStoreProvider.open(
-            cluster.getConf(), new StoreConfig(o, InstantSource.system()), "mini-cluster");
+            MiniHBase.conf(), new StoreConfig(o, InstantSource.system()), "mini-cluster");
   }
 
   private static CollectionSettings fingerprintsOnly() {
@@ -154,7 +132,7 @@ class HBaseStoreFeaturesTest {
   @Test
   void ttl_hidesAnExpiredDocumentsRows_withNoSweep() throws Exception {
     try (HBaseStore store = open(Map.of("ttl-grace-ms", "0"));
-        Connection conn = ConnectionFactory.createConnection(cluster.getConf());
+        Connection conn = ConnectionFactory.createConnection(MiniHBase.conf());
         Table docs = conn.getTable(store.docs)) {
       HBaseCollection c =
           (HBaseCollection)

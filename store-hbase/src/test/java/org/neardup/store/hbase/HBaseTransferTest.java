@@ -13,11 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
-import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.neardup.Analysis;
 import org.neardup.store.Collection;
@@ -36,33 +33,14 @@ import org.neardup.testkit.Texts;
  * hold equal records) and the three stores answer alike; an import that does not finish leaves no
  * collection. Against a real in-process HBase.
  */
+@ExtendWith(MiniHBase.class)
 class HBaseTransferTest {
-  private static TestingHBaseCluster cluster;
 
   @TempDir Path tmp;
 
-  @BeforeAll
-  static void startHBase() throws Exception {
-    cluster =
-        TestingHBaseCluster.create(
-            TestingHBaseClusterOption.builder()
-                .numMasters(1)
-                .numRegionServers(1)
-                .numDataNodes(1)
-                .build());
-    cluster.start();
-  }
-
-  @AfterAll
-  static void stopHBase() throws Exception {
-    if (cluster != null) {
-      cluster.stop();
-    }
-  }
-
   private static FingerprintStore hbase(String prefix) throws IOException {
     return HBaseStoreProvider.open(
-        cluster.getConf(), StoreConfig.of(Map.of("prefix", prefix)), "mini-cluster");
+        MiniHBase.conf(), StoreConfig.of(Map.of("prefix", prefix)), "mini-cluster");
   }
 
   private static FingerprintStore embedded(Path dir) throws IOException {

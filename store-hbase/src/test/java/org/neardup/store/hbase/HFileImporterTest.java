@@ -21,12 +21,9 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
-import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neardup.Analysis;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
@@ -44,27 +41,8 @@ import org.neardup.testkit.Texts;
  * the collection built by inserts it was exported from, checks and then new inserts alike; a dump
  * with an id twice is refused with nothing left behind. Against a real in-process HBase with HDFS.
  */
+@ExtendWith(MiniHBase.class)
 class HFileImporterTest {
-  private static TestingHBaseCluster cluster;
-
-  @BeforeAll
-  static void startHBase() throws Exception {
-    cluster =
-        TestingHBaseCluster.create(
-            TestingHBaseClusterOption.builder()
-                .numMasters(1)
-                .numRegionServers(1)
-                .numDataNodes(1)
-                .build());
-    cluster.start();
-  }
-
-  @AfterAll
-  static void stopHBase() throws Exception {
-    if (cluster != null) {
-      cluster.stop();
-    }
-  }
 
   private static HBaseStore hbase(String prefix, String scheme, boolean hfiles) throws IOException {
     Map<String, String> o = new HashMap<>();
@@ -75,7 +53,7 @@ class HFileImporterTest {
       o.put("bulk-dir", "/tmp/bulk-" + prefix);
     }
     return (HBaseStore)
-        HBaseStoreProvider.open(cluster.getConf(), StoreConfig.of(o), "mini-cluster");
+        HBaseStoreProvider.open(MiniHBase.conf(), StoreConfig.of(o), "mini-cluster");
   }
 
   private static List<StoredRecord> export(FingerprintStore s, String name) throws IOException {
@@ -250,7 +228,7 @@ class HFileImporterTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("id 'd7' twice");
       assertThat(bulk.collections()).isEmpty();
-      FileSystem fs = FileSystem.get(cluster.getConf());
+      FileSystem fs = FileSystem.get(MiniHBase.conf());
       Path staged = new Path("/tmp/bulk-dup");
       assertThat(fs.exists(staged) ? fs.listStatus(staged) : new Object[0]).isEmpty();
       load(bulk, "fp", settings, records.subList(0, 40));

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.store.hbase;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
+import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The test classes' HBase: one mini-cluster (1 master, 1 region server, 1 datanode) started by the
+ * first class that asks for it ({@code @ExtendWith(MiniHBase.class)}, then {@link #conf()}) and
+ * stopped when the whole test run ends, so the classes of one surefire JVM share one start (~20 s
+ * each on 2 cores) instead of paying one each. Classes keep apart by their store prefix. A test
+ * that stops or restarts HBase takes a cluster of its own from {@link #start()}.
+ */
+final class MiniHBase implements BeforeAllCallback, ExtensionContext.Store.CloseableResource {
+  private static volatile @Nullable TestingHBaseCluster shared;
+
+  private final @Nullable TestingHBaseCluster cluster;
+
+  /** For JUnit ({@code @ExtendWith}); the first instance to run its callback starts the cluster. */
+  MiniHBase() {
+    this.cluster = null;
+  }
+
+  private MiniHBase(TestingHBaseCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  /** A started mini-cluster of its own, which the caller stops. */
+  static TestingHBaseCluster start() throws Exception {
+    TestingHBaseCluster c =
+        TestingHBaseCluster.create(
+            TestingHBaseClusterOption.builder()
+                .numMasters(1)
+                .numRegionServers(1)
+                .numDataNodes(1)
+                .build());
+    c.start();
+    return c;
+  }
+
+  /** The shared cluster's configuration. */
+  static Configuration conf() {
+    TestingHBaseCluster c = shared;
+    if (c == null) {
+      throw new IllegalStateException("annotate the test class with @ExtendWith(MiniHBase.class)");
+    }
+    return c.getConf();
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    // The root store outlives every class and closes its resources once the run ends.
+    context
+        .getRoot()
+        .getStore(ExtensionContext.Namespace.GLOBAL)
+        .getOrComputeIfAbsent(
+            MiniHBase.class,
+            k -> {
+              try {
+                TestingHBaseCluster c = start();
+                shared = c;
+                return new MiniHBase(c);
+              } catch (Exception e) {
+                throw new IllegalStateException("the mini-cluster did not start", e);
+              }
+            },
+            MiniHBase.class);
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (cluster != null) {
+      shared = null;
+      cluster.stop();
+    }
+  }
+}
