@@ -61,7 +61,10 @@ rate() { # the documents/s of a `neardup send` summary line
   sed -n 's/.*s (\([0-9]*\) documents\/s).*/\1/p' "$1"
 }
 serve() {
-  run "$1" serve --data "$work/data" --port "$port" > "$work/serve.out" 2> "$work/serve.err" &
+  # java itself in the background (not run(): $! would be a subshell, and killing it leaves java)
+  # shellcheck disable=SC2046
+  java $(NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults serve) -Xmx4g -jar "$work/$1.jar" serve \
+    --data "$work/data" --port "$port" > "$work/serve.out" 2> "$work/serve.err" &
   pid=$!
   until curl -sf "$url/ready" > /dev/null; do
     sleep 0.1
@@ -72,6 +75,8 @@ stop() {
   kill "$pid"
   wait "$pid" 2>/dev/null || true
   pid=""
+  # the port is free again before the next server starts
+  while curl -s "$url/health" > /dev/null; do sleep 0.2; done
 }
 probe() { # COLLECTION QUERIES PREFIX [MIXED]: a warm-up pass, then the measured one on other documents
   local n=$((warm_singles + warm_batches * 100))

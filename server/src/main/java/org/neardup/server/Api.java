@@ -153,7 +153,9 @@ final class Api implements HttpHandler {
         ex.putAttachment(TICKET, ticket);
         ex.addExchangeCompleteListener(
             (e, next) -> {
-              ticket.pass();
+              if (!ticket.passed()) {
+                passOffIoThread(ticket);
+              }
               next.proceed();
             });
       }
@@ -246,6 +248,18 @@ final class Api implements HttpHandler {
               }
             },
             onError);
+  }
+
+  /**
+   * Passes a ticket on a worker: passing may run the decisions of the batches it held up, which
+   * must not run on an I/O thread.
+   */
+  private void passOffIoThread(DecisionOrder.Ticket ticket) {
+    try {
+      workers.execute(ticket::pass);
+    } catch (RejectedExecutionException e) {
+      ticket.pass(); // shutting down
+    }
   }
 
   private void atCapacity(HttpServerExchange ex) {

@@ -272,6 +272,11 @@ final class DecisionOrder implements AutoCloseable {
       this.number = number;
     }
 
+    /** Whether this ticket has passed or is being decided. */
+    boolean passed() {
+      return taken.get();
+    }
+
     /** Passes this ticket if it has not passed (its request ends without a decision). */
     void pass() {
       DecisionOrder.this.pass(this);
