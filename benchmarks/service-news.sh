@@ -16,7 +16,7 @@
 #   env WORK=dir (default: a temporary directory, removed at the end), LOAD=send|bulk (bulk: the
 #   data directory is built offline by NewsLoad instead of sent), SKIP_DEDUP=1, PORT,
 #   MIN=150 MAX=250 (text length in characters; default 1500-3000, news length), SEND_BATCH (500),
-#   SEND_IN_FLIGHT (1, `neardup send`'s default), FP=0 (no fingerprint-only rows).
+#   SEND_IN_FLIGHT (2, `neardup send`'s default: ordered), FP=0 (no fingerprint-only rows).
 # Run a copy of this script when editing the tree during a run: bash reads a script as it goes.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,7 +32,7 @@ queries=$((2000 + 200 * 100))
 min="${MIN:-1500}"
 max="${MAX:-3000}"
 send_batch="${SEND_BATCH:-500}"
-in_flight="${SEND_IN_FLIGHT:-1}"
+in_flight="${SEND_IN_FLIGHT:-2}"
 [ -f "$base" ] || { echo "no base corpus at $base (set BASE)" >&2; exit 2; }
 for tool in jcmd curl; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 work="${WORK:-$(mktemp -d)}"

@@ -25,30 +25,34 @@ import java.util.Locale;
  * sent one per request, then BATCHES requests of BATCH documents, one request at a time (no
  * queueing: each figure is one request's own time), from the JSONL lines of QUERIES ({@code id},
  * {@code text}, or {@code fingerprint}: 16 hex digits, for a collection that does not verify) that
- * are not stored yet. Prints p50, p99 and max per kind, and documents per second.
+ * are not stored yet. Prints p50, p99 and max per kind, and documents per second. With MIXED, then
+ * MIXED more singles while a second client sends batches of BATCH back to back (the rest of the
+ * file): the latency of a single behind a batch load.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.ServiceProbe \
- *     URL COLLECTION QUERIES.jsonl SINGLES BATCHES BATCH
+ *     URL COLLECTION QUERIES.jsonl SINGLES BATCHES BATCH [MIXED]
  * </pre>
  */
 public final class ServiceProbe {
   private ServiceProbe() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 6) {
-      System.err.println("usage: ServiceProbe URL COLLECTION QUERIES.jsonl SINGLES BATCHES BATCH");
+    if (args.length != 6 && args.length != 7) {
+      System.err.println(
+          "usage: ServiceProbe URL COLLECTION QUERIES.jsonl SINGLES BATCHES BATCH [MIXED]");
       System.exit(2);
     }
+    int mixed = args.length == 7 ? Integer.parseInt(args[6]) : 0;
     String url = args[0].replaceAll("/+$", "");
     String collection = args[1];
     int singles = Integer.parseInt(args[3]);
     int batches = Integer.parseInt(args[4]);
     int batch = Integer.parseInt(args[5]);
-    List<String[]> docs = read(Path.of(args[2]), singles + batches * batch);
-    if (docs.size() < singles + batches * batch) {
-      System.err.println(
-          "QUERIES holds " + docs.size() + " documents, need " + (singles + batches * batch));
+    int need = singles + batches * batch + mixed + (mixed > 0 ? batch : 0);
+    List<String[]> docs = read(Path.of(args[2]), mixed > 0 ? Integer.MAX_VALUE : need);
+    if (docs.size() < need) {
+      System.err.println("QUERIES holds " + docs.size() + " documents, need " + need);
       System.exit(2);
     }
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -69,6 +73,48 @@ public final class ServiceProbe {
     double batchSeconds = (System.nanoTime() - t0) / 1e9;
     report("single", single, singles / singleSeconds);
     report("batch of " + batch, multi, (double) batches * batch / batchSeconds);
+    if (mixed > 0) {
+      mixed(http, one, many, docs.subList(singles + batches * batch, docs.size()), mixed, batch);
+    }
+  }
+
+  /**
+   * MIXED singles, one at a time, while a second client sends batches back to back (from the
+   * documents after the singles' until they run out): what a single waits behind batches.
+   */
+  private static void mixed(
+      HttpClient http, URI one, URI many, List<String[]> docs, int mixed, int batch)
+      throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean stop =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    int[] sent = {0};
+    Thread background =
+        new Thread(
+            () -> {
+              try {
+                for (int from = mixed; !stop.get() && from + batch <= docs.size(); from += batch) {
+                  post(http, many, json(docs.subList(from, from + batch), true));
+                  sent[0]++;
+                }
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            },
+            "background-batches");
+    background.start();
+    Thread.sleep(200); // the first batch is in the server
+    long[] single = new long[mixed];
+    long t0 = System.nanoTime();
+    for (int i = 0; i < mixed; i++) {
+      single[i] = post(http, one, json(docs.subList(i, i + 1), false));
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    stop.set(true);
+    background.join();
+    report(
+        "single beside batches of " + batch + " (" + sent[0] + " sent meanwhile)",
+        single,
+        mixed / seconds);
   }
 
   private static void report(String what, long[] nanos, double docsPerSecond) {

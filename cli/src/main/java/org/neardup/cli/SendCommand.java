@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.neardup.client.BatchSequence;
 import org.neardup.client.Doc;
 import org.neardup.client.NeardupClient;
 import org.neardup.client.NeardupException;
@@ -85,10 +86,11 @@ public final class SendCommand implements Callable<Integer> {
   @Option(
       names = "--in-flight",
       description =
-          "Batches sent at once (default ${DEFAULT-VALUE}). With more than one, batches may be"
-              + " decided out of file order, so of two copies in different batches either may"
-              + " come out as the new one.")
-  int inFlight = 1;
+          "Batches sent at once (default ${DEFAULT-VALUE}). The service decides them in file"
+              + " order all the same (it holds a batch until the one before it is decided), and"
+              + " analyses the next batch while it stores and answers one; a batch sent again"
+              + " after a refusal is decided after those sent meanwhile.")
+  int inFlight = 2;
 
   @Option(
       names = "--show",
@@ -113,6 +115,8 @@ public final class SendCommand implements Callable<Integer> {
 
   private PrintWriter out;
   private Rejects rejects;
+  // Numbers the batches, so the service decides them in the order they are sent.
+  private BatchSequence sequence;
   private long documents;
   private long fresh;
   private long duplicates;
@@ -179,6 +183,7 @@ public final class SendCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new IOException(describe(e)); // names the URL; the cause adds nothing a user needs
     }
+    sequence = client.sequence();
     long t0 = System.nanoTime();
     Deque<CompletableFuture<Void>> pending = new ArrayDeque<>();
     try (Rejects r = input.rejects("send")) {
@@ -326,8 +331,8 @@ public final class SendCommand implements Callable<Integer> {
     if (docs.isEmpty()) {
       return CompletableFuture.completedFuture(List.of());
     }
-    return client
-        .batchAsync(collection, docs)
+    return sequence
+        .send(collection, docs)
         .exceptionallyCompose(
             e -> {
               Throwable c = unwrap(e);

@@ -146,6 +146,21 @@ public final class NeardupClient implements AutoCloseable {
 
   /** {@link #batch} without blocking. */
   public CompletableFuture<List<Result>> batchAsync(String collection, List<Doc> docs) {
+    return batchAsync(collection, docs, null);
+  }
+
+  /**
+   * A sequence of batches that the service decides in the order they are sent, however many are in
+   * flight at once: with two or more in flight the service analyses one batch while it decides,
+   * stores and answers the one before it, and the answers are those of sending them one by one.
+   */
+  public BatchSequence sequence() {
+    return new BatchSequence(this, java.util.UUID.randomUUID().toString());
+  }
+
+  /** A batch numbered in a {@link BatchSequence} ({@code sequence} = stream/number), or not. */
+  CompletableFuture<List<Result>> batchAsync(
+      String collection, List<Doc> docs, @Nullable String sequence) {
     byte[] body =
         write(
             g -> {
@@ -154,7 +169,14 @@ public final class NeardupClient implements AutoCloseable {
                 g.writeRaw('\n');
               }
             });
-    return send(post(path(collection, "batch"), body, "application/x-ndjson"), 200)
+    HttpRequest.Builder request =
+        request(path(collection, "batch"))
+            .header("Content-Type", "application/x-ndjson")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (sequence != null) {
+      request.header(BatchSequence.HEADER, sequence);
+    }
+    return send(request.build(), 200)
         .thenApply(
             r -> {
               List<Result> out = new ArrayList<>(docs.size());

@@ -46,6 +46,9 @@ final class Api implements HttpHandler {
   private static final String NDJSON = "application/x-ndjson";
   private static final HttpString RETRY_AFTER = HttpString.tryFromString("Retry-After");
   private static final byte[] NO_BODY = new byte[0];
+  private static final HttpString SEQUENCE = HttpString.tryFromString(DecisionOrder.HEADER);
+  private static final io.undertow.util.AttachmentKey<DecisionOrder.Ticket> TICKET =
+      io.undertow.util.AttachmentKey.create(DecisionOrder.Ticket.class);
   // Request ids of internal errors: unique in a run and across restarts (they start at the time).
   private static final java.util.concurrent.atomic.AtomicLong ERROR_IDS =
       new java.util.concurrent.atomic.AtomicLong(System.currentTimeMillis() << 20);
@@ -54,7 +57,9 @@ final class Api implements HttpHandler {
   private final ServerConfig config;
   private final Admission admission;
   private final ExecutorService workers;
+  private final ExecutorService singles;
   private final Metrics metrics;
+  private final DecisionOrder order;
   private final byte @Nullable [] tokenHash;
   private final byte[] openApi;
   private volatile boolean accepting = true;
@@ -64,11 +69,15 @@ final class Api implements HttpHandler {
       ServerConfig config,
       Admission admission,
       ExecutorService workers,
-      Metrics metrics) {
+      ExecutorService singles,
+      Metrics metrics,
+      DecisionOrder order) {
     this.store = store;
+    this.order = order;
     this.config = config;
     this.admission = admission;
     this.workers = workers;
+    this.singles = singles;
     this.metrics = metrics;
     this.tokenHash = config.token() == null ? null : sha256(config.token());
     this.openApi = resource("openapi.json");
@@ -129,6 +138,27 @@ final class Api implements HttpHandler {
     if (route == Route.HEALTH) {
       send(ex, 200, JSON, "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
       return;
+    }
+    if (route == Route.BATCH) {
+      DecisionOrder.Ticket ticket;
+      try {
+        ticket = order.ticket(ex.getRequestHeaders().getFirst(SEQUENCE));
+      } catch (ApiException e) {
+        fail(ex, e);
+        return;
+      }
+      if (ticket != null) {
+        // Whatever ends this request (a refusal here, a bad body, a closed connection), its number
+        // passes, so the next batch of its stream is not held up; a decided one has passed already.
+        ex.putAttachment(TICKET, ticket);
+        ex.addExchangeCompleteListener(
+            (e, next) -> {
+              if (!ticket.passed()) {
+                passOffIoThread(ticket);
+              }
+              next.proceed();
+            });
+      }
     }
     long declared = ex.getRequestContentLength();
     if (route.hasBody && declared > config.maxRequestBytes()) {
@@ -218,6 +248,18 @@ final class Api implements HttpHandler {
               }
             },
             onError);
+  }
+
+  /**
+   * Passes a ticket on a worker: passing may run the decisions of the batches it held up, which
+   * must not run on an I/O thread.
+   */
+  private void passOffIoThread(DecisionOrder.Ticket ticket) {
+    try {
+      workers.execute(ticket::pass);
+    } catch (RejectedExecutionException e) {
+      ticket.pass(); // shutting down
+    }
   }
 
   private void atCapacity(HttpServerExchange ex) {
@@ -318,7 +360,8 @@ final class Api implements HttpHandler {
 
   private void dispatch(HttpServerExchange ex, Route.Match match, byte[] body) {
     try {
-      ex.dispatch(workers, () -> run(ex, match, body));
+      // Batches on the workers, the rest on threads of their own (see NeardupServer).
+      ex.dispatch(match.route() == Route.BATCH ? workers : singles, () -> run(ex, match, body));
     } catch (RejectedExecutionException e) {
       ex.getResponseHeaders().put(RETRY_AFTER, "1");
       fail(ex, new ApiException(503, "the server is shutting down"));
@@ -330,24 +373,31 @@ final class Api implements HttpHandler {
   private void run(HttpServerExchange ex, Route.Match match, byte[] body) {
     try {
       handle(ex, match, body);
-    } catch (ApiException e) {
+    } catch (Exception | Error e) {
+      failFromStore(ex, "on " + match.route().template, e);
+    }
+  }
+
+  /** Answers what a handler or a store call threw: bad input, a dropped collection, a fault. */
+  private void failFromStore(HttpServerExchange ex, String where, Throwable t) {
+    if (t instanceof ApiException e) {
       fail(ex, e);
-    } catch (IllegalArgumentException e) {
+    } else if (t instanceof IllegalArgumentException e) {
       fail(ex, ApiException.badRequest(e.getMessage()));
-    } catch (IllegalStateException e) {
+    } else if (t instanceof IllegalStateException e) {
       // A collection dropped while the request ran, or a store closing.
       fail(ex, new ApiException(store.isHealthy() ? 404 : 503, e.getMessage()));
-    } catch (IOException e) {
+    } else if (t instanceof IOException e) {
       LOG.log(Level.ERROR, "the store failed", e);
       ex.getResponseHeaders().put(RETRY_AFTER, "10");
       fail(ex, new ApiException(503, "the store cannot take writes: " + e.getMessage()));
-    } catch (java.io.UncheckedIOException e) {
+    } else if (t instanceof java.io.UncheckedIOException e) {
       // A networked store's reads (check, get, stats) when its server is unreachable.
       LOG.log(Level.ERROR, "the store failed", e);
       ex.getResponseHeaders().put(RETRY_AFTER, "10");
       fail(ex, new ApiException(503, "the store is unavailable: " + e.getCause().getMessage()));
-    } catch (RuntimeException | Error e) {
-      fail(ex, internalError("on " + match.route().template, e));
+    } else {
+      fail(ex, internalError(where, t));
     }
   }
 
@@ -626,6 +676,32 @@ final class Api implements HttpHandler {
   }
 
   private void batch(HttpServerExchange ex, Collection c, byte[] body) throws ApiException {
+    DecisionOrder.Ticket ticket = ex.getAttachment(TICKET);
+    if (ticket == null) {
+      commit(ex, c, analyse(c, body), Json.startsWithArray(body));
+      return;
+    }
+    List<Document> docs;
+    try {
+      docs = analyse(c, body);
+    } catch (ApiException | RuntimeException e) {
+      ticket.pass(); // refused: the next batch need not wait for this one's answer
+      throw e;
+    }
+    boolean array = Json.startsWithArray(body);
+    order.inTurn(
+        ticket,
+        () -> {
+          try {
+            commit(ex, c, docs, array);
+          } catch (RuntimeException | Error e) {
+            failFromStore(ex, "on " + Route.BATCH.template, e);
+          }
+        });
+  }
+
+  /** Parses and analyses a batch on this worker and idle ones. */
+  private List<Document> analyse(Collection c, byte[] body) throws ApiException {
     boolean array = Json.startsWithArray(body);
     List<Json.RawDoc> raw = Json.readBatch(body, array, config.maxBatch());
     if (raw.isEmpty()) {
@@ -642,6 +718,11 @@ final class Api implements HttpHandler {
             },
             workers,
             config.workerThreads() - 1);
+    return docs;
+  }
+
+  /** Decides and stores an analysed batch; answers once it is durable. */
+  private void commit(HttpServerExchange ex, Collection c, List<Document> docs, boolean array) {
     c.checkAndInsertAllAsync(docs)
         .whenComplete(
             (outcomes, error) ->

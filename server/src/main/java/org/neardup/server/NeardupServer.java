@@ -36,6 +36,8 @@ public final class NeardupServer implements Closeable {
   private final GracefulShutdownHandler graceful;
   private final Api api;
   private final ThreadPoolExecutor workers;
+  private final ThreadPoolExecutor singles;
+  private final DecisionOrder order;
   private final int port;
   private final CountDownLatch closed = new CountDownLatch(1);
   private boolean closing;
@@ -43,20 +45,11 @@ public final class NeardupServer implements Closeable {
   private NeardupServer(ServerConfig config, FingerprintStore store) throws IOException {
     this.store = store;
     this.config = config;
-    AtomicInteger n = new AtomicInteger();
-    this.workers =
-        new ThreadPoolExecutor(
-            config.workerThreads(),
-            config.workerThreads(),
-            60,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), // bounded by Admission: at most maxInFlight tasks
-            r -> {
-              Thread t = new Thread(r, "neardup-worker-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    workers.allowCoreThreadTimeOut(true);
+    this.workers = pool("neardup-worker-", config.workerThreads());
+    // Requests other than batches (single check-and-inserts, checks, reads) have threads of their
+    // own, so that they never queue behind the analysis of big batches: the operating system
+    // shares the cores between them, and a single insert waits a time slice, not a batch.
+    this.singles = pool("neardup-single-", config.workerThreads());
     Admission admission = new Admission(config.maxInFlight(), config.maxQueuedBytes());
     Metrics metrics = new Metrics(store, admission, workers);
     String name = config.defaultCollection();
@@ -70,7 +63,8 @@ public final class NeardupServer implements Closeable {
         }
       }
     }
-    this.api = new Api(store, config, admission, workers, metrics);
+    this.order = new DecisionOrder(config.guards().requestTimeout().toMillis(), workers);
+    this.api = new Api(store, config, admission, workers, singles, metrics, order);
     this.graceful = new GracefulShutdownHandler(routing(api));
     Guards guards = config.guards();
     Undertow.Builder builder = Undertow.builder();
@@ -102,6 +96,24 @@ public final class NeardupServer implements Closeable {
             .build();
     undertow.start();
     this.port = ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();
+  }
+
+  private static ThreadPoolExecutor pool(String name, int threads) {
+    AtomicInteger n = new AtomicInteger();
+    ThreadPoolExecutor p =
+        new ThreadPoolExecutor(
+            threads,
+            threads,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(), // bounded by Admission: at most maxInFlight tasks
+            r -> {
+              Thread t = new Thread(r, name + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    p.allowCoreThreadTimeOut(true);
+    return p;
   }
 
   /**
@@ -185,8 +197,11 @@ public final class NeardupServer implements Closeable {
             config.shutdownTimeout());
       }
       undertow.stop();
+      order.close();
       workers.shutdown();
+      singles.shutdown();
       workers.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      singles.awaitTermination(config.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } finally {
