@@ -24,11 +24,16 @@ neardup_cds_archive() {
   command -v mkdir >/dev/null && command -v mv >/dev/null && command -v rm >/dev/null || return 1
   mkdir -p "${jsa%/*}" 2>/dev/null || return 1
   tmp="$jsa.$$.tmp"
+  # From a file, as users run it: reading a file loads classes (channels, the line reader's file
+  # path) that reading stdin does not.
   printf '%s\n%s\n' \
     '{"id":"zh","text":"北京时间昨天晚上，国家统计局发布了最新的经济数据，显示消费市场持续回暖。"}' \
     '{"id":"en","text":"The quick brown fox jumps over the lazy dog near the river bank today."}' \
-    | "$java" -Xss4m -Xshare:off -XX:DumpLoadedClassList="$tmp.1" "$@" fingerprint - \
+    >"$tmp.jsonl" 2>/dev/null || status=$?
+  if [ "$status" -eq 0 ]; then
+    "$java" -Xss4m -Xshare:off -XX:DumpLoadedClassList="$tmp.1" "$@" fingerprint "$tmp.jsonl" \
       >/dev/null 2>&1 || status=$?
+  fi
   if [ "$status" -eq 0 ]; then
     "$java" -Xshare:off -XX:DumpLoadedClassList="$tmp.2" "$@" fingerprint --help \
       >/dev/null 2>&1 || status=$?
@@ -53,7 +58,7 @@ neardup_cds_archive() {
     "$java" -Xshare:dump -XX:SharedClassListFile="$tmp.list" -XX:SharedArchiveFile="$tmp" \
       -Xlog:cds=off -Xlog:cds+dynamic=off "$@" >/dev/null 2>&1 || status=$?
   fi
-  rm -f "$tmp.1" "$tmp.2" "$tmp.3" "$tmp.list"
+  rm -f "$tmp.1" "$tmp.2" "$tmp.3" "$tmp.list" "$tmp.jsonl"
   if [ "$status" -eq 0 ] && [ -s "$tmp" ] && mv -f "$tmp" "$jsa" 2>/dev/null; then
     return 0
   fi

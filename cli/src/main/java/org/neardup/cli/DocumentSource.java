@@ -61,7 +61,14 @@ final class DocumentSource {
     FILES
   }
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Built on first use: making an ObjectMapper costs ~0.2 s of CPU in a fresh JVM (its
+   * configuration, type factory and date format), and a run whose records all take the flat path
+   * ({@link FlatJson}) and that skips nothing never needs one (docs/BENCHMARKS.md, start-up).
+   */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
   private static final ThreadLocal<java.nio.charset.CharsetDecoder> DECODER =
       ThreadLocal.withInitial(
           () ->
@@ -355,7 +362,7 @@ final class DocumentSource {
    */
   private void readArray(InputStream in, String name, long[] ordinal, Consumer<RawDocument> out)
       throws IOException {
-    try (JsonParser p = JSON.getFactory().createParser(new Unclosable(in))) {
+    try (JsonParser p = Json.MAPPER.getFactory().createParser(new Unclosable(in))) {
       long line = 1;
       try {
         p.nextToken(); // the '[' readInput saw
@@ -366,7 +373,7 @@ final class DocumentSource {
           }
           line = p.currentTokenLocation().getLineNr();
           JsonNode node = p.readValueAsTree();
-          byte[] bytes = JSON.writeValueAsBytes(node);
+          byte[] bytes = Json.MAPPER.writeValueAsBytes(node);
           String location = name + ":" + line;
           if (bytes.length > maxBytes) {
             out.accept(
@@ -453,7 +460,7 @@ final class DocumentSource {
   InputDocument parseJsonTree(long ordinal, String line, byte[] raw, String location) {
     JsonNode node;
     try {
-      node = JSON.readTree(line);
+      node = Json.MAPPER.readTree(line);
     } catch (JsonProcessingException e) {
       return error(ordinal, null, location, malformed(e, false));
     }
@@ -517,7 +524,7 @@ final class DocumentSource {
   @Nullable InputDocument parsePlainJson(long ordinal, String line, byte[] raw, String location) {
     String idJson = null;
     String text = null;
-    try (JsonParser p = JSON.getFactory().createParser(line)) {
+    try (JsonParser p = Json.MAPPER.getFactory().createParser(line)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
         return null;
       }
@@ -614,7 +621,7 @@ final class DocumentSource {
 
   static String quote(String s) {
     try {
-      return JSON.writeValueAsString(s);
+      return Json.MAPPER.writeValueAsString(s);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }

@@ -26,7 +26,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class Rejects implements AutoCloseable {
   static final int SHOWN = 5;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Built on first use: a run that skips nothing never needs an ObjectMapper (see DocumentSource). */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private final String command;
   private final @Nullable Path file;
@@ -64,15 +67,15 @@ final class Rejects implements AutoCloseable {
       first.add(location + ": " + reason);
     }
     if (out != null) {
-      ObjectNode n = JSON.createObjectNode();
+      ObjectNode n = Json.MAPPER.createObjectNode();
       n.put("location", location);
       if (idJson != null) {
-        n.set("id", JSON.readTree(idJson));
+        n.set("id", Json.MAPPER.readTree(idJson));
       } else {
         n.putNull("id");
       }
       n.put("error", reason);
-      out.write(JSON.writeValueAsBytes(n));
+      out.write(Json.MAPPER.writeValueAsBytes(n));
       out.write('\n');
     }
   }

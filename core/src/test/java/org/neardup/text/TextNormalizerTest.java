@@ -28,6 +28,31 @@ class TextNormalizerTest {
     return out.toString();
   }
 
+  /**
+   * The table built from one normalisation of all chars (with separators) is the table of one
+   * normalisation per char, for every char: the separator trick changes nothing.
+   */
+  @Test
+  void buildFold_everyChar_sameAsOneCharAtATime() {
+    char[] fold = new char[65536];
+    TextNormalizer.buildFold(fold);
+    int safe = 0;
+    for (int c = 0; c < 65536; c++) {
+      assertThat((int) fold[c])
+          .as("U+%04X", c)
+          .isEqualTo((int) TextNormalizer.computeFold((char) c));
+      safe += fold[c] != '\uFFFF' ? 1 : 0;
+    }
+    assertThat(safe).as("chars with a one-char fold").isGreaterThan(40_000);
+  }
+
+  @Test
+  void buildSafeSupplementary_planesOneAndTwo_sameAsOneCodePointAtATime() {
+    java.util.BitSet batch = TextNormalizer.buildSafeSupplementary();
+    assertThat(batch).isEqualTo(TextNormalizer.buildSafeSupplementaryOneByOne());
+    assertThat(batch.cardinality()).as("safe supplementary code points").isGreaterThan(50_000);
+  }
+
   @Test
   void normalize_fullWidthAndCase_foldsToHalfWidthLowerCase() {
     assertThat(TextNormalizer.normalize("ＡＢＣ１２３，Hello　World！")).isEqualTo("abc123,hello world!");
