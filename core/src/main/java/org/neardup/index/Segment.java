@@ -64,6 +64,9 @@ final class Segment {
 
   static final int MAX_FINE_BITS = 26;
 
+  /** Entries a table-0 lookup first searches around its interpolated position. */
+  static final int INTERPOLATION_WINDOW = 16;
+
   /** The most entries a segment holds: a third of the largest array, so merges stay allocatable. */
   static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / 3;
 
@@ -300,7 +303,28 @@ final class Segment {
    * to) lies in fp's directory bucket.
    */
   int lowerBound0(int from, int to, long fp) {
-    return lowerBound(0, from, to, fp & MASK48);
+    long low48 = fp & MASK48;
+    int n = to - from;
+    if (n > 2 * INTERPOLATION_WINDOW) {
+      // Fingerprints spread evenly below their bucket's 16 bits, so the answer is near the guess
+      // (153 entries at 10M: off by about 6): search a window of 16 ints, one or two cache lines,
+      // when its ends prove the answer inside, instead of some 5 dependent misses across the
+      // bucket.
+      int guess = from + (int) (((low48 >>> 16) * n) >>> 32);
+      int lo = Math.max(from, guess - INTERPOLATION_WINDOW / 2);
+      int hi = Math.min(to, guess + INTERPOLATION_WINDOW / 2);
+      if ((lo == from || below0(lo - 1, low48)) && (hi == to || !below0(hi, low48))) {
+        return lowerBound(0, lo, hi, low48);
+      }
+    }
+    return lowerBound(0, from, to, low48);
+  }
+
+  /** Whether table 0's entry i is below low48 in its low 48 bits; reads the low 16 on a tie. */
+  private boolean below0(int i, long low48) {
+    int h = table0.hi[i] ^ Integer.MIN_VALUE;
+    int target = (int) (low48 >>> 16) ^ Integer.MIN_VALUE;
+    return h < target || (h == target && (table0.lo[i] & 0xFFFF) < (int) (low48 & 0xFFFF));
   }
 
   /** Index of the first record of table t in [from, to) whose low 48 bits are >= low48. */
