@@ -304,10 +304,17 @@ final class IndexSearch {
       return;
     }
     int[] dir = seg.dirs[0];
-    for (int b = seg.bucket0(from); from < to && !query.done(); b++) {
+    int b = seg.bucket0(from);
+    while (!query.done()) {
       int end = Math.min(to, dir[b + 1]);
       scanBucket0(seg, b, from, end, query);
-      from = Math.max(from, end);
+      from = end;
+      if (from >= to) {
+        return;
+      }
+      // the next bucket when it holds entries, else a jump over the empty ones (small segments
+      // spread their few entries over the 2^16 buckets)
+      b = dir[b + 2] > from ? b + 1 : seg.bucket0(from);
     }
   }
 
