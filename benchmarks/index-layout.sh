@@ -19,6 +19,9 @@ rounds=${4:-3}
 heap=${5:-4g}
 opts=${INDEX_JAVA_OPTS:--XX:+UseParallelGC -XX:+UseTransparentHugePages}
 repo=$(cd "$(dirname "$0")/.." && pwd)
+# Resolve both once: a commit made while the runs go on must not relabel them.
+old=$(git -C "$repo" rev-parse --short "$old")
+new=$(git -C "$repo" rev-parse --short "$new")
 work=${INDEX_BENCH_DIR:-/tmp/neardup-index-layout}
 mkdir -p "$work"
 
@@ -45,6 +48,6 @@ for ((r = 1; r <= rounds; r++)); do
     # shellcheck disable=SC2086
     line=$(java -Xmx"$heap" $opts -cp "$jar" org.neardup.cli.Main bench index \
       --size "$size" --k 3 --add-size 0 --queries 200000 --verify 1000)
-    echo "$(git -C "$repo" rev-parse --short "$c") round $r $line"
+    echo "$c round $r $line"
   done
 done

@@ -38,8 +38,8 @@ import org.neardup.internal.Checks;
  * For k beyond {@link BlockScheme#exactUpTo()} it probes every key within {@link
  * BlockScheme#keyErrors(int)} flips, or scans when that would cost more. {@link #add} is O(1) in
  * the writer's thread, plus about 10-15 entry copies per add in the background. Memory (see {@link
- * Segment}): for the default scheme {@code 12 + 3 (T - 1)} = 21 bytes per entry when a segment's
- * docIds span less than 2^32 (25 otherwise), for other schemes {@code 16 + 6 (T - 1)}, plus 256 KiB
+ * Segment}): for the default scheme {@code 10 + 4 (T - 1)} = 22 bytes per entry when a segment's
+ * docIds span less than 2^32 (26 otherwise), for other schemes {@code 14 + 6 (T - 1)}, plus 256 KiB
  * of directory per table and segment, the add buffers, for schemes with keys wider than 16 bits a
  * fine directory of 2-4 bytes per entry and table in segments of 2M entries or more, and while a
  * merge runs, its output.
@@ -593,12 +593,13 @@ public final class BlockPermutedIndex implements HammingIndex {
         long[][] snaps = snapshots;
         Segment out = output;
         if (frozen != null) {
+          long[] frozenFps = frozen.fps;
           long[] frozenIds = frozen.ids;
-          carryOver(frozen.removals, snaps[0], frozen.fps, j -> frozenIds[j], out);
+          carryOver(frozen.removals, snaps[0], j -> frozenFps[j], j -> frozenIds[j], out);
           frozen.removals = null;
         }
         for (int i = 0; i < inputs.length; i++) {
-          carryOver(inputs[i].removals, snaps[i], inputs[i].fps, inputs[i].ids::get, out);
+          carryOver(inputs[i].removals, snaps[i], inputs[i]::fp, inputs[i].ids::get, out);
           inputs[i].removals = null;
         }
         if (out != null && out.live() == 0) {
@@ -687,7 +688,7 @@ public final class BlockPermutedIndex implements HammingIndex {
   private static void carryOver(
       @Nullable RemovalLog log,
       long[] snapshot,
-      long[] fps,
+      IntToLongFunction fps,
       IntToLongFunction ids,
       @Nullable Segment out) {
     if (log == null) {
@@ -696,7 +697,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     for (int r = 0; r < log.size(); r++) {
       int at = log.get(r);
       if (!Segment.isSet(snapshot, at)) {
-        boolean found = out != null && out.removeCopy(fps[at], ids.applyAsLong(at));
+        boolean found = out != null && out.removeCopy(fps.applyAsLong(at), ids.applyAsLong(at));
         if (!found) {
           throw new IllegalStateException("carried-over remove found no live copy");
         }

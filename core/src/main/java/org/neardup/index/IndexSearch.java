@@ -25,6 +25,8 @@ final class IndexSearch {
   private final int[] keyBits;
   private final long[] keyMask;
   private final long[][] earlierMasks;
+  // Per table t (prefix layout): the key masks of earlier tables whose bits key and tag of t fix.
+  private final long[][] knownEarlierMasks;
   private final double[] probes;
   private final double[] candidates;
   private final boolean allKeysWide;
@@ -42,6 +44,19 @@ final class IndexSearch {
       earlierMasks[t] = new long[t];
       for (int u = 0; u < t; u++) {
         earlierMasks[t][u] = scheme.permute(t, scheme.keyMask(u));
+      }
+    }
+    knownEarlierMasks = new long[tables][0];
+    if (layout.prefix()) {
+      for (int t = 1; t < tables; t++) {
+        long[] m = new long[t];
+        int c = 0;
+        for (int u = 0; u < t; u++) {
+          if ((keyMask[u] & ~layout.knownMask(t)) == 0) {
+            m[c++] = keyMask[u];
+          }
+        }
+        knownEarlierMasks[t] = java.util.Arrays.copyOf(m, c);
       }
     }
     boolean wide = true;
@@ -196,14 +211,9 @@ final class IndexSearch {
       int f = from[t];
       int l = to[t];
       if (f < l) {
-        if (t == 0) {
-          long[] fps = seg.fps;
-          for (int i = f; i < l; i += 8) {
-            touched += fps[i];
-          }
-        } else if (seg.records[t] instanceof PrefixRecords) {
-          byte[] data = ((PrefixRecords) seg.records[t]).data;
-          for (int i = 3 * f; i < 3 * l; i += 64) {
+        if (seg.records[t] instanceof PrefixRecords) {
+          int[] data = ((PrefixRecords) seg.records[t]).data;
+          for (int i = f; i < l; i += 16) {
             touched += data[i];
           }
         } else {
@@ -229,7 +239,7 @@ final class IndexSearch {
         l = seg.lowerBound(t, f, l, low + (1L << (64 - w)));
       }
       if (t == 0) {
-        scanTable0(seg, f, l, query);
+        scanBucket0(seg, (int) (query.q >>> 48), f, l, query);
       } else {
         scanRecords(seg, t, (int) (query.qp[t] >>> 48), f, l, query);
       }
@@ -271,7 +281,7 @@ final class IndexSearch {
         }
       }
       if (t == 0) {
-        scanTable0(seg, from, to, query);
+        scanBucket0(seg, b, from, to, query);
       } else {
         scanRecords(seg, t, b, from, to, query);
       }
@@ -288,16 +298,66 @@ final class IndexSearch {
     }
   }
 
+  /** Scans table-0 entries [from, to), which may span buckets. */
   private static void scanTable0(Segment seg, int from, int to, Query query) {
+    if (from >= to) {
+      return;
+    }
+    int[] dir = seg.dirs[0];
+    int b = seg.bucket0(from);
+    while (!query.done()) {
+      int end = Math.min(to, dir[b + 1]);
+      scanBucket0(seg, b, from, end, query);
+      from = end;
+      if (from >= to) {
+        return;
+      }
+      // the next bucket when it holds entries, else a jump over the empty ones (small segments
+      // spread their few entries over the 2^16 buckets)
+      b = dir[b + 2] > from ? b + 1 : seg.bucket0(from);
+    }
+  }
+
+  /**
+   * Scans table-0 entries [from, to) of bucket {@code bucket}: bits 47..16 (an int per entry)
+   * filter first, in one vectorisable pass ({@link #anyWithin}); the 16 low bits are read only for
+   * the entries that pass.
+   */
+  private static void scanBucket0(Segment seg, int bucket, int from, int to, Query query) {
     long q = query.q;
     int k = query.k;
-    long[] fps = seg.fps;
+    int budget = k - Long.bitCount(((long) bucket << 48 ^ q) >>> 48);
+    int qHi = (int) (q >>> 16);
+    int[] hi = seg.table0.hi;
+    if (budget < 0 || !anyWithin(hi, from, to, qHi, budget)) {
+      return;
+    }
     for (int i = from; i < to; i++) {
-      int d = Long.bitCount(fps[i] ^ q);
-      if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fps[i], d)) {
+      if (Integer.bitCount(hi[i] ^ qHi) > budget) {
+        continue;
+      }
+      long fp = seg.fp(bucket, i);
+      int d = Long.bitCount(fp ^ q);
+      if (d <= k && !seg.isDead(i) && query.report(seg.ids.get(i), fp, d)) {
         return;
       }
     }
+  }
+
+  /**
+   * Whether some {@code a[i]}, from <= i < to, is within {@code budget} bits of {@code x}. Written
+   * without a branch or an early exit so that C2 vectorises it (popcount, subtract, or-reduce; with
+   * AVX-512 VPOPCNTDQ on this machine): 0.19 ns per entry against 0.30 for the plain loop that
+   * stops at the first hit (JDK 17, a 153-entry bucket, i.e. 10M stored), and against 0.86 per
+   * entry for the whole scan of the 3-byte tags before.
+   */
+  static boolean anyWithin(int[] a, int from, int to, int x, int budget) {
+    int acc = 0;
+    int limit = budget + 1;
+    for (int i = from; i < to; i++) {
+      acc |= Integer.bitCount(a[i] ^ x) - limit;
+    }
+    return acc < 0;
   }
 
   /**
@@ -351,14 +411,17 @@ final class IndexSearch {
    */
   private void scanTags(Segment seg, int t, int bucket, int from, int to, int budget, Query query) {
     int qTag = query.tags[t];
-    byte[] data = ((PrefixRecords) seg.records[t]).data;
+    int[] data = ((PrefixRecords) seg.records[t]).data;
+    if (!anyWithin(data, from, to, qTag, budget)) {
+      return;
+    }
     for (int i = from; i < to; i++) {
-      int tag = PrefixRecords.word(data, i) & RecordLayout.TAG_MASK;
+      int tag = data[i];
       if (Integer.bitCount(tag ^ qTag) > budget) {
         continue;
       }
       int j = i + 1;
-      while (j < to && (PrefixRecords.word(data, j) & RecordLayout.TAG_MASK) == tag) {
+      while (j < to && data[j] == tag) {
         j++;
       }
       if (reportPrefix(seg, t, bucket, tag, query)) {
@@ -374,18 +437,23 @@ final class IndexSearch {
    */
   private boolean reportPrefix(Segment seg, int t, int bucket, int tag, Query query) {
     long known = layout.known(t, bucket, tag);
+    long q = query.q;
+    int e = query.e;
+    long[] masks = knownEarlierMasks[t];
+    for (long m : masks) {
+      if (Long.bitCount((known ^ q) & m) <= e) {
+        return false; // an earlier table reaches every entry filed here: reported from there
+      }
+    }
     long knownMask = layout.knownMask(t);
     long prefixMask = -1L << (64 - layout.prefixBits(t));
     long prefix = known & prefixMask;
     int b = (int) (known >>> 48);
     int[] dir = seg.dirs[0];
-    long[] fps = seg.fps;
     int end = dir[b + 1];
-    long q = query.q;
     int k = query.k;
-    int e = query.e;
     for (int i = seg.lowerBound0(dir[b], end, prefix); i < end; i++) {
-      long fp = fps[i];
+      long fp = seg.fp(b, i);
       if ((fp & prefixMask) != prefix) {
         break;
       }
@@ -419,8 +487,8 @@ final class IndexSearch {
   private static boolean reportAll(Segment seg, long fp, int d, Query query) {
     int b = (int) (fp >>> 48);
     int[] dir = seg.dirs[0];
-    long[] fps = seg.fps;
-    for (int i = seg.lowerBound0(dir[b], dir[b + 1], fp); i < fps.length && fps[i] == fp; i++) {
+    int end = dir[b + 1];
+    for (int i = seg.lowerBound0(dir[b], end, fp); i < end && seg.fp(b, i) == fp; i++) {
       if (!seg.isDead(i) && query.report(seg.ids.get(i), fp, d)) {
         return true;
       }

@@ -14,10 +14,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>
  * Segment  --> Table0, Table1 .. Table(T-1), Tombstones
- * Table0   --> fingerprints long[n], Ids, Directory               sorted by (unsigned fp, docId)
+ * Table0   --> fingerprints, Ids, Directory                       sorted by (unsigned fp, docId)
+ * fingerprints --> hi int[n], lo short[n]: bits 47..16 and 15..0 of fp; bits 63..48 are the
+ *              entry's directory bucket
  * Ids      --> int[n] offsets from the smallest docId when all fit in 32 bits, else long[n]
  * Table t  --> records, Directory                                 sorted by value(t, fp)
- * records  --> prefix layout (every key 16 bits, 4:1): tag byte[3n + 1], the 24-bit tag
+ * records  --> prefix layout (every key 16 bits, 4:1): tag int[n], the 32-bit tag
  *              wide layout (other schemes): hi int[n], lo short[n], bits 47..16 and 15..0 of
  *              permute(t, fp); the top 16 bits of a value are its bucket ({@link RecordLayout})
  * Directory --> int[65537]: dir[b] = first entry whose top 16 bits are >= b; dir[65536] = n
@@ -26,11 +28,13 @@ import org.jspecify.annotations.Nullable;
  * Tombstones --> long[ceil(n / 64)]: bit i set when table-0 entry i is removed
  * </pre>
  *
- * 8 + 4 + 3 (T - 1) bytes per entry for the default 4-table scheme, 21 (25 with 8-byte docIds; 34
- * before the prefix layout), plus 256 KiB of directory per table and segment; 8 + 8 + 6 (T - 1) for
- * wide schemes, plus 2-4 bytes per entry per table for fine directories. A match found in table t
- * is recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint
- * for a wide record, the top 24 or more bits for a tag; that yields the docIds.
+ * 6 + 4 + 4 (T - 1) bytes per entry for the default 4-table scheme, 22 (26 with 8-byte docIds; 34
+ * before the prefix layout), plus 256 KiB of directory per table and segment; 6 + 8 + 6 (T - 1) for
+ * wide schemes, plus 2-4 bytes per entry per table for fine directories. Every table, table 0
+ * included, is scanned as an int[] (the bits below the bucket's 16), which the JIT vectorises. A
+ * match found in table t is recovered by binary-searching table 0 for the prefix the record fixes:
+ * the whole fingerprint for a wide record, the top 32 or more bits for a tag; that yields the
+ * docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
  * and never again. Tombstone bits are set under the index's lock (by the writer's removes, and by a
@@ -42,8 +46,9 @@ import org.jspecify.annotations.Nullable;
 final class Segment {
   /*
    * Invariants (checked by checkInvariants):
-   * - fps sorted by Long.compareUnsigned, ties by docId (signed); ids[i] belongs to fps[i].
-   * - every table t >= 1 holds the multiset {permute(t, fps[i])}, sorted unsigned.
+   * - table 0's fingerprints fp(i) sorted by Long.compareUnsigned, ties by docId (signed); ids[i]
+   *   belongs to fp(i); records[0] holds their low 48 bits, the bucket the top 16.
+   * - every table t >= 1 holds the multiset {value(t, fp(i))}, sorted unsigned.
    * - dirs[t][b] == number of entries of table t whose top 16 bits are < b.
    * - deadCount == popcount(dead); no bit at or beyond size is set.
    * - removals != null exactly while a background job of the index reads this segment.
@@ -52,22 +57,25 @@ final class Segment {
   static final int BUCKETS = 1 << DIR_BITS;
   static final long MASK48 = (1L << 48) - 1;
   static final int RECORD = 6;
-  static final int PREFIX_RECORD = 3;
+  static final int PREFIX_RECORD = 4;
 
   /** Fine directories (keys wider than 16 bits) average 2^FINE_SHIFT entries per slot. */
   static final int FINE_SHIFT = 4;
 
   static final int MAX_FINE_BITS = 26;
 
-  /** The most entries a segment holds, so that byte offsets of prefix records fit an int. */
-  static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / PREFIX_RECORD;
+  /** Entries a table-0 lookup first searches around its interpolated position. */
+  static final int INTERPOLATION_WINDOW = 16;
+
+  /** The most entries a segment holds: a third of the largest array, so merges stay allocatable. */
+  static final int MAX_SIZE = (Integer.MAX_VALUE - 64) / 3;
 
   private static final VarHandle DEAD = MethodHandles.arrayElementVarHandle(long[].class);
 
   final int size;
-  final long[] fps;
+  final WideRecords table0; // table 0: the low 48 bits of each fingerprint, records[0] too
   final DocIds ids;
-  final TableRecords @Nullable [] records; // records[0] is null (table 0 is fps)
+  final TableRecords[] records;
   final int[][] dirs;
   final long[] dead;
   // Per table: bits of the fine directory (0 = none) and the directory itself.
@@ -82,7 +90,12 @@ final class Segment {
       RecordLayout layout, int size, long[] fps, long[] ids, TableRecords[] records, int[][] dirs) {
     BlockScheme scheme = layout.scheme();
     this.size = size;
-    this.fps = fps;
+    WideRecords table0 = new WideRecords(size);
+    for (int i = 0; i < size; i++) {
+      table0.set(i, fps[i] & MASK48);
+    }
+    this.table0 = table0;
+    records[0] = table0;
     this.ids = DocIds.of(ids);
     this.records = records;
     this.dirs = dirs;
@@ -112,7 +125,7 @@ final class Segment {
     for (int b = 0; b < BUCKETS; b++) {
       long top = (long) b << 48;
       for (int i = dir[b]; i < dir[b + 1]; i++) {
-        long v = t == 0 ? fps[i] : top | records[t].get(i);
+        long v = top | records[t].get(i);
         fine[(int) (v >>> shift) + 1]++;
       }
     }
@@ -124,6 +137,44 @@ final class Segment {
 
   int live() {
     return size - deadCount;
+  }
+
+  /** Table 0's fingerprint at i, which lies in directory bucket {@code bucket}. */
+  long fp(int bucket, int i) {
+    return ((long) bucket << 48) | table0.get(i);
+  }
+
+  /** Table 0's fingerprint at i; O(log buckets), for the rare lookups by position. */
+  long fp(int i) {
+    return fp(bucket0(i), i);
+  }
+
+  /** The directory bucket of table 0 that holds entry i. */
+  int bucket0(int i) {
+    int[] dir = dirs[0];
+    int lo = 0;
+    int hi = BUCKETS - 1;
+    while (lo < hi) { // the last b with dir[b] <= i
+      int mid = (lo + hi + 1) >>> 1;
+      if (dir[mid] <= i) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /** Every fingerprint of table 0 in order, in a new array (invariant checks, tests). */
+  long[] fingerprints() {
+    long[] out = new long[size];
+    int[] dir = dirs[0];
+    for (int b = 0; b < BUCKETS; b++) {
+      for (int i = dir[b]; i < dir[b + 1]; i++) {
+        out[i] = fp(b, i);
+      }
+    }
+    return out;
   }
 
   static long read48(TableRecords records, int i) {
@@ -188,8 +239,8 @@ final class Segment {
   }
 
   /**
-   * Builds a segment from {@code fps[0, n)} and {@code ids[0, n)}, which it sorts in place and
-   * keeps (the arrays must be exactly n long and not used by the caller afterwards).
+   * Builds a segment from {@code fps[0, n)} and {@code ids[0, n)}, which it sorts in place (the
+   * arrays must be exactly n long and not used by the caller afterwards).
    */
   static Segment build(RecordLayout layout, long[] fps, long[] ids) {
     BlockScheme scheme = layout.scheme();
@@ -247,33 +298,37 @@ final class Segment {
     return r;
   }
 
-  /** Index of the first entry of table 0 in [from, to) whose fingerprint is >= fp, unsigned. */
+  /**
+   * Index of the first entry of table 0 in [from, to) whose fingerprint is >= fp, unsigned; [from,
+   * to) lies in fp's directory bucket.
+   */
   int lowerBound0(int from, int to, long fp) {
-    long[] a = fps;
-    while (from < to) {
-      int mid = (from + to) >>> 1;
-      if (Long.compareUnsigned(a[mid], fp) < 0) {
-        from = mid + 1;
-      } else {
-        to = mid;
+    long low48 = fp & MASK48;
+    int n = to - from;
+    if (n > 2 * INTERPOLATION_WINDOW) {
+      // Fingerprints spread evenly below their bucket's 16 bits, so the answer is near the guess
+      // (153 entries at 10M: off by about 6): search a window of 16 ints, one or two cache lines,
+      // when its ends prove the answer inside, instead of some 5 dependent misses across the
+      // bucket.
+      int guess = from + (int) (((low48 >>> 16) * n) >>> 32);
+      int lo = Math.max(from, guess - INTERPOLATION_WINDOW / 2);
+      int hi = Math.min(to, guess + INTERPOLATION_WINDOW / 2);
+      if ((lo == from || below0(lo - 1, low48)) && (hi == to || !below0(hi, low48))) {
+        return lowerBound(0, lo, hi, low48);
       }
     }
-    return from;
+    return lowerBound(0, from, to, low48);
+  }
+
+  /** Whether table 0's entry i is below low48 in its low 48 bits; reads the low 16 on a tie. */
+  private boolean below0(int i, long low48) {
+    int h = table0.hi[i] ^ Integer.MIN_VALUE;
+    int target = (int) (low48 >>> 16) ^ Integer.MIN_VALUE;
+    return h < target || (h == target && (table0.lo[i] & 0xFFFF) < (int) (low48 & 0xFFFF));
   }
 
   /** Index of the first record of table t in [from, to) whose low 48 bits are >= low48. */
   int lowerBound(int t, int from, int to, long low48) {
-    if (t == 0) {
-      while (from < to) {
-        int mid = (from + to) >>> 1;
-        if ((fps[mid] & MASK48) < low48) {
-          from = mid + 1;
-        } else {
-          to = mid;
-        }
-      }
-      return from;
-    }
     if (low48 > MASK48) {
       return to; // the step past the last key of a bucket
     }
@@ -298,8 +353,9 @@ final class Segment {
   /** Position of a live entry (fp, docId) in table 0, or -1. */
   int find(long fp, long docId) {
     int b = (int) (fp >>> 48);
-    int i = lowerBound0(dirs[0][b], dirs[0][b + 1], fp);
-    for (; i < size && fps[i] == fp; i++) {
+    int end = dirs[0][b + 1];
+    int i = lowerBound0(dirs[0][b], end, fp);
+    for (; i < end && fp(b, i) == fp; i++) {
       long id = ids.get(i);
       if (id == docId && !isDead(i)) {
         return i;
@@ -318,7 +374,7 @@ final class Segment {
   static long estimateBytes(RecordLayout layout, long n) {
     int tables = layout.scheme().tables();
     return 64
-        + 16 * n
+        + 14 * n
         + 32
         + (tables - 1) * (48 + (layout.prefix() ? PREFIX_RECORD : RECORD) * n)
         + tables * (16 + 4L * (BUCKETS + 1))
@@ -328,7 +384,7 @@ final class Segment {
   }
 
   long ramBytesUsed() {
-    long bytes = 64 + 8L * size + 16 + ids.ramBytesUsed(); // header, fps, ids
+    long bytes = 64 + ids.ramBytesUsed(); // header, ids; table 0 is records[0]
 
     for (int t = 0; t < records.length; t++) {
       if (records[t] != null) {
@@ -450,12 +506,14 @@ final class Segment {
   /** Throws IllegalStateException describing the first broken invariant. */
   void checkInvariants(RecordLayout layout) {
     BlockScheme scheme = layout.scheme();
-    check(fps.length == size && ids.length() == size, "table 0 arrays sized %s", size);
+    check(table0.size() == size && ids.length() == size, "table 0 arrays sized %s", size);
+    check(records[0] == table0, "records[0] is not table 0", 0);
+    checkDirectory(dirs[0], null, 0);
+    long[] fps = fingerprints();
     for (int i = 1; i < size; i++) {
       int c = Long.compareUnsigned(fps[i - 1], fps[i]);
       check(c < 0 || (c == 0 && ids.get(i - 1) <= ids.get(i)), "table 0 unsorted at %s", i);
     }
-    checkDirectory(dirs[0], i -> fps[i] >>> 48, 0);
     long[] expected = new long[size];
     long[] scratch = new long[size];
     for (int t = 1; t < scheme.tables(); t++) {

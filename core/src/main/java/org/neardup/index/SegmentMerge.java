@@ -49,28 +49,41 @@ final class SegmentMerge {
     long[] fps = new long[n];
     long[] ids = new long[n];
     {
-      long[] fa = a.fps;
-      long[] fb = b.fps;
+      // Per bucket, as the record tables below: table 0 keeps the bits below the bucket.
+      WideRecords ra = a.table0;
+      WideRecords rb = b.table0;
       DocIds ia = a.ids;
       DocIds ib = b.ids;
-      int i = 0;
-      int j = 0;
+      int[] da = a.dirs[0];
+      int[] db = b.dirs[0];
       int o = 0;
-      while (i < fa.length && j < fb.length) {
-        int c = Long.compareUnsigned(fa[i], fb[j]);
-        if (c < 0 || (c == 0 && ia.get(i) <= ib.get(j))) {
-          fps[o] = fa[i];
-          ids[o++] = ia.get(i++);
-        } else {
-          fps[o] = fb[j];
-          ids[o++] = ib.get(j++);
+      for (int bucket = 0; bucket < Segment.BUCKETS; bucket++) {
+        long top = (long) bucket << 48;
+        int i = da[bucket];
+        int ie = da[bucket + 1];
+        int j = db[bucket];
+        int je = db[bucket + 1];
+        while (i < ie && j < je) {
+          long x = ra.get(i);
+          long y = rb.get(j);
+          if (x < y || (x == y && ia.get(i) <= ib.get(j))) {
+            fps[o] = top | x;
+            ids[o++] = ia.get(i++);
+          } else {
+            fps[o] = top | y;
+            ids[o++] = ib.get(j++);
+          }
+        }
+        for (; i < ie; i++) {
+          fps[o] = top | ra.get(i);
+          ids[o++] = ia.get(i);
+        }
+        for (; j < je; j++) {
+          fps[o] = top | rb.get(j);
+          ids[o++] = ib.get(j);
         }
       }
-      System.arraycopy(fa, i, fps, o, fa.length - i);
-      ia.copyTo(i, ids, o, fa.length - i);
-      o += fa.length - i;
-      System.arraycopy(fb, j, fps, o, fb.length - j);
-      ib.copyTo(j, ids, o, fb.length - j);
+      assert o == n;
     }
     int tables = scheme.tables();
     TableRecords[] records = new TableRecords[tables];
@@ -186,6 +199,7 @@ final class SegmentMerge {
     private final Segment s;
     private final long[] dead;
     private int i = -1;
+    private int bucket;
     boolean has = true;
     long fp;
     long id;
@@ -206,7 +220,11 @@ final class SegmentMerge {
       } while (i < s.size && Segment.isSet(dead, i));
       has = i < s.size;
       if (has) {
-        fp = s.fps[i];
+        int[] dir = s.dirs[0];
+        while (dir[bucket + 1] <= i) {
+          bucket++;
+        }
+        fp = s.fp(bucket, i);
         id = s.ids.get(i);
       }
     }
@@ -240,7 +258,7 @@ final class SegmentMerge {
       for (int w = 0; w < dead.length; w++) {
         for (long bits = dead[w]; bits != 0; bits &= bits - 1) {
           int i = (w << 6) + Long.numberOfTrailingZeros(bits);
-          deadValues[d++] = layout.value(t, s.fps[i]);
+          deadValues[d++] = layout.value(t, s.fp(i));
         }
       }
       assert d == deadValues.length;
