@@ -89,8 +89,10 @@ public final class SendCommand implements Callable<Integer> {
           "Batches sent at once (default ${DEFAULT-VALUE}). The service decides them in file"
               + " order all the same (it holds a batch until the one before it is decided), and"
               + " analyses the next batch while it stores and answers one; a batch sent again"
-              + " after a refusal is decided after those sent meanwhile.")
-  int inFlight = 2;
+              + " after a refusal is decided after those sent meanwhile. With more than 1, a"
+              + " batch sent after one the service failed may already be stored, and a"
+              + " --resume-from run then reports it as already stored.")
+  int inFlight = 1;
 
   @Option(
       names = "--show",
