@@ -3,6 +3,7 @@ package org.neardup.store.redis;
 
 import java.io.IOException;
 import java.time.InstantSource;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,11 +42,15 @@ class RedisStoreContractTest extends FingerprintStoreContract {
     return true;
   }
 
+  /** Store options beside the server, the test's prefix and no background expiry. */
+  protected Map<String, String> storeOptions() {
+    return Map.of();
+  }
+
   @Override
   protected FingerprintStore open(InstantSource clock) throws IOException {
-    return new RedisStoreProvider()
-        .open(
-            new StoreConfig(
-                Map.of("url", server.url(), "prefix", prefix, "expire-interval", "0"), clock));
+    Map<String, String> options = new HashMap<>(storeOptions());
+    options.putAll(Map.of("url", server.url(), "prefix", prefix, "expire-interval", "0"));
+    return new RedisStoreProvider().open(new StoreConfig(options, clock));
   }
 }
