@@ -22,7 +22,7 @@ final class Clustering {
     for (int i = 0; i < found.size(); i++) {
       docs.clusters.union(ordinal, (int) found.ordinal(i));
     }
-    return docs.docIds.get(docs.clusters.find(ordinal));
+    return docs.ids.docId(docs.clusters.find(ordinal));
   }
 
   /**
@@ -31,7 +31,7 @@ final class Clustering {
    */
   static void link(StoredDocuments docs, int ordinal, long docId, long[] links) {
     for (long link : links) {
-      int other = link == docId ? -1 : docs.ordinals.get(link);
+      int other = link == docId ? -1 : docs.ids.get(link);
       if (other >= 0) {
         docs.clusters.union(ordinal, other);
       }
@@ -46,7 +46,7 @@ final class Clustering {
     long[] roots = matches.joinedRoots();
     Long[] out = new Long[roots.length];
     for (int i = 0; i < roots.length; i++) {
-      out[i] = docs.docIds.get(roots[i]);
+      out[i] = docs.ids.docId((int) roots[i]);
     }
     return List.of(out);
   }
@@ -65,15 +65,15 @@ final class Clustering {
       long docId = docIds[i];
       // A live ordinal holding docId is the one ordinals maps it to (see the invariants); a
       // removed one proves nothing, as the docId may have been stored again since.
-      boolean there = next >= 0 && next < docs.count && docs.docIds.get(next) == docId;
-      int ordinal = there && !docs.removed.get(next) ? next : docs.ordinals.get(docId);
+      boolean there = next >= 0 && next < docs.count && docs.ids.docId(next) == docId;
+      int ordinal = there && !docs.removed.get(next) ? next : docs.ids.get(docId);
       if (ordinal < 0) {
         out[i] = -1;
         next = there ? next + 1 : -1;
         continue;
       }
       int root = docs.clusters.find(ordinal);
-      out[i] = root == ordinal ? docId : docs.docIds.get(root);
+      out[i] = root == ordinal ? docId : docs.ids.docId(root);
       next = ordinal + 1;
     }
   }

@@ -31,9 +31,9 @@ final class Compaction {
     int next = 0;
     for (int o = old.removed.nextClearBit(0); o < old.count; o = old.removed.nextClearBit(o + 1)) {
       int i = next++;
-      long docId = old.docIds.get(o);
+      long docId = old.ids.docId(o);
       long fp = old.fingerprints.get(o);
-      out.ordinals.put(docId, i);
+      out.ids.append(docId);
       byte[] sketch = null;
       int off = 0;
       int len = 0;
@@ -44,7 +44,7 @@ final class Compaction {
         off = slice.offset;
         len = slice.length;
       }
-      out.appendUnindexed(docId, fp, sketch, off, len);
+      out.appendUnindexed(fp, sketch, off, len);
       int root = old.clusters.find(o);
       int earliest = newRoot.get(root);
       if (earliest < 0) {

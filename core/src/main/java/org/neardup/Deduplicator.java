@@ -42,11 +42,12 @@ import org.neardup.verify.SketchStore;
  * lock.
  *
  * <p>Memory per stored document: the index's bytes per fingerprint (34 for the default scheme), 8
- * for the docId, 8 for the fingerprint, 8 for the cluster, ~18 for the id map, and when verifying
- * 11 to 21 per band key in the band index, and what the {@link SketchStore} holds: on the heap by
- * default, 8 per band key kept for removal, 8 of bookkeeping and the encoded shingle sketch (see
- * {@link ShingleSketch}). {@link #remove} frees the index entries; the rest comes back on {@link
- * #compact()}.
+ * for the fingerprint, 8 for the cluster, nothing for the docId when docIds arrive in increasing
+ * order (runs of consecutive docIds, 12 bytes per run: see {@code DocIdTable}), otherwise 8 for the
+ * docId and ~18 for the id map, and when verifying 11 to 21 per band key in the band index, and
+ * what the {@link SketchStore} holds: on the heap by default, 8 per band key kept for removal, 8 of
+ * bookkeeping and the encoded shingle sketch (see {@link ShingleSketch}). {@link #remove} frees the
+ * index entries; the rest comes back on {@link #compact()}.
  *
  * <p>A composition of parts, each in a class of its own: the {@link Analyzer} (text to fingerprint
  * and sketch), {@link StoredDocuments} (what is stored, by ordinal, and its indexes), {@link
@@ -501,7 +502,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      return docs.ordinals.get(docId);
+      return docs.ids.get(docId);
     } finally {
       r.unlock();
     }
@@ -516,7 +517,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.ReadLock r = lock.readLock();
     r.lock();
     try {
-      int ordinal = docs.ordinals.get(docId);
+      int ordinal = docs.ids.get(docId);
       Checks.checkArgument(ordinal >= 0, "docId %s is not stored", docId);
       return docs.fingerprints.get(ordinal);
     } finally {
@@ -590,7 +591,7 @@ public final class Deduplicator {
     Match[] out = new Match[order.length];
     for (int j = 0; j < order.length; j++) {
       int i = order[j];
-      out[j] = new Match(d.docIds.get(m.ordinal(i)), m.distance(i), m.similarity(i));
+      out[j] = new Match(d.ids.docId((int) m.ordinal(i)), m.distance(i), m.similarity(i));
     }
     return List.of(out);
   }

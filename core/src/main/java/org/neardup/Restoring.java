@@ -48,11 +48,9 @@ final class Restoring {
     // Ordinals first: they find duplicate docIds before anything else is touched.
     for (int i = 0; i < n; i++) {
       long docId = batch.docIds.get(i);
-      int previous = docs.ordinals.putIfAbsent(docId, first + i);
+      int previous = docs.ids.append(docId);
       if (previous >= 0) {
-        for (int j = 0; j < i; j++) {
-          docs.ordinals.remove(batch.docIds.get(j));
-        }
+        docs.ids.truncate(first);
         throw new IllegalArgumentException(
             Checks.format(
                 previous < first
@@ -78,11 +76,11 @@ final class Restoring {
         off = batch.sketches.offset(i);
         len = batch.sketches.length(i);
       }
-      docs.appendUnindexed(batch.docIds.get(i), fp, sketch, off, len);
+      docs.appendUnindexed(fp, sketch, off, len);
       long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
       long to = batch.linkEnds.get(i);
       for (long k = from; k < to; k++) {
-        int other = docs.ordinals.get(batch.links.get(k));
+        int other = docs.ids.get(batch.links.get(k));
         if (other >= 0 && other < ordinal) {
           docs.clusters.union(ordinal, other);
         }

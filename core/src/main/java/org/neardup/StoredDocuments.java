@@ -8,7 +8,6 @@ import org.neardup.index.BlockPermutedIndex;
 import org.neardup.index.BlockScheme;
 import org.neardup.index.HammingIndex;
 import org.neardup.internal.Checks;
-import org.neardup.internal.LongIntMap;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.verify.BandIndex;
 import org.neardup.verify.SketchStore;
@@ -25,15 +24,18 @@ import org.neardup.verify.SketchStore;
  */
 final class StoredDocuments {
   /*
-   * Invariants (under the deduplicator's lock): docIds, fingerprints and clusters have `count`
-   * entries, sketches (band keys and sketch) too when verifying; ordinals maps the docId of every
-   * live ordinal to it, and no other; `removed` holds exactly the other ordinals below count; the
+   * Invariants (under the deduplicator's lock): ids, fingerprints and clusters have `count`
+   * entries, sketches (band keys and sketch) too when verifying (ids may run ahead during a restore
+   * batch); ids.get maps the docId of every live ordinal to it, and no other; `removed` holds
+   * exactly the other ordinals below count; the
    * index and the band index hold the entries of live ordinals only; each cluster's root is its
    * smallest ordinal, so ordinal order is the "earliest member" order.
    *
    * Growth: every per-ordinal array is paged and every hash table grows one sub-table at a time
    * (see PagedLongArray, LongIntMap, BandIndex), so no insert copies or rehashes the whole: the
    * longest insert while growing is bounded by one sub-table's split (GrowthLatency measures it).
+   * The exception is DocIdTable's one switch from runs to a map, at the first docId out of order:
+   * callers that number their documents themselves hit it at their second document or so.
    */
   private static final byte[] NO_BYTES = new byte[0];
 
@@ -42,11 +44,13 @@ final class StoredDocuments {
   final boolean verify;
   final HammingIndex index;
   final @Nullable BandIndex bands;
-  final LongIntMap ordinals;
   final Clusters clusters;
   final SketchStore sketches;
   final BitSet removed = new BitSet();
-  final PagedLongArray docIds;
+
+  /** docId of each ordinal and live ordinal of each docId (runs, see there: ~0 B per document). */
+  final DocIdTable ids = new DocIdTable(removed);
+
   final PagedLongArray fingerprints;
 
   /** Band keys of the ordinal being removed or copied; used under the write lock only. */
@@ -72,10 +76,8 @@ final class StoredDocuments {
     this.index = BlockPermutedIndex.create(scheme);
     this.keyBuffer = new long[bandCount];
     this.bands = verify ? new BandIndex(saturatedInt((long) expected * bandCount)) : null;
-    this.ordinals = new LongIntMap(expected);
     this.clusters = new Clusters(expected);
     this.sketches = sketches;
-    this.docIds = new PagedLongArray(expected);
     this.fingerprints = new PagedLongArray(expected);
   }
 
@@ -91,10 +93,9 @@ final class StoredDocuments {
    */
   int store(long docId, Analysis analysis, byte @Nullable [] encoded) {
     int ordinal = count;
-    Checks.checkArgument(
-        ordinals.putIfAbsent(docId, ordinal) < 0, "docId %s is already stored", docId);
+    assert ids.size() == count : ids.size() + " ids for " + count + " ordinals";
+    Checks.checkArgument(ids.append(docId) < 0, "docId %s is already stored", docId);
     count++;
-    docIds.append(docId);
     fingerprints.append(analysis.fingerprint());
     clusters.add();
     index.add(analysis.fingerprint(), ordinal);
@@ -112,13 +113,13 @@ final class StoredDocuments {
 
   /**
    * Appends one document's columns without indexing its fingerprint (the caller adds a whole run to
-   * the index at once, then {@link #publish}es it): docId (already in {@link #ordinals}),
+   * the index at once, then {@link #publish}es it): its docId is already in {@link #ids}; its
    * fingerprint, a singleton cluster, and when verifying its band keys ({@code keyBuffer}) and
    * sketch {@code [off, off + len)}.
    */
-  void appendUnindexed(long docId, long fingerprint, byte @Nullable [] sketch, int off, int len) {
+  void appendUnindexed(long fingerprint, byte @Nullable [] sketch, int off, int len) {
     int ordinal = count++;
-    docIds.append(docId);
+    assert ordinal < ids.size() : "docId of ordinal " + ordinal + " not appended";
     fingerprints.append(fingerprint);
     clusters.add();
     if (bands != null) {
@@ -141,7 +142,7 @@ final class StoredDocuments {
    * @return whether the docId was stored
    */
   boolean remove(long docId) {
-    int ordinal = ordinals.remove(docId);
+    int ordinal = ids.remove(docId);
     if (ordinal < 0) {
       return false;
     }
@@ -163,13 +164,13 @@ final class StoredDocuments {
 
   /** The docId representing a stored docId's cluster, or -1 when it is not stored. */
   long representative(long docId) {
-    int ordinal = ordinals.get(docId);
-    return ordinal < 0 ? -1 : docIds.get(clusters.find(ordinal));
+    int ordinal = ids.get(docId);
+    return ordinal < 0 ? -1 : ids.docId(clusters.find(ordinal));
   }
 
   long ramBytesUsed() {
-    long bytes = index.ramBytesUsed() + ordinals.ramBytesUsed() + clusters.ramBytesUsed();
-    bytes += sketches.ramBytesUsed() + docIds.ramBytesUsed() + fingerprints.ramBytesUsed();
+    long bytes = index.ramBytesUsed() + ids.ramBytesUsed() + clusters.ramBytesUsed();
+    bytes += sketches.ramBytesUsed() + fingerprints.ramBytesUsed();
     bytes += removed.size() / 8;
     if (bands != null) {
       bytes += bands.ramBytesUsed();
