@@ -71,6 +71,8 @@ for name in names:
     n += s["documents"]; r += s["ramBytes"]
 print(n, r)' "$url")
     echo "round $round, $(basename "$(dirname "$jar")")/$(basename "$jar"): /ready in $ready s ($cpu CPU s); $docs documents; live heap $((heap / docs)) B/document ($((heap >> 20)) MB), collections' ramBytes $((ram / docs)) B/document, RSS $((rss >> 20)) MB"
+    # One line a script can read (service-slope.sh): the jar's index, its figures in bytes and s.
+    echo "result jar=$j docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready"
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     pid=""
