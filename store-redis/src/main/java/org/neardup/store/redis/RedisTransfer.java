@@ -46,14 +46,15 @@ import redis.clients.jedis.resps.ScanResult;
  * root, its cluster's member set (with the root itself while the root is stored) and the root's id.
  * A chunk is written by a background thread while the next one is read and encoded (at most one
  * chunk in flight), so decoding the dump and Redis's work overlap. Block entries and id fields go
- * through an {@link ImportWindow}: gathered over up to 2^19 documents, then one APPEND per block
- * key and one HSET per id bucket (ordinals ascend, so appending keeps each key in ordinal order;
- * nothing travels back). At the end the {@code trim} script rewrites each block key APPENDed to by
- * two windows or more, since APPEND leaves up to the string's length again of unused room (an
- * import may take up to ~1.5x the block keys' memory until then; a key created by one APPEND has
- * its length only). The collection's operation counters ({@code inserted}, {@code duplicates},
- * {@code checked}, {@code expired}, {@code deleted}) start at 0, as a collection opened again in
- * the embedded store: an import is not a check-and-insert; {@code documents} is the count imported.
+ * through an {@link ImportWindow}: gathered over up to 2^19 documents (fewer in a small heap), then
+ * one APPEND per block key and one HSET per id bucket (ordinals ascend, so appending keeps each key
+ * in ordinal order; nothing travels back). At the end the {@code trim} script rewrites each block
+ * key APPENDed to by two windows or more, since APPEND leaves up to the string's length again of
+ * unused room (an import may take up to ~1.5x the block keys' memory until then; a key created by
+ * one APPEND has its length only). The collection's operation counters ({@code inserted}, {@code
+ * duplicates}, {@code checked}, {@code expired}, {@code deleted}) start at 0, as a collection
+ * opened again in the embedded store: an import is not a check-and-insert; {@code documents} is the
+ * count imported.
  */
 final class RedisTransfer implements CollectionTransfer {
   /** Ordinals per export pipeline: whole record buckets. */
@@ -79,7 +80,7 @@ final class RedisTransfer implements CollectionTransfer {
   private final int windowSize;
 
   RedisTransfer(RedisStore store) {
-    this(store, CHUNK, ImportWindow.DEFAULT_CAPACITY);
+    this(store, CHUNK, ImportWindow.capacityFor(Runtime.getRuntime().maxMemory()));
   }
 
   /**
