@@ -80,13 +80,27 @@ final class Keys {
 
   /** The bucket of the id index (id to ordinal) holding {@code id}. */
   byte[] ids(String id) {
-    byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+    return idBucketKey(idBucket(id.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * The number of the id index bucket holding the id whose UTF-8 bytes are {@code utf8[off, end)}.
+   */
+  int idBucket(byte[] utf8, int off, int end) {
     int h = 0x811c9dc5; // FNV-1a, 32 bits
-    for (byte b : utf8) {
-      h = (h ^ (b & 0xff)) * 0x01000193;
+    for (int i = off; i < end; i++) {
+      h = (h ^ (utf8[i] & 0xff)) * 0x01000193;
     }
     // Fibonacci hashing: the top idBits bits of the mixed hash.
-    int bucket = (h * 0x9E3779B9) >>> (32 - idBits);
+    return (h * 0x9E3779B9) >>> (32 - idBits);
+  }
+
+  private int idBucket(byte[] utf8) {
+    return idBucket(utf8, 0, utf8.length);
+  }
+
+  /** The key of id index bucket {@code bucket} ({@link #idBucket}). */
+  byte[] idBucketKey(int bucket) {
     int n = (idBits + 7) / 8;
     byte[] k = Arrays.copyOf(ids, ids.length + n);
     for (int i = 0; i < n; i++) {

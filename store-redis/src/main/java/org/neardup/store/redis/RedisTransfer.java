@@ -3,9 +3,7 @@ package org.neardup.store.redis;
 
 import static org.neardup.store.redis.Scripts.bytes;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -43,17 +41,20 @@ import redis.clients.jedis.resps.ScanResult;
  * none can insert into it) until {@link Importer#finish()} sets its sequence and registers it;
  * {@link Importer#close()} before that deletes every key written. Per document, exactly what the
  * commit script writes for it: its record and sketch in their buckets, its id in the id index, its
- * {@link BlockEntries} entries appended to the block keys (ordinals ascend, so appending keeps each
- * key in ordinal order: APPEND in the chunk's pipeline, nothing travels back; at the end the {@code
- * trim} script rewrites each touched block key once, since APPEND leaves up to the string's length
- * again of unused room, so the import may take up to ~1.5x the block keys' memory until then), its
- * band set entries, its bucket's expiry ({@code ZADD LT}), the {@code documents} counter, and for a
- * member of a larger cluster its root, its cluster's member set (with the root itself while the
- * root is stored) and the root's id. A chunk is written by a background thread while the next one
- * is read and encoded (at most one chunk in flight), so decoding the dump and Redis's work overlap.
- * The collection's operation counters ({@code inserted}, {@code duplicates}, {@code checked},
- * {@code expired}, {@code deleted}) start at 0, as a collection opened again in the embedded store:
- * an import is not a check-and-insert; {@code documents} is the count imported.
+ * {@link BlockEntries} entries appended to the block keys, its band set entries, its bucket's
+ * expiry ({@code ZADD LT}), the {@code documents} counter, and for a member of a larger cluster its
+ * root, its cluster's member set (with the root itself while the root is stored) and the root's id.
+ * A chunk is written by a background thread while the next one is read and encoded (at most one
+ * chunk in flight), so decoding the dump and Redis's work overlap. Block entries and id fields go
+ * through an {@link ImportWindow}: gathered over up to 2^19 documents (fewer in a small heap), then
+ * one APPEND per block key and one HSET per id bucket (ordinals ascend, so appending keeps each key
+ * in ordinal order; nothing travels back). At the end the {@code trim} script rewrites each block
+ * key APPENDed to by two windows or more, since APPEND leaves up to the string's length again of
+ * unused room (an import may take up to ~1.5x the block keys' memory until then; a key created by
+ * one APPEND has its length only). The collection's operation counters ({@code inserted}, {@code
+ * duplicates}, {@code checked}, {@code expired}, {@code deleted}) start at 0, as a collection
+ * opened again in the embedded store: an import is not a check-and-insert; {@code documents} is the
+ * count imported.
  */
 final class RedisTransfer implements CollectionTransfer {
   /** Ordinals per export pipeline: whole record buckets. */
@@ -76,15 +77,20 @@ final class RedisTransfer implements CollectionTransfer {
 
   private final RedisStore store;
   private final int chunkSize;
+  private final int windowSize;
 
   RedisTransfer(RedisStore store) {
-    this(store, CHUNK);
+    this(store, CHUNK, ImportWindow.capacityFor(Runtime.getRuntime().maxMemory()));
   }
 
-  /** With another import chunk size (tests: several chunks from a small collection). */
-  RedisTransfer(RedisStore store, int chunkSize) {
+  /**
+   * With another import chunk size and {@link ImportWindow} capacity (tests: several chunks and
+   * windows from a small collection).
+   */
+  RedisTransfer(RedisStore store, int chunkSize, int windowSize) {
     this.store = store;
     this.chunkSize = chunkSize;
+    this.windowSize = windowSize;
   }
 
   @Override
@@ -213,7 +219,6 @@ final class RedisTransfer implements CollectionTransfer {
     private final RedisCollection c;
     private final boolean verify;
     private final int bands;
-    private final BlockEntries entries;
     private List<StoredRecord> chunk = new ArrayList<>(chunkSize);
     private long chunkBytes;
     private long last = -1;
@@ -228,14 +233,24 @@ final class RedisTransfer implements CollectionTransfer {
             });
     private @Nullable Future<?> inFlight;
 
-    /** The block keys written so far (block << 16 | value), for the trim at the end. */
-    private final BitSet touched = new BitSet();
+    /**
+     * The block entries and id fields not written yet; the writer thread's (and {@link #finish}'s
+     * once the writer is idle).
+     */
+    private final ImportWindow window;
 
     Loader(RedisCollection c, org.neardup.Analyzer analyzer) {
       this.c = c;
       this.verify = c.settings().verify();
       this.bands = verify ? Importer.bandCount(analyzer) : 0;
-      this.entries = c.entries;
+      this.window = new ImportWindow(c.keys, c.entries, windowSize);
+    }
+
+    /** Writes the window's block entries and id fields. */
+    private void flushWindow() {
+      try (AbstractPipeline p = store.redis().pipelined()) {
+        window.flush(p);
+      }
     }
 
     @Override
@@ -293,13 +308,10 @@ final class RedisTransfer implements CollectionTransfer {
       Keys keys = c.keys;
       Map<Long, Map<byte[], byte[]>> docs = new LinkedHashMap<>();
       Map<Long, Map<byte[], byte[]>> sketches = new LinkedHashMap<>();
-      Map<ByteBuffer, Map<byte[], byte[]>> ids = new LinkedHashMap<>();
-      Map<Integer, ByteArrayOutputStream> blocks = new LinkedHashMap<>();
       Map<Long, Long> expiry = new LinkedHashMap<>();
       Map<byte[], byte[]> parents = new HashMap<>();
       Map<Long, byte[]> rootIds = new LinkedHashMap<>();
       Map<Long, List<byte[]>> members = new LinkedHashMap<>();
-      byte[] entry = new byte[entries.width];
       for (StoredRecord r : chunk) {
         long o = r.ordinal() + 1;
         long bucket = o / Keys.BUCKET;
@@ -313,13 +325,10 @@ final class RedisTransfer implements CollectionTransfer {
         if (verify) {
           sketches.computeIfAbsent(bucket, x -> new HashMap<>()).put(Keys.field(o), r.sketch());
         }
-        ids.computeIfAbsent(ByteBuffer.wrap(keys.ids(r.id())), x -> new HashMap<>())
-            .put(bytes(r.id()), ord);
-        int[] blockKeys = entries.keys(r.fingerprint());
-        for (int t = 0; t < blockKeys.length; t++) {
-          entries.putEntry(t, o, r.fingerprint(), entry, 0);
-          blocks.computeIfAbsent(blockKeys[t], x -> new ByteArrayOutputStream()).writeBytes(entry);
+        if (window.full()) {
+          flushWindow();
         }
+        window.add(o, r.fingerprint(), r.id());
         if (r.expiresAt() != Long.MAX_VALUE) {
           expiry.merge(bucket, r.expiresAt(), Math::min);
         }
@@ -330,19 +339,10 @@ final class RedisTransfer implements CollectionTransfer {
           members.computeIfAbsent(root, x -> new ArrayList<>()).add(ord);
         }
       }
-      // Block keys already written by an earlier chunk: their entries come first (lower ordinals);
-      // APPEND adds this chunk's after them, and finish() trims every touched key once.
-      synchronized (touched) {
-        for (int key : blocks.keySet()) {
-          touched.set(key);
-        }
-      }
       List<Response<Boolean>> rootStored = new ArrayList<>();
       try (AbstractPipeline p = store.redis().pipelined()) {
         docs.forEach((bucket, fields) -> p.hset(keys.docs(bucket * Keys.BUCKET), fields));
         sketches.forEach((bucket, fields) -> p.hset(keys.sketches(bucket * Keys.BUCKET), fields));
-        ids.forEach((key, fields) -> p.hset(key.array(), fields));
-        blocks.forEach((key, added) -> p.append(keys.block(key), added.toByteArray()));
         for (StoredRecord r : chunk) {
           if (verify) {
             byte[] ord = bytes(r.ordinal() + 1);
@@ -393,6 +393,7 @@ final class RedisTransfer implements CollectionTransfer {
       try {
         flush();
         await();
+        flushWindow();
         trim();
       } catch (redis.clients.jedis.exceptions.JedisException e) {
         close();
@@ -437,10 +438,14 @@ final class RedisTransfer implements CollectionTransfer {
       }
     }
 
-    /** Rewrites every touched block key whole, {@value #TRIM_KEYS} per script call. */
+    /**
+     * Rewrites whole, {@value #TRIM_KEYS} per script call, every block key APPENDed to by two
+     * windows (a key written by one window was created by its APPEND at its length).
+     */
     private void trim() {
       List<byte[]> batch = new ArrayList<>(TRIM_KEYS);
-      for (int key = touched.nextSetBit(0); key >= 0; key = touched.nextSetBit(key + 1)) {
+      BitSet again = window.appendedAgain();
+      for (int key = again.nextSetBit(0); key >= 0; key = again.nextSetBit(key + 1)) {
         batch.add(c.keys.block(key));
         if (batch.size() == TRIM_KEYS) {
           store.scripts().run(store.scripts().trim, batch, List.of());

@@ -102,7 +102,7 @@ class RedisClusterContractTest extends FingerprintStoreContract {
         docs.add(doc(a, g + "/1", org.neardup.testkit.Texts.edit(r, text)));
       }
       a.checkAndInsertAll(docs);
-      RedisTransfer t = new RedisTransfer((RedisStore) s, 256);
+      RedisTransfer t = new RedisTransfer((RedisStore) s, 256, 300);
       java.util.List<org.neardup.store.StoredRecord> dump = new java.util.ArrayList<>();
       assertThat(t.export("from", dump::add)).isEqualTo(800);
       try (org.neardup.store.CollectionTransfer.Importer in =

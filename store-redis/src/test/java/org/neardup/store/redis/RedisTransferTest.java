@@ -164,8 +164,8 @@ class RedisTransferTest {
       }
 
       // Chunks of 1,024: the ~2,000 documents take two, and a chunk is written while the next
-      // fills.
-      CollectionTransfer t = new RedisTransfer((RedisStore) store, 1024);
+      // fills; windows of 700: block keys and id buckets written by one window, and by several.
+      CollectionTransfer t = new RedisTransfer((RedisStore) store, 1024, 700);
       List<StoredRecord> dump = export(t, "a");
       assertThat(dump).hasSize(docs.size() - 300);
       assertThat(dump.size()).isGreaterThan(1024);
@@ -187,8 +187,9 @@ class RedisTransferTest {
         assertThat(after.get(k)).as(k).isEqualTo(before.get(k));
       }
       assertThat(export(t, "b")).isEqualTo(dump);
-      // The import APPENDs block entries, then rewrites each block key whole: no room is left
-      // unused, so the block keys take exactly the memory the commits' whole-string SETs left.
+      // The import APPENDs block entries, then rewrites each block key APPENDed to twice: no room
+      // is left unused, so the block keys take exactly the memory the commits' whole-string SETs
+      // left.
       assertThat(blockMemory(redis, "tr", "b")).isEqualTo(blockMemory(redis, "tr", "a"));
       // An import is not a check-and-insert: the operation counters start at 0, as a collection
       // opened again in the embedded store; documents counts what was imported.
