@@ -33,9 +33,9 @@ send_batch="${SEND_BATCH:-100}"
 warm_singles=200
 warm_batches=10
 work="${WORK:-$(mktemp -d)}"
-pid=""
+. "$root/benchmarks/service-lib.sh"
 cleanup() {
-  [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  serve_stop
   [ -n "${WORK:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -59,24 +59,6 @@ run() { # JAR COMMAND ARGS...: the jar's neardup as the launcher runs it
 bench=(java -Xmx2g -cp "$work/benchmarks.jar")
 rate() { # the documents/s of a `neardup send` summary line
   sed -n 's/.*s (\([0-9]*\) documents\/s).*/\1/p' "$1"
-}
-serve() {
-  # java itself in the background (not run(): $! would be a subshell, and killing it leaves java)
-  # shellcheck disable=SC2046
-  java $(NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults serve) -Xmx4g -jar "$work/$1.jar" serve \
-    --data "$work/data" --port "$port" > "$work/serve.out" 2> "$work/serve.err" &
-  pid=$!
-  until curl -sf "$url/ready" > /dev/null; do
-    sleep 0.1
-    kill -0 "$pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
-  done
-}
-stop() {
-  kill "$pid"
-  wait "$pid" 2>/dev/null || true
-  pid=""
-  # the port is free again before the next server starts
-  while curl -s "$url/health" > /dev/null; do sleep 0.2; done
 }
 probe() { # COLLECTION QUERIES PREFIX [MIXED]: a warm-up pass, then the measured one on other documents
   local n=$((warm_singles + warm_batches * 100))
@@ -112,7 +94,7 @@ d = json.load(open(sys.argv[1])); print(round(int(sys.argv[2]) / d["phase_second
   echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse), neardup fingerprint $fprate documents/s (with JVM start)"
   for jar in "${jars[@]}"; do
     rm -rf "$work/data"
-    serve "$jar"
+    serve_start "$work/$jar.jar" 4g --data "$work/data"
     flight=()
     [ -z "${SEND_IN_FLIGHT:-}" ] || flight=(--in-flight "$SEND_IN_FLIGHT")
     run "$jar" send "$work/load.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}" > "$work/send.out"
@@ -123,7 +105,7 @@ d = json.load(open(sys.argv[1])); print(round(int(sys.argv[2]) / d["phase_second
     run "$jar" send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" "${flight[@]}" > "$work/send-fp.out"
     echo "$length $jar fingerprint-only ingest: $(rate "$work/send-fp.out") documents/s"
     probe fp "$work/fp-queries.jsonl" "$length $jar fingerprint-only"
-    stop
+    serve_stop
   done
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
