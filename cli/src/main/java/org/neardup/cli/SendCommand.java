@@ -288,12 +288,7 @@ public final class SendCommand implements Callable<Integer> {
     if (!d.ok()) {
       return new Item(d, null, d.error());
     }
-    String id;
-    try {
-      id = JSON.readTree(d.idJson()).asText();
-    } catch (IOException e) {
-      throw new IllegalStateException("an id DocumentSource wrote is not JSON: " + d.idJson(), e);
-    }
+    String id = id(d.idJson());
     Doc doc;
     if (d.text() != null) {
       if (!FingerprintCommand.hasLetters(d.text())) {
@@ -307,6 +302,22 @@ public final class SendCommand implements Callable<Integer> {
       doc = doc.at(Instant.ofEpochMilli(d.timestamp()));
     }
     return new Item(d, doc, null);
+  }
+
+  /** The id an id's JSON (a string or an integer, as DocumentSource writes it) stands for. */
+  static String id(String idJson) {
+    int n = idJson.length();
+    if (n >= 2 && idJson.charAt(0) == '"' && idJson.indexOf('\\') < 0) {
+      return idJson.substring(1, n - 1); // no escapes: the text between the quotes
+    }
+    if (n > 0 && idJson.charAt(0) != '"') {
+      return idJson; // an integer
+    }
+    try {
+      return JSON.readTree(idJson).asText();
+    } catch (IOException e) {
+      throw new IllegalStateException("an id DocumentSource wrote is not JSON: " + idJson, e);
+    }
   }
 
   /** Sends a batch, keeping at most inFlight unanswered and recording results in file order. */
