@@ -12,6 +12,9 @@
 # Usage: benchmarks/service-ingest.sh [OTHER_NEARDUP_JAR]
 #   With OTHER_NEARDUP_JAR (e.g. a copy of main's cli/target/neardup.jar) its rows come beside this
 #   tree's, from the same run, the other jar first: compare them side by side, not across runs.
+#   Its commands run with the JVM flags of its own tree's launcher (OTHER_DEFAULTS, that tree's
+#   dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target), as a user of
+#   that tree runs them; without it, with this tree's.
 #   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length; SINGLES (500), BATCHES
 #   (60): probe requests per length; MIXED (200): singles sent while another client sends batches
 #   of 100 back to back (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the
@@ -50,11 +53,23 @@ if [ -n "$other" ]; then
 fi
 cp "$root/benchmarks/target/benchmarks.jar" "$work/benchmarks.jar"
 . "$root/dist/src/bin/java-defaults.sh"
+other_defaults="${OTHER_DEFAULTS:-}"
+if [ -n "$other" ] && [ -z "$other_defaults" ] && [ -f "$(dirname "$other")/../../dist/src/bin/java-defaults.sh" ]; then
+  other_defaults="$(dirname "$other")/../../dist/src/bin/java-defaults.sh"
+fi
+[ -z "$other_defaults" ] || cp "$other_defaults" "$work/other-defaults.sh"
+flags() { # JAR COMMAND: the flags the jar's own launcher gives COMMAND with NEARDUP_JAVA_OPTS=-Xmx4g
+  if [ "$1" = other ] && [ -f "$work/other-defaults.sh" ]; then
+    (. "$work/other-defaults.sh" && NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$2")
+  else
+    NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$2"
+  fi
+}
 run() { # JAR COMMAND ARGS...: the jar's neardup as the launcher runs it
   local jar="$1"
   shift
   # shellcheck disable=SC2046
-  java $(NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
+  java $(flags "$jar" "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
 }
 bench=(java -Xmx2g -cp "$work/benchmarks.jar")
 rate() { # the documents/s of a `neardup send` summary line
@@ -69,6 +84,7 @@ probe() { # COLLECTION QUERIES PREFIX [MIXED]: a warm-up pass, then the measured
     | sed -e "s/^/$3 /" -e 's/ (one client)//'
 }
 
+[ -z "$other" ] || echo "other jar's send flags: $(flags other send); this tree's: $(flags this send)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)$( [ -n "$other" ] && echo ", other jar: $other")"
 for length in ${LENGTHS:-short news}; do
   if [ "$length" = short ]; then
