@@ -95,7 +95,7 @@ public final class SendCommand implements Callable<Integer> {
               + " after a refusal is decided after those sent meanwhile. If the service fails a"
               + " batch, the ones after it that it stored are counted and the resume point"
               + " printed skips them.")
-  int inFlight = 1;
+  int inFlight = 2;
 
   @Option(
       names = "--show",
