@@ -12,8 +12,11 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -134,14 +137,17 @@ public final class SendCommand implements Callable<Integer> {
   private long resumedPast;
   private long storedBefore;
 
-  /** The first location of the first batch that failed, in file order. */
+  /** The first location of the first batch that failed, in file order, and its ordinal. */
   private @Nullable String failedAt;
+
+  private long failedOrdinal;
 
   /**
    * The records of batches after the failed one that the service stored all the same (several were
-   * in flight), as {@code ,FROM..TO} ranges in file order: the resume point skips them.
+   * in flight), as {@code FROM..TO} ranges by the ordinal of their first record: the resume point
+   * skips them.
    */
-  private final StringBuilder storedAfterFailure = new StringBuilder();
+  private final TreeMap<Long, String> storedAfterFailure = new TreeMap<>();
 
   private volatile @Nullable Throwable failure;
 
@@ -214,7 +220,7 @@ public final class SendCommand implements Callable<Integer> {
                 if (failure != null) {
                   throw new Stop(); // stop reading after a failure; the summary says where
                 }
-                switch (resume.at(d.location())) {
+                switch (resume.at(d.location(), d.ordinal())) {
                   case BEFORE -> {
                     resumedPast++;
                     continue;
@@ -263,16 +269,20 @@ public final class SendCommand implements Callable<Integer> {
     if (failure != null) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("neardup send: error: " + describe(failure));
-      String point = failedAt + storedAfterFailure;
+      // Ranges this run skipped (from --resume-from) that lie after the failed batch still hold
+      // stored records: the new resume point keeps them, in file order with this run's.
+      storedAfterFailure.putAll(resume.rangesAfter(failedOrdinal));
+      String ranges = String.join(",", storedAfterFailure.values());
+      String point = failedAt + (ranges.isEmpty() ? "" : "," + ranges);
       err.println(
           "neardup send: every record before "
               + failedAt
               + " is stored or listed as skipped"
-              + (storedAfterFailure.length() > 0
-                  ? ", and so are the records of the batches after it that the service stored ("
-                      + storedAfterFailure.substring(1)
-                      + ")"
-                  : "")
+              + (ranges.isEmpty()
+                  ? ""
+                  : ", and so are the records of the batches after it that the service stored ("
+                      + ranges
+                      + ")")
               + "; to carry on, run the same command with --resume-from "
               + point
               + " (if the failed batch was stored after all, the service answers 'exists' for"
@@ -399,17 +409,18 @@ public final class SendCommand implements Callable<Integer> {
       if (failure == null) {
         failure = error;
         failedAt = Resume.point(items.get(0).source.location());
+        failedOrdinal = items.get(0).source.ordinal();
       }
       return; // this batch is sent again on resume
     }
     if (failure != null) {
       // A batch after the failed one, stored all the same (it was in flight): counted here, and
       // skipped on resume.
-      storedAfterFailure
-          .append(',')
-          .append(Resume.point(items.get(0).source.location()))
-          .append("..")
-          .append(Resume.point(items.get(items.size() - 1).source.location()));
+      storedAfterFailure.put(
+          items.get(0).source.ordinal(),
+          Resume.point(items.get(0).source.location())
+              + ".."
+              + Resume.point(items.get(items.size() - 1).source.location()));
     }
     int next = 0;
     try {
@@ -520,6 +531,10 @@ public final class SendCommand implements Callable<Integer> {
     private final @Nullable String file;
     private final long line;
     private final List<String[]> stored;
+
+    /** The ordinal of each stored range's first record, once read. */
+    private final long[] entered;
+
     private boolean started;
     private boolean reachedOnce;
     private int range;
@@ -530,6 +545,8 @@ public final class SendCommand implements Callable<Integer> {
       this.line = line;
       this.started = started;
       this.stored = stored;
+      this.entered = new long[stored.size()];
+      java.util.Arrays.fill(entered, -1);
     }
 
     static Resume parse(@Nullable String spec, List<java.nio.file.Path> inputs) {
@@ -597,7 +614,7 @@ public final class SendCommand implements Callable<Integer> {
     }
 
     /** Whether the record at {@code location}, the next one read, is sent or skipped. */
-    Verdict at(String location) {
+    Verdict at(String location, long ordinal) {
       if (!started) {
         long at = line(location);
         String name = at > 0 ? location.substring(0, location.lastIndexOf(':')) : location;
@@ -615,6 +632,7 @@ public final class SendCommand implements Callable<Integer> {
       String p = point(location);
       if (!inRange && p.equals(stored.get(range)[0])) {
         inRange = true;
+        entered[range] = ordinal;
       }
       if (!inRange) {
         return Verdict.SEND;
@@ -624,6 +642,21 @@ public final class SendCommand implements Callable<Integer> {
         range++;
       }
       return Verdict.STORED;
+    }
+
+    /**
+     * The stored ranges that begin after the record {@code ordinal} or were not reached, keyed by
+     * their first record's ordinal (the ones not reached after every ordinal, in their order).
+     */
+    Map<Long, String> rangesAfter(long ordinal) {
+      Map<Long, String> out = new LinkedHashMap<>();
+      for (int i = 0; i < stored.size(); i++) {
+        if (entered[i] < 0 || entered[i] > ordinal) {
+          long key = entered[i] >= 0 ? entered[i] : Long.MAX_VALUE - stored.size() + i;
+          out.put(key, stored.get(i)[0] + ".." + stored.get(i)[1]);
+        }
+      }
+      return out;
     }
 
     /** Fails if the input ended before the resume point or inside or before a stored range. */

@@ -238,6 +238,39 @@ class SendLoadTest {
       assertThat(skipped).isEmpty();
     }
 
+    // Resumed against the same service, it fails at the same batch again: the new resume point
+    // keeps the ranges the first run stored, beside any this run stored.
+    CliRunner again =
+        send(
+            in.toString(),
+            "--url",
+            url,
+            "--batch",
+            "5",
+            "--in-flight",
+            inFlight,
+            "--resume-from",
+            point);
+    assertThat(again.exitCode).as(again.toString()).isEqualTo(1);
+    assertThat(again.out).contains(" new, 0 duplicates, 0 already stored");
+    Matcher m2 = Pattern.compile("--resume-from (\\S+)").matcher(again.err);
+    assertThat(m2.find()).as(again.err).isTrue();
+    String point2 = m2.group(1);
+    assertThat(point2).startsWith(in + ":16");
+    for (String r : skipped) {
+      assertThat(point2).as(again.err).contains("," + r);
+    }
+    Matcher sent2 = Pattern.compile("sent (\\d+) documents").matcher(again.out);
+    assertThat(sent2.find()).as(again.out).isTrue();
+    stored += Integer.parseInt(sent2.group(1));
+    skipped.clear();
+    Matcher range2 = Pattern.compile(",([^,]+)\\.\\.([^,]+)").matcher(point2);
+    while (range2.find()) {
+      skipped.add(range2.group(1) + ".." + range2.group(2));
+    }
+    assertThat(stored).as(again.toString()).isEqualTo(15 + 5 * skipped.size());
+    point = point2;
+
     // The operator restarts the service with a larger limit and resumes where it said.
     server.close();
     server = start(1 << 20);
