@@ -12,6 +12,9 @@
 # Usage: benchmarks/service-ingest.sh [OTHER_NEARDUP_JAR]
 #   With OTHER_NEARDUP_JAR (e.g. a copy of main's cli/target/neardup.jar) its rows come beside this
 #   tree's, from the same run, the other jar first: compare them side by side, not across runs.
+#   Its commands run with the JVM flags of its own tree's launcher (OTHER_DEFAULTS, that tree's
+#   dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target), as a user of
+#   that tree runs them; without it, with this tree's.
 #   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length; SINGLES (500), BATCHES
 #   (60): probe requests per length; MIXED (200): singles sent while another client sends batches
 #   of 100 back to back (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the
@@ -33,9 +36,9 @@ send_batch="${SEND_BATCH:-100}"
 warm_singles=200
 warm_batches=10
 work="${WORK:-$(mktemp -d)}"
-pid=""
+. "$root/benchmarks/service-lib.sh"
 cleanup() {
-  [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  serve_stop
   [ -n "${WORK:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -50,33 +53,27 @@ if [ -n "$other" ]; then
 fi
 cp "$root/benchmarks/target/benchmarks.jar" "$work/benchmarks.jar"
 . "$root/dist/src/bin/java-defaults.sh"
+other_defaults="${OTHER_DEFAULTS:-}"
+if [ -n "$other" ] && [ -z "$other_defaults" ] && [ -f "$(dirname "$other")/../../dist/src/bin/java-defaults.sh" ]; then
+  other_defaults="$(dirname "$other")/../../dist/src/bin/java-defaults.sh"
+fi
+[ -z "$other_defaults" ] || cp "$other_defaults" "$work/other-defaults.sh"
+flags() { # JAR COMMAND: the flags the jar's own launcher gives COMMAND with NEARDUP_JAVA_OPTS=-Xmx4g
+  if [ "$1" = other ] && [ -f "$work/other-defaults.sh" ]; then
+    (. "$work/other-defaults.sh" && NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$2")
+  else
+    NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$2"
+  fi
+}
 run() { # JAR COMMAND ARGS...: the jar's neardup as the launcher runs it
   local jar="$1"
   shift
   # shellcheck disable=SC2046
-  java $(NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
+  java $(flags "$jar" "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
 }
 bench=(java -Xmx2g -cp "$work/benchmarks.jar")
 rate() { # the documents/s of a `neardup send` summary line
   sed -n 's/.*s (\([0-9]*\) documents\/s).*/\1/p' "$1"
-}
-serve() {
-  # java itself in the background (not run(): $! would be a subshell, and killing it leaves java)
-  # shellcheck disable=SC2046
-  java $(NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults serve) -Xmx4g -jar "$work/$1.jar" serve \
-    --data "$work/data" --port "$port" > "$work/serve.out" 2> "$work/serve.err" &
-  pid=$!
-  until curl -sf "$url/ready" > /dev/null; do
-    sleep 0.1
-    kill -0 "$pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
-  done
-}
-stop() {
-  kill "$pid"
-  wait "$pid" 2>/dev/null || true
-  pid=""
-  # the port is free again before the next server starts
-  while curl -s "$url/health" > /dev/null; do sleep 0.2; done
 }
 probe() { # COLLECTION QUERIES PREFIX [MIXED]: a warm-up pass, then the measured one on other documents
   local n=$((warm_singles + warm_batches * 100))
@@ -87,6 +84,7 @@ probe() { # COLLECTION QUERIES PREFIX [MIXED]: a warm-up pass, then the measured
     | sed -e "s/^/$3 /" -e 's/ (one client)//'
 }
 
+[ -z "$other" ] || echo "other jar's send flags: $(flags other send); this tree's: $(flags this send)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)$( [ -n "$other" ] && echo ", other jar: $other")"
 for length in ${LENGTHS:-short news}; do
   if [ "$length" = short ]; then
@@ -112,7 +110,7 @@ d = json.load(open(sys.argv[1])); print(round(int(sys.argv[2]) / d["phase_second
   echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse), neardup fingerprint $fprate documents/s (with JVM start)"
   for jar in "${jars[@]}"; do
     rm -rf "$work/data"
-    serve "$jar"
+    serve_start "$work/$jar.jar" 4g --data "$work/data"
     flight=()
     [ -z "${SEND_IN_FLIGHT:-}" ] || flight=(--in-flight "$SEND_IN_FLIGHT")
     run "$jar" send "$work/load.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}" > "$work/send.out"
@@ -123,7 +121,7 @@ d = json.load(open(sys.argv[1])); print(round(int(sys.argv[2]) / d["phase_second
     run "$jar" send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" "${flight[@]}" > "$work/send-fp.out"
     echo "$length $jar fingerprint-only ingest: $(rate "$work/send-fp.out") documents/s"
     probe fp "$work/fp-queries.jsonl" "$length $jar fingerprint-only"
-    stop
+    serve_stop
   done
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -36,9 +36,9 @@ in_flight="${SEND_IN_FLIGHT:-2}"
 [ -f "$base" ] || { echo "no base corpus at $base (set BASE)" >&2; exit 2; }
 for tool in jcmd curl; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 work="${WORK:-$(mktemp -d)}"
-pid=""
+. "$root/benchmarks/service-lib.sh"
 cleanup() {
-  [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  serve_stop
   [ -n "${WORK:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
@@ -70,25 +70,8 @@ d = json.load(open(sys.argv[1])); n = int(sys.argv[2]); a = d["phase_seconds"]["
 print("neardup dedup: read and analyse %.1f s = %.0f documents/s; whole run %d documents/s" % (a, n / a, d["documents_per_second"]))' "$work/dedup.json" "$docs"
 fi
 
-serve() {
-  local opts="-Xmx4g ${JAVA_EXTRA:-}"
-  # shellcheck disable=SC2046,SC2086
-  java $(NEARDUP_JAVA_OPTS="$opts" neardup_java_defaults serve) $opts -jar "$work/neardup.jar" serve \
-    --data "$work/data" --port "$port" "${options[@]}" > "$work/serve.out" 2> "$work/serve.err" &
-  pid=$!
-  local t0
-  t0=$(date +%s.%N)
-  until curl -sf "$url/ready" > /dev/null; do
-    sleep 0.1
-    kill -0 "$pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
-  done
-  ready=$(echo "$(date +%s.%N) - $t0" | bc)
-}
-stop() {
-  kill "$pid"
-  wait "$pid" 2>/dev/null || true
-  pid=""
-}
+serve() { serve_start "$work/neardup.jar" 4g --data "$work/data" "${options[@]}"; }
+stop() { serve_stop; }
 
 rm -rf "$work/data"
 if [ "$load" = bulk ]; then

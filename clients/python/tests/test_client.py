@@ -187,6 +187,48 @@ class ClientTest(unittest.TestCase):
         self.assertEqual(pairs[9][1].cluster, "d8")
         self.assertEqual(self.client.collection(self.name).documents, 1000)
 
+    def test_insertAll_batchesInFlight_sameAnswersAsOneAtATime(self):
+        # Batch b holds copies of groups b and b + 1, so each group's first copy is in the batch
+        # before its others: were a batch decided before the one numbered before it, a later copy
+        # would come out new. 2 in flight, the test service's --max-in-flight (a batch refused
+        # with 503 passes its turn, and its retry is decided after the ones sent meanwhile).
+        docs = [Doc("b%d-%d" % (b, i), sentence(7000 + b + i % 2)) for b in range(30) for i in range(6)]
+        first = {}
+        expected = []
+        for d in docs:
+            first.setdefault(d.text, d.id)
+            expected.append((d.id, first[d.text] == d.id, first[d.text]))
+
+        pairs = list(self.client.insert_all(self.name, iter(docs), batch_size=6, in_flight=2))
+        self.assertEqual([d.id for d, _ in pairs], [d.id for d in docs])
+        self.assertEqual([(r.id, r.is_new, r.cluster) for _, r in pairs], expected)
+        self.assertEqual(self.client.collection(self.name).documents, len(docs))
+
+    def test_sequence_laterNumberSentFirst_waitsAndItsCopyIsTheDuplicate(self):
+        seq = self.client.sequence()
+        first, second = seq.next_number(), seq.next_number()
+        answers = {}
+
+        def later():
+            with Client() as c:
+                answers["b"] = c.batch(self.name, [("b", BASE)], sequence=second)
+
+        t = threading.Thread(target=later)
+        t.start()
+        t.join(1.0)
+        # Without the order "b" would be decided, and new, by now.
+        self.assertTrue(t.is_alive(), "the batch numbered 1 must wait for number 0")
+        a = self.client.batch(self.name, [("a", REPOST)], sequence=first)
+        t.join(60)
+        self.assertFalse(t.is_alive())
+        self.assertTrue(a[0].is_new)
+        self.assertTrue(answers["b"][0].is_duplicate)
+        self.assertEqual(answers["b"][0].cluster, "a")
+        with self.assertRaises(NeardupError) as e:
+            self.client.batch(self.name, [("c", OTHER)], sequence="no number")
+        self.assertEqual(e.exception.status, 400)
+        self.assertIn("<stream>/<number>", e.exception.message)
+
     def test_errors_badInputNamesTheField(self):
         with self.assertRaises(NeardupError) as e:
             self.client.insert(self.name, "u1", "!!! ???")

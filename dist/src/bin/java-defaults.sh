@@ -35,5 +35,12 @@ neardup_java_defaults() {
   if [ "$command" = "serve" ] && [[ ! "$user_opts" =~ LargePages|TransparentHugePages ]]; then
     defaults="$defaults -XX:+UseTransparentHugePages"
   fi
+  # send is a short client that parses and writes JSON while the service does the work, often on
+  # the same cores: C1 only and the serial collector, unless NEARDUP_JAVA_OPTS picks a collector or
+  # a compiler level. C2's compilations were about half of send's CPU: 20,000 short texts took
+  # 1.5 s of CPU instead of 3.1, and 60,000 took 2.7 instead of 4.1 (docs/BENCHMARKS.md).
+  if [ "$command" = "send" ] && [[ ! "$user_opts" =~ $collector|TieredStopAtLevel|TieredCompilation ]]; then
+    defaults="$defaults -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+  fi
   echo "$defaults"
 }

@@ -9,6 +9,7 @@
 """
 
 from .client import (
+    BatchSequence,
     Client,
     CollectionInfo,
     Doc,
@@ -22,6 +23,7 @@ from .client import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchSequence",
     "Client",
     "CollectionInfo",
     "Doc",

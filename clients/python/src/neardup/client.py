@@ -10,12 +10,16 @@ import http.client
 import itertools
 import json
 import os
+import threading
 import time
 import urllib.parse
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 __all__ = [
+    "BatchSequence",
     "Client",
     "CollectionInfo",
     "Doc",
@@ -29,6 +33,7 @@ __all__ = [
 DEFAULT_URL = "http://127.0.0.1:8080"
 URL_ENV = "NEARDUP_URL"
 TOKEN_ENV = "NEARDUP_TOKEN"
+SEQUENCE_HEADER = "Neardup-Sequence"
 
 Timestamp = Union[int, str, _dt.datetime, None]
 
@@ -261,9 +266,11 @@ class Client:
         n = json.loads(data)
         return Fingerprint(int(n["fingerprint"], 16), int(n["letters"]), n["analyzer"])
 
-    def batch(self, collection: str, docs: Sequence[DocLike]) -> List[Result]:
+    def batch(self, collection: str, docs: Sequence[DocLike], sequence: Optional[str] = None) -> List[Result]:
         """Checks and inserts many documents in one request; the results come in the same order,
-        with the same meaning as inserting them one by one in that order."""
+        with the same meaning as inserting them one by one in that order. ``sequence`` is the
+        value of the Neardup-Sequence header (``<stream>/<number>``, see :class:`BatchSequence`),
+        or None."""
         if not docs:
             return []
         lines = "".join(json.dumps(_doc(d).to_json(), ensure_ascii=False) + "\n" for d in docs)
@@ -272,23 +279,39 @@ class Client:
             self._path(collection, "batch"),
             lines.encode("utf-8"),
             content_type="application/x-ndjson",
+            extra_headers={SEQUENCE_HEADER: sequence} if sequence is not None else None,
         )
         results = [Result.from_json(json.loads(line)) for line in data.decode("utf-8").splitlines() if line.strip()]
         if len(results) != len(docs):
             raise NeardupError(200, "the service answered %d results for %d documents" % (len(results), len(docs)))
         return results
 
-    def insert_all(self, collection: str, docs: Iterable[DocLike], batch_size: int = 500) -> Iterator[Tuple[Doc, Result]]:
+    def sequence(self) -> "BatchSequence":
+        """A new sequence of numbered batches that the service decides in the order they are
+        numbered, however many are in flight (see :class:`BatchSequence`)."""
+        return BatchSequence(self)
+
+    def insert_all(
+        self, collection: str, docs: Iterable[DocLike], batch_size: int = 500, in_flight: int = 1
+    ) -> Iterator[Tuple[Doc, Result]]:
         """Inserts the documents of any iterable (a generator over a crawl, a file...) in batches,
         yielding ``(doc, result)`` pairs in order.
 
-        Back-pressure: the next batch is read from ``docs`` only when the caller has taken the
-        results of the previous one, and only one batch is in flight, so memory stays at one batch
-        however long the iterable; a service at capacity (503) slows the loop down through the
-        retries instead of failing it."""
+        Back-pressure: with ``in_flight`` 1, the next batch is read from ``docs`` only when the
+        caller has taken the results of the previous one, so memory stays at one batch however
+        long the iterable; a service at capacity (503) slows the loop down through the retries
+        instead of failing it. With ``in_flight`` N > 1, up to N batches are sent at once, each on
+        a connection of its own, numbered in one :class:`BatchSequence`: the service analyses the
+        next batches while it stores and answers one, and decides them in the order read, so the
+        results are those of one batch at a time; up to N batches are read ahead."""
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
+        if in_flight < 1:
+            raise ValueError("in_flight must be at least 1")
         it = iter(docs)
+        if in_flight > 1:
+            yield from self.sequence().insert_all(collection, it, batch_size, in_flight)
+            return
         while True:
             chunk = [_doc(d) for d in itertools.islice(it, batch_size)]
             if not chunk:
@@ -365,6 +388,7 @@ class Client:
         ok: Tuple[int, ...] = (200,),
         content_type: str = "application/json",
         retry: bool = True,
+        extra_headers: Optional[Dict[str, str]] = None,
     ) -> Tuple[int, Dict[str, str], bytes]:
         if isinstance(body, dict):
             payload: Optional[bytes] = json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -375,6 +399,8 @@ class Client:
             headers["Content-Type"] = content_type
         if self._auth:
             headers["Authorization"] = self._auth
+        if extra_headers:
+            headers.update(extra_headers)
         attempt = 0
         while True:
             status, resp_headers, data = self._send(method, self._prefix + path, payload, headers)
@@ -409,6 +435,83 @@ class Client:
                 self.close()
                 raise
         raise AssertionError("unreachable")
+
+
+class BatchSequence:
+    """Batches that the service decides in the order they are numbered, however many are in
+    flight: each request carries the sequence's name and its number in the Neardup-Sequence header
+    (``<name>/<number from 0>``), and the service holds a batch until every lower number of the
+    sequence was decided or refused. So several threads, or :meth:`insert_all` with ``in_flight``
+    > 1, keep batches in flight and still get the answers that sending them one at a time gives.
+
+    A batch the service refuses passes its turn; one retried after a 503 keeps its number, which
+    has passed by then, so it is decided at once, after the batches sent meanwhile. A number that
+    never reaches the service holds the later ones for the service's request timeout at most.
+    :meth:`next_number` is thread-safe; the client whose settings the sequence copies is only used
+    to make connections (one per thread).
+    """
+
+    def __init__(self, client: Client, name: Optional[str] = None):
+        self.client = client
+        self.name = name or uuid.uuid4().hex
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def next_number(self) -> str:
+        """The header value of the next batch: ``<name>/<number>``, numbers from 0."""
+        with self._lock:
+            n = self._next
+            self._next += 1
+        return "%s/%d" % (self.name, n)
+
+    def batch(self, collection: str, docs: Sequence[DocLike], client: Optional[Client] = None) -> List[Result]:
+        """Sends a batch as the next of this sequence, on ``client`` (default: the sequence's
+        client; give each thread its own)."""
+        return (client or self.client).batch(collection, docs, sequence=self.next_number())
+
+    def insert_all(
+        self, collection: str, docs: Iterable[DocLike], batch_size: int = 500, in_flight: int = 2
+    ) -> Iterator[Tuple[Doc, Result]]:
+        """:meth:`Client.insert_all` with ``in_flight`` batches numbered in this sequence, sent
+        by as many threads, each with a connection of its own."""
+        if batch_size < 1 or in_flight < 1:
+            raise ValueError("batch_size and in_flight must be at least 1")
+        c = self.client
+        local = threading.local()
+        opened: List[Client] = []
+        opened_lock = threading.Lock()
+
+        def send(chunk: List[Doc], number: str) -> List[Result]:
+            own = getattr(local, "client", None)
+            if own is None:
+                own = Client(c.url, c._auth[len("Bearer "):] if c._auth else "", c.timeout, c.retries, c.backoff, c.max_backoff)
+                local.client = own
+                with opened_lock:
+                    opened.append(own)
+            return own.batch(collection, chunk, sequence=number)
+
+        it = iter(docs)
+        pending: List[Tuple[List[Doc], Any]] = []
+        with ThreadPoolExecutor(max_workers=in_flight, thread_name_prefix="neardup-batch") as pool:
+            try:
+                while True:
+                    while len(pending) < in_flight:
+                        chunk = [_doc(d) for d in itertools.islice(it, batch_size)]
+                        if not chunk:
+                            break
+                        # Numbered here, in the order read, not when a thread picks it up.
+                        pending.append((chunk, pool.submit(send, chunk, self.next_number())))
+                    if not pending:
+                        return
+                    chunk, future = pending.pop(0)
+                    for d, r in zip(chunk, future.result()):
+                        yield d, r
+            finally:
+                for _, f in pending:
+                    f.cancel()
+                pool.shutdown(wait=True)
+                for o in opened:
+                    o.close()
 
 
 def _doc(d: DocLike) -> Doc:

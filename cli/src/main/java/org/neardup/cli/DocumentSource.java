@@ -25,6 +25,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -69,6 +70,7 @@ final class DocumentSource {
   private static final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper();
   }
+
   private static final ThreadLocal<java.nio.charset.CharsetDecoder> DECODER =
       ThreadLocal.withInitial(
           () ->
@@ -443,7 +445,15 @@ final class DocumentSource {
   }
 
   private InputDocument parseJson(long ordinal, String line, byte[] raw, String location) {
-    if (!sendFields) {
+    if (sendFields) {
+      // send's usual record has an id and a text only: without a fingerprint or a timestamp field
+      // it reads as dedup reads it (a JSON tree per record was the largest part of send's own CPU
+      // in a profile of 20,000 short texts).
+      String[] flat = FlatJson.read(line, idField, textField, SEND_ONLY_FIELDS);
+      if (flat != null) {
+        return new InputDocument(ordinal, flat[0], flat[1], location, raw, null);
+      }
+    } else {
       String[] flat = FlatJson.read(line, idField, textField);
       if (flat != null) {
         return new InputDocument(ordinal, flat[0], flat[1], location, raw, null);
@@ -608,6 +618,9 @@ final class DocumentSource {
   }
 
   private static final Pattern HEX16 = Pattern.compile("[0-9a-fA-F]{16}");
+
+  /** The fields only {@code send} reads, which only the tree path reads. */
+  private static final Set<String> SEND_ONLY_FIELDS = Set.of("fingerprint", "timestamp");
 
   private static String kind(JsonNode n) {
     JsonNodeType t = n.getNodeType();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.cli;
 
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,10 +32,19 @@ final class FlatJson {
    * @return {@code {idJson, text}} or null
    */
   static String @Nullable [] read(String line, String idField, String textField) {
-    return new FlatJson(line).object(idField, textField);
+    return new FlatJson(line).object(idField, textField, Set.of());
   }
 
-  private String @Nullable [] object(String idField, String textField) {
+  /**
+   * As {@link #read(String, String, String)}, and null also when the object has a field named in
+   * {@code others}: fields the caller reads itself (through the tree path).
+   */
+  static String @Nullable [] read(
+      String line, String idField, String textField, Set<String> others) {
+    return new FlatJson(line).object(idField, textField, others);
+  }
+
+  private String @Nullable [] object(String idField, String textField, Set<String> others) {
     String idJson = null;
     String text = null;
     skipSpace();
@@ -74,7 +84,7 @@ final class FlatJson {
         if (text == null) {
           return null;
         }
-      } else if (!skipValue()) {
+      } else if (others.contains(name) || !skipValue()) {
         return null;
       }
       skipSpace();

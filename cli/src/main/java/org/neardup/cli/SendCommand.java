@@ -12,8 +12,11 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -45,7 +48,10 @@ import picocli.CommandLine.Spec;
  * documents of the batch are stored (a refused batch stores nothing, so nothing is sent twice).
  * When the service fails (unreachable, 5xx, 503 after the retries), {@code send} waits for the
  * batches in flight, prints the summary and the first location not known to be stored, and exits 1;
- * {@code --resume-from} that location carries on from there.
+ * {@code --resume-from} that location carries on from there. With several batches in flight, a
+ * batch sent after the failed one may have been stored all the same (the service decides a batch
+ * whose predecessor it refused): its results are counted, and the resume point names its records'
+ * range too ({@code POINT,FROM..TO}), so the run that resumes skips them and sends nothing twice.
  */
 @Command(
     name = "send",
@@ -89,10 +95,10 @@ public final class SendCommand implements Callable<Integer> {
           "Batches sent at once (default ${DEFAULT-VALUE}). The service decides them in file"
               + " order all the same (it holds a batch until the one before it is decided), and"
               + " analyses the next batch while it stores and answers one; a batch sent again"
-              + " after a refusal is decided after those sent meanwhile. With more than 1, a"
-              + " batch sent after one the service failed may already be stored, and a"
-              + " --resume-from run then reports it as already stored.")
-  int inFlight = 1;
+              + " after a refusal is decided after those sent meanwhile. If the service fails a"
+              + " batch, the ones after it that it stored are counted and the resume point"
+              + " printed skips them.")
+  int inFlight = 2;
 
   @Option(
       names = "--show",
@@ -107,10 +113,12 @@ public final class SendCommand implements Callable<Integer> {
 
   @Option(
       names = "--resume-from",
-      paramLabel = "[FILE:]LINE",
+      paramLabel = "[FILE:]LINE[,FROM..TO]...",
       description =
           "Skip everything before this location (what a failed run printed): earlier inputs and"
-              + " the lines of FILE before LINE. LINE alone when there is one input.")
+              + " the lines of FILE before LINE. LINE alone when there is one input. Each"
+              + " ,FROM..TO after it (locations as FILE:LINE) also skips those records, both"
+              + " included: batches the failed run had in flight that the service stored.")
   @Nullable String resumeFrom;
 
   @Spec CommandSpec spec;
@@ -127,9 +135,19 @@ public final class SendCommand implements Callable<Integer> {
   private long batches;
   private long retried;
   private long resumedPast;
+  private long storedBefore;
 
-  /** The first location of the first batch that failed, in file order. */
+  /** The first location of the first batch that failed, in file order, and its ordinal. */
   private @Nullable String failedAt;
+
+  private long failedOrdinal;
+
+  /**
+   * The records of batches after the failed one that the service stored all the same (several were
+   * in flight), as {@code FROM..TO} ranges by the ordinal of their first record: the resume point
+   * skips them.
+   */
+  private final TreeMap<Long, String> storedAfterFailure = new TreeMap<>();
 
   private volatile @Nullable Throwable failure;
 
@@ -202,9 +220,16 @@ public final class SendCommand implements Callable<Integer> {
                 if (failure != null) {
                   throw new Stop(); // stop reading after a failure; the summary says where
                 }
-                if (!resume.reached(d.location())) {
-                  resumedPast++;
-                  continue;
+                switch (resume.at(d.location(), d.ordinal())) {
+                  case BEFORE -> {
+                    resumedPast++;
+                    continue;
+                  }
+                  case STORED -> {
+                    storedBefore++;
+                    continue;
+                  }
+                  case SEND -> {}
                 }
                 Item item = item(d);
                 items.add(item);
@@ -232,9 +257,8 @@ public final class SendCommand implements Callable<Integer> {
       while (!pending.isEmpty()) {
         pending.removeFirst().join();
       }
-      if (resumeFrom != null && !resume.reachedOnce) {
-        throw new IllegalArgumentException(
-            "--resume-from " + resumeFrom + ": no such location in the input");
+      if (failure == null) {
+        resume.checkReached(resumeFrom);
       }
       printSummary((System.nanoTime() - t0) / 1e9);
       r.flush();
@@ -245,17 +269,24 @@ public final class SendCommand implements Callable<Integer> {
     if (failure != null) {
       PrintWriter err = spec.commandLine().getErr();
       err.println("neardup send: error: " + describe(failure));
+      // Ranges this run skipped (from --resume-from) that lie after the failed batch still hold
+      // stored records: the new resume point keeps them, in file order with this run's.
+      storedAfterFailure.putAll(resume.rangesAfter(failedOrdinal));
+      String ranges = String.join(",", storedAfterFailure.values());
+      String point = failedAt + (ranges.isEmpty() ? "" : "," + ranges);
       err.println(
           "neardup send: every record before "
               + failedAt
-              + " is stored or listed as skipped; to carry on, run the same command with"
-              + " --resume-from "
-              + failedAt
-              + (inFlight > 1
-                  ? " (batches that were in flight after it may be stored already: the service"
-                      + " answers 'exists' for those)"
-                  : " (if the failed batch was stored after all, the service answers 'exists' for"
-                      + " its documents)"));
+              + " is stored or listed as skipped"
+              + (ranges.isEmpty()
+                  ? ""
+                  : ", and so are the records of the batches after it that the service stored ("
+                      + ranges
+                      + ")")
+              + "; to carry on, run the same command with --resume-from "
+              + point
+              + " (if the failed batch was stored after all, the service answers 'exists' for"
+              + " its documents)");
       err.flush();
       return 1;
     }
@@ -267,12 +298,7 @@ public final class SendCommand implements Callable<Integer> {
     if (!d.ok()) {
       return new Item(d, null, d.error());
     }
-    String id;
-    try {
-      id = JSON.readTree(d.idJson()).asText();
-    } catch (IOException e) {
-      throw new IllegalStateException("an id DocumentSource wrote is not JSON: " + d.idJson(), e);
-    }
+    String id = id(d.idJson());
     Doc doc;
     if (d.text() != null) {
       if (!FingerprintCommand.hasLetters(d.text())) {
@@ -286,6 +312,22 @@ public final class SendCommand implements Callable<Integer> {
       doc = doc.at(Instant.ofEpochMilli(d.timestamp()));
     }
     return new Item(d, doc, null);
+  }
+
+  /** The id an id's JSON (a string or an integer, as DocumentSource writes it) stands for. */
+  static String id(String idJson) {
+    int n = idJson.length();
+    if (n >= 2 && idJson.charAt(0) == '"' && idJson.indexOf('\\') < 0) {
+      return idJson.substring(1, n - 1); // no escapes: the text between the quotes
+    }
+    if (n > 0 && idJson.charAt(0) != '"') {
+      return idJson; // an integer
+    }
+    try {
+      return JSON.readTree(idJson).asText();
+    } catch (IOException e) {
+      throw new IllegalStateException("an id DocumentSource wrote is not JSON: " + idJson, e);
+    }
   }
 
   /** Sends a batch, keeping at most inFlight unanswered and recording results in file order. */
@@ -363,13 +405,22 @@ public final class SendCommand implements Callable<Integer> {
 
   private synchronized void record(
       List<Item> items, @Nullable List<Result> results, @Nullable Throwable error) {
-    if (failure != null) {
-      return; // a batch before this one failed: this one is resent on resume
-    }
     if (error != null) {
-      failure = error;
-      failedAt = Resume.point(items.get(0).source.location());
-      return;
+      if (failure == null) {
+        failure = error;
+        failedAt = Resume.point(items.get(0).source.location());
+        failedOrdinal = items.get(0).source.ordinal();
+      }
+      return; // this batch is sent again on resume
+    }
+    if (failure != null) {
+      // A batch after the failed one, stored all the same (it was in flight): counted here, and
+      // skipped on resume.
+      storedAfterFailure.put(
+          items.get(0).source.ordinal(),
+          Resume.point(items.get(0).source.location())
+              + ".."
+              + Resume.point(items.get(items.size() - 1).source.location()));
     }
     int next = 0;
     try {
@@ -430,7 +481,10 @@ public final class SendCommand implements Callable<Integer> {
         existing,
         expired,
         rejects.count(),
-        resumedPast > 0 ? "; " + resumedPast + " records before --resume-from not read" : "",
+        (resumedPast > 0 ? "; " + resumedPast + " records before --resume-from not read" : "")
+            + (storedBefore > 0
+                ? "; " + storedBefore + " records that the failed run stored not read"
+                : ""),
         retried > 0 ? "; " + retried + " batches retried after 503" : "");
     out.flush();
   }
@@ -462,30 +516,66 @@ public final class SendCommand implements Callable<Integer> {
         : String.valueOf(c);
   }
 
-  /** Where {@code --resume-from} says to start. */
+  /**
+   * Where {@code --resume-from} says to start, and the ranges after it that a failed run stored.
+   * Locations are compared as {@link #point} writes them, in the order the inputs are read.
+   */
   private static final class Resume {
+    /** What to do with a record. */
+    enum Verdict {
+      BEFORE,
+      STORED,
+      SEND
+    }
+
     private final @Nullable String file;
     private final long line;
-    private boolean started;
-    boolean reachedOnce;
+    private final List<String[]> stored;
 
-    private Resume(@Nullable String file, long line, boolean started) {
+    /** The ordinal of each stored range's first record, once read. */
+    private final long[] entered;
+
+    private boolean started;
+    private boolean reachedOnce;
+    private int range;
+    private boolean inRange;
+
+    private Resume(@Nullable String file, long line, boolean started, List<String[]> stored) {
       this.file = file;
       this.line = line;
       this.started = started;
+      this.stored = stored;
+      this.entered = new long[stored.size()];
+      java.util.Arrays.fill(entered, -1);
     }
 
     static Resume parse(@Nullable String spec, List<java.nio.file.Path> inputs) {
       if (spec == null) {
-        Resume r = new Resume(null, 0, true);
+        Resume r = new Resume(null, 0, true, List.of());
         r.reachedOnce = true;
         return r;
       }
-      int colon = spec.lastIndexOf(':');
-      String file = colon < 0 ? null : spec.substring(0, colon);
+      String[] parts = spec.split(",", -1);
+      List<String[]> stored = new ArrayList<>();
+      for (int i = 1; i < parts.length; i++) {
+        int dots = parts[i].indexOf("..");
+        if (dots <= 0 || dots + 2 >= parts[i].length()) {
+          throw new IllegalArgumentException(
+              "--resume-from: after the location, each ,FROM..TO names a range of stored records,"
+                  + " got '"
+                  + parts[i]
+                  + "' in '"
+                  + spec
+                  + "'");
+        }
+        stored.add(new String[] {parts[i].substring(0, dots), parts[i].substring(dots + 2)});
+      }
+      String first = parts[0];
+      int colon = first.lastIndexOf(':');
+      String file = colon < 0 ? null : first.substring(0, colon);
       long line;
       try {
-        line = Long.parseLong(spec.substring(colon + 1));
+        line = Long.parseLong(first.substring(colon + 1));
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
             "--resume-from must be FILE:LINE or LINE, got '" + spec + "'");
@@ -497,7 +587,7 @@ public final class SendCommand implements Callable<Integer> {
         throw new IllegalArgumentException(
             "--resume-from " + spec + ": with several inputs, say which: FILE:LINE");
       }
-      return new Resume(file, line, false);
+      return new Resume(file, line, false, stored);
     }
 
     /** A location as {@code --resume-from} takes it: a file of a directory is its line 1. */
@@ -523,19 +613,68 @@ public final class SendCommand implements Callable<Integer> {
       }
     }
 
-    /** Whether the record at {@code location} is at or past the resume point. */
-    boolean reached(String location) {
-      if (started) {
-        return true;
+    /** Whether the record at {@code location}, the next one read, is sent or skipped. */
+    Verdict at(String location, long ordinal) {
+      if (!started) {
+        long at = line(location);
+        String name = at > 0 ? location.substring(0, location.lastIndexOf(':')) : location;
+        at = Math.max(at, 1); // a file of a directory is one document: its line 1
+        if ((file == null || file.equals(name)) && at >= line) {
+          started = true;
+          reachedOnce = true;
+        } else {
+          return Verdict.BEFORE;
+        }
       }
-      long at = line(location);
-      String name = at > 0 ? location.substring(0, location.lastIndexOf(':')) : location;
-      at = Math.max(at, 1); // a file of a directory is one document: its line 1
-      if ((file == null || file.equals(name)) && at >= line) {
-        started = true;
-        reachedOnce = true;
+      if (range == stored.size()) {
+        return Verdict.SEND;
       }
-      return started;
+      String p = point(location);
+      if (!inRange && p.equals(stored.get(range)[0])) {
+        inRange = true;
+        entered[range] = ordinal;
+      }
+      if (!inRange) {
+        return Verdict.SEND;
+      }
+      if (p.equals(stored.get(range)[1])) {
+        inRange = false;
+        range++;
+      }
+      return Verdict.STORED;
+    }
+
+    /**
+     * The stored ranges that begin after the record {@code ordinal} or were not reached, keyed by
+     * their first record's ordinal (the ones not reached after every ordinal, in their order).
+     */
+    Map<Long, String> rangesAfter(long ordinal) {
+      Map<Long, String> out = new LinkedHashMap<>();
+      for (int i = 0; i < stored.size(); i++) {
+        if (entered[i] < 0 || entered[i] > ordinal) {
+          long key = entered[i] >= 0 ? entered[i] : Long.MAX_VALUE - stored.size() + i;
+          out.put(key, stored.get(i)[0] + ".." + stored.get(i)[1]);
+        }
+      }
+      return out;
+    }
+
+    /** Fails if the input ended before the resume point or inside or before a stored range. */
+    void checkReached(@Nullable String spec) {
+      if (!reachedOnce) {
+        throw new IllegalArgumentException(
+            "--resume-from " + spec + ": no such location in the input");
+      }
+      if (range < stored.size()) {
+        String[] r = stored.get(range);
+        throw new IllegalArgumentException(
+            "--resume-from "
+                + spec
+                + ": the input ended before the end of the stored range "
+                + r[0]
+                + ".."
+                + r[1]);
+      }
     }
   }
 }

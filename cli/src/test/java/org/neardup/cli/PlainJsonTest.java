@@ -174,6 +174,57 @@ class PlainJsonTest {
     assertTrue(flat > 3_000, "FlatJson took " + flat);
   }
 
+  /**
+   * send reads records through FlatJson too, unless they have a field only send reads (fingerprint,
+   * timestamp, however its name is spelled): then what it takes is what send's tree path gives. And
+   * SendCommand.id gives the id that Jackson reads from the id's JSON.
+   */
+  @Test
+  void flatJsonForSend_sameDocumentsAsSendsTreePath(@TempDir Path dir) throws Exception {
+    Path f = Files.writeString(dir.resolve("d.jsonl"), "{}\n");
+    DocumentSource source =
+        DocumentSource.open(List.of(f), DocumentSource.Format.AUTO, "id", "text", 1 << 20)
+            .withSendFields();
+    String[] sendFields = {
+      "\"timestamp\":1700000000000",
+      "\"timestamp\":\"2026-11-25T05:00:00Z\"",
+      "\"timestamp\":null",
+      "\"fingerprint\":\"00ff00ff00ff00ff\"",
+      "\"\\u0074imestamp\":42",
+      "\"finger\\u0070rint\":\"00ff00ff00ff00ff\"",
+    };
+    Random r = new Random(22);
+    int flat = 0;
+    int withField = 0;
+    for (int i = 0; i < 40_000; i++) {
+      String line = randomRecord(r);
+      if (r.nextInt(3) == 0 && line.startsWith("{") && line.endsWith("}")) {
+        line = "{" + sendFields[r.nextInt(sendFields.length)] + "," + line.substring(1);
+        withField++;
+      }
+      byte[] raw = line.getBytes(StandardCharsets.UTF_8);
+      InputDocument tree = source.parseJsonTree(i, line, raw, "d.jsonl:" + i);
+      if (tree.idJson() != null) {
+        assertEquals(
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(tree.idJson()).asText(),
+            SendCommand.id(tree.idJson()),
+            line);
+      }
+      String[] fast =
+          FlatJson.read(line, "id", "text", java.util.Set.of("fingerprint", "timestamp"));
+      if (fast == null) {
+        continue;
+      }
+      flat++;
+      assertNull(tree.error(), line);
+      assertNull(tree.fingerprint(), line);
+      assertNull(tree.timestamp(), line);
+      assertEquals(tree.idJson(), fast[0], line);
+      assertEquals(tree.text(), fast[1], line);
+    }
+    assertTrue(flat > 2_000 && withField > 8_000, "FlatJson took " + flat + "; " + withField);
+  }
+
   @Test
   void flatJson_leavesWhatItCannotSpellToJackson() {
     assertNull(FlatJson.read("{\"id\":\"a\\\"b\",\"text\":\"x\"}", "id", "text"));

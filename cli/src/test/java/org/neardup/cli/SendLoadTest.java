@@ -179,6 +179,26 @@ class SendLoadTest {
 
   @Test
   void send_serviceFailsMidFile_namesTheLineAndResumesWithoutSendingTwice() throws IOException {
+    failMidFileThenResume("1");
+  }
+
+  /**
+   * With several batches in flight, the service decides the batches after the failed one (a refused
+   * batch passes its turn), so some may be stored before the client knows of the failure: the
+   * resume point must skip them, or the resumed run sends them twice and reports them as already
+   * stored (what SendLoadTest caught when 2 in flight were the default).
+   */
+  @Test
+  void send_serviceFailsMidFileWithBatchesInFlight_resumeSkipsTheStoredOnes() throws IOException {
+    for (int round = 0; round < 3; round++) {
+      failMidFileThenResume("4");
+      server.close();
+      server = null;
+      deleteTree(dir.resolve("data"));
+    }
+  }
+
+  private void failMidFileThenResume(String inFlight) throws IOException {
     // The service refuses requests over 4 KB: the batch holding one long document fails as a
     // whole (HTTP 413), which is a service failure, not a bad record.
     server = start(4096);
@@ -192,15 +212,64 @@ class SendLoadTest {
     }
     Path in = dir.resolve("news.jsonl");
     Files.write(in, lines, StandardCharsets.UTF_8);
+    String url = server.uri().toString();
 
-    CliRunner first = send(in.toString(), "--url", server.uri().toString(), "--batch", "5");
+    CliRunner first = send(in.toString(), "--url", url, "--batch", "5", "--in-flight", inFlight);
 
     assertThat(first.exitCode).as(first.toString()).isEqualTo(1);
-    assertThat(first.out).contains("sent 15 documents in");
     Matcher m = Pattern.compile("--resume-from (\\S+)").matcher(first.err);
     assertThat(m.find()).as(first.err).isTrue();
-    assertThat(m.group(1)).isEqualTo(in + ":16"); // the first line of the failed batch
+    String point = m.group(1);
+    // The first line of the failed batch, then the batches after it that were stored, if any.
+    assertThat(point).as(first.err).matches(Pattern.quote(in + ":16") + "(,.*)?");
     assertThat(first.err).contains("HTTP 413");
+    Matcher sent = Pattern.compile("sent (\\d+) documents").matcher(first.out);
+    assertThat(sent.find()).as(first.out).isTrue();
+    int stored = Integer.parseInt(sent.group(1));
+    assertThat(first.out).contains(stored + " new, 0 duplicates, 0 already stored");
+    List<String> skipped = new ArrayList<>();
+    Matcher range = Pattern.compile(",([^,]+)\\.\\.([^,]+)").matcher(point);
+    while (range.find()) {
+      skipped.add(range.group(1) + ".." + range.group(2));
+    }
+    // Batches of 5: 15 before the failed one, and 5 for each stored one after it.
+    assertThat(stored).as(first.toString()).isEqualTo(15 + 5 * skipped.size());
+    if ("1".equals(inFlight)) {
+      assertThat(skipped).isEmpty();
+    }
+
+    // Resumed against the same service, it fails at the same batch again: the new resume point
+    // keeps the ranges the first run stored, beside any this run stored.
+    CliRunner again =
+        send(
+            in.toString(),
+            "--url",
+            url,
+            "--batch",
+            "5",
+            "--in-flight",
+            inFlight,
+            "--resume-from",
+            point);
+    assertThat(again.exitCode).as(again.toString()).isEqualTo(1);
+    assertThat(again.out).contains(" new, 0 duplicates, 0 already stored");
+    Matcher m2 = Pattern.compile("--resume-from (\\S+)").matcher(again.err);
+    assertThat(m2.find()).as(again.err).isTrue();
+    String point2 = m2.group(1);
+    assertThat(point2).startsWith(in + ":16");
+    for (String r : skipped) {
+      assertThat(point2).as(again.err).contains("," + r);
+    }
+    Matcher sent2 = Pattern.compile("sent (\\d+) documents").matcher(again.out);
+    assertThat(sent2.find()).as(again.out).isTrue();
+    stored += Integer.parseInt(sent2.group(1));
+    skipped.clear();
+    Matcher range2 = Pattern.compile(",([^,]+)\\.\\.([^,]+)").matcher(point2);
+    while (range2.find()) {
+      skipped.add(range2.group(1) + ".." + range2.group(2));
+    }
+    assertThat(stored).as(again.toString()).isEqualTo(15 + 5 * skipped.size());
+    point = point2;
 
     // The operator restarts the service with a larger limit and resumes where it said.
     server.close();
@@ -212,17 +281,32 @@ class SendLoadTest {
             server.uri().toString(),
             "--batch",
             "5",
+            "--in-flight",
+            inFlight,
             "--resume-from",
-            m.group(1));
+            point);
     assertThat(rest.exitCode).as(rest.toString()).isZero();
+    int left = 30 - stored;
     assertThat(rest.out)
-        .contains("sent 15 documents")
-        .contains("15 new, 0 duplicates, 0 already stored")
+        .contains("sent " + left + " documents")
+        .contains(left + " new, 0 duplicates, 0 already stored")
         .contains("15 records before --resume-from not read");
+    if (!skipped.isEmpty()) {
+      assertThat(rest.out).contains((stored - 15) + " records that the failed run stored not read");
+    }
+    // The restarted service (same data directory) holds every record once.
     try (NeardupClient client = NeardupClient.builder(server.uri()).build()) {
       assertThat(client.collection("default").orElseThrow().documents()).isEqualTo(30);
       for (String id : ids) {
         assertThat(client.get("default", id)).as(id).isPresent();
+      }
+    }
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
       }
     }
   }

@@ -99,6 +99,7 @@ class ServeOptionsTest {
     int cores = Runtime.getRuntime().availableProcessors();
     String usage = ServerConfig.usage();
     assertThat(usage).contains("--workers N             worker threads (1 per core, at least 2;");
+    assertThat(usage).contains("on a pool of as many threads of their own (the singles pool)");
     assertThat(c.workerThreads()).isEqualTo(Math.max(2, cores));
     assertThat(usage).contains("--io-threads N          I/O threads (1 per core, at least 2)");
     assertThat(c.ioThreads()).isEqualTo(Math.max(2, cores));

@@ -32,35 +32,11 @@ class OrderedBatchTest {
   public void laterNumberArrivingFirst_waitsForTheEarlier_andTheEarlierCopyIsNew()
       throws Exception {
     try (TestServer t = TestServer.start(dir)) {
-      String path = "/v1/collections/default/batch";
       // Number 1 first: it must wait for number 0, which holds the other copy.
-      CompletableFuture<HttpResponse<String>> second =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return t.request(
-                      "POST",
-                      path,
-                      "{\"id\":\"b\",\"text\":\"" + TEXT + "\"}\n",
-                      "Content-Type",
-                      "application/x-ndjson",
-                      "Neardup-Sequence",
-                      "s1/1");
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+      CompletableFuture<HttpResponse<String>> second = numberedAsync(t, "s1/1", line("b", TEXT));
       Thread.sleep(500); // without the order, "b" is decided (and new) by now
       assertThat(second).isNotDone();
-      HttpResponse<String> first =
-          t.request(
-              "POST",
-              path,
-              "{\"id\":\"a\",\"text\":\"" + TEXT + "\"}\n",
-              "Content-Type",
-              "application/x-ndjson",
-              "Neardup-Sequence",
-              "s1/0");
+      HttpResponse<String> first = numbered(t, "s1/0", line("a", TEXT));
       assertThat(first.statusCode()).isEqualTo(200);
       assertThat(first.body()).contains("\"id\":\"a\"").contains("\"new\":true");
       HttpResponse<String> b = second.get(1, TimeUnit.MINUTES);
@@ -72,46 +48,14 @@ class OrderedBatchTest {
   @Test
   public void refusedBatch_passesItsTurn() throws Exception {
     try (TestServer t = TestServer.start(dir)) {
-      String path = "/v1/collections/default/batch";
-      CompletableFuture<HttpResponse<String>> second =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return t.request(
-                      "POST",
-                      path,
-                      "{\"id\":\"b\",\"text\":\"" + TEXT + "\"}\n",
-                      "Content-Type",
-                      "application/x-ndjson",
-                      "Neardup-Sequence",
-                      "s2/1");
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      HttpResponse<String> bad =
-          t.request(
-              "POST",
-              path,
-              "{\"id\":\"a\",\"text\":\"\"}\n",
-              "Content-Type",
-              "application/x-ndjson",
-              "Neardup-Sequence",
-              "s2/0");
+      CompletableFuture<HttpResponse<String>> second = numberedAsync(t, "s2/1", line("b", TEXT));
+      HttpResponse<String> bad = numbered(t, "s2/0", line("a", ""));
       assertThat(bad.statusCode()).isEqualTo(400);
       // Well before the 30 s request timeout that would release it otherwise.
       HttpResponse<String> b = second.get(20, TimeUnit.SECONDS);
       assertThat(b.statusCode()).isEqualTo(200);
       assertThat(b.body()).contains("\"new\":true");
-      HttpResponse<String> badHeader =
-          t.request(
-              "POST",
-              path,
-              "{\"id\":\"c\",\"text\":\"" + TEXT + "\"}\n",
-              "Content-Type",
-              "application/x-ndjson",
-              "Neardup-Sequence",
-              "no number");
+      HttpResponse<String> badHeader = numbered(t, "no number", line("c", TEXT));
       assertThat(badHeader.statusCode()).isEqualTo(400);
       assertThat(badHeader.body()).contains("<stream>/<number>");
     }
@@ -124,15 +68,7 @@ class OrderedBatchTest {
             dir,
             InstantSource.system(),
             b -> b.guards(Guards.defaults().withRequestTimeout(Duration.ofSeconds(1))))) {
-      HttpResponse<String> r =
-          t.request(
-              "POST",
-              "/v1/collections/default/batch",
-              "{\"id\":\"a\",\"text\":\"" + TEXT + "\"}\n",
-              "Content-Type",
-              "application/x-ndjson",
-              "Neardup-Sequence",
-              "s3/5");
+      HttpResponse<String> r = numbered(t, "s3/5", line("a", TEXT));
       assertThat(r.statusCode()).isEqualTo(200);
       assertThat(r.body()).contains("\"new\":true");
     }
@@ -173,6 +109,37 @@ class OrderedBatchTest {
       }
       assertThat(fresh).isEqualTo(10);
     }
+  }
+
+  /** Posts an NDJSON batch to the default collection with the Neardup-Sequence header. */
+  private static HttpResponse<String> numbered(TestServer t, String sequence, String ndjson)
+      throws Exception {
+    return t.request(
+        "POST",
+        "/v1/collections/default/batch",
+        ndjson,
+        "Content-Type",
+        "application/x-ndjson",
+        "Neardup-Sequence",
+        sequence);
+  }
+
+  /** {@link #numbered} on another thread. */
+  private static CompletableFuture<HttpResponse<String>> numberedAsync(
+      TestServer t, String sequence, String ndjson) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return numbered(t, sequence, ndjson);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+  }
+
+  /** One NDJSON line of a document with this id and text. */
+  private static String line(String id, String text) {
+    return "{\"id\":\"" + id + "\",\"text\":\"" + text + "\"}\n";
   }
 
   /** A text of 60 made-up words, different for each group (seeded). */
