@@ -52,20 +52,7 @@ public final class IndexQueryProfile {
       fps[i] = random.nextLong();
       ids[i] = i;
     }
-    long[] q = new long[queries];
-    for (int i = 0; i < queries; i++) {
-      if ((i & 1) == 0) {
-        long fp = fps[random.nextInt(n)];
-        int flips = random.nextInt(k + 1);
-        long mask = 0;
-        while (Long.bitCount(mask) < flips) {
-          mask |= 1L << random.nextInt(64);
-        }
-        q[i] = fp ^ mask;
-      } else {
-        q[i] = random.nextLong();
-      }
-    }
+    long[] q = BenchmarkQueries.of(random, fps, queries, k);
     Segment seg = Segment.build(layout, fps.clone(), ids);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("size", n);

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * tombstones. In a buffer: its chains per table. An entry is reported from table t only when t is
  * the first table whose key is within e = keyErrors(k) bits of the query's.
  *
- * <p>Immutable and thread-safe; one small {@link Query} object per search, nothing per match.
+ * <p>Immutable and thread-safe; a search allocates nothing (each thread reuses one {@link Query}).
  */
 final class IndexSearch {
   /** Cost of one probe (directory lookup + binary search) in units of one scanned entry. */
@@ -88,60 +88,96 @@ final class IndexSearch {
       MatchConsumer out,
       int limit) {
     int n = buffer.size; // volatile read: entries [0, n) are fully written
-    Query query = new Query(layout, q, k, out, limit);
-    for (Segment seg : segments) {
-      searchSegment(seg, query);
-      if (query.done()) {
-        return query.count;
+    Query query = Query.acquire(layout, q, k, out, limit);
+    try {
+      for (Segment seg : segments) {
+        searchSegment(seg, query);
+        if (query.done()) {
+          return query.count;
+        }
       }
-    }
-    for (AddBuffer fb : frozen) {
-      searchBuffer(fb, fb.size, query);
-      if (query.done()) {
-        return query.count;
+      for (AddBuffer fb : frozen) {
+        searchBuffer(fb, fb.size, query);
+        if (query.done()) {
+          return query.count;
+        }
       }
+      if (n > 0) {
+        searchBuffer(buffer, n, query);
+      }
+      return query.count;
+    } finally {
+      query.release();
     }
-    if (n > 0) {
-      searchBuffer(buffer, n, query);
-    }
-    return query.count;
   }
 
-  /** One search: the query in every table's permutation, and the running count. */
+  /**
+   * One search: the query in every table's permutation, and the running count. Each thread reuses
+   * one (its arrays grow to the most tables it has seen), so a search allocates nothing: at 10M
+   * entries a new Query per search filled the young generation every few hundred thousand searches,
+   * and the collections it caused stopped single searches for tens of milliseconds. A consumer that
+   * searches again from within {@link MatchConsumer#accept} gets a fresh Query for the inner
+   * search.
+   */
   private static final class Query {
-    final long q;
-    final int k;
-    final int e;
-    final long[] qp;
-    final int @Nullable [] tags; // the query's tag per table, for the prefix layout
-    final MatchConsumer out;
-    final int limit;
-    final int[] from;
-    final int[] to;
+    private static final MatchConsumer NONE = (docId, fingerprint, distance) -> {};
+    private static final ThreadLocal<Query> REUSED = ThreadLocal.withInitial(Query::new);
+
+    long q;
+    int k;
+    int e;
+    long[] qp = new long[0];
+    int @Nullable [] tags; // the query's tag per table, for the prefix layout
+    int[] tagsArray = new int[0];
+    MatchConsumer out = NONE;
+    int limit;
+    int[] from = new int[0];
+    int[] to = new int[0];
     int count;
     long touched;
+    boolean inUse;
 
-    Query(RecordLayout layout, long q, int k, MatchConsumer out, int limit) {
+    static Query acquire(RecordLayout layout, long q, int k, MatchConsumer out, int limit) {
+      Query query = REUSED.get();
+      if (query.inUse) {
+        query = new Query(); // a search from within a consumer's accept
+      }
+      query.init(layout, q, k, out, limit);
+      return query;
+    }
+
+    private void init(RecordLayout layout, long q, int k, MatchConsumer out, int limit) {
       BlockScheme scheme = layout.scheme();
+      int tables = scheme.tables();
+      if (qp.length < tables) {
+        qp = new long[tables];
+        from = new int[tables];
+        to = new int[tables];
+        tagsArray = new int[tables];
+      }
       this.q = q;
       this.k = k;
       this.e = scheme.keyErrors(k);
       this.out = out;
       this.limit = limit;
-      qp = new long[scheme.tables()];
-      from = new int[qp.length];
-      to = new int[qp.length];
-      for (int t = 0; t < qp.length; t++) {
+      this.count = 0;
+      for (int t = 0; t < tables; t++) {
         qp[t] = scheme.permute(t, q);
       }
       if (layout.prefix()) {
-        tags = new int[qp.length];
-        for (int t = 1; t < qp.length; t++) {
-          tags[t] = layout.tag(t, q);
+        tags = tagsArray;
+        for (int t = 1; t < tables; t++) {
+          tagsArray[t] = layout.tag(t, q);
         }
       } else {
         tags = null;
       }
+      inUse = true;
+    }
+
+    void release() {
+      out = NONE; // no reference to the caller's consumer outlives the search
+      inUse = false;
     }
 
     /** Reports a match; returns true when the search should stop. */
