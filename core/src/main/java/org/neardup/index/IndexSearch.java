@@ -255,6 +255,9 @@ final class IndexSearch {
         to[t] = dir[b + 1];
       }
     }
+    if (seg.fineBits[0] == 0) {
+      touched += seg.touch0(from[0], to[0], query.q);
+    }
     for (int t = 0; t < tables; t++) {
       int f = from[t];
       int l = to[t];
@@ -531,6 +534,7 @@ final class IndexSearch {
     int[] dir = seg.dirs[0];
     int end = dir[b + 1];
     int k = query.k;
+    query.touched += seg.touch0(dir[b], end, prefix); // overlaps lowerBound0's first miss
     for (int i = seg.lowerBound0(dir[b], end, prefix); i < end; i++) {
       long fp = seg.fp(b, i);
       if ((fp & prefixMask) != prefix) {
