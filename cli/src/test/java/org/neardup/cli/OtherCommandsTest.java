@@ -151,6 +151,30 @@ class OtherCommandsTest {
   }
 
   @Test
+  void benchIndex_smallIndex_exactAndReportsStalls() throws IOException {
+    // Small, so the brute-force check covers every query; the answers, not the speed, are tested.
+    CliRunner r =
+        CliRunner.run(
+            "bench",
+            "index",
+            "--size",
+            "100000",
+            "--add-size",
+            "0",
+            "--queries",
+            "2000",
+            "--verify",
+            "2000");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    JsonNode out = JSON.readTree(r.out);
+    assertThat(out.get("verified_queries").asInt()).isEqualTo(2000);
+    assertThat(out.get("mismatches").asInt()).isZero();
+    assertThat(out.get("matches_per_query").asDouble()).isGreaterThanOrEqualTo(0.5);
+    assertThat(out.get("query_stalls").isArray()).isTrue();
+    assertThat(out.get("query_stalls").size()).isLessThanOrEqualTo(10);
+  }
+
+  @Test
   void benchGenerate_isReproducible() throws IOException {
     Path a = tmp.resolve("a.jsonl");
     Path b = tmp.resolve("b.jsonl");
