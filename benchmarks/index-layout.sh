@@ -4,7 +4,8 @@
 # The Hamming index of two commits side by side: builds `neardup` from each commit (git archive
 # into a temporary directory, `mvn package`, never `install`), then alternates `neardup bench
 # index` runs between the two, ROUNDS times each, so the machine's noise falls on both alike.
-# Prints one JSON line per run, prefixed by the commit.
+# Prints one JSON line per run, prefixed by the commit, then on stderr per commit the medians of
+# the plain mean and p99 latency, bytes per fingerprint and the mismatches.
 #
 # Usage: benchmarks/index-layout.sh OLD_COMMIT [NEW_COMMIT] [SIZE] [ROUNDS] [HEAP]
 #   defaults: NEW_COMMIT=HEAD SIZE=10000000 ROUNDS=3 HEAP=4g (50M needs about 8g for the old
@@ -37,6 +38,11 @@ jar_of() { # commit -> path of its cli jar, built once
   echo "$dir/cli/target/neardup.jar"
 }
 
+field() { # name json -> the number after "name":
+  grep -o "\"$1\":[-0-9.]*" <<<"$2" | head -1 | cut -d: -f2
+}
+
+summary=$(mktemp)
 old_jar=$(jar_of "$old")
 new_jar=$(jar_of "$new")
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)," \
@@ -49,5 +55,19 @@ for ((r = 1; r <= rounds; r++)); do
     line=$(java -Xmx"$heap" $opts -cp "$jar" org.neardup.cli.Main bench index \
       --size "$size" --k 3 --add-size 0 --queries 200000 --verify 1000)
     echo "$c round $r $line"
+    echo "$c $(field query_mean_us "$line") $(field query_p99_us "$line")" \
+      "$(field bytes_per_fingerprint "$line") $(field mismatches "$line")" >>"$summary"
   done
 done
+# The figures that decide the goal (plain mean <= 1 us at <= 24 B/fp, exact), per commit: the
+# median over the rounds of the plain mean and of p99, the bytes, and all mismatches summed.
+median() { # column -> median of that column of stdin
+  cut -d' ' -f"$1" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+for c in "$old" "$new"; do
+  rows=$(grep "^$c " "$summary")
+  echo "# $c median of $(wc -l <<<"$rows"): query_mean_us $(median 2 <<<"$rows")," \
+    "query_p99_us $(median 3 <<<"$rows"), bytes/fp $(median 4 <<<"$rows")," \
+    "mismatches $(awk '{ s += $5 } END { print s }' <<<"$rows")" >&2
+done
+rm -f "$summary"

@@ -52,20 +52,7 @@ public final class IndexQueryProfile {
       fps[i] = random.nextLong();
       ids[i] = i;
     }
-    long[] q = new long[queries];
-    for (int i = 0; i < queries; i++) {
-      if ((i & 1) == 0) {
-        long fp = fps[random.nextInt(n)];
-        int flips = random.nextInt(k + 1);
-        long mask = 0;
-        while (Long.bitCount(mask) < flips) {
-          mask |= 1L << random.nextInt(64);
-        }
-        q[i] = fp ^ mask;
-      } else {
-        q[i] = random.nextLong();
-      }
-    }
+    long[] q = BenchmarkQueries.of(random, fps, queries, k);
     Segment seg = Segment.build(layout, fps.clone(), ids);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("size", n);
@@ -306,6 +293,23 @@ public final class IndexQueryProfile {
     out.put(name + "_mean_under_1ms_us", round2(sum / Math.max(1, under)));
     out.put(name + "_p50_us", round2(s[s.length / 2]));
     out.put(name + "_p99_us", round2(s[(int) (s.length * 0.99)]));
+    // BenchmarkQueries: even queries are near-duplicates (a match, buckets rescanned), odd random
+    for (int parity = 0; parity < 2; parity++) {
+      double[] part = new double[(lat.length + 1 - parity) / 2];
+      double partSum = 0;
+      int partUnder = 0;
+      for (int i = parity; i < lat.length; i += 2) {
+        part[i / 2] = lat[i];
+        if (lat[i] <= 1000) {
+          partSum += lat[i];
+          partUnder++;
+        }
+      }
+      Arrays.sort(part);
+      String kind = parity == 0 ? "_near_duplicate" : "_random";
+      out.put(name + kind + "_mean_under_1ms_us", round2(partSum / Math.max(1, partUnder)));
+      out.put(name + kind + "_p50_us", round2(part[part.length / 2]));
+    }
   }
 
   private static double round2(double v) {

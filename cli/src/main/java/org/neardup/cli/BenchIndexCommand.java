@@ -4,12 +4,15 @@ package org.neardup.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import org.neardup.index.BenchmarkQueries;
 import org.neardup.index.BlockPermutedIndex;
 import org.neardup.index.BlockScheme;
 import org.neardup.index.MatchConsumer;
@@ -93,6 +96,10 @@ public final class BenchIndexCommand implements Callable<Integer> {
   int threads = 1;
 
   private final PrintStream out;
+  private final List<List<Double>> stalls = new ArrayList<>();
+  // System.nanoTime() at JVM uptime 0, within a millisecond
+  private final long startNanosAtUptimeZero =
+      System.nanoTime() - ManagementFactory.getRuntimeMXBean().getUptime() * 1_000_000;
 
   public BenchIndexCommand() {
     this(System.out);
@@ -152,7 +159,7 @@ public final class BenchIndexCommand implements Callable<Integer> {
       if (adds == n && build == Build.incremental) {
         other = incremental;
       } else if (adds == n) {
-        long[] q = queries(random, fps, Math.min(queries, 50_000));
+        long[] q = BenchmarkQueries.of(random, fps, Math.min(queries, 50_000), k);
         double[] lat = time(incremental, q);
         result.put("incremental_query_mean_us", round2(mean(lat)));
       }
@@ -183,7 +190,11 @@ public final class BenchIndexCommand implements Callable<Integer> {
       result.put(build + "_segments", other.segmentCount());
     }
 
-    long[] q = queries(random, fps, queries);
+    long[] q = BenchmarkQueries.of(random, fps, queries, k);
+    // Collect what the loads left (sort buffers, copies) now: otherwise a full collection the
+    // timed loop's first allocation triggers stops one query for 50-160 ms.
+    System.gc();
+    stalls.clear();
     double[] latencies;
     if (other == null) {
       latencies = time(index, q);
@@ -218,6 +229,7 @@ public final class BenchIndexCommand implements Callable<Integer> {
     }
     result.put("queries_over_1ms", over);
     result.put("query_mean_under_1ms_us", round2(trimmed / Math.max(1, latencies.length - over)));
+    result.put("query_stalls", stalls);
     AtomicLong matches = new AtomicLong();
     for (long query : q) {
       matches.addAndGet(index.search(query, k, (id, fp, d) -> {}));
@@ -239,25 +251,6 @@ public final class BenchIndexCommand implements Callable<Integer> {
         "jvm_args", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
     out.println(new ObjectMapper().writeValueAsString(result));
     return 0;
-  }
-
-  /** Even queries: a stored fingerprint with 0..k bits flipped; odd: random. */
-  private long[] queries(SplittableRandom random, long[] fps, int count) {
-    long[] q = new long[count];
-    for (int i = 0; i < count; i++) {
-      if ((i & 1) == 0) {
-        long fp = fps[random.nextInt(fps.length)];
-        int flips = random.nextInt(k + 1);
-        long mask = 0;
-        while (Long.bitCount(mask) < flips) {
-          mask |= 1L << random.nextInt(64);
-        }
-        q[i] = fp ^ mask;
-      } else {
-        q[i] = random.nextLong();
-      }
-    }
-    return q;
   }
 
   /**
@@ -308,7 +301,8 @@ public final class BenchIndexCommand implements Callable<Integer> {
       throws InterruptedException {
     long[] check = new long[to - from];
     for (int i = from; i < to; i++) {
-      check[i - from] = (i & 1) == 0 ? flip(random, fps[random.nextInt(i)]) : fps[i];
+      check[i - from] =
+          (i & 1) == 0 ? BenchmarkQueries.flip(random, fps[random.nextInt(i)], k) : fps[i];
     }
     long[] sink = new long[1];
     MatchConsumer consumer = (id, fp, d) -> sink[0] += id;
@@ -341,16 +335,6 @@ public final class BenchIndexCommand implements Callable<Integer> {
     long w0 = System.nanoTime();
     index.awaitMerges();
     result.put(prefix + "await_s", round2((System.nanoTime() - w0) / 1e9));
-  }
-
-  /** A stored fingerprint with 0..k bits flipped. */
-  private long flip(SplittableRandom random, long fp) {
-    int flips = random.nextInt(k + 1);
-    long mask = 0;
-    while (Long.bitCount(mask) < flips) {
-      mask |= 1L << random.nextInt(64);
-    }
-    return fp ^ mask;
   }
 
   /** Latencies in counts per 100 ns up to 100 ms, the maximum and the sum exactly. */
@@ -427,7 +411,11 @@ public final class BenchIndexCommand implements Callable<Integer> {
         for (int i = from; i < to; i++) {
           long t = System.nanoTime();
           index.search(q[i], k, consumer);
-          out[i] = (System.nanoTime() - t) / 1e3;
+          long d = System.nanoTime() - t;
+          out[i] = d / 1e3;
+          if (d > 1_000_000) {
+            stall(t, d);
+          }
         }
       }
     }
@@ -450,12 +438,30 @@ public final class BenchIndexCommand implements Callable<Integer> {
     for (int i = 0; i < q.length; i++) {
       long t = System.nanoTime();
       index.search(q[i], k, consumer);
-      lat[i] = (System.nanoTime() - t) / 1e3;
+      long d = System.nanoTime() - t;
+      lat[i] = d / 1e3;
+      if (d > 1_000_000) {
+        stall(t, d);
+      }
     }
     if (sink[0] == 42) {
       out.print("");
     }
     return lat;
+  }
+
+  /**
+   * Notes a query that took over 1 ms: when it started, in seconds of JVM uptime (the clock of
+   * {@code -Xlog}'s {@code uptime} decoration, to match it against GC and safepoint lines), and how
+   * long it took in ms. Keeps the 10 longest.
+   */
+  private void stall(long startNanos, long nanos) {
+    double at = (startNanos - startNanosAtUptimeZero) / 1e9;
+    stalls.add(List.of(Math.round(at * 1000) / 1000.0, round2(nanos / 1e6)));
+    if (stalls.size() > 10) {
+      stalls.sort((a, b) -> Double.compare(b.get(1), a.get(1)));
+      stalls.remove(stalls.size() - 1);
+    }
   }
 
   /** Queries among the first {@code sample} whose sorted (docId, distance) lists differ. */

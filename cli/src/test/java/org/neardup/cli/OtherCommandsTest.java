@@ -151,6 +151,24 @@ class OtherCommandsTest {
   }
 
   @Test
+  void benchIndex_smallIndex_exactAndReportsStalls() throws IOException {
+    // Small, so the brute-force check covers every query; the answers, not the speed, are tested.
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    int exit =
+        new picocli.CommandLine(
+                new BenchIndexCommand(new java.io.PrintStream(bytes, true, StandardCharsets.UTF_8)))
+            .execute(
+                "--size", "100000", "--add-size", "0", "--queries", "2000", "--verify", "2000");
+    assertThat(exit).isZero();
+    JsonNode out = JSON.readTree(bytes.toString(StandardCharsets.UTF_8));
+    assertThat(out.get("verified_queries").asInt()).isEqualTo(2000);
+    assertThat(out.get("mismatches").asInt()).isZero();
+    assertThat(out.get("matches_per_query").asDouble()).isGreaterThanOrEqualTo(0.5);
+    assertThat(out.get("query_stalls").isArray()).isTrue();
+    assertThat(out.get("query_stalls").size()).isLessThanOrEqualTo(10);
+  }
+
+  @Test
   void benchGenerate_isReproducible() throws IOException {
     Path a = tmp.resolve("a.jsonl");
     Path b = tmp.resolve("b.jsonl");

@@ -33,7 +33,7 @@ import org.neardup.internal.Checks;
  *
  * <p><b>Cost</b>, n entries, T tables, default scheme and k = 3: a search looks up one key per
  * table and segment and compares about {@code T * n / 2^16} stored fingerprints (some 600 at 10M)
- * with one XOR and popcount each; it allocates one small object per call and nothing per match. An
+ * with one XOR and popcount each; it allocates nothing (each thread reuses one search state). An
  * index fed by single adds holds a base segment and one or two small ones ({@link MergePolicy}).
  * For k beyond {@link BlockScheme#exactUpTo()} it probes every key within {@link
  * BlockScheme#keyErrors(int)} flips, or scans when that would cost more. {@link #add} is O(1) in

@@ -320,6 +320,23 @@ final class Segment {
     return lowerBound(0, from, to, low48);
   }
 
+  /**
+   * Loads what a match of table 0 near where fp sorts in [from, to) (fp's bucket) will need, its
+   * low 16 bits, docId and tombstone word, at the position fp interpolates to ({@link
+   * #lowerBound0}), and returns a sum of them for the caller to keep (so the loads stay). Issued
+   * beside the bucket's own loads, these misses overlap them instead of following them as another
+   * round: a match is within k bits of the query, so it usually sorts within a few entries of the
+   * guess, on the lines loaded here.
+   */
+  long touch0(int from, int to, long fp) {
+    int n = to - from;
+    if (n <= 0) {
+      return 0;
+    }
+    int guess = from + (int) ((((fp & MASK48) >>> 16) * n) >>> 32);
+    return table0.lo[guess] + ids.get(guess) + dead[guess >>> 6];
+  }
+
   /** Whether table 0's entry i is below low48 in its low 48 bits; reads the low 16 on a tie. */
   private boolean below0(int i, long low48) {
     int h = table0.hi[i] ^ Integer.MIN_VALUE;

@@ -195,4 +195,70 @@ class BlockPermutedIndexTest {
     out.sort(null);
     return out;
   }
+
+  /**
+   * A search allocates nothing: allocation in the search loop filled the young generation, and the
+   * collections it caused stopped single searches of the 10M benchmark for 50-160 ms.
+   */
+  @Test
+  @SuppressForbidden(reason = "com.sun.management.ThreadMXBean counts a thread's allocated bytes")
+  void search_warm_allocatesNothing() {
+    com.sun.management.ThreadMXBean threads =
+        (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+    long thread = Thread.currentThread().getId();
+    java.util.SplittableRandom random = new java.util.SplittableRandom(20);
+    long[] fps = new long[50_000];
+    long[] ids = new long[fps.length];
+    for (int i = 0; i < fps.length; i++) {
+      fps[i] = random.nextLong();
+      ids[i] = i;
+    }
+    for (BlockScheme scheme : new BlockScheme[] {BlockScheme.DEFAULT, BlockScheme.of(5, 2)}) {
+      BlockPermutedIndex index = BlockPermutedIndex.create(scheme);
+      index.addAll(fps, ids, 0, fps.length - 100); // a segment
+      index.addAll(fps, ids, fps.length - 100, fps.length); // and the add buffer
+      long[] q = BenchmarkQueries.of(random, fps, 2_000, 3);
+      long[] sink = new long[1];
+      MatchConsumer consumer = (id, fp, d) -> sink[0] += d;
+      // First searches initialise classes and the thread's Query; the JIT can only remove
+      // allocations, so no warm-up beyond that is needed.
+      for (int i = 0; i < 10; i++) {
+        index.search(q[i], 3, consumer);
+        index.search(q[i], 5, consumer);
+      }
+      long before = threads.getThreadAllocatedBytes(thread);
+      for (long query : q) {
+        index.search(query, 3, consumer);
+        index.search(query, 5, consumer); // beyond the exact range: probes
+      }
+      long allocated = threads.getThreadAllocatedBytes(thread) - before;
+      // One Query object per search was ~200 bytes: 800 KB here. Allow a few stray objects.
+      assertThat(allocated)
+          .as("bytes allocated by %s searches, %s", 2 * q.length, scheme)
+          .isLessThan(4096);
+      assertThat(sink[0]).isPositive();
+    }
+  }
+
+  @Test
+  void search_fromWithinConsumer_innerSearchKeepsOuterState() {
+    BlockPermutedIndex index = BlockPermutedIndex.create();
+    long fp = 0x0123_4567_89AB_CDEFL;
+    index.add(fp, 1);
+    index.add(fp ^ 3, 2);
+    index.add(~fp, 3);
+    List<Long> outer = new ArrayList<>();
+    List<Long> inner = new ArrayList<>();
+    int n =
+        index.search(
+            fp,
+            3,
+            (id, f, d) -> {
+              outer.add(id);
+              index.search(~fp, 0, (id2, f2, d2) -> inner.add(id2));
+            });
+    assertThat(n).isEqualTo(2);
+    assertThat(outer).containsExactlyInAnyOrder(1L, 2L);
+    assertThat(inner).containsExactly(3L, 3L);
+  }
 }
