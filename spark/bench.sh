@@ -43,7 +43,12 @@ fi
 if [ "$docs" = 0 ]; then
   inputs=() # the self-join alone
 fi
+declare -A per_doc=() # "dedup|plain" -> CPU seconds per 1000 documents, this build only
 for input in "${inputs[@]}"; do
+  kind=plain
+  if [ "$input" = "$giant" ]; then
+    kind=giant
+  fi
   bytes="$(stat -c %s "$input")"
   n="$(wc -l <"$input")"
   echo "== $(basename "$input"): $n documents, $((bytes / 1000000)) MB"
@@ -54,6 +59,7 @@ for input in "${inputs[@]}"; do
   awk -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
     printf "neardup dedup:       %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
       s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
+  per_doc["dedup|$kind"]="$(awk -v n="$n" -v u="$user" -v y="$sys" -v s="$sec" 'BEGIN { printf "%.6f %.6f", (u + y) * 1000 / n, s * 1000 / n }')"
   for jar in "${SPARK_JAR:-}" ${BASE_JAR:-}; do
     label="neardup spark dedup:"
     if [ -n "$jar" ] && [ "$jar" != "${SPARK_JAR:-}" ]; then
@@ -66,6 +72,9 @@ for input in "${inputs[@]}"; do
     awk -v l="$label" -v b="$bytes" -v n="$n" -v s="$sec" -v w="$wall" -v c="$cores" -v r="$rss" -v p="$pairs" -v u="$user" -v y="$sys" 'BEGIN {
       printf "%s %7.1f s (wall %6.1f s), %8.0f docs/s, %5.2f MB/s per core, %s pairs, peak RSS %.2f GB, CPU %.1f s (%.2f MB per CPU second)\n",
         l, s, w, n / s, b / s / c / 1e6, p, r / 1e6, u + y, b / (u + y) / 1e6 }'
+    if [ "$jar" = "${SPARK_JAR:-}" ]; then
+      per_doc["spark|$kind"]="$(awk -v n="$n" -v u="$user" -v y="$sys" -v s="$sec" 'BEGIN { printf "%.6f %.6f", (u + y) * 1000 / n, s * 1000 / n }')"
+    fi
     grep -A6 '"phase_seconds"\|"shuffle_bytes_written"' "$work/spark-summary.json" | tr -d '\n ' | sed 's/}/}\n/g' | grep -v '^$' | sed 's/^/  spark /'
     # Both must agree, line for line.
     for f in clusters pairs unique duplicates; do
@@ -77,6 +86,25 @@ for input in "${inputs[@]}"; do
     echo "  same clusters, pairs, unique and duplicates: yes"
   done
 done
+
+# The figures that decide the goals: Spark against neardup dedup on each corpus, and the giant
+# corpus against the plain one per document (job time and CPU; this build, not BASE_JAR).
+for kind in plain giant; do
+  if [ -n "${per_doc[dedup|$kind]:-}" ] && [ -n "${per_doc[spark|$kind]:-}" ]; then
+    read -r dc dt <<<"${per_doc[dedup|$kind]}"
+    read -r sc st <<<"${per_doc[spark|$kind]}"
+    awk -v k="$kind" -v dc="$dc" -v dt="$dt" -v sc="$sc" -v st="$st" 'BEGIN {
+      printf "RATIO %s: spark / dedup = %.2fx by job time, %.2fx by CPU (goal: within 2x)\n", k, st / dt, sc / dc }'
+  fi
+done
+if [ -n "${per_doc[spark|plain]:-}" ] && [ -n "${per_doc[spark|giant]:-}" ]; then
+  for tool in dedup spark; do
+    read -r pc pt <<<"${per_doc[$tool|plain]}"
+    read -r gc gt <<<"${per_doc[$tool|giant]}"
+    awk -v t="$tool" -v pc="$pc" -v pt="$pt" -v gc="$gc" -v gt="$gt" 'BEGIN {
+      printf "RATIO %s: giant / plain per document = %.2fx by job time, %.2fx by CPU (goal for spark: within ~2x)\n", t, gt / pt, gc / pc }'
+  done
+fi
 
 if [ "$fps" = 0 ]; then
   exit 0

@@ -18,6 +18,7 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.jspecify.annotations.Nullable;
@@ -183,10 +184,20 @@ public final class SparkDedupJob {
       // the documents and their sketches are not shuffled.
       JavaPairRDD<Tuple2<Long, Long>, long[]> byShape =
           candidates.mapToPair(c -> new Tuple2<>(new Tuple2<>(c[3], c[4]), c));
+      // The first candidate of each pair of shapes, and how many candidates it has.
+      JavaPairRDD<Tuple2<Long, Long>, long[]> firsts =
+          byShape.reduceByKey(SparkDedupJob::firstOfShapes, partitions);
+      firsts.persist(StorageLevel.MEMORY_AND_DISK_SER());
+      cached.add(firsts.rdd().toJavaRDD());
+      // Pairs of shapes with many candidates (copies of one text: n copies give n (n - 1) / 2):
+      // their verdicts go to every task, and their candidates take them there, for a join would
+      // hold all candidates of one pair of shapes in one task. At most candidates / groupLimit of
+      // them reach the driver.
+      int hotLimit = Math.max(1, settings.groupLimit);
+      java.util.Set<Tuple2<Long, Long>> hotShapes =
+          new java.util.HashSet<>(firsts.filter(f -> count(f._2()) > hotLimit).keys().collect());
       JavaPairRDD<Tuple2<Long, Long>, Long> verdicts =
-          byShape
-              .reduceByKey(
-                  (a, b) -> a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b, partitions)
+          firsts
               .values()
               .mapToPair(c -> new Tuple2<>((int) c[0], c))
               .repartitionAndSortWithinPartitions(where)
@@ -219,14 +230,34 @@ public final class SparkDedupJob {
                     }
                     return kept.iterator();
                   });
-      pairs =
-          byShape
-              .join(verdicts, partitions)
-              .map(
-                  e -> {
-                    long[] c = e._2()._1();
-                    return new long[] {c[0], c[1], c[2], e._2()._2()};
-                  });
+      JavaRDD<long[]> pairsOfCold;
+      JavaRDD<long[]> pairsOfHot;
+      if (hotShapes.isEmpty()) {
+        pairsOfCold = join(byShape, verdicts, partitions);
+        pairsOfHot = jsc.emptyRDD();
+      } else {
+        verdicts.persist(StorageLevel.MEMORY_AND_DISK_SER());
+        cached.add(verdicts.rdd().toJavaRDD());
+        Broadcast<java.util.Set<Tuple2<Long, Long>>> hot = jsc.broadcast(hotShapes);
+        java.util.Map<Tuple2<Long, Long>, Long> hotVerdicts =
+            new java.util.HashMap<>(
+                verdicts.filter(v -> hot.value().contains(v._1())).collectAsMap());
+        Broadcast<java.util.Map<Tuple2<Long, Long>, Long>> passed = jsc.broadcast(hotVerdicts);
+        pairsOfCold =
+            join(
+                byShape.filter(c -> !hot.value().contains(c._1())),
+                verdicts.filter(v -> !hot.value().contains(v._1())),
+                partitions);
+        pairsOfHot =
+            byShape
+                .filter(c -> passed.value().containsKey(c._1()))
+                .map(
+                    e -> {
+                      long[] c = e._2();
+                      return new long[] {c[0], c[1], c[2], passed.value().get(e._1())};
+                    });
+      }
+      pairs = pairsOfCold.union(pairsOfHot);
     } else {
       pairs =
           candidates.map(c -> new long[] {c[0], c[1], c[2], Double.doubleToLongBits(Double.NaN)});
@@ -239,7 +270,10 @@ public final class SparkDedupJob {
 
     // 3. Clusters.
     meter.phase("clusters");
-    JavaRDD<Long> edges = pairs.map(p -> ConnectedComponents.edge((int) p[1], (int) p[0]));
+    // Cut to a spanning forest per partition first: the components are the same, and the copies of
+    // one text give a star instead of all their pairs.
+    JavaRDD<Long> edges =
+        SpanningEdges.of(pairs.map(p -> ConnectedComponents.edge((int) p[1], (int) p[0])));
     if (earlier != null) {
       // The earlier clusters as they were: each earlier member linked to its representative.
       edges =
@@ -424,6 +458,31 @@ public final class SparkDedupJob {
       r.unpersist(false);
     }
     return summary;
+  }
+
+  /** Of two candidates with the same pair of shapes, the first (by ordinals), with both counts. */
+  private static long[] firstOfShapes(long[] a, long[] b) {
+    long[] f = a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b;
+    return new long[] {f[0], f[1], f[2], f[3], f[4], count(a) + count(b)};
+  }
+
+  /** How many candidates a {@link #firstOfShapes} result stands for (one for a candidate). */
+  private static long count(long[] c) {
+    return c.length > 5 ? c[5] : 1;
+  }
+
+  /** The candidates that pass, as pairs {@code (i, j, distance, similarity bits)}. */
+  private static JavaRDD<long[]> join(
+      JavaPairRDD<Tuple2<Long, Long>, long[]> candidates,
+      JavaPairRDD<Tuple2<Long, Long>, Long> verdicts,
+      int partitions) {
+    return candidates
+        .join(verdicts, partitions)
+        .map(
+            e -> {
+              long[] c = e._2()._1();
+              return new long[] {c[0], c[1], c[2], e._2()._2()};
+            });
   }
 
   private static void checkReplaceable(FileSystem fs, Path target, boolean force)
