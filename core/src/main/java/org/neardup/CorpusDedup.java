@@ -133,8 +133,8 @@ public final class CorpusDedup {
   /**
    * The {@link HeadFilter} heads of documents by ordinal, 68 bytes each, for a caller that has each
    * sketch in hand as it reads the corpus: {@link #findPairs(long[], int, long[], int, IntFunction,
-   * int, double, java.util.BitSet, int, SketchHeads, Stats, PairSink)} then reads no sketch only
-   * for its head. Filled from one thread at a time.
+   * int, double, java.util.BitSet, int, SketchHeads, Stats, BlockScheme, PairSink)} then reads no
+   * sketch only for its head. Filled from one thread at a time.
    */
   public static final class SketchHeads {
     /**
@@ -228,6 +228,7 @@ public final class CorpusDedup {
         threads,
         null,
         new Stats(),
+        AllPairs.defaultScheme(maxDistance),
         out);
   }
 
@@ -235,44 +236,10 @@ public final class CorpusDedup {
    * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
    * PairSink)}, counting what it does into {@code stats}, with the heads of the sketches already
    * taken (from every document not excluded) when {@code given} is not null, so that no sketch is
-   * read before the pairs. The pairs within maxDistance bits are found with {@link
-   * AllPairs#defaultScheme}.
-   */
-  public static long findPairs(
-      long[] fingerprints,
-      int count,
-      long[] bandKeys,
-      int bands,
-      @Nullable IntFunction<ShingleSketch> sketches0,
-      int maxDistance,
-      double threshold,
-      java.util.@Nullable BitSet excluded,
-      int threads,
-      @Nullable SketchHeads given,
-      Stats stats,
-      PairSink out) {
-    Checks.checkMaxDistance(maxDistance, 64);
-    return findPairs(
-        fingerprints,
-        count,
-        bandKeys,
-        bands,
-        sketches0,
-        maxDistance,
-        threshold,
-        excluded,
-        threads,
-        given,
-        stats,
-        AllPairs.defaultScheme(maxDistance),
-        out);
-  }
-
-  /**
-   * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
-   * SketchHeads, Stats, PairSink)} with the pairs within maxDistance bits found by {@code scheme}:
-   * every scheme finds the same pairs ({@link AllPairs#find(long[], int, BlockScheme, int,
-   * AllPairs.PairConsumer)}), only the time and memory differ.
+   * read before the pairs, and with the pairs within maxDistance bits found by {@code scheme}
+   * ({@link AllPairs#defaultScheme} is the one chosen for maxDistance): every scheme finds the same
+   * pairs ({@link AllPairs#find(long[], int, BlockScheme, int, AllPairs.PairConsumer)}), only the
+   * time and memory differ.
    */
   public static long findPairs(
       long[] fingerprints,
@@ -440,6 +407,12 @@ public final class CorpusDedup {
     long[] columnCounts = new long[TILE * BucketBound.WORDS];
     boolean[] rowCounted = new boolean[TILE];
     boolean[] columnCounted = new boolean[TILE];
+    // Each tile's band keys and heads, gathered once per tile (rows first, then columns), so that
+    // the m * (m - 1) / 2 checks of a group read them from a few KB in cache instead of from
+    // arrays of 48 + 64 bytes per document spread over the heap (copies of one text are far apart
+    // in ordinal order): on the 1M realistic corpus the band loop met 73M pairs, each of which
+    // missed the cache on both documents' keys and heads.
+    Tile tile = new Tile(bands);
     for (int start = 0; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
@@ -451,35 +424,38 @@ public final class CorpusDedup {
       for (int xs = start; xs < end; xs += TILE) {
         int xe = Math.min(end, xs + TILE);
         Arrays.fill(rows, 0, xe - xs, null);
+        tile.gather(0, order, xs, xe, bandKeys, heads);
         for (int ys = xs; ys < end; ys += TILE) {
           int ye = Math.min(end, ys + TILE);
           boolean same = ys == xs;
           ShingleSketch[] cols = same ? rows : columns;
           long[] colCounts = same ? rowCounts : columnCounts;
           boolean[] colCounted = same ? rowCounted : columnCounted;
+          int colBase = same ? 0 : TILE;
           if (!same) {
             Arrays.fill(columns, 0, ye - ys, null);
+            tile.gather(TILE, order, ys, ye, bandKeys, heads);
           }
           for (int x = xs; x < xe; x++) {
+            int r = x - xs;
             for (int y = Math.max(ys, x + 1); y < ye; y++) {
-              int i = Math.min(order[x], order[y]);
-              int j = Math.max(order[x], order[y]);
+              int c = y - ys;
               met++;
-              if (shareBand(bandKeys, bands, i, j, b)) {
+              if (tile.shareBand(r, colBase + c, b)) {
                 continue; // an earlier band already verified this pair
               }
               candidates++;
-              if (!heads.mayReach(i, j)) {
+              if (!tile.mayReach(heads.filter, r, colBase + c)) {
                 rejected++;
                 continue;
               }
-              int r = x - xs;
+              int i = Math.min(order[x], order[y]);
+              int j = Math.max(order[x], order[y]);
               ShingleSketch sx = rows[r];
               if (sx == null) {
                 sx = rows[r] = sketches.apply(order[x]);
                 rowCounted[r] = BucketBound.counts(sx, rowCounts, r * BucketBound.WORDS);
               }
-              int c = y - ys;
               ShingleSketch sy = cols[c];
               if (sy == null) {
                 sy = cols[c] = sketches.apply(order[y]);
@@ -574,6 +550,49 @@ public final class CorpusDedup {
 
     boolean mayReach(int i, int j) {
       return filter.mayReach(hashes, i * HeadFilter.HEAD, codes[i], j * HeadFilter.HEAD, codes[j]);
+    }
+  }
+
+  /**
+   * Band keys and heads of up to two tiles of a band group (rows at slots [0, TILE), columns at
+   * [TILE, 2 * TILE)), copied side by side. One per band thread; reused for every tile.
+   */
+  private static final class Tile {
+    final int bands;
+    final long[] keys;
+    final int[] heads = new int[2 * TILE * HeadFilter.HEAD];
+    final int[] codes = new int[2 * TILE];
+
+    Tile(int bands) {
+      this.bands = bands;
+      this.keys = new long[2 * TILE * bands];
+    }
+
+    /** Copies the keys and heads of documents order[from, to) to slots [slot, slot + to - from). */
+    void gather(int slot, int[] order, int from, int to, long[] bandKeys, Heads h) {
+      for (int x = from, t = slot; x < to; x++, t++) {
+        int o = order[x];
+        System.arraycopy(bandKeys, o * bands, keys, t * bands, bands);
+        System.arraycopy(
+            h.hashes, o * HeadFilter.HEAD, heads, t * HeadFilter.HEAD, HeadFilter.HEAD);
+        codes[t] = h.codes[o];
+      }
+    }
+
+    /** {@link CorpusDedup#shareBand} of the documents in slots s and t. */
+    boolean shareBand(int s, int t, int limit) {
+      int a = s * bands;
+      int c = t * bands;
+      for (int b = 0; b < limit; b++) {
+        if (keys[a + b] == keys[c + b]) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    boolean mayReach(HeadFilter filter, int s, int t) {
+      return filter.mayReach(heads, s * HeadFilter.HEAD, codes[s], t * HeadFilter.HEAD, codes[t]);
     }
   }
 
