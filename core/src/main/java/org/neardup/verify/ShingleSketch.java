@@ -288,7 +288,7 @@ public final class ShingleSketch {
     return new ShingleSketch(Mode.values()[(int) (header >> 1)], hashes, (header & 1) != 0);
   }
 
-  /** {@link #decode} one byte at a time: the reference that DecodeTest holds the fast one to. */
+  /** {@link #decode} one byte at a time: the reference SketchDecodeTest holds the fast one to. */
   static ShingleSketch decodeBytewise(byte[] in, int off, int len) {
     int[] pos = {off};
     int end = off + len;
