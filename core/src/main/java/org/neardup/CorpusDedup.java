@@ -407,12 +407,6 @@ public final class CorpusDedup {
     long[] columnCounts = new long[TILE * BucketBound.WORDS];
     boolean[] rowCounted = new boolean[TILE];
     boolean[] columnCounted = new boolean[TILE];
-    // Each tile's band keys and heads, gathered once per tile (rows first, then columns), so that
-    // the m * (m - 1) / 2 checks of a group read them from a few KB in cache instead of from
-    // arrays of 48 + 64 bytes per document spread over the heap (copies of one text are far apart
-    // in ordinal order): on the 1M realistic corpus the band loop met 73M pairs, each of which
-    // missed the cache on both documents' keys and heads.
-    Tile tile = new Tile(bands);
     for (int start = 0; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
@@ -424,38 +418,35 @@ public final class CorpusDedup {
       for (int xs = start; xs < end; xs += TILE) {
         int xe = Math.min(end, xs + TILE);
         Arrays.fill(rows, 0, xe - xs, null);
-        tile.gather(0, order, xs, xe, bandKeys, heads);
         for (int ys = xs; ys < end; ys += TILE) {
           int ye = Math.min(end, ys + TILE);
           boolean same = ys == xs;
           ShingleSketch[] cols = same ? rows : columns;
           long[] colCounts = same ? rowCounts : columnCounts;
           boolean[] colCounted = same ? rowCounted : columnCounted;
-          int colBase = same ? 0 : TILE;
           if (!same) {
             Arrays.fill(columns, 0, ye - ys, null);
-            tile.gather(TILE, order, ys, ye, bandKeys, heads);
           }
           for (int x = xs; x < xe; x++) {
-            int r = x - xs;
             for (int y = Math.max(ys, x + 1); y < ye; y++) {
-              int c = y - ys;
+              int i = Math.min(order[x], order[y]);
+              int j = Math.max(order[x], order[y]);
               met++;
-              if (tile.shareBand(r, colBase + c, b)) {
+              if (shareBand(bandKeys, bands, i, j, b)) {
                 continue; // an earlier band already verified this pair
               }
               candidates++;
-              if (!tile.mayReach(heads.filter, r, colBase + c)) {
+              if (!heads.mayReach(i, j)) {
                 rejected++;
                 continue;
               }
-              int i = Math.min(order[x], order[y]);
-              int j = Math.max(order[x], order[y]);
+              int r = x - xs;
               ShingleSketch sx = rows[r];
               if (sx == null) {
                 sx = rows[r] = sketches.apply(order[x]);
                 rowCounted[r] = BucketBound.counts(sx, rowCounts, r * BucketBound.WORDS);
               }
+              int c = y - ys;
               ShingleSketch sy = cols[c];
               if (sy == null) {
                 sy = cols[c] = sketches.apply(order[y]);
@@ -550,49 +541,6 @@ public final class CorpusDedup {
 
     boolean mayReach(int i, int j) {
       return filter.mayReach(hashes, i * HeadFilter.HEAD, codes[i], j * HeadFilter.HEAD, codes[j]);
-    }
-  }
-
-  /**
-   * Band keys and heads of up to two tiles of a band group (rows at slots [0, TILE), columns at
-   * [TILE, 2 * TILE)), copied side by side. One per band thread; reused for every tile.
-   */
-  private static final class Tile {
-    final int bands;
-    final long[] keys;
-    final int[] heads = new int[2 * TILE * HeadFilter.HEAD];
-    final int[] codes = new int[2 * TILE];
-
-    Tile(int bands) {
-      this.bands = bands;
-      this.keys = new long[2 * TILE * bands];
-    }
-
-    /** Copies the keys and heads of documents order[from, to) to slots [slot, slot + to - from). */
-    void gather(int slot, int[] order, int from, int to, long[] bandKeys, Heads h) {
-      for (int x = from, t = slot; x < to; x++, t++) {
-        int o = order[x];
-        System.arraycopy(bandKeys, o * bands, keys, t * bands, bands);
-        System.arraycopy(
-            h.hashes, o * HeadFilter.HEAD, heads, t * HeadFilter.HEAD, HeadFilter.HEAD);
-        codes[t] = h.codes[o];
-      }
-    }
-
-    /** {@link CorpusDedup#shareBand} of the documents in slots s and t. */
-    boolean shareBand(int s, int t, int limit) {
-      int a = s * bands;
-      int c = t * bands;
-      for (int b = 0; b < limit; b++) {
-        if (keys[a + b] == keys[c + b]) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    boolean mayReach(HeadFilter filter, int s, int t) {
-      return filter.mayReach(heads, s * HeadFilter.HEAD, codes[s], t * HeadFilter.HEAD, codes[t]);
     }
   }
 
