@@ -8,7 +8,10 @@
 # phases' CPU seconds and the pairs phase's counts) from summary.json, and whether every run wrote
 # the same clusters and pairs as the first.
 # Usage: benchmarks/dedup-realistic.sh [DOCS] [RUNS] [JAR...]
-#   env BASE=path/to/docs.jsonl, WORK=dir (default: a temporary directory, removed at the end),
+#   env BASE=path/to/docs.jsonl, BASES=N (base texts: BASE's documents, then mixes of their
+#   sentences up to N, so that a large corpus keeps the copies per text of a small one: 10M with
+#   BASES=270000 has the 37 copies per text of 1M from the dev set; see MutatedCorpus),
+#   WORK=dir (default: a temporary directory, removed at the end),
 #   CORES="2 1" (default 2: each run on every core; 1 pins a run to one core with taskset, so
 #   "2 1" runs each jar both ways, side by side), HEAP=1g (the -Xmx of each run)
 set -euo pipefail
@@ -26,7 +29,8 @@ work="${WORK:-$(mktemp -d)}"
 [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"
 
-corpus="$work/mutated-$docs.jsonl"
+bases="${BASES:-}"
+corpus="$work/mutated-$docs${bases:+-b$bases}.jsonl"
 # Build only what is missing: the current jar when none is given, the generator when the corpus is.
 if [ ${#jars[@]} -eq 0 ] || [ ! -f "$corpus" ]; then
   (cd "$root" && mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package)
@@ -36,7 +40,7 @@ if [ ${#jars[@]} -eq 0 ]; then
   jars=("$work/current.jar")
 fi
 [ -f "$corpus" ] || java -cp "$root/benchmarks/target/benchmarks.jar" org.neardup.benchmarks.MutatedCorpus \
-  "$base" "$docs" "$corpus"
+  "$base" "$docs" "$corpus" ${bases:+20261124 "$bases"}
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "corpus: $docs documents, $(( $(stat -Lc %s "$corpus") / 1000000 )) MB"
 

@@ -133,8 +133,8 @@ public final class CorpusDedup {
   /**
    * The {@link HeadFilter} heads of documents by ordinal, 68 bytes each, for a caller that has each
    * sketch in hand as it reads the corpus: {@link #findPairs(long[], int, long[], int, IntFunction,
-   * int, double, java.util.BitSet, int, SketchHeads, Stats, PairSink)} then reads no sketch only
-   * for its head. Filled from one thread at a time.
+   * int, double, java.util.BitSet, int, SketchHeads, Stats, BlockScheme, PairSink)} then reads no
+   * sketch only for its head. Filled from one thread at a time.
    */
   public static final class SketchHeads {
     /**
@@ -228,6 +228,7 @@ public final class CorpusDedup {
         threads,
         null,
         new Stats(),
+        AllPairs.defaultScheme(maxDistance),
         out);
   }
 
@@ -235,44 +236,10 @@ public final class CorpusDedup {
    * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
    * PairSink)}, counting what it does into {@code stats}, with the heads of the sketches already
    * taken (from every document not excluded) when {@code given} is not null, so that no sketch is
-   * read before the pairs. The pairs within maxDistance bits are found with {@link
-   * AllPairs#defaultScheme}.
-   */
-  public static long findPairs(
-      long[] fingerprints,
-      int count,
-      long[] bandKeys,
-      int bands,
-      @Nullable IntFunction<ShingleSketch> sketches0,
-      int maxDistance,
-      double threshold,
-      java.util.@Nullable BitSet excluded,
-      int threads,
-      @Nullable SketchHeads given,
-      Stats stats,
-      PairSink out) {
-    Checks.checkMaxDistance(maxDistance, 64);
-    return findPairs(
-        fingerprints,
-        count,
-        bandKeys,
-        bands,
-        sketches0,
-        maxDistance,
-        threshold,
-        excluded,
-        threads,
-        given,
-        stats,
-        AllPairs.defaultScheme(maxDistance),
-        out);
-  }
-
-  /**
-   * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
-   * SketchHeads, Stats, PairSink)} with the pairs within maxDistance bits found by {@code scheme}:
-   * every scheme finds the same pairs ({@link AllPairs#find(long[], int, BlockScheme, int,
-   * AllPairs.PairConsumer)}), only the time and memory differ.
+   * read before the pairs, and with the pairs within maxDistance bits found by {@code scheme}
+   * ({@link AllPairs#defaultScheme} is the one chosen for maxDistance): every scheme finds the same
+   * pairs ({@link AllPairs#find(long[], int, BlockScheme, int, AllPairs.PairConsumer)}), only the
+   * time and memory differ.
    */
   public static long findPairs(
       long[] fingerprints,

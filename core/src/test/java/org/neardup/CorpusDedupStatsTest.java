@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.neardup.fingerprint.FingerprintSettings;
+import org.neardup.index.AllPairs;
 import org.neardup.verify.ShingleSketch;
 
 /**
@@ -95,6 +96,7 @@ class CorpusDedupStatsTest {
               2,
               given,
               stats,
+              AllPairs.defaultScheme(3),
               (i, j, d, s) -> {
                 if (got.put((long) i << 32 | j, s) != null) {
                   twice.add((long) i << 32 | j);

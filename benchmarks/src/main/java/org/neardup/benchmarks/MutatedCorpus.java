@@ -13,9 +13,13 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -24,7 +28,7 @@ import java.util.zip.GZIPInputStream;
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.MutatedCorpus \
- *     BASE.jsonl[.gz] DOCS OUT.jsonl [SEED]
+ *     BASE.jsonl[.gz] DOCS OUT.jsonl [SEED [BASES]]
  * </pre>
  *
  * <p>Document {@code i} is a copy of base document {@code i % B} (B base documents): the base text
@@ -41,6 +45,16 @@ import java.util.zip.GZIPInputStream;
  * {@code BASEID} for round 0 and {@code BASEID~R} for round R.
  *
  * <p>From the dev set (26,979 documents), 1M documents is 37 rounds, about 650 MB.
+ *
+ * <p>{@code BASES} larger than the base corpus adds "mixes" as further base documents, so that a
+ * larger corpus keeps the copies per text of a smaller one instead of repeating each text more
+ * often (10M documents from the dev set alone are 371 copies of each text, 1M are 37; with {@code
+ * BASES} 270,000 both are 37). Mix {@code j} (id {@code mixJ}) takes the language and length of
+ * base document {@code j % B} and is made of sentences (split at {@code 。！？；!?;}, at ". " and at
+ * line ends) drawn at random from all base documents of that language that are not HTML, at least
+ * three, until it is that long. Two mixes share a sentence now and then, but hardly ever enough of
+ * them to be near-duplicates of each other; mixes have no HTML. Without {@code BASES} (or with
+ * {@code BASES} at most B) the output is what it always was.
  */
 public final class MutatedCorpus {
   private static final String[] TAGS = {
@@ -56,13 +70,14 @@ public final class MutatedCorpus {
   private MutatedCorpus() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length < 3 || args.length > 4) {
-      System.err.println("usage: MutatedCorpus BASE.jsonl[.gz] DOCS OUT.jsonl [SEED]");
+    if (args.length < 3 || args.length > 5) {
+      System.err.println("usage: MutatedCorpus BASE.jsonl[.gz] DOCS OUT.jsonl [SEED [BASES]]");
       System.exit(2);
     }
     Path base = Path.of(args[0]);
     long docs = parse(args[1], "DOCS");
-    long seed = args.length == 4 ? parse(args[3], "SEED") : 20261124L;
+    long seed = args.length >= 4 ? parse(args[3], "SEED") : 20261124L;
+    long total = args.length == 5 ? parse(args[4], "BASES") : 0;
     if (docs < 1) {
       System.err.println("DOCS must be at least 1, got " + args[1]);
       System.exit(2);
@@ -76,26 +91,42 @@ public final class MutatedCorpus {
       System.err.println(base + " holds no record with an id and a text");
       System.exit(2);
     }
-    long bytes = write(bases, docs, seed, Path.of(args[2]));
+    if (total < 0 || total > Integer.MAX_VALUE) {
+      System.err.println("BASES must be in [0, 2^31 - 1], got " + args[4]);
+      System.exit(2);
+    }
+    int all = (int) Math.max(total, bases.size());
+    long bytes = write(bases, all, docs, seed, Path.of(args[2]));
     System.err.printf(
         Locale.ROOT,
-        "%d documents from %d base documents (%d rounds), %.1f MB%n",
+        "%d documents from %d base documents (%d of them mixes; %d rounds), %.1f MB%n",
         docs,
-        bases.size(),
-        (docs + bases.size() - 1) / bases.size(),
+        all,
+        all - bases.size(),
+        (docs + all - 1) / all,
         bytes / 1e6);
   }
 
-  /** Writes the corpus; returns the bytes written. */
+  /** Writes the corpus from the base documents alone; returns the bytes written. */
   static long write(List<Base> bases, long docs, long seed, Path out) throws IOException {
+    return write(bases, bases.size(), docs, seed, out);
+  }
+
+  /**
+   * Writes the corpus from {@code all} base documents: {@code bases}, then mixes up to {@code all};
+   * returns the bytes written.
+   */
+  static long write(List<Base> bases, int all, long docs, long seed, Path out) throws IOException {
     JsonFactory json = new JsonFactory();
     StringBuilder scratch = new StringBuilder();
+    Mixer mixer = all > bases.size() ? new Mixer(bases) : null;
     try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20);
         JsonGenerator g = json.createGenerator(os, JsonEncoding.UTF8)) {
       g.setRootValueSeparator(null);
       for (long i = 0; i < docs; i++) {
-        Base b = bases.get((int) (i % bases.size()));
-        long round = i / bases.size();
+        int j = (int) (i % all);
+        Base b = j < bases.size() ? bases.get(j) : mixer.mix(seed, j, scratch);
+        long round = i / all;
         String text = round == 0 ? b.text() : mutate(b.text(), seed, i, scratch);
         g.writeStartObject();
         g.writeStringField("id", round == 0 ? b.id() : b.id() + "~" + round);
@@ -110,6 +141,60 @@ public final class MutatedCorpus {
       g.flush();
     }
     return Files.size(out);
+  }
+
+  /** Sentence ends: after 。！？；!?; (kept with their sentence), line ends, and ". ". */
+  private static final Pattern SENTENCE_END = Pattern.compile("(?<=[。！？；!?;])|\\n|(?<=\\. )");
+
+  /** Makes mixes: base documents made of sentences of the given ones (see the class comment). */
+  static final class Mixer {
+    private final List<Base> bases;
+    private final Map<String, String[]> sentences = new HashMap<>();
+
+    Mixer(List<Base> bases) {
+      this.bases = bases;
+      Map<String, LinkedHashSet<String>> byLang = new HashMap<>();
+      for (Base b : bases) {
+        if (b.text().startsWith("<")) {
+          continue;
+        }
+        LinkedHashSet<String> pool = byLang.computeIfAbsent(lang(b), l -> new LinkedHashSet<>());
+        for (String part : SENTENCE_END.split(b.text())) {
+          String t = part.strip();
+          if (t.codePointCount(0, t.length()) >= 4) {
+            pool.add(t);
+          }
+        }
+      }
+      byLang.forEach((lang, pool) -> sentences.put(lang, pool.toArray(new String[0])));
+    }
+
+    private static String lang(Base b) {
+      return b.lang() == null ? "" : b.lang();
+    }
+
+    /** Mix {@code j} (at least the number of base documents). */
+    Base mix(long seed, int j, StringBuilder out) {
+      Base template = bases.get(j % bases.size());
+      String[] pool = sentences.get(lang(template));
+      if (pool == null || pool.length == 0) { // no plain text in this language: any language's
+        pool =
+            sentences.values().stream()
+                .filter(p -> p.length > 0)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no base text has a sentence"));
+      }
+      SplittableRandom random = new SplittableRandom(seed * 0xC2B2AE3D27D4EB4FL + j);
+      String gap = "zh".equals(template.lang()) ? "" : " ";
+      out.setLength(0);
+      for (int n = 0; n < 3 || out.length() < template.text().length(); n++) {
+        if (n > 0) {
+          out.append(gap);
+        }
+        out.append(pool[random.nextInt(pool.length)]);
+      }
+      return new Base("mix" + j, out.toString(), template.lang());
+    }
   }
 
   /** A copy of {@code text} with 1-5% of its characters replaced, deleted or inserted. */

@@ -118,7 +118,7 @@ final class EngineOptions {
       names = "--scheme",
       paramLabel = "M:R",
       description =
-          "Block scheme of the search for pairs within k bits: M blocks, R of them must match (4:1 = 4 tables of 16 bits, 5:2 = 10 tables, 6:3 = 20 tables). Every scheme finds the same pairs; only time and memory differ. Default: "
+          "Block scheme of the search for pairs within k bits: M blocks, R of them must match (4:1 = 4 tables of 16 bits, 5:2 = 10 tables, 6:3 = 20 tables). Every scheme finds the same pairs; only time and memory differ (eval takes none). Default: "
               + AllPairs.DEFAULT_SCHEME_RULE
               + ".")
   @Nullable String scheme;

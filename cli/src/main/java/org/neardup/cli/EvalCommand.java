@@ -156,6 +156,15 @@ final class EvalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (engine.scheme != null) {
+      // EngineOptions is shared with dedup, whose --scheme changes only the time and memory of the
+      // search, never the pairs; eval's sweeps over k need a scheme for each k, so it takes none.
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(),
+          "--scheme is not taken by eval: every scheme finds the same pairs, and the sweeps over k"
+              + " choose the scheme for each k; leave it out (it only changes dedup's time and"
+              + " memory)");
+    }
     if (threads < 1 || threads > 256) {
       throw new IllegalArgumentException("--threads must be in [1, 256], got " + threads);
     }

@@ -156,16 +156,24 @@ final class FlatJson {
     b.append(line, start, pos);
     int n = line.length();
     while (pos < n) {
-      char c = line.charAt(pos++);
+      // The run up to the next quote, backslash or control character goes in at once (an
+      // arraycopy) rather than char by char: texts escape every line end, and this loop was ~2% of
+      // the 1M realistic dedup's CPU samples.
+      int run = pos;
+      char c = 0;
+      while (pos < n && (c = line.charAt(pos)) != '"' && c != '\\' && c >= 0x20) {
+        pos++;
+      }
+      b.append(line, run, pos);
+      if (pos >= n) {
+        return null;
+      }
+      pos++;
       if (c == '"') {
         return b.toString();
       }
       if (c < 0x20) {
         return null;
-      }
-      if (c != '\\') {
-        b.append(c);
-        continue;
       }
       if (pos >= n) {
         return null;

@@ -234,6 +234,15 @@ class EvalCommandTest {
   }
 
   @Test
+  void eval_scheme_usageExit2SaysWhy() throws Exception {
+    // eval used to accept --scheme and ignore it; now it says so instead of scoring silently.
+    Run r = run("eval", tiny().toString(), "--scheme", "4:1", "-q");
+    assertThat(r.exit()).isEqualTo(2);
+    assertThat(r.err()).contains("--scheme is not taken by eval");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
   void eval_unknownOption_usageExit2() throws Exception {
     Run r = run("eval", tiny().toString(), "--bogus");
     assertThat(r.exit()).isEqualTo(2);

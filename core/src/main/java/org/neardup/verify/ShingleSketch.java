@@ -248,6 +248,57 @@ public final class ShingleSketch {
         count >= 0 && count <= len, "corrupt sketch: count %s for %s bytes", count, len);
     int[] hashes = new int[(int) count];
     long prev = 0;
+    int p = pos[0];
+    int i = 0;
+    // Eight bytes at a time while eight remain: the varint's length from the first byte without
+    // the continuation bit and its value from masks, with no branch per byte (a delta of 32-bit
+    // hashes takes 1-5 bytes; longer ones, corrupt, take the byte-by-byte path below, which says
+    // why). The 1M realistic dedup decodes 3.4M sketches: 1.03 us of CPU per sketch of 20-512
+    // hashes against 2.15 byte by byte (one core, 20,000 sketches, 6 rounds alike).
+    while (i < count && end - p >= 8) {
+      long w = (long) LONG_LE.get(in, p);
+      long stops = ~w & 0x80_8080_8080L;
+      if (stops == 0) {
+        break; // more than five bytes: corrupt, reported below
+      }
+      int bytes = (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+      long d =
+          (w & 0x7FL)
+              | ((w >>> 1) & (0x7FL << 7))
+              | ((w >>> 2) & (0x7FL << 14))
+              | ((w >>> 3) & (0x7FL << 21))
+              | ((w >>> 4) & (0x7FL << 28));
+      d &= (1L << (7 * bytes)) - 1;
+      long v = prev + d;
+      Checks.checkArgument(
+          v <= 0xFFFFFFFFL && (i == 0 || v > prev), "corrupt sketch: hash %s out of order", i);
+      hashes[i++] = (int) v;
+      prev = v;
+      p += bytes;
+    }
+    pos[0] = p;
+    for (; i < count; i++) {
+      long v = prev + getVarint(in, pos, end);
+      Checks.checkArgument(
+          v <= 0xFFFFFFFFL && (i == 0 || v > prev), "corrupt sketch: hash %s out of order", i);
+      hashes[i] = (int) v;
+      prev = v;
+    }
+    Checks.checkArgument(pos[0] == end, "corrupt sketch: %s trailing bytes", end - pos[0]);
+    return new ShingleSketch(Mode.values()[(int) (header >> 1)], hashes, (header & 1) != 0);
+  }
+
+  /** {@link #decode} one byte at a time: the reference SketchDecodeTest holds the fast one to. */
+  static ShingleSketch decodeBytewise(byte[] in, int off, int len) {
+    int[] pos = {off};
+    int end = off + len;
+    long header = getVarint(in, pos, end);
+    Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
+    long count = getVarint(in, pos, end);
+    Checks.checkArgument(
+        count >= 0 && count <= len, "corrupt sketch: count %s for %s bytes", count, len);
+    int[] hashes = new int[(int) count];
+    long prev = 0;
     for (int i = 0; i < count; i++) {
       long v = prev + getVarint(in, pos, end);
       Checks.checkArgument(
@@ -258,6 +309,10 @@ public final class ShingleSketch {
     Checks.checkArgument(pos[0] == end, "corrupt sketch: %s trailing bytes", end - pos[0]);
     return new ShingleSketch(Mode.values()[(int) (header >> 1)], hashes, (header & 1) != 0);
   }
+
+  private static final java.lang.invoke.VarHandle LONG_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
   /**
    * Checks that {@code in[off, off + len)} is {@link #encode}'s form of a sketch, as {@link

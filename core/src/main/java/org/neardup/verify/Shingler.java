@@ -106,16 +106,21 @@ public final class Shingler {
    * others in the low 32 bits (each saturating at 2^31 - 1).
    */
   public static long letters(char[] text, int start, int end) {
+    // HAN is 1 and WORD 2, so c & 1 and c >>> 1 count them with no branch per char (this pass over
+    // every text was 40% of the sketch's JFR samples in the 1M realistic dedup when it branched).
     long han = 0;
     long other = 0;
-    for (int i = start; i < end; ) {
-      byte c = CharClass.at(text, i, end);
-      if (c == CharClass.HAN) {
-        han++;
-      } else if (c == CharClass.WORD) {
-        other++;
+    for (int i = start; i < end; i++) {
+      char ch = text[i];
+      int c;
+      if (Character.isSurrogate(ch)) {
+        c = CharClass.at(text, i, end); // a pair is one code point; a lone one separates
+        i += CharClass.width(text, i, end) - 1;
+      } else {
+        c = CharClass.classify(ch);
       }
-      i += CharClass.width(text, i, end);
+      han += c & 1;
+      other += c >>> 1;
     }
     return (Math.min(han, Integer.MAX_VALUE) << 32) | Math.min(other, Integer.MAX_VALUE);
   }

@@ -142,4 +142,32 @@ class ShinglerTest {
     assertThat(words(fold, "rate", "v3.5", "up").shingles())
         .isNotEqualTo(words(fold, "rate", "v4.2", "up").shingles());
   }
+
+  @Test
+  void letters_randomText_sameAsCountingCodePointByCodePoint() {
+    // letters() counts char by char, with surrogate pairs as one code point; the reference walks
+    // code points as the loop before it did. Chars drawn from Han, Latin, digits, punctuation,
+    // supplementary Han (a pair) and lone surrogates.
+    char[] alphabet = "中文字a Z09,。!\u3000\uD840\uDC00\uD800\uDFFF".toCharArray();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    for (int round = 0; round < 5_000; round++) {
+      char[] t = new char[r.nextInt(60)];
+      for (int i = 0; i < t.length; i++) {
+        t[i] = alphabet[r.nextInt(alphabet.length)];
+      }
+      int start = t.length == 0 ? 0 : r.nextInt(t.length);
+      int end = start + r.nextInt(t.length - start + 1);
+      long han = 0;
+      long other = 0;
+      for (int i = start; i < end; ) {
+        byte c = org.neardup.text.CharClass.at(t, i, end);
+        han += c == org.neardup.text.CharClass.HAN ? 1 : 0;
+        other += c == org.neardup.text.CharClass.WORD ? 1 : 0;
+        i += org.neardup.text.CharClass.width(t, i, end);
+      }
+      assertThat(Shingler.letters(t, start, end))
+          .as("%s [%s, %s)", new String(t), start, end)
+          .isEqualTo(han << 32 | other);
+    }
+  }
 }
