@@ -3,9 +3,7 @@ package org.neardup.cli;
 
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,18 +22,27 @@ public final class Main implements Runnable {
    * of them was most of `neardup fingerprint --help` (docs/BENCHMARKS.md). Top-level help, `help`
    * and unknown names still get all of them, in this order.
    */
-  private static final Map<String, Supplier<Object>> SUBCOMMANDS = new LinkedHashMap<>();
+  private static final List<String> SUBCOMMANDS =
+      List.of("dedup", "eval", "fingerprint", "idf", "bench", "serve", "send", "store", "help");
 
-  static {
-    SUBCOMMANDS.put("dedup", DedupCommand::new);
-    SUBCOMMANDS.put("eval", EvalCommand::new);
-    SUBCOMMANDS.put("fingerprint", FingerprintCommand::new);
-    SUBCOMMANDS.put("idf", IdfCommand::new);
-    SUBCOMMANDS.put("bench", BenchCommand::new);
-    SUBCOMMANDS.put("serve", ServeCommand::new);
-    SUBCOMMANDS.put("send", SendCommand::new);
-    SUBCOMMANDS.put("store", StoreCommand::new);
-    SUBCOMMANDS.put("help", CommandLine.HelpCommand::new);
+  /**
+   * A new instance of subcommand {@code name}, or null. A switch rather than a map of constructor
+   * references: each reference spun a lambda class and loaded its command's class (and what that
+   * class's verification needed) at start-up, whichever command ran.
+   */
+  static @org.jspecify.annotations.Nullable Object subcommand(String name) {
+    return switch (name) {
+      case "dedup" -> new DedupCommand();
+      case "eval" -> new EvalCommand();
+      case "fingerprint" -> new FingerprintCommand();
+      case "idf" -> new IdfCommand();
+      case "bench" -> new BenchCommand();
+      case "serve" -> new ServeCommand();
+      case "send" -> new SendCommand();
+      case "store" -> new StoreCommand();
+      case "help" -> new CommandLine.HelpCommand();
+      default -> null;
+    };
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -62,11 +69,13 @@ public final class Main implements Runnable {
   static CommandLine commandLine(String first) {
     CommandLine cmd = new CommandLine(new Main());
     @org.jspecify.annotations.Nullable
-    Supplier<Object> only = "help".equals(first) ? null : SUBCOMMANDS.get(first);
+    Object only = "help".equals(first) ? null : subcommand(first);
     if (only != null) {
-      cmd.addSubcommand(first, only.get());
+      cmd.addSubcommand(first, only);
     } else {
-      SUBCOMMANDS.forEach((name, make) -> cmd.addSubcommand(name, make.get()));
+      for (String name : SUBCOMMANDS) {
+        cmd.addSubcommand(name, subcommand(name));
+      }
     }
     cmd.setOut(
         new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));

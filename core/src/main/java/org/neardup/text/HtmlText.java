@@ -36,8 +36,18 @@ public final class HtmlText {
     MAIN
   }
 
-  private static final Map<String, String> ENTITIES = loadEntities();
   private static final int MAX_ENTITY = 40;
+
+  /**
+   * The 2,231 named references, loaded when a page first has one to decode: {@link #looksLikeHtml}
+   * runs on every text, plain ones too, and must not pay for the table (11-12 ms of a process's
+   * start, docs/BENCHMARKS.md).
+   */
+  private static final class Entities {
+    static final Map<String, String> MAP = loadEntities();
+
+    private Entities() {}
+  }
 
   private HtmlText() {}
 
@@ -320,7 +330,7 @@ public final class HtmlText {
       end++;
     }
     for (int e = end; e > j; e--) {
-      String value = ENTITIES.get(s.subSequence(j, e).toString());
+      String value = Entities.MAP.get(s.subSequence(j, e).toString());
       if (value != null) {
         out.append(value, 0, value.length());
         return e;

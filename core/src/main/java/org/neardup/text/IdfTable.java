@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
 
 /**
@@ -36,10 +37,19 @@ public final class IdfTable {
   private final float defaultIdf;
   private final String id;
 
-  /** Every entry's full hash and IDF, in insertion order, for {@link #withStopWords}. */
-  private final long[] entryHashes;
+  /**
+   * Every entry's full hash and IDF, in insertion order, for {@link #withStopWords} and {@link
+   * #entryHashes()}; for a table {@link #withStopWords} made, computed on first use from {@link
+   * #pending} (only lookups need the slots, and the pass over 270k entries cost every start).
+   */
+  private long[] entryHashes;
 
-  private final float[] entryIdfs;
+  private float[] entryIdfs;
+
+  /** The stop words and table {@link #entryHashes} are still to be made of, or null. */
+  private @Nullable Pending pending;
+
+  private record Pending(IdfTable base, long[] stops) {}
 
   private IdfTable(
       long[] slots, int size, float defaultIdf, String id, long[] hashes, float[] idfs) {
@@ -50,6 +60,51 @@ public final class IdfTable {
     this.id = id;
     this.entryHashes = hashes;
     this.entryIdfs = idfs;
+  }
+
+  private IdfTable(long[] slots, int size, float defaultIdf, String id, Pending pending) {
+    this(slots, size, defaultIdf, id, new long[0], new float[0]);
+    this.pending = pending;
+  }
+
+  /** {@link #entryHashes} and {@link #entryIdfs}, made now if still pending. */
+  private synchronized void materialize() {
+    Pending p = pending;
+    if (p == null) {
+      return;
+    }
+    long[] stops = p.stops();
+    long[] baseHashes = p.base().hashes();
+    float[] baseIdfs = p.base().idfs();
+    long[] hashes = new long[size];
+    float[] idfs = new float[size];
+    org.neardup.internal.LongIntMap isStop = new org.neardup.internal.LongIntMap(stops.length);
+    int n = 0;
+    for (long h : stops) {
+      isStop.put(h, n);
+      hashes[n] = h;
+      idfs[n++] = 0f;
+    }
+    for (int i = 0; i < p.base().size; i++) {
+      if (isStop.get(baseHashes[i]) < 0) {
+        hashes[n] = baseHashes[i];
+        idfs[n++] = baseIdfs[i];
+      }
+    }
+    assert n == size : n + " entries for a table of " + size;
+    entryHashes = hashes;
+    entryIdfs = idfs;
+    pending = null;
+  }
+
+  private synchronized long[] hashes() {
+    materialize();
+    return entryHashes;
+  }
+
+  private synchronized float[] idfs() {
+    materialize();
+    return entryIdfs;
   }
 
   /**
@@ -78,16 +133,9 @@ public final class IdfTable {
       return rebuiltWithStopWords(stops);
     }
     long[] copy = slots.clone();
-    IdfTable t = new IdfTable(copy, total, defaultIdf, id, new long[0], new float[0]);
+    IdfTable t = new IdfTable(copy, total, defaultIdf, id, new Pending(this, stops.clone()));
     long stopSlot = Float.floatToIntBits(-1f) & 0xFFFFFFFFL;
-    long[] hashes = new long[total];
-    float[] idfs = new float[total];
-    org.neardup.internal.LongIntMap isStop = new org.neardup.internal.LongIntMap(stops.length);
-    int n = 0;
     for (long h : stops) {
-      isStop.put(h, n);
-      hashes[n] = h;
-      idfs[n++] = 0f;
       if (t.contains(h)) {
         t.set(h, -1f);
       } else {
@@ -98,19 +146,7 @@ public final class IdfTable {
         copy[slot] = ((long) tag(h) << 32) | stopSlot;
       }
     }
-    for (int i = 0; i < size; i++) {
-      if (isStop.get(entryHashes[i]) < 0) {
-        hashes[n] = entryHashes[i];
-        idfs[n++] = entryIdfs[i];
-      }
-    }
-    return new IdfTable(
-        copy,
-        n,
-        defaultIdf,
-        id,
-        java.util.Arrays.copyOf(hashes, n),
-        java.util.Arrays.copyOf(idfs, n));
+    return t;
   }
 
   private static int capacityFor(int size) {
@@ -122,8 +158,10 @@ public final class IdfTable {
     for (long h : stops) {
       b.put(h, 0f);
     }
+    long[] hashes = hashes();
+    float[] idfs = idfs();
     for (int i = 0; i < size; i++) {
-      b.put(entryHashes[i], entryIdfs[i]);
+      b.put(hashes[i], idfs[i]);
     }
     IdfTable t = b.build(id);
     for (long h : stops) {
@@ -154,8 +192,12 @@ public final class IdfTable {
     int mask = slots.length - 1;
     for (int i = 0; i < hashes.length; i++) {
       float idf = idfs[i];
-      Checks.checkArgument(
-          idf >= 0 && !Float.isInfinite(idf), "idf must be finite and >= 0, got %s", idf);
+      if (!(idf >= 0 && idf != Float.POSITIVE_INFINITY)) {
+        // Not Checks.checkArgument(ok, template, idf): a float goes to its Object... overload,
+        // which boxes and allocates per entry until the JIT removes it; this loop runs
+        // interpreted at every start (270k jieba entries).
+        throw new IllegalArgumentException("idf must be finite and >= 0, got " + idf);
+      }
       int slot = home(hashes[i], mask);
       while (slots[slot] != 0) {
         slot = (slot + 1) & mask;
@@ -167,12 +209,12 @@ public final class IdfTable {
 
   /** Every entry's hash, in the order they were added (a copy). */
   public long[] entryHashes() {
-    return java.util.Arrays.copyOf(entryHashes, size);
+    return java.util.Arrays.copyOf(hashes(), size);
   }
 
   /** Every entry's IDF, in the order of {@link #entryHashes()} (a copy). */
   public float[] entryIdfs() {
-    return java.util.Arrays.copyOf(entryIdfs, size);
+    return java.util.Arrays.copyOf(idfs(), size);
   }
 
   /** A table of stop words only (IDF -1), where every other word weighs {@code defaultIdf}. */
@@ -257,7 +299,7 @@ public final class IdfTable {
   }
 
   public long ramBytesUsed() {
-    return 64 + slots.length * 8L + entryHashes.length * 12L;
+    return 64 + slots.length * 8L + size * 12L;
   }
 
   /**
