@@ -43,13 +43,13 @@ import org.neardup.testkit.Texts;
  * Check-and-insert through HBase on a mini-cluster in this JVM. Runs only when asked, through
  * {@code benchmarks/hbase-store.sh} or: {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseStoreBench -Dneardup.hbase.bench=N
- * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B] [-Dneardup.hbase.preload=P]}; writes
- * store-hbase/target/hbase-bench.txt.
+ * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B] [-Dneardup.hbase.preload=P]
+ * [-Dneardup.hbase.singles=S]}; writes store-hbase/target/hbase-bench.txt.
  *
  * <ul>
  *   <li>Verified documents (60 random words, one in four a one-word edit of an earlier one, k = 3,
  *       4:1): N in batches of B (200) from one thread, documents/s and p50/p99 per batch call; then
- *       N / 10 single calls from 16 threads, documents/s and p50/p99 per call.
+ *       S (N / 10) single calls from 16 threads, documents/s and p50/p99 per call.
  *   <li>With M > 0, fingerprints only, 4:1 and 5:2 side by side (each in its own tables): M
  *       fingerprints in batches of B, one in four within 3 bits of an earlier one; documents/s,
  *       block rows the scans returned per check, and bytes per fingerprint of the index table on
@@ -127,12 +127,14 @@ class HBaseStoreBench {
       batches(store, c, docs, batch, "verified, 4:1");
       Map<String, Number> m0 = store.metrics();
 
-      List<Document> singles = documents(c, r, Math.max(100, n / 10), "s");
+      int count = Integer.getInteger("neardup.hbase.singles", Math.max(100, n / 10));
+      List<Document> singles = documents(c, r, count, "s");
       long[] latencies = new long[singles.size()];
       AtomicInteger next = new AtomicInteger();
       ExecutorService pool = Executors.newFixedThreadPool(16);
       List<Future<?>> futures = new ArrayList<>();
       long t1 = System.nanoTime();
+      long cpu1 = cpuNanos();
       for (int t = 0; t < 16; t++) {
         futures.add(
             pool.submit(
@@ -152,18 +154,20 @@ class HBaseStoreBench {
       }
       pool.shutdown();
       double seconds = (System.nanoTime() - t1) / 1e9;
+      double cpuMs = (cpuNanos() - cpu1) / 1e6;
       Map<String, Number> m1 = store.metrics();
       report.add(
           String.format(
               Locale.ROOT,
               "verified, 4:1, singles from 16 threads: %d documents in %.1f s = %.0f documents/s,"
-                  + " per call p50 %.1f ms, p99 %.1f ms, %d commits",
+                  + " per call p50 %.1f ms, p99 %.1f ms, %d commits, %.2f ms CPU per document",
               singles.size(),
               seconds,
               singles.size() / seconds,
               percentile(latencies, 0.5),
               percentile(latencies, 0.99),
-              m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue()));
+              m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue(),
+              cpuMs / singles.size()));
       report.add("metrics: " + new TreeMap<>(m1));
       assertThat(c.stats().documents()).isEqualTo((long) n + singles.size());
     }
@@ -288,24 +292,27 @@ class HBaseStoreBench {
     long[] latencies = new long[(docs.size() + batch - 1) / batch];
     Map<String, Long> rpcs0 = rpcs(store);
     long t0 = System.nanoTime();
+    long cpu0 = cpuNanos();
     for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
       long s = System.nanoTime();
       c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
       latencies[b] = System.nanoTime() - s;
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
+    double cpuMs = (cpuNanos() - cpu0) / 1e6;
     report.add(
         String.format(
             Locale.ROOT,
             "%s, batches of %d: %d documents in %.1f s = %.0f documents/s, per batch p50 %.1f ms,"
-                + " p99 %.1f ms",
+                + " p99 %.1f ms, %.2f ms CPU per document",
             what,
             batch,
             docs.size(),
             seconds,
             docs.size() / seconds,
             percentile(latencies, 0.5),
-            percentile(latencies, 0.99)));
+            percentile(latencies, 0.99),
+            cpuMs / docs.size()));
     Map<String, Long> rpcs1 = rpcs(store);
     StringBuilder perBatch = new StringBuilder("RPCs per batch:");
     rpcs1.forEach(
@@ -341,6 +348,15 @@ class HBaseStoreBench {
       long bytes = dir.getFileSystem(cluster.getConf()).getContentSummary(dir).getLength();
       return bytes;
     }
+  }
+
+  /**
+   * CPU time of this whole JVM so far: the client and the mini-cluster (region server, HDFS,
+   * ZooKeeper), all of which serve the load. Unlike documents/s it barely depends on what else runs
+   * on the machine, so it compares runs made at different loads.
+   */
+  private static long cpuNanos() {
+    return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
   }
 
   private static double percentile(long[] nanos, double p) {
