@@ -135,6 +135,7 @@ class HBaseStoreBench {
       List<Future<?>> futures = new ArrayList<>();
       long t1 = System.nanoTime();
       long cpu1 = cpuNanos();
+      Map<Long, Long> threads1 = threadCpu();
       for (int t = 0; t < 16; t++) {
         futures.add(
             pool.submit(
@@ -168,6 +169,7 @@ class HBaseStoreBench {
               percentile(latencies, 0.99),
               m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue(),
               cpuMs / singles.size()));
+      report.add(cpuByThreads(threads1, singles.size()));
       report.add("metrics: " + new TreeMap<>(m1));
       assertThat(c.stats().documents()).isEqualTo((long) n + singles.size());
     }
@@ -293,6 +295,7 @@ class HBaseStoreBench {
     Map<String, Long> rpcs0 = rpcs(store);
     long t0 = System.nanoTime();
     long cpu0 = cpuNanos();
+    Map<Long, Long> threads0 = threadCpu();
     for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
       long s = System.nanoTime();
       c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
@@ -313,6 +316,7 @@ class HBaseStoreBench {
             percentile(latencies, 0.5),
             percentile(latencies, 0.99),
             cpuMs / docs.size()));
+    report.add(cpuByThreads(threads0, docs.size()));
     Map<String, Long> rpcs1 = rpcs(store);
     StringBuilder perBatch = new StringBuilder("RPCs per batch:");
     rpcs1.forEach(
@@ -355,6 +359,75 @@ class HBaseStoreBench {
    * ZooKeeper), all of which serve the load. Unlike documents/s it barely depends on what else runs
    * on the machine, so it compares runs made at different loads.
    */
+  /** CPU time of each live thread, by thread id. */
+  private static Map<Long, Long> threadCpu() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    Map<Long, Long> out = new java.util.HashMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      long t = mx.getThreadCpuTime(id);
+      if (t >= 0) {
+        out.put(id, t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Where the CPU went since {@code before}, per document, by kind of thread: the client's (the
+   * caller, the HBase client's event loops), the region server's (RPC handlers, WAL), HDFS's, the
+   * rest. Threads that ended meanwhile are not counted.
+   */
+  private static String cpuByThreads(Map<Long, Long> before, int documents) {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    Map<String, Long> byKind = new TreeMap<>();
+    for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds(), 0)) {
+      if (info == null) {
+        continue;
+      }
+      long now = mx.getThreadCpuTime(info.getThreadId());
+      if (now < 0) {
+        continue;
+      }
+      long spent = now - before.getOrDefault(info.getThreadId(), 0L);
+      byKind.merge(kind(info.getThreadName()), spent, Long::sum);
+    }
+    StringBuilder out = new StringBuilder("CPU ms per document by thread kind:");
+    byKind.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .forEach(
+            e ->
+                out.append(
+                    String.format(
+                        Locale.ROOT, " %s %.3f;", e.getKey(), e.getValue() / 1e6 / documents)));
+    return out.toString();
+  }
+
+  private static String kind(String thread) {
+    if (thread.equals("main") || thread.startsWith("pool-")) {
+      return "caller";
+    }
+    if (thread.startsWith("RPCClient") || thread.startsWith("hconnection")) {
+      return "hbase-client";
+    }
+    if (thread.startsWith("RpcServer") || thread.startsWith("RS-EventLoop")) {
+      return "region-server-rpc";
+    }
+    if (thread.contains("WAL")) {
+      return "wal";
+    }
+    if (thread.startsWith("IPC ")
+        || thread.startsWith("DataXceiver")
+        || thread.startsWith("PacketResponder")
+        || thread.contains("datanode")
+        || thread.startsWith("org.apache.hadoop.hdfs")) {
+      return "hdfs";
+    }
+    if (thread.contains("MemStore") || thread.contains("Flush") || thread.contains("ompact")) {
+      return "flush-compaction";
+    }
+    return "other";
+  }
+
   private static long cpuNanos() {
     return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
   }
