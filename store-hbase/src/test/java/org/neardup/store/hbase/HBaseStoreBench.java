@@ -153,7 +153,6 @@ class HBaseStoreBench {
       for (Future<?> f : futures) {
         f.get(60, TimeUnit.MINUTES);
       }
-      pool.shutdown();
       double seconds = (System.nanoTime() - t1) / 1e9;
       double cpuMs = (cpuNanos() - cpu1) / 1e6;
       Map<String, Number> m1 = store.metrics();
@@ -169,7 +168,8 @@ class HBaseStoreBench {
               percentile(latencies, 0.99),
               m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue(),
               cpuMs / singles.size()));
-      report.add(cpuByThreads(threads1, singles.size()));
+      report.add(cpuByThreads(threads1, singles.size(), cpuMs)); // the pool's threads still alive
+      pool.shutdown();
       report.add("metrics: " + new TreeMap<>(m1));
       assertThat(c.stats().documents()).isEqualTo((long) n + singles.size());
     }
@@ -316,7 +316,7 @@ class HBaseStoreBench {
             percentile(latencies, 0.5),
             percentile(latencies, 0.99),
             cpuMs / docs.size()));
-    report.add(cpuByThreads(threads0, docs.size()));
+    report.add(cpuByThreads(threads0, docs.size(), cpuMs));
     Map<String, Long> rpcs1 = rpcs(store);
     StringBuilder perBatch = new StringBuilder("RPCs per batch:");
     rpcs1.forEach(
@@ -375,9 +375,11 @@ class HBaseStoreBench {
   /**
    * Where the CPU went since {@code before}, per document, by kind of thread: the client's (the
    * caller, the HBase client's event loops), the region server's (RPC handlers, WAL), HDFS's, the
-   * rest. Threads that ended meanwhile are not counted.
+   * rest; and what the JVM spent outside the live Java threads (garbage collection, JIT
+   * compilation, threads that ended meanwhile) as the difference to {@code processMs}, the JVM's
+   * CPU over the same time.
    */
-  private static String cpuByThreads(Map<Long, Long> before, int documents) {
+  private static String cpuByThreads(Map<Long, Long> before, int documents, double processMs) {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     Map<String, Long> byKind = new TreeMap<>();
     for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds(), 0)) {
@@ -391,6 +393,8 @@ class HBaseStoreBench {
       long spent = now - before.getOrDefault(info.getThreadId(), 0L);
       byKind.merge(kind(info.getThreadName()), spent, Long::sum);
     }
+    long threads = byKind.values().stream().mapToLong(Long::longValue).sum();
+    byKind.put("gc-and-ended-threads", Math.max(0, (long) (processMs * 1e6) - threads));
     StringBuilder out = new StringBuilder("CPU ms per document by thread kind:");
     byKind.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
