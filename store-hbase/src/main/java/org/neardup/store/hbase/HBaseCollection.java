@@ -56,9 +56,10 @@ import org.neardup.store.StoredDocument;
 /**
  * A collection of the {@link HBaseStore}.
  *
- * <p>A check reads the candidates of a document with one prefix scan per block table and one get
- * per band key, all issued at once ({@link AsyncTable}), then one multi-get of the candidates'
- * rows; the decision is made here by the shared classes ({@link RemoteDecision}).
+ * <p>A check reads the candidates of a batch of documents with one scan per index region that holds
+ * any of their block prefixes or band rows, all issued at once ({@link AsyncTable}), then one
+ * multi-get of the candidates' rows; the decision is made here by the shared classes ({@link
+ * RemoteDecision}).
  *
  * <p>A check-and-insert runs under the collection's lock in HBase ({@link LeaseLock}): it reads the
  * collection's sequence row ({@link Sequence}: S, the last committed ordinal), probes, decides,
@@ -199,9 +200,9 @@ final class HBaseCollection implements Collection {
 
   /**
    * Reads the candidates of every analysis at once: the block rows of all their keys with one scan
-   * per index region that holds any (a {@link MultiRowRangeFilter} of the keys' prefixes, so a
-   * region server seeks from block to block), the band rows with one multi-get, all issued in
-   * parallel; then the candidates' document rows and their roots' ids with one multi-get each.
+   * per index region that holds any (a {@link MultiRowRangeFilter} of the keys' prefixes and the
+   * band rows, so a region server seeks from one to the next), all issued in parallel; then the
+   * candidates' document rows and their roots' ids with one multi-get each.
    */
   private Probe probe(List<Analysis> as, long now, Sequence seq) throws IOException {
     AsyncTable<?> index = store.async().getTable(store.index);
@@ -218,40 +219,49 @@ final class HBaseCollection implements Collection {
         byBand.computeIfAbsent(Rows.band(key, uid), x -> new ArrayList<>()).add(i);
       }
     }
-    // One scan per region (the index is pre-split on the first byte's high nibble).
-    List<CompletableFuture<List<Result>>> scans = new ArrayList<>();
-    List<RowRange> ranges = new ArrayList<>();
-    int region = -1;
+    // One scan per region (the index is pre-split on the first byte's high nibble) reads both
+    // the block rows under the prefixes and the band rows, which live in the same regions: a
+    // band row is a range of one row. (A multi-get of the band rows instead made the region
+    // server open a scanner per band key, about 20 per document.)
+    TreeMap<byte[], RowRange> ranges = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     for (byte[] prefix : byPrefix.keySet()) {
-      int r = (prefix[0] & 0xF0) >>> 4;
-      if (r != region && !ranges.isEmpty()) {
-        scans.add(index.scanAll(scanOf(ranges)));
-        ranges = new ArrayList<>();
+      ranges.put(prefix, new RowRange(prefix, true, Rows.after(prefix), false));
+    }
+    for (byte[] row : byBand.keySet()) {
+      ranges.put(row, new RowRange(row, true, row, true));
+    }
+    List<CompletableFuture<List<Result>>> scans = new ArrayList<>();
+    List<RowRange> regionRanges = new ArrayList<>();
+    int region = -1;
+    for (Map.Entry<byte[], RowRange> e : ranges.entrySet()) {
+      int r = (e.getKey()[0] & 0xF0) >>> 4;
+      if (r != region && !regionRanges.isEmpty()) {
+        scans.add(index.scanAll(scanOf(regionRanges)));
+        regionRanges = new ArrayList<>();
       }
       region = r;
-      ranges.add(new RowRange(prefix, true, Rows.after(prefix), false));
+      regionRanges.add(e.getValue());
     }
-    if (!ranges.isEmpty()) {
-      scans.add(index.scanAll(scanOf(ranges)));
+    if (!regionRanges.isEmpty()) {
+      scans.add(index.scanAll(scanOf(regionRanges)));
     }
-    List<Get> bandGets = new ArrayList<>(byBand.size());
-    for (byte[] row : byBand.keySet()) {
-      bandGets.add(new Get(row));
-    }
-    CompletableFuture<List<Result>> bandRows =
-        bandGets.isEmpty() ? CompletableFuture.completedFuture(List.of()) : index.getAll(bandGets);
     Probe p = new Probe();
     for (int i = 0; i < as.size(); i++) {
       p.found.add(new LinkedHashMap<>());
     }
     store.probes.add(as.size());
     try {
+      List<Result> bandRows = new ArrayList<>();
       for (CompletableFuture<List<Result>> scan : scans) {
         List<Result> rows = scan.join();
         store.rowsRead.add(rows.size());
-        store.blockRowsRead.add(rows.size());
         for (Result r : rows) {
           byte[] row = r.getRow();
+          if (row.length == Rows.PREFIX_BYTES + 8 && row[Rows.KEY_BYTES] == Rows.BAND_FLAG) {
+            bandRows.add(r); // after every block row, as candidates were always ordered
+            continue;
+          }
+          store.blockRowsRead.increment();
           List<Integer> who = byPrefix.get(Arrays.copyOf(row, Rows.PREFIX_BYTES));
           if (who == null) {
             continue;
@@ -268,12 +278,12 @@ final class HBaseCollection implements Collection {
           }
         }
       }
-      for (Result r : bandRows.join()) {
-        if (r.isEmpty()) {
+      for (Result r : bandRows) {
+        List<Integer> who = byBand.get(r.getRow());
+        if (who == null) {
           continue;
         }
-        store.rowsRead.increment();
-        for (int i : byBand.get(r.getRow())) {
+        for (int i : who) {
           for (Cell c : r.rawCells()) {
             p.found.get(i).put(Rows.toLong(CellUtil.cloneQualifier(c)), true);
           }
@@ -340,7 +350,9 @@ final class HBaseCollection implements Collection {
   private static Scan scanOf(List<RowRange> ranges) {
     return new Scan()
         .withStartRow(ranges.get(0).getStartRow())
-        .withStopRow(ranges.get(ranges.size() - 1).getStopRow())
+        .withStopRow(
+            ranges.get(ranges.size() - 1).getStopRow(),
+            ranges.get(ranges.size() - 1).isStopRowInclusive()) // a band row's range is one row
         .setFilter(new MultiRowRangeFilter(ranges));
   }
 

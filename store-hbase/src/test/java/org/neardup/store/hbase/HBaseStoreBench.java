@@ -43,13 +43,13 @@ import org.neardup.testkit.Texts;
  * Check-and-insert through HBase on a mini-cluster in this JVM. Runs only when asked, through
  * {@code benchmarks/hbase-store.sh} or: {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseStoreBench -Dneardup.hbase.bench=N
- * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B] [-Dneardup.hbase.preload=P]}; writes
- * store-hbase/target/hbase-bench.txt.
+ * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B] [-Dneardup.hbase.preload=P]
+ * [-Dneardup.hbase.singles=S]}; writes store-hbase/target/hbase-bench.txt.
  *
  * <ul>
  *   <li>Verified documents (60 random words, one in four a one-word edit of an earlier one, k = 3,
  *       4:1): N in batches of B (200) from one thread, documents/s and p50/p99 per batch call; then
- *       N / 10 single calls from 16 threads, documents/s and p50/p99 per call.
+ *       S (N / 10) single calls from 16 threads, documents/s and p50/p99 per call.
  *   <li>With M > 0, fingerprints only, 4:1 and 5:2 side by side (each in its own tables): M
  *       fingerprints in batches of B, one in four within 3 bits of an earlier one; documents/s,
  *       block rows the scans returned per check, and bytes per fingerprint of the index table on
@@ -127,12 +127,15 @@ class HBaseStoreBench {
       batches(store, c, docs, batch, "verified, 4:1");
       Map<String, Number> m0 = store.metrics();
 
-      List<Document> singles = documents(c, r, Math.max(100, n / 10), "s");
+      int count = Integer.getInteger("neardup.hbase.singles", Math.max(100, n / 10));
+      List<Document> singles = documents(c, r, count, "s");
       long[] latencies = new long[singles.size()];
       AtomicInteger next = new AtomicInteger();
       ExecutorService pool = Executors.newFixedThreadPool(16);
       List<Future<?>> futures = new ArrayList<>();
       long t1 = System.nanoTime();
+      long cpu1 = cpuNanos();
+      Map<Long, Long> threads1 = threadCpu();
       for (int t = 0; t < 16; t++) {
         futures.add(
             pool.submit(
@@ -150,20 +153,23 @@ class HBaseStoreBench {
       for (Future<?> f : futures) {
         f.get(60, TimeUnit.MINUTES);
       }
-      pool.shutdown();
       double seconds = (System.nanoTime() - t1) / 1e9;
+      double cpuMs = (cpuNanos() - cpu1) / 1e6;
       Map<String, Number> m1 = store.metrics();
       report.add(
           String.format(
               Locale.ROOT,
               "verified, 4:1, singles from 16 threads: %d documents in %.1f s = %.0f documents/s,"
-                  + " per call p50 %.1f ms, p99 %.1f ms, %d commits",
+                  + " per call p50 %.1f ms, p99 %.1f ms, %d commits, %.2f ms CPU per document",
               singles.size(),
               seconds,
               singles.size() / seconds,
               percentile(latencies, 0.5),
               percentile(latencies, 0.99),
-              m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue()));
+              m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue(),
+              cpuMs / singles.size()));
+      report.add(cpuByThreads(threads1, singles.size(), cpuMs)); // the pool's threads still alive
+      pool.shutdown();
       report.add("metrics: " + new TreeMap<>(m1));
       assertThat(c.stats().documents()).isEqualTo((long) n + singles.size());
     }
@@ -288,24 +294,29 @@ class HBaseStoreBench {
     long[] latencies = new long[(docs.size() + batch - 1) / batch];
     Map<String, Long> rpcs0 = rpcs(store);
     long t0 = System.nanoTime();
+    long cpu0 = cpuNanos();
+    Map<Long, Long> threads0 = threadCpu();
     for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
       long s = System.nanoTime();
       c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
       latencies[b] = System.nanoTime() - s;
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
+    double cpuMs = (cpuNanos() - cpu0) / 1e6;
     report.add(
         String.format(
             Locale.ROOT,
             "%s, batches of %d: %d documents in %.1f s = %.0f documents/s, per batch p50 %.1f ms,"
-                + " p99 %.1f ms",
+                + " p99 %.1f ms, %.2f ms CPU per document",
             what,
             batch,
             docs.size(),
             seconds,
             docs.size() / seconds,
             percentile(latencies, 0.5),
-            percentile(latencies, 0.99)));
+            percentile(latencies, 0.99),
+            cpuMs / docs.size()));
+    report.add(cpuByThreads(threads0, docs.size(), cpuMs));
     Map<String, Long> rpcs1 = rpcs(store);
     StringBuilder perBatch = new StringBuilder("RPCs per batch:");
     rpcs1.forEach(
@@ -341,6 +352,88 @@ class HBaseStoreBench {
       long bytes = dir.getFileSystem(cluster.getConf()).getContentSummary(dir).getLength();
       return bytes;
     }
+  }
+
+  /**
+   * CPU time of this whole JVM so far: the client and the mini-cluster (region server, HDFS,
+   * ZooKeeper), all of which serve the load. Unlike documents/s it barely depends on what else runs
+   * on the machine, so it compares runs made at different loads.
+   */
+  /** CPU time of each live thread, by thread id. */
+  private static Map<Long, Long> threadCpu() {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    Map<Long, Long> out = new java.util.HashMap<>();
+    for (long id : mx.getAllThreadIds()) {
+      long t = mx.getThreadCpuTime(id);
+      if (t >= 0) {
+        out.put(id, t);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Where the CPU went since {@code before}, per document, by kind of thread: the client's (the
+   * caller, the HBase client's event loops), the region server's (RPC handlers, WAL), HDFS's, the
+   * rest; and what the JVM spent outside the live Java threads (garbage collection, JIT
+   * compilation, threads that ended meanwhile) as the difference to {@code processMs}, the JVM's
+   * CPU over the same time.
+   */
+  private static String cpuByThreads(Map<Long, Long> before, int documents, double processMs) {
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    Map<String, Long> byKind = new TreeMap<>();
+    for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds(), 0)) {
+      if (info == null) {
+        continue;
+      }
+      long now = mx.getThreadCpuTime(info.getThreadId());
+      if (now < 0) {
+        continue;
+      }
+      long spent = now - before.getOrDefault(info.getThreadId(), 0L);
+      byKind.merge(kind(info.getThreadName()), spent, Long::sum);
+    }
+    long threads = byKind.values().stream().mapToLong(Long::longValue).sum();
+    byKind.put("gc-and-ended-threads", Math.max(0, (long) (processMs * 1e6) - threads));
+    StringBuilder out = new StringBuilder("CPU ms per document by thread kind:");
+    byKind.entrySet().stream()
+        .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+        .forEach(
+            e ->
+                out.append(
+                    String.format(
+                        Locale.ROOT, " %s %.3f;", e.getKey(), e.getValue() / 1e6 / documents)));
+    return out.toString();
+  }
+
+  private static String kind(String thread) {
+    if (thread.equals("main") || thread.startsWith("pool-")) {
+      return "caller";
+    }
+    if (thread.startsWith("RPCClient") || thread.startsWith("hconnection")) {
+      return "hbase-client";
+    }
+    if (thread.startsWith("RpcServer") || thread.startsWith("RS-EventLoop")) {
+      return "region-server-rpc";
+    }
+    if (thread.contains("WAL")) {
+      return "wal";
+    }
+    if (thread.startsWith("IPC ")
+        || thread.startsWith("DataXceiver")
+        || thread.startsWith("PacketResponder")
+        || thread.contains("datanode")
+        || thread.startsWith("org.apache.hadoop.hdfs")) {
+      return "hdfs";
+    }
+    if (thread.contains("MemStore") || thread.contains("Flush") || thread.contains("ompact")) {
+      return "flush-compaction";
+    }
+    return "other";
+  }
+
+  private static long cpuNanos() {
+    return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
   }
 
   private static double percentile(long[] nanos, double p) {
