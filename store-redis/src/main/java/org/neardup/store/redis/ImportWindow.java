@@ -11,11 +11,12 @@ import java.util.Map;
 import redis.clients.jedis.AbstractPipeline;
 
 /**
- * The block key entries and id index fields of an import's next documents (up to {@link #capacity}
- * documents, or {@value #MAX_ID_BYTES} bytes of ids), written grouped by key: one APPEND per
- * touched block key and one HSET per touched id bucket per window, instead of one command per
- * entry. Holds 16 bytes per document plus its id's UTF-8 bytes and 4 more; primitive arrays only.
- * Not thread-safe: the import's writer thread owns it.
+ * The block key entries, band bucket entries and id index fields of an import's next documents (up
+ * to {@link #capacity} documents, {@code 4 * capacity} band entries, or {@value #MAX_ID_BYTES}
+ * bytes of ids), written grouped by key: one APPEND per touched block key and band bucket and one
+ * HSET per touched id bucket per window, instead of one command per entry. Holds 20 bytes per
+ * document plus its id's UTF-8 bytes, and 12 per band entry; primitive arrays only. Not
+ * thread-safe: the import's writer thread owns it.
  */
 final class ImportWindow {
   /*
@@ -51,6 +52,7 @@ final class ImportWindow {
 
   private final Keys keys;
   private final BlockEntries entries;
+  private final BandEntries bands;
   final int capacity;
   private final long[] ordinals;
   private final long[] fingerprints;
@@ -66,13 +68,27 @@ final class ImportWindow {
   /** Block keys APPENDed to by two windows or more: the import's end rewrites them. */
   private final BitSet appendedAgain = new BitSet();
 
-  ImportWindow(Keys keys, BlockEntries entries, int capacity) {
+  /** The band entries ({@link BandEntries#entry}) and their buckets, in arrival order. */
+  private long[] bandEntries = new long[1024];
+
+  private int[] bandBuckets = new int[1024];
+  private int bandSize;
+  private final int bandCapacity;
+
+  /** Band buckets written by a window before the current one, and those APPENDed to again. */
+  private final BitSet bandWritten = new BitSet();
+
+  private final BitSet bandAppendedAgain = new BitSet();
+
+  ImportWindow(Keys keys, BlockEntries entries, BandEntries bands, int capacity) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be positive, got " + capacity);
     }
     this.keys = keys;
     this.entries = entries;
+    this.bands = bands;
     this.capacity = capacity;
+    this.bandCapacity = Math.max(4 * capacity, 2 * DocRecord.MAX_BANDS);
     ordinals = new long[capacity];
     fingerprints = new long[capacity];
     idEnds = new int[capacity];
@@ -80,13 +96,31 @@ final class ImportWindow {
 
   /** Whether the window holds no more documents. */
   boolean full() {
-    return size == capacity || idBytes >= MAX_ID_BYTES;
+    return size == capacity
+        || idBytes >= MAX_ID_BYTES
+        || bandSize > bandCapacity - DocRecord.MAX_BANDS;
   }
 
-  /** Adds Redis ordinal {@code ordinal} (ascending across calls) with its fingerprint and id. */
-  void add(long ordinal, long fingerprint, String id) {
+  /**
+   * Adds Redis ordinal {@code ordinal} (ascending across calls) with its fingerprint, id and band
+   * keys (none for a fingerprint-only collection; at most {@link DocRecord#MAX_BANDS}).
+   */
+  void add(long ordinal, long fingerprint, String id, long[] bandKeys) {
     assert !full() : "flush a full window first";
     assert size == 0 || ordinal > ordinals[size - 1] : "ordinals ascend";
+    if (bandKeys.length > 0) {
+      BandEntries.Grouped groups = bands.group(bandKeys);
+      for (int g = 0; g < groups.buckets().length; g++) {
+        for (int rest : groups.rests()[g]) {
+          if (bandSize == bandEntries.length) {
+            bandEntries = Arrays.copyOf(bandEntries, 2 * bandSize);
+            bandBuckets = Arrays.copyOf(bandBuckets, 2 * bandSize);
+          }
+          bandEntries[bandSize] = BandEntries.entry(ordinal, rest);
+          bandBuckets[bandSize++] = groups.buckets()[g];
+        }
+      }
+    }
     byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
     if (idBytes + utf8.length > ids.length) {
       ids = Arrays.copyOf(ids, Math.max(2 * ids.length, idBytes + utf8.length));
@@ -145,6 +179,32 @@ final class ImportWindow {
         from = to;
       }
     }
+    // Band entries: sorted by bucket, then arrival (ordinal, then the commit's order).
+    long[] byBand = new long[bandSize];
+    for (int i = 0; i < bandSize; i++) {
+      byBand[i] = (long) bandBuckets[i] << 32 | i;
+    }
+    Arrays.sort(byBand);
+    for (int j = 0; j < bandSize; ) {
+      int bucket = (int) (byBand[j] >>> 32);
+      int end = j;
+      while (end < bandSize && (int) (byBand[end] >>> 32) == bucket) {
+        end++;
+      }
+      byte[] value = new byte[(end - j) * BandEntries.WIDTH];
+      for (int at = 0; j < end; j++, at += BandEntries.WIDTH) {
+        BandEntries.put(bandEntries[(int) byBand[j]], value, at);
+      }
+      if (bandWritten.get(bucket)) {
+        bandAppendedAgain.set(bucket);
+      } else {
+        bandWritten.set(bucket);
+      }
+      p.append(keys.band(bucket), value);
+      if (++commands % SYNC_EVERY == 0) {
+        p.sync();
+      }
+    }
     // Id fields: sorted by bucket, one HSET per bucket.
     long[] byBucket = new long[size];
     for (int i = 0; i < size; i++) {
@@ -173,12 +233,18 @@ final class ImportWindow {
     p.sync();
     size = 0;
     idBytes = 0;
+    bandSize = 0;
     windows++;
   }
 
   /** The block keys written by two windows or more (APPEND left them room to grow). */
   BitSet appendedAgain() {
     return appendedAgain;
+  }
+
+  /** The band buckets written by two windows or more. */
+  BitSet bandAppendedAgain() {
+    return bandAppendedAgain;
   }
 
   /** The windows flushed so far. */

@@ -9,12 +9,11 @@ import java.util.Arrays;
  * {name:uid}}, so in Redis Cluster they all live in one slot and a script may touch any of them;
  * the uid (a number drawn when the collection is created) keeps a collection created again under a
  * dropped one's name apart from the dropped one's leftovers. Block and band keys end in the key's
- * raw bytes (3 and 8), which keeps the names short: there is one such key per distinct block value
- * and band key, the most numerous keys of the store. Per-document data lives in buckets of small
- * hashes, which Redis keeps as compact listpacks (up to 128 fields of up to 64 bytes by default):
- * records and sketches by ordinal ({@value #BUCKET} ordinals per bucket), ids by an {@code
- * idBits}-bit hash of the id (the collection's {@code id-bucket-bits}, 16 by default: listpacks up
- * to ~8M documents). Immutable.
+ * raw bytes (3 each), which keeps the names short: they are the most numerous keys of the store.
+ * Per-document data lives in buckets of small hashes, which Redis keeps as compact listpacks (up to
+ * 128 fields of up to 64 bytes by default): records and sketches by ordinal ({@value #BUCKET}
+ * ordinals per bucket), ids by an {@code idBits}-bit hash of the id (the collection's {@code
+ * id-bucket-bits}, 16 by default: listpacks up to ~8M documents). Immutable.
  */
 final class Keys {
   /** Ordinals per record (and sketch) bucket. */
@@ -118,12 +117,12 @@ final class Keys {
     return k;
   }
 
-  /** The set of ordinals filed under a band key. */
-  byte[] band(long key) {
-    byte[] k = Arrays.copyOf(band, band.length + 8);
-    for (int i = 0; i < 8; i++) {
-      k[band.length + i] = (byte) (key >>> (56 - 8 * i));
-    }
+  /** The band bucket {@code bucket} ({@link BandEntries#bucket}), a string of entries. */
+  byte[] band(int bucket) {
+    byte[] k = Arrays.copyOf(band, band.length + 3);
+    k[band.length] = (byte) (bucket >>> 16);
+    k[band.length + 1] = (byte) (bucket >>> 8);
+    k[band.length + 2] = (byte) bucket;
     return k;
   }
 

@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -56,6 +55,7 @@ final class RedisCollection implements Collection {
   private final byte[] k;
   private final int maxDistance;
   final BlockEntries entries;
+  final BandEntries bands;
   final Layout layout;
 
   /** Concurrent single check-and-inserts run as batches, unless the store's group-commit=false. */
@@ -84,6 +84,7 @@ final class RedisCollection implements Collection {
     this.k = bytes(settings.maxDistance());
     this.maxDistance = settings.maxDistance();
     this.entries = new BlockEntries(new CandidateKeys(settings.maxDistance()), layout.blockBits());
+    this.bands = new BandEntries(layout.bandBits());
     this.retention = settings.retention().toMillis();
   }
 
@@ -129,6 +130,17 @@ final class RedisCollection implements Collection {
     return verify ? a.sketch().bandKeys() : new long[0];
   }
 
+  /** A document's band keys by band bucket (none without verification). */
+  private BandEntries.Grouped bandGroups(long[] bandKeys) {
+    return bandKeys.length == 0 ? BandEntries.Grouped.NONE : bands.group(bandKeys);
+  }
+
+  /** A candidate found under a block key, its rest key within k bits of the query's. */
+  private static final int VIA_BLOCK = 1;
+
+  /** A candidate with an entry equal to one of the query's in a band bucket. */
+  private static final int VIA_BUCKET = 2;
+
   /**
    * The reads of a probe of {@code a}, queued on a pipeline after the pipeline's EXISTS meta and
    * GET seq (one pair for all the probes of a pipeline: a sequence number read before every probe's
@@ -138,19 +150,21 @@ final class RedisCollection implements Collection {
     final Analysis analysis;
     final int[] blockKeys;
     final long[] bandKeys;
+    final BandEntries.Grouped bandGroups;
     final Response<Boolean> exists;
     final Response<byte[]> seq;
 
     /** The block keys' entries, in block order (one MGET). */
     final Response<List<byte[]>> blocks;
 
-    /** The members of all the band keys (one SUNION), or null without band keys. */
-    final @Nullable Response<Set<byte[]>> bands;
+    /** The entries of the band buckets, in group order (one MGET), or null without band keys. */
+    final @Nullable Response<List<byte[]>> bandBuckets;
 
     Reads(Analysis a, AbstractPipeline p, Response<Boolean> exists, Response<byte[]> seq) {
       this.analysis = a;
       this.blockKeys = entries.keys(a.fingerprint());
       this.bandKeys = bandKeys(a);
+      this.bandGroups = bandGroups(bandKeys);
       this.exists = exists;
       this.seq = seq;
       // One command for the block keys and one for the band keys, not one per key (issue 15,
@@ -160,22 +174,24 @@ final class RedisCollection implements Collection {
         blockNames[t] = keys.block(blockKeys[t]);
       }
       blocks = p.mget(blockNames);
-      if (bandKeys.length == 0) {
-        bands = null;
+      int[] buckets = bandGroups.buckets();
+      if (buckets.length == 0) {
+        bandBuckets = null;
       } else {
-        byte[][] bandNames = new byte[bandKeys.length][];
-        for (int i = 0; i < bandKeys.length; i++) {
-          bandNames[i] = keys.band(bandKeys[i]);
+        byte[][] bandNames = new byte[buckets.length][];
+        for (int g = 0; g < buckets.length; g++) {
+          bandNames[g] = keys.band(buckets[g]);
         }
-        bands = p.sunion(bandNames);
+        bandBuckets = p.mget(bandNames);
       }
     }
 
     /**
      * The candidates: under a block key, entries whose rest key is within k bits (a lower bound of
-     * the distance: the decision verifies the full fingerprints); under a band key, any member (not
-     * already found within k bits). Ordinals above the probe's sequence number are left out.
-     * Returns {ordinal, viaBand} pairs, ordinals in first-found order.
+     * the distance: the decision verifies the full fingerprints); in a band bucket, entries equal
+     * to one of the query's there (confirmed on the record's band keys by {@link #parseFetch}).
+     * Ordinals above the probe's sequence number are left out. Returns {ordinal, how} pairs ({@link
+     * #VIA_BLOCK}, {@link #VIA_BUCKET} or both), ordinals in first-found order.
      */
     long[] candidates(Probe probe) {
       if (!exists.get()) {
@@ -183,7 +199,7 @@ final class RedisCollection implements Collection {
       }
       byte[] s = seq.get();
       probe.seq = s == null ? 0 : Long.parseLong(new String(s, StandardCharsets.US_ASCII));
-      Map<Long, Boolean> found = new java.util.LinkedHashMap<>();
+      Map<Long, Integer> found = new java.util.LinkedHashMap<>();
       long q = analysis.fingerprint();
       List<byte[]> blockEntries = blocks.get();
       for (int t = 0; t < blockKeys.length; t++) {
@@ -198,25 +214,35 @@ final class RedisCollection implements Collection {
             break;
           }
           if (Long.bitCount(rest ^ entries.rest(e, off)) <= maxDistance) {
-            found.putIfAbsent(o, false);
+            found.putIfAbsent(o, VIA_BLOCK);
           }
         }
       }
-      if (bands != null) {
-        for (byte[] m : bands.get()) {
-          long o = Long.parseLong(new String(m, StandardCharsets.US_ASCII));
-          if (o <= probe.seq) {
-            // Also when its block entry passed: that filter is only a lower bound of the distance,
-            // so the decision must know the candidate shares a band key.
-            found.put(o, true);
+      if (bandBuckets != null) {
+        List<byte[]> buckets = bandBuckets.get();
+        for (int g = 0; g < buckets.size(); g++) {
+          byte[] e = buckets.get(g);
+          if (e == null) {
+            continue;
+          }
+          for (int off = 0; off + BandEntries.WIDTH <= e.length; off += BandEntries.WIDTH) {
+            long o = BlockEntries.ordinal(e, off);
+            if (o > probe.seq) {
+              break;
+            }
+            if (bandGroups.has(g, BandEntries.rest(e, off))) {
+              // Also when its block entry passed: that filter is only a lower bound of the
+              // distance, so the decision must know whether the candidate shares a band key.
+              found.merge(o, VIA_BUCKET, (x, y) -> x | y);
+            }
           }
         }
       }
       long[] out = new long[2 * found.size()];
       int i = 0;
-      for (Map.Entry<Long, Boolean> f : found.entrySet()) {
+      for (Map.Entry<Long, Integer> f : found.entrySet()) {
         out[i++] = f.getKey();
-        out[i++] = f.getValue() ? 1 : 0;
+        out[i++] = f.getValue();
       }
       return out;
     }
@@ -236,8 +262,12 @@ final class RedisCollection implements Collection {
     return List.of(List.of(keys.meta, keys.parents, keys.rootIds), args);
   }
 
-  /** Fills a probe's table from the fetch's reply. */
-  private void parseFetch(Probe p, long[] candidates, List<?> out) {
+  /**
+   * Fills a probe's table from the fetch's reply. A candidate found in a band bucket shares a band
+   * key with the query when its record says so (else the bucket's partial keys matched by chance:
+   * it stays a candidate only if its block entry passed).
+   */
+  private void parseFetch(Probe p, long[] candidates, long[] queryBandKeys, List<?> out) {
     if (!out.isEmpty() && out.get(0) instanceof Long) {
       throw gone();
     }
@@ -247,14 +277,16 @@ final class RedisCollection implements Collection {
         continue; // removed since the probe
       }
       long ordinal = candidates[i];
+      int how = (int) candidates[i + 1];
+      boolean viaBand =
+          (how & VIA_BUCKET) != 0
+              && BandEntries.share(DocRecord.decode(record, retention).bandKeys(), queryBandKeys);
+      if (!viaBand && (how & VIA_BLOCK) == 0) {
+        continue;
+      }
       long root = Long.parseLong(new String((byte[]) out.get(j + 1), StandardCharsets.US_ASCII));
       String rootId = new String((byte[]) out.get(j + 2), StandardCharsets.UTF_8);
-      p.table.add(
-          ordinal,
-          DocRecord.fingerprint(record),
-          root,
-          (byte[]) out.get(j + 3),
-          candidates[i + 1] == 1);
+      p.table.add(ordinal, DocRecord.fingerprint(record), root, (byte[]) out.get(j + 3), viaBand);
       p.ids.put(ordinal, DocRecord.id(record));
       p.rootIds.put(root, rootId);
     }
@@ -290,7 +322,8 @@ final class RedisCollection implements Collection {
       int next = 0;
       for (int i = 0; i < probes.size(); i++) {
         if (found.get(i).length > 0) {
-          parseFetch(probes.get(i), found.get(i), (List<?>) replies.get(next++));
+          parseFetch(
+              probes.get(i), found.get(i), reads.get(i).bandKeys, (List<?>) replies.get(next++));
         }
       }
     }
@@ -364,7 +397,8 @@ final class RedisCollection implements Collection {
     List<List<byte[]>> commitCall() {
       Analysis a = doc.analysis();
       int[] blockKeys = entries.keys(a.fingerprint());
-      long[] bandKeys = bandKeys(a);
+      BandEntries.Grouped groups = bandGroups(bandKeys(a));
+      int[] buckets = groups.buckets();
       List<byte[]> ks = new ArrayList<>();
       ks.add(keys.meta);
       ks.add(keys.seq);
@@ -378,8 +412,8 @@ final class RedisCollection implements Collection {
         ks.add(keys.block(blockKeys[t]));
         entries.putRest(t, a.fingerprint(), rests, t * entries.restBytes);
       }
-      for (long key : bandKeys) {
-        ks.add(keys.band(key));
+      for (int bucket : buckets) {
+        ks.add(keys.band(bucket));
       }
       for (long root : roots) {
         ks.add(keys.members(root));
@@ -392,12 +426,15 @@ final class RedisCollection implements Collection {
       args.add(exp == Long.MAX_VALUE ? new byte[0] : bytes(exp));
       args.add(k);
       args.add(bytes(blockKeys.length));
-      args.add(bytes(bandKeys.length));
+      args.add(bytes(buckets.length));
       args.add(bytes(matches.size()));
       args.add(bytes(roots.length));
       args.add(keys.baseBytes);
       args.add(bytes(entries.restBytes));
       args.add(rests);
+      for (int g = 0; g < buckets.length; g++) {
+        args.add(groups.restBytes(g));
+      }
       for (int i = 0; i < matches.size(); i++) {
         args.add(bytes(matches.ordinal(i)));
         args.add(bytes(matches.root(i)));
@@ -609,8 +646,9 @@ final class RedisCollection implements Collection {
       for (int key : entries.keys(r.fingerprint())) {
         ks.add(keys.block(key));
       }
-      for (long key : r.bandKeys()) {
-        ks.add(keys.band(key));
+      int[] buckets = bandGroups(r.bandKeys()).buckets();
+      for (int bucket : buckets) {
+        ks.add(keys.band(bucket));
       }
       List<byte[]> args =
           List.of(
@@ -618,10 +656,11 @@ final class RedisCollection implements Collection {
               (byte[]) out.get(1),
               (byte[]) out.get(2),
               bytes(entries.count()),
-              bytes(r.bandKeys().length),
+              bytes(buckets.length),
               bytes(counter),
               keys.baseBytes,
-              bytes(entries.width));
+              bytes(entries.width),
+              bytes(BandEntries.WIDTH));
       long result = (Long) store.scripts().run(store.scripts().remove, ks, args);
       if (result == 1) {
         return true;

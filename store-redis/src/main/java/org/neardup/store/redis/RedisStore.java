@@ -39,7 +39,9 @@ import redis.clients.jedis.util.Pool;
  *       16-bit value, or the value's top {@code block-key-bits}), a string of {@link BlockEntries}:
  *       each document's ordinal and 32 of the bits of its fingerprint outside the block (9 bytes
  *       for k <= 3), so a check drops candidates farther than k from one GET per block key; {@code
- *       P:{c:u}:k<8 bytes>}: a set of ordinals per MinHash band key (an intset);
+ *       P:{c:u}:k<3 bytes>}: per band bucket (the top {@code band-key-bits} of a MinHash band key),
+ *       a string of {@link BandEntries}: each document's ordinal and the low 3 bytes of its band
+ *       key (8 bytes), confirmed on the record's full band keys;
  *   <li>{@code d<ordinal / 128>}: hashes of 128 records each (field ordinal % 128; {@link
  *       DocRecord}: fingerprint, timestamp, expiry unless it is the timestamp plus the retention,
  *       band keys, id), which Redis keeps as compact listpacks while a record is at most 64 bytes;
@@ -347,9 +349,9 @@ public final class RedisStore implements FingerprintStore {
   }
 
   /**
-   * A collection's {@code meta}: the layout its keys are written in ({@link Layout#metaLine}: 2,
-   * 9-byte block entries under 16-bit block keys; 3, under fewer bits; collections of the earlier
-   * builds have no such line), then its settings.
+   * A collection's {@code meta}: the layout its keys are written in ({@link Layout#metaLine}: 4,
+   * block entries and band buckets; 2 and 3, block entries and a set per band key; collections of
+   * the earlier builds have no such line), then its settings.
    */
   private byte[] meta(CollectionSettings settings) {
     return (layout.metaLine() + "\n" + settings.toText()).getBytes(StandardCharsets.UTF_8);
@@ -366,7 +368,19 @@ public final class RedisStore implements FingerprintStore {
     }
     String text = new String(meta, StandardCharsets.UTF_8);
     int end = text.indexOf('\n');
-    Layout l = end < 0 ? null : Layout.parse(text.substring(0, end));
+    String line = end < 0 ? "" : text.substring(0, end);
+    Layout l = Layout.parse(line);
+    if (l == null && Layout.isSetsLayout(line)) {
+      throw new IllegalStateException(
+          "collection '"
+              + name
+              + "' is in layout "
+              + line.charAt(Layout.V2.length() - 2)
+              + " of the redis store (a set per band key), which this build does not read (it packs"
+              + " band keys into band buckets, layout 4): move it with the build that wrote it,"
+              + " `neardup store export`, then this build's `neardup store import` under a new"
+              + " name (or after dropping the old collection)");
+    }
     if (l == null) {
       throw new IllegalStateException(
           "collection '"

@@ -23,14 +23,15 @@ import redis.clients.jedis.util.JedisURIHelper;
  * connections ({@code 64}, per node in a cluster), {@code timeout-ms} per call ({@code 5000}),
  * {@code cluster} ({@code true} when the URL names a node of a Redis Cluster, {@code false} by
  * default), and the layout of the collections it creates ({@link Layout}; each collection keeps its
- * own): {@code expected-documents}, the size to lay them out for (sets both of the next two, see
- * {@link Layout#forDocuments}: 1000000 gives 14 and 14, 10000000 gives 17 and 16), or {@code
+ * own): {@code expected-documents}, the size to lay them out for (sets the next three, see {@link
+ * Layout#forDocuments}: 1000000 gives 14, 14 and 18, 10000000 gives 17, 16 and 21), or {@code
  * id-bucket-bits} (16 by default: 2^16 buckets of the id index, compact up to ~8M documents with
  * Redis's default {@code hash-max-listpack-entries} of 128; 17 for up to ~16M, and so on) and
  * {@code block-key-bits} (16 by default: a key per 16-bit block value; 14 at 1M documents cuts the
- * block keys' fixed cost per document by 4), each of which overrides the size's; {@code
- * group-commit} ({@code true}: single check-and-inserts made at the same time by threads of this
- * process run as one batch, see {@link GroupCommit}; {@code false}: each alone).
+ * block keys' fixed cost per document by 4) and {@code band-key-bits} (16 by default: 2^16 band
+ * buckets of packed MinHash band key entries, {@link BandEntries}), each of which overrides the
+ * size's; {@code group-commit} ({@code true}: single check-and-inserts made at the same time by
+ * threads of this process run as one batch, see {@link GroupCommit}; {@code false}: each alone).
  */
 public final class RedisStoreProvider implements FingerprintStore.Provider {
   private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
@@ -53,6 +54,7 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
         "cluster",
         "id-bucket-bits",
         "block-key-bits",
+        "band-key-bits",
         "expected-documents",
         "group-commit");
     String url = config.get("url", "redis://127.0.0.1:6379");
@@ -96,7 +98,8 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     Layout layout =
         new Layout(
             positive(config, "id-bucket-bits", sized.idBits()),
-            positive(config, "block-key-bits", sized.blockBits()));
+            positive(config, "block-key-bits", sized.blockBits()),
+            positive(config, "band-key-bits", sized.bandBits()));
     int timeout = positive(config, "timeout-ms", 5000);
     DefaultJedisClientConfig.Builder client =
         DefaultJedisClientConfig.builder()

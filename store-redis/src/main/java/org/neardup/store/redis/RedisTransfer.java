@@ -41,20 +41,20 @@ import redis.clients.jedis.resps.ScanResult;
  * none can insert into it) until {@link Importer#finish()} sets its sequence and registers it;
  * {@link Importer#close()} before that deletes every key written. Per document, exactly what the
  * commit script writes for it: its record and sketch in their buckets, its id in the id index, its
- * {@link BlockEntries} entries appended to the block keys, its band set entries, its bucket's
- * expiry ({@code ZADD LT}), the {@code documents} counter, and for a member of a larger cluster its
- * root, its cluster's member set (with the root itself while the root is stored) and the root's id.
- * A chunk is written by a background thread while the next one is read and encoded (at most one
- * chunk in flight), so decoding the dump and Redis's work overlap. Block entries and id fields go
- * through an {@link ImportWindow}: gathered over up to 2^19 documents (fewer in a small heap), then
- * one APPEND per block key and one HSET per id bucket (ordinals ascend, so appending keeps each key
- * in ordinal order; nothing travels back). At the end the {@code trim} script rewrites each block
- * key APPENDed to by two windows or more, since APPEND leaves up to the string's length again of
- * unused room (an import may take up to ~1.5x the block keys' memory until then; a key created by
- * one APPEND has its length only). The collection's operation counters ({@code inserted}, {@code
- * duplicates}, {@code checked}, {@code expired}, {@code deleted}) start at 0, as a collection
- * opened again in the embedded store: an import is not a check-and-insert; {@code documents} is the
- * count imported.
+ * {@link BlockEntries} entries appended to the block keys, its {@link BandEntries} in the band
+ * buckets, its bucket's expiry ({@code ZADD LT}), the {@code documents} counter, and for a member
+ * of a larger cluster its root, its cluster's member set (with the root itself while the root is
+ * stored) and the root's id. A chunk is written by a background thread while the next one is read
+ * and encoded (at most one chunk in flight), so decoding the dump and Redis's work overlap. Block
+ * and band entries and id fields go through an {@link ImportWindow}: gathered over up to 2^19
+ * documents (fewer in a small heap), then one APPEND per block key and band bucket and one HSET per
+ * id bucket (ordinals ascend, so appending keeps each key in ordinal order; nothing travels back).
+ * At the end the {@code trim} script rewrites each block key and band bucket APPENDed to by two
+ * windows or more, since APPEND leaves up to the string's length again of unused room (an import
+ * may take up to ~1.5x the block keys' memory until then; a key created by one APPEND has its
+ * length only). The collection's operation counters ({@code inserted}, {@code duplicates}, {@code
+ * checked}, {@code expired}, {@code deleted}) start at 0, as a collection opened again in the
+ * embedded store: an import is not a check-and-insert; {@code documents} is the count imported.
  */
 final class RedisTransfer implements CollectionTransfer {
   /** Ordinals per export pipeline: whole record buckets. */
@@ -243,7 +243,7 @@ final class RedisTransfer implements CollectionTransfer {
       this.c = c;
       this.verify = c.settings().verify();
       this.bands = verify ? Importer.bandCount(analyzer) : 0;
-      this.window = new ImportWindow(c.keys, c.entries, windowSize);
+      this.window = new ImportWindow(c.keys, c.entries, c.bands, windowSize);
     }
 
     /** Writes the window's block entries and id fields. */
@@ -328,7 +328,7 @@ final class RedisTransfer implements CollectionTransfer {
         if (window.full()) {
           flushWindow();
         }
-        window.add(o, r.fingerprint(), r.id());
+        window.add(o, r.fingerprint(), r.id(), bandKeys);
         if (r.expiresAt() != Long.MAX_VALUE) {
           expiry.merge(bucket, r.expiresAt(), Math::min);
         }
@@ -343,14 +343,6 @@ final class RedisTransfer implements CollectionTransfer {
       try (AbstractPipeline p = store.redis().pipelined()) {
         docs.forEach((bucket, fields) -> p.hset(keys.docs(bucket * Keys.BUCKET), fields));
         sketches.forEach((bucket, fields) -> p.hset(keys.sketches(bucket * Keys.BUCKET), fields));
-        for (StoredRecord r : chunk) {
-          if (verify) {
-            byte[] ord = bytes(r.ordinal() + 1);
-            for (long key : r.bandKeys()) {
-              p.sadd(keys.band(key), ord);
-            }
-          }
-        }
         ZAddParams lt = ZAddParams.zAddParams().lt();
         expiry.forEach((bucket, exp) -> p.zadd(keys.expiry, exp, bytes(bucket), lt));
         p.hincrBy(keys.stats, bytes("documents"), chunk.size());
@@ -445,8 +437,16 @@ final class RedisTransfer implements CollectionTransfer {
     private void trim() {
       List<byte[]> batch = new ArrayList<>(TRIM_KEYS);
       BitSet again = window.appendedAgain();
+      BitSet bandsAgain = window.bandAppendedAgain();
+      List<byte[]> names = new ArrayList<>();
       for (int key = again.nextSetBit(0); key >= 0; key = again.nextSetBit(key + 1)) {
-        batch.add(c.keys.block(key));
+        names.add(c.keys.block(key));
+      }
+      for (int key = bandsAgain.nextSetBit(0); key >= 0; key = bandsAgain.nextSetBit(key + 1)) {
+        names.add(c.keys.band(key));
+      }
+      for (byte[] name : names) {
+        batch.add(name);
         if (batch.size() == TRIM_KEYS) {
           store.scripts().run(store.scripts().trim, batch, List.of());
           batch.clear();

@@ -2,18 +2,22 @@
 -- Stores a decided document, unless the decision is stale: the conflict check of a check-and-insert
 -- across service nodes. The decision was made from a probe that saw ordinals up to ARGV[1]; it
 -- still holds when no document above that ordinal is a candidate under the query's keys (within k
--- bits under a block key, any under a band key), every match is still stored, and every match's
+-- bits under a block key, an entry equal to one of the query's in a band bucket), every match is
+-- still stored, and every match's
 -- cluster root is the one the probe saw. Then the document gets the next ordinal and joins the
 -- clusters of its matches, whose earliest root represents the union. Redis runs a script alone, so
 -- the check and the insert are one step.
 -- A block key is a string of entries, 5-byte ordinal then the fingerprint's bits outside the block
 -- (ARGV[12] bytes), in ascending ordinal order: an insert appends, a removal cuts its entry out, so
--- the entries above the probe's ordinal are the last ones.
+-- the entries above the probe's ordinal are the last ones. A band bucket is a string of 8-byte
+-- entries the same way, 5-byte ordinal then the low 3 bytes of a band key (BandEntries).
 -- A commit's KEYS: 1 meta, 2 seq, 3 p, 4 r, 5 st, 6 x, 7 the id's bucket of i,
---       then nb block keys, nk band keys, then one member set per distinct root (ARGV order).
+--       then nb block keys, nk distinct band buckets, then one member set per distinct root (ARGV
+--       order).
 -- A commit's ARGV: 1 seen, 2 id, 3 record, 4 sketch ('' for none), 5 expiresAt ('' for never), 6 k,
 --       7 nb, 8 nk, 9 number of matches n, 10 number of distinct roots nr, 11 key base,
 --       12 rest width w, 13 the query's nb block rests (w bytes each, concatenated),
+--       then per band bucket the query's distinct band rests in it (3 bytes each, concatenated),
 --       then n pairs (ordinal, root), then nr distinct roots (ascending).
 -- Record and sketch buckets (base .. 'd' / 's' .. floor(ordinal / 128), field ordinal % 128) share
 -- the hash tag of the declared keys, so they live in the same slot.
@@ -69,6 +73,7 @@ local function commit(KEYS, ARGV)
   local rests = ARGV[13]
   local ew = 5 + w
   local blocks = {}
+  local bands = {}
   if seq > seen then
     for i = 1, nb do
       local s = redis.call('GET', KEYS[7 + i])
@@ -95,20 +100,36 @@ local function commit(KEYS, ARGV)
       end
     end
     for i = 1, nk do
-      for _, m in ipairs(redis.call('SMEMBERS', KEYS[7 + nb + i])) do
-        if tonumber(m) > seen then
-          return retry()
+      local s = redis.call('GET', KEYS[7 + nb + i])
+      bands[i] = s or ''
+      if s then
+        local q = ARGV[13 + i]
+        local at = #s - 7
+        while at >= 1 do
+          local a, b, c, d, e = string.byte(s, at, at + 4)
+          local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
+          if o <= seen then
+            break
+          end
+          local r = string.sub(s, at + 5, at + 7)
+          for j = 1, #q, 3 do
+            if string.sub(q, j, j + 2) == r then
+              return retry()
+            end
+          end
+          at = at - 8
         end
       end
     end
   end
+  local mbase = 13 + nk
   for j = 1, n do
-    local m = tonumber(ARGV[13 + 2 * j - 1])
+    local m = tonumber(ARGV[mbase + 2 * j - 1])
     if redis.call('HEXISTS', base .. 'd' .. bucket(m), field(m)) == 0 then
       return retry()
     end
-    local root = redis.call('HGET', KEYS[3], ARGV[13 + 2 * j - 1]) or ARGV[13 + 2 * j - 1]
-    if root ~= ARGV[13 + 2 * j] then
+    local root = redis.call('HGET', KEYS[3], ARGV[mbase + 2 * j - 1]) or ARGV[mbase + 2 * j - 1]
+    if root ~= ARGV[mbase + 2 * j] then
       return retry()
     end
   end
@@ -134,7 +155,13 @@ local function commit(KEYS, ARGV)
     redis.call('SET', KEYS[7 + i], s .. ob .. string.sub(rests, (i - 1) * w + 1, i * w))
   end
   for i = 1, nk do
-    redis.call('SADD', KEYS[7 + nb + i], o)
+    local q = ARGV[13 + i]
+    local add = {}
+    for j = 1, #q, 3 do
+      add[#add + 1] = ob .. string.sub(q, j, j + 2)
+    end
+    local s = bands[i] or redis.call('GET', KEYS[7 + nb + i]) or ''
+    redis.call('SET', KEYS[7 + nb + i], s .. table.concat(add))
   end
   if ARGV[5] ~= '' then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
@@ -147,7 +174,7 @@ local function commit(KEYS, ARGV)
   stored = stored + 1
   if nr > 0 then
     duplicates = duplicates + 1
-    local rootBase = 13 + 2 * n
+    local rootBase = mbase + 2 * n
     local first = ARGV[rootBase + 1]
     local firstSet = KEYS[7 + nb + nk + 1]
     if redis.call('EXISTS', firstSet) == 0 then

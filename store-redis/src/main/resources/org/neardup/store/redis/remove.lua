@@ -2,9 +2,9 @@
 -- Removes a stored document and every key entry that names it; a cluster left with no stored
 -- member is forgotten too, so nothing is left behind.
 -- KEYS: 1 meta, 2 p, 3 r, 4 the id's bucket of i, 5 st, 6 the member set of its root,
---       then nb block keys and nk band keys.
+--       then nb block keys and nk distinct band buckets.
 -- ARGV: 1 id, 2 ordinal, 3 root, 4 nb, 5 nk, 6 counter ('deleted' or 'expired'), 7 key base,
---       8 entry width of the block keys (5-byte ordinal + rest).
+--       8 entry width of the block keys (5-byte ordinal + rest), 9 entry width of the band buckets.
 -- Returns 1 when removed, 0 when the id no longer names that document, -1 when the root moved
 -- (read again and retry), -2 when the collection was dropped.
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -48,8 +48,29 @@ for i = 1, nb do
     end
   end
 end
+-- A band bucket may hold several entries of the document (keys with the bucket's top bits), next
+-- to each other (one commit appended them together): all go.
+local bw = tonumber(ARGV[9])
 for i = 1, nk do
-  redis.call('SREM', KEYS[6 + nb + i], o)
+  local key = KEYS[6 + nb + i]
+  local s = redis.call('GET', key)
+  if s then
+    local at = 1
+    while at <= #s and string.sub(s, at, at + 4) ~= ob do
+      at = at + bw
+    end
+    if at <= #s then
+      local to = at
+      while to <= #s and string.sub(s, to, to + 4) == ob do
+        to = to + bw
+      end
+      if at == 1 and to > #s then
+        redis.call('DEL', key)
+      else
+        redis.call('SET', key, string.sub(s, 1, at - 1) .. string.sub(s, to))
+      end
+    end
+  end
 end
 if redis.call('SREM', KEYS[6], o) == 1 and redis.call('SCARD', KEYS[6]) == 0 then
   -- The last stored member of a cluster: forget the cluster (the set is gone with its last member).

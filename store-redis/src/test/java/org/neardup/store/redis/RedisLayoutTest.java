@@ -42,7 +42,7 @@ class RedisLayoutTest {
         RedisCollection c = (RedisCollection) store.create("news", settings);
         c.checkAndInsert(new Document("a", Analysis.ofFingerprint(42L, 1)));
         assertThat(new String(store.redis().get(c.keys.meta), StandardCharsets.UTF_8))
-            .startsWith(Layout.V2);
+            .startsWith(Layout.V4);
         // What an earlier build wrote: the settings alone.
         store.redis().set(c.keys.meta, settings.toText().getBytes(StandardCharsets.UTF_8));
       }
@@ -50,6 +50,33 @@ class RedisLayoutTest {
         assertThatThrownBy(() -> other.collection("news"))
             .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("earlier build of the redis store")
+            .hasMessageContaining("neardup store export");
+      }
+    }
+  }
+
+  /**
+   * A collection of layout 2 or 3 (a Redis set per band key) is refused: its band sets would not be
+   * read, so its texts would be found only through their fingerprints.
+   */
+  @Test
+  void collection_bandSetsLayout_refusedWithHowToMoveIt() throws IOException {
+    CollectionSettings settings = CollectionSettings.defaults().withLexicon("none");
+    try (RedisServer server = RedisServer.start()) {
+      try (RedisStore store = open(server)) {
+        RedisCollection c = (RedisCollection) store.create("news", settings);
+        store
+            .redis()
+            .set(
+                c.keys.meta,
+                ("neardup-redis-layout 2 id-bucket-bits=16\n" + settings.toText())
+                    .getBytes(StandardCharsets.UTF_8));
+      }
+      try (RedisStore other = open(server)) {
+        assertThatThrownBy(() -> other.collection("news"))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("layout 2")
+            .hasMessageContaining("a set per band key")
             .hasMessageContaining("neardup store export");
       }
     }
@@ -100,8 +127,8 @@ class RedisLayoutTest {
 
   /**
    * A collection laid out for few documents (expected-documents: 8-bit block keys, each standing
-   * for 256 block values) is version 3 of the layout, kept in its meta: a store opened without the
-   * option reads it with the creator's block keys and still finds a near-duplicate.
+   * for 256 block values) is kept in its meta: a store opened without the option reads it with the
+   * creator's block keys and still finds a near-duplicate.
    */
   @Test
   void blockKeyBits_keptPerCollection_otherStoreFindsNearDuplicates() throws IOException {
@@ -125,9 +152,9 @@ class RedisLayoutTest {
                         .withLexicon("none")
                         .withVerify(false)
                         .withMaxDistance(3));
-        assertThat(c.layout).isEqualTo(new Layout(8, 8));
+        assertThat(c.layout).isEqualTo(new Layout(8, 8, 8));
         assertThat(new String(store.redis().get(c.keys.meta), StandardCharsets.UTF_8))
-            .startsWith(Layout.V3);
+            .startsWith(Layout.V4);
         for (int i = 0; i < 300; i++) {
           c.checkAndInsert(
               new Document("id" + i, Analysis.ofFingerprint(i * 0x9E3779B97F4A7C15L, 1)));
@@ -137,7 +164,7 @@ class RedisLayoutTest {
       }
       try (RedisStore other = open(server)) {
         RedisCollection c = (RedisCollection) other.collection("small");
-        assertThat(c.layout).isEqualTo(new Layout(8, 8));
+        assertThat(c.layout).isEqualTo(new Layout(8, 8, 8));
         // 3 bits off: the top bit of blocks 0 and 1 (their keys differ) and the low bit of block 3
         // (its key is the same, its value not): found under block 2's key and block 3's.
         long g = f ^ 0x8000L ^ 0x8000_0000L ^ (1L << 48);
