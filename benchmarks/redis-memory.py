@@ -5,8 +5,8 @@
 Usage: benchmarks/redis-memory.py PORT [DOCUMENTS]
 
 SCANs every key of the redis-server on 127.0.0.1:PORT, groups the neardup keys by the letter after
-the hash tag (b block keys, d record buckets, s sketch buckets, i id buckets, k band keys, m cluster
-members, ...), and sums MEMORY USAGE (SAMPLES 0, i.e. every element) over up to 3,000 random keys
+the hash tag (b block keys, d record buckets, s sketch buckets, i id buckets, k band keys or band
+buckets, m cluster members, ...), and sums MEMORY USAGE (SAMPLES 0, i.e. every element) over up to 3,000 random keys
 of each kind, scaled to the kind's key count. With DOCUMENTS, also per document. Then Redis's own
 used_memory figures. Needs nothing but Python 3 (speaks RESP itself).
 """
@@ -64,14 +64,15 @@ for kind, keys in sorted(kinds.items()):
     sample = keys if len(keys) <= 3000 else random.sample(keys, 3000)
     conn.sendall(b"".join(encode("MEMORY", "USAGE", k, "SAMPLES", 0) for k in sample))
     used = sum(read() for _ in sample)
-    conn.sendall(b"".join(encode("STRLEN" if kind == "b" else "EXISTS", k) for k in sample))
+    string = call("TYPE", sample[0]) == b"string"
+    conn.sendall(b"".join(encode("STRLEN" if string else "EXISTS", k) for k in sample))
     lengths = sum(read() for _ in sample)
     estimate = used / len(sample) * len(keys)
     total += estimate
     line = f"{kind}: {len(keys)} keys, {used / len(sample):.1f} B per key, ~{estimate / 1e6:.2f} MB"
     if documents:
         line += f" = {estimate / documents:.1f} B per document"
-    if kind == "b":
+    if string:
         line += f", mean value {lengths / len(sample):.1f} B"
     line += f", encoding {call('OBJECT', 'ENCODING', sample[0]).decode()}"
     print(line)

@@ -13,12 +13,13 @@ final class BandEntries {
   /*
    * Why buckets of packed entries and not a set per band key (issue 15, memory): band keys are
    * 64-bit hashes, nearly all held by one or two documents, so a set per key costs a whole Redis
-   * key (~88 B: dict entry, name, object, an intset) for ~1.3 members: 412 B per verified document
-   * of 6 bands (measured at 40k, 2026-11-25). An entry here is 8 bytes and a bucket key's fixed
-   * cost is shared by ~{@link Layout#ENTRIES_PER_BAND_KEY} entries.
+   * key (~88 B: dict entry, name, object, an intset) for ~1.3 members: 415.9 B per verified
+   * document of 6 bands at 200k (MEMORY USAGE). An entry here is 8 bytes and a bucket key's fixed
+   * cost (~90 B) is shared by 32-64 entries (Layout#ENTRIES_PER_BAND_KEY): 77.3 B per document
+   * at 200k with 18 entries per bucket (32 aimed at), see docs/BENCHMARKS.md.
    * Why 3 bytes of the key: with 16 bucket bits an entry compares 40 bits of the key, so a probe
-   * of 6 buckets of ~32 entries passes a foreign entry with probability ~192 / 2^24 = 1.1e-5: one
-   * extra record fetched per ~87,000 checks, dropped by the exact comparison; a commit's conflict
+   * of 6 buckets of ~64 entries passes a foreign entry with probability ~384 / 2^24 = 2.3e-5: one
+   * extra record fetched per ~44,000 checks, dropped by the exact comparison; a commit's conflict
    * check compares the same bytes, so a false match makes it retry, never store wrongly.
    * Entry bytes = the big-endian bytes of (ordinal << 24 | rest): ordinals stay below 2^40.
    */

@@ -48,7 +48,7 @@ record Layout(int idBits, int blockBits, int bandBits) {
   static final Layout DEFAULT = new Layout(Keys.DEFAULT_ID_BITS, MAX_BLOCK_BITS, DEFAULT_BAND_BITS);
 
   /** Band entries per band bucket {@link #forDocuments} aims at, at the expected size. */
-  static final int ENTRIES_PER_BAND_KEY = 32;
+  static final int ENTRIES_PER_BAND_KEY = 64;
 
   /**
    * Band keys per document {@link #forDocuments} sizes for: the default band scheme's 6 (a
@@ -97,8 +97,8 @@ record Layout(int idBits, int blockBits, int bandBits) {
    * that keep block keys at up to {@value #ENTRIES_PER_BLOCK_KEY} entries and id buckets at up to
    * {@value #IDS_PER_BUCKET} ids and band buckets at up to {@value #ENTRIES_PER_BAND_KEY} entries
    * ({@value #BANDS_PER_DOCUMENT} per document), within the ranges. 1M documents: 14 block key bits
-   * (61 entries per key), 14 id bits (61 ids per bucket), 18 band bits (23 entries per bucket);
-   * 10M: 16 (152 entries per key), 17 (76 ids) and 21 (29 entries).
+   * (61 entries per key), 14 id bits (61 ids per bucket), 17 band bits (46 entries per bucket);
+   * 10M: 16 (152 entries per key), 17 (76 ids) and 20 (57 entries).
    *
    * @throws IllegalArgumentException if {@code documents} is not positive
    */

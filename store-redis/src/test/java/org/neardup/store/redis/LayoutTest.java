@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 class LayoutTest {
   @Test
   void forDocuments_keepsKeysAndBucketsWithinTheirTargets() {
-    assertThat(Layout.forDocuments(1_000_000)).isEqualTo(new Layout(14, 14, 18));
-    assertThat(Layout.forDocuments(10_000_000)).isEqualTo(new Layout(17, 16, 21));
+    assertThat(Layout.forDocuments(1_000_000)).isEqualTo(new Layout(14, 14, 17));
+    assertThat(Layout.forDocuments(10_000_000)).isEqualTo(new Layout(17, 16, 20));
     assertThat(Layout.forDocuments(1)).isEqualTo(new Layout(8, 8, 8));
     assertThat(Layout.forDocuments(Long.MAX_VALUE / 2)).isEqualTo(new Layout(24, 16, 22));
     for (long n = 1_000; n <= 100_000_000; n = n * 3 / 2) {
@@ -25,7 +25,7 @@ class LayoutTest {
       }
       if (l.bandBits() > Layout.MIN_BAND_BITS && l.bandBits() < Layout.MAX_BAND_BITS) {
         double perBucket = 6.0 * n / (1 << l.bandBits());
-        assertThat(perBucket).as("n=%s", n).isBetween(16.0, 32.0);
+        assertThat(perBucket).as("n=%s", n).isBetween(32.0, 64.0);
       }
     }
   }
