@@ -45,11 +45,13 @@ import org.neardup.store.StoredRecord;
  * PREFIX1, ... and their fingerprints or texts come from seed N, so another run into the same
  * collection loads other documents.
  *
- * <p>{@code preload=N}: before the clock starts, N more fingerprint-only documents (ids {@code p0,
- * p1, ...}, other random fingerprints) are imported into a fresh collection through the store's
- * {@link CollectionTransfer} (a way to reach 10M stored documents in minutes); the import's rate
- * and, for Redis, {@code used_memory} per document are printed, then the load runs into that
- * collection.
+ * <p>{@code preload=N}: before the clock starts, N more documents (ids {@code p0, p1, ...}, other
+ * random fingerprints) are imported into a fresh collection through the store's {@link
+ * CollectionTransfer} (a way to reach 10M stored documents in minutes); with {@code texts} each
+ * also gets random band keys and the sketch of one of 512 generated texts, so it costs the store
+ * what a verified document costs without being analysed. The import's rate and, for Redis, {@code
+ * used_memory} per document are printed, then the load runs into that collection (with DOCS 0 and
+ * {@code collection=NAME}, the preload alone: later processes load NAME).
  *
  * <p>{@code fingerprints}: random fingerprints, no verification (a collection of precomputed
  * fingerprints); {@code texts}: generated texts (30% near-copies), verified with sketches, no
@@ -115,6 +117,9 @@ public final class StoreLoad {
       long memBefore = usedMemory(store);
       if (preload > 0) {
         preload(store, name, settings, preload);
+      }
+      if (n == 0) {
+        return; // DOCS 0: the preload alone (the collection stays for the processes that follow)
       }
       Collection c = openOrCreate(store, shared != null || preload > 0, name, settings);
       int calls = (n + batch - 1) / batch;
@@ -209,11 +214,30 @@ public final class StoreLoad {
       FingerprintStore store, String name, CollectionSettings settings, long n) throws IOException {
     long before = usedMemory(store);
     SplittableRandom r = new SplittableRandom(12);
+    byte[][] sketches = new byte[0][];
+    int bands = 0;
+    if (settings.verify()) {
+      Analyzer analyzer = settings.deduplicator().analyzer();
+      bands = CollectionTransfer.Importer.bandCount(analyzer);
+      CorpusGenerator g = new CorpusGenerator(13, 0);
+      List<byte[]> made = new ArrayList<>();
+      while (made.size() < 512) {
+        Analysis a = analyzer.analyze(g.next());
+        if (a.sketch().bandKeys().length == bands) {
+          made.add(a.sketch().shingles().encode());
+        }
+      }
+      sketches = made.toArray(new byte[0][]);
+    }
     long t0 = System.nanoTime();
     try (CollectionTransfer.Importer in =
         CollectionTransfer.of(store)
             .importer(name, settings, settings.deduplicator().analyzer().id())) {
       for (long i = 0; i < n; i++) {
+        long[] bandKeys = new long[bands];
+        for (int b = 0; b < bands; b++) {
+          bandKeys[b] = r.nextLong();
+        }
         in.add(
             new StoredRecord(
                 i,
@@ -223,8 +247,8 @@ public final class StoreLoad {
                 Long.MAX_VALUE,
                 i,
                 "p" + i,
-                new long[0],
-                new byte[0]));
+                bandKeys,
+                bands == 0 ? new byte[0] : sketches[(int) (i % sketches.length)]));
       }
       in.finish();
     }
