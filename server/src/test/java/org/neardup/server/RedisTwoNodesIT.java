@@ -31,29 +31,48 @@ class RedisTwoNodesIT {
    * A service node on the redis store, as a separate process: a worker waits for the store, so more
    * workers than cores keep both nodes busy.
    */
-  private ServeProcess node(String url, String name) throws IOException {
-    return ServeProcess.start(
-        dir.resolve(name + ".err"),
-        List.of(),
-        List.of(
-            "--workers",
-            "16",
-            "--store",
-            "redis",
-            "--store-option",
-            "url=" + url,
-            "--store-option",
-            "prefix=two-nodes"));
+  private ServeProcess node(String url, String name, String... options) throws IOException {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "--workers",
+                "16",
+                "--store",
+                "redis",
+                "--store-option",
+                "url=" + url,
+                "--store-option",
+                "prefix=two-nodes"));
+    for (String option : options) {
+      args.add("--store-option");
+      args.add(option);
+    }
+    return ServeProcess.start(dir.resolve(name + ".err"), List.of(), args);
   }
+
+  /**
+   * The race's nodes wait up to 30 s for a Redis reply instead of the store's default 5 s, and its
+   * clients 3 minutes for an answer instead of 60 s: on a machine at load ~37 one Redis call once
+   * took longer than 5 s (a 503 for that request, and the race failed on it). The test checks
+   * exactly one new document per group, not latency; the kill test below keeps the default, since a
+   * killed server fails calls at once (connection refused or reset), not by the timeout.
+   */
+  private static final String PATIENT = "timeout-ms=30000";
 
   @Test
   public void twoNodes_concurrentNearCopies_exactlyOneNewPerGroup() throws Exception {
     try (RedisServer redis = RedisServer.start();
         // Both at once: either may create the default collection, the other finds it.
-        ServeProcess p1 = node(redis.url(), "node1");
-        ServeProcess p2 = node(redis.url(), "node2");
-        NeardupClient n1 = NeardupClient.builder(p1.uri(Duration.ofMinutes(2))).build();
-        NeardupClient n2 = NeardupClient.builder(p2.uri(Duration.ofMinutes(2))).build()) {
+        ServeProcess p1 = node(redis.url(), "node1", PATIENT);
+        ServeProcess p2 = node(redis.url(), "node2", PATIENT);
+        NeardupClient n1 =
+            NeardupClient.builder(p1.uri(Duration.ofMinutes(2)))
+                .timeout(Duration.ofMinutes(3))
+                .build();
+        NeardupClient n2 =
+            NeardupClient.builder(p2.uri(Duration.ofMinutes(2)))
+                .timeout(Duration.ofMinutes(3))
+                .build()) {
       ExactlyOneRace.of("two nodes on redis", 2000, 20261124L).run(List.of(n1, n2));
     }
   }
