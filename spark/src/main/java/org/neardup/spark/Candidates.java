@@ -123,8 +123,7 @@ final class Candidates {
     int tasks = (int) Math.max(partitions, Math.min(1 << 16, (records + (1 << 18) - 1) >> 18));
     return cells
         .partitionBy(new HashPartitioner(tasks))
-        .mapPartitions(
-            it -> new GroupPairs(LocalGroups.sorted(it), tables, masks, k, firstNew));
+        .mapPartitions(it -> new GroupPairs(LocalGroups.sorted(it), tables, masks, k, firstNew));
   }
 
   /** Streams a task's sorted groups, holding one group (or block pair) at a time. */
@@ -143,11 +142,7 @@ final class Candidates {
     private long[] next;
 
     GroupPairs(
-        Iterator<Tuple2<GroupKey, Member>> in,
-        int tables,
-        long[] masks,
-        int k,
-        int firstNew) {
+        Iterator<Tuple2<GroupKey, Member>> in, int tables, long[] masks, int k, int firstNew) {
       this.in = in;
       this.firstNew = firstNew;
       this.tables = tables;

@@ -8,6 +8,7 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 
 /**
@@ -29,7 +30,11 @@ final class PairLines {
 
   private PairLines() {}
 
-  static void write(
+  /**
+   * Writes the directory and returns how many pairs were written where they are (counted by an
+   * accumulator: a retried task may count its pairs twice; for the summary, not for decisions).
+   */
+  static long write(
       JavaSparkContext jsc,
       JavaRDD<long[]> pairs,
       JavaRDD<Doc> docs,
@@ -52,20 +57,24 @@ final class PairLines {
             .repartitionAndSortWithinPartitions(byFirst)
             .zipPartitions(docs, (ps, ds) -> OrdinalRanges.lookup(ds, byHighHalf(ps)))
             .map(e -> line(e._1()._1(), e._2().idJson, e._1()._2(), verify));
+    LongAccumulator inPlace = jsc.sc().longAccumulator("pairs written in place");
     if (!ids.isEmpty()) {
       lines =
           lines.union(
               pairs
                   .filter(p -> both(known.value(), p))
                   .map(
-                      p ->
-                          line(
-                              p,
-                              known.value().get((int) p[0]),
-                              known.value().get((int) p[1]),
-                              verify)));
+                      p -> {
+                        inPlace.add(1);
+                        return line(
+                            p,
+                            known.value().get((int) p[0]),
+                            known.value().get((int) p[1]),
+                            verify);
+                      }));
     }
     lines.saveAsTextFile(new Path(dir, "pairs").toString());
+    return inPlace.value();
   }
 
   private static boolean both(Map<Integer, String> ids, long[] p) {

@@ -351,7 +351,7 @@ public final class SparkDedupJob {
           .collectAsMap()
           .forEach(biggestIds::put);
     }
-    PairLines.write(jsc, pairs, docs, where, allIds, verify, staging);
+    long pairsInPlace = PairLines.write(jsc, pairs, docs, where, allIds, verify, staging);
 
     // 6. The summary: counts, the five biggest clusters, the first five errors.
     long[] counts = seen.counts;
@@ -389,6 +389,7 @@ public final class SparkDedupJob {
     spark1.put("partitions", partitions);
     spark1.put("input_splits", DocumentReader.splits(files, settings.inputPartitions).size());
     spark1.put("cluster_rounds", rounds[0]);
+    spark1.put("pairs_written_in_place", pairsInPlace);
     spark1.put("scheme", settings.blockScheme().toString());
     ObjectNode shuffled = spark1.putObject("shuffle_bytes_written");
     meter.stop().forEach(shuffled::put);
