@@ -4,7 +4,7 @@
 # all cores) on the same generated corpus, then on the same corpus where 1% of the documents are
 # copies of one text (one giant cluster), then the Spark self-join alone on random fingerprints
 # per block scheme (ALLPAIRS_FINGERPRINTS 0: not; DOCS 0: only the self-join; GIANT=0 in the
-# environment: not the giant-cluster corpus). CPU seconds (user + sys) are printed beside the wall
+# environment: not the giant-cluster corpus; PLAIN=0: only that one). CPU seconds (user + sys) are printed beside the wall
 # times: on a shared, loaded machine they compare far better than wall times. BASE_JAR=JAR in the
 # environment runs another build of the Spark job (an older commit's spark/target/neardup-spark.jar)
 # right after this one on each corpus, for a ratio measured side by side; SPARK_JAR=JAR runs that
@@ -39,6 +39,8 @@ echo "commit: $(git rev-parse --short HEAD)"
 inputs=("$corpus" "$giant")
 if [ "${GIANT:-1}" = 0 ]; then
   inputs=("$corpus") # GIANT=0: not the 1% giant-cluster corpus
+elif [ "${PLAIN:-1}" = 0 ]; then
+  inputs=("$giant") # PLAIN=0: only the giant-cluster corpus (for an A/B of it with BASE_JAR)
 fi
 if [ "$docs" = 0 ]; then
   inputs=() # the self-join alone

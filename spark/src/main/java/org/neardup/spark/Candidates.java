@@ -20,9 +20,11 @@ import scala.Tuple2;
  * table of a {@link BlockScheme} (so that two fingerprints within k bits share at least one key)
  * and under each of its MinHash band keys; groups of equal keys are compared pairwise.
  *
- * <p>Each pair is emitted once, by the same rules as {@code CorpusDedup}: a fingerprint pair within
- * k from the first table whose key the two share, and only if they share no band key (without
- * verification, band keys do not exist); a band pair from the first band they share.
+ * <p>The candidates are those of {@code CorpusDedup}: the pairs within k bits and the pairs that
+ * share a band key (without verification, band keys do not exist). Each is emitted once: a pair
+ * within k from the first table whose key the two share (there is one: the scheme is exact for k),
+ * any other pair from the first band they share. So a table's group needs no band key of its
+ * members, and band b's group needs only bands 0 to b - 1.
  *
  * <p>In incremental mode, pairs of two documents of the earlier run (ordinals below {@code
  * firstNew}) are not emitted: they were decided then.
@@ -35,6 +37,8 @@ import scala.Tuple2;
  * sizes reach the driver (at most members * keys / groupLimit of them).
  */
 final class Candidates {
+  private static final long[] NO_BANDS = new long[0];
+
   private Candidates() {}
 
   /**
@@ -88,15 +92,22 @@ final class Candidates {
             m -> {
               List<Tuple2<GroupKey, Member>> out = new ArrayList<>();
               Map<Long, Integer> nbs = blocks.value();
+              // What a group's comparison needs of a member: in a table's group no band key, in
+              // band b's group bands 0 to b - 1 (see consider): a third of the shuffle's bytes.
+              Member bare = new Member(m.ordinal, m.fingerprint, NO_BANDS, 0, m.shape);
               for (int k = 0; k < tables + m.bandKeys.length; k++) {
                 long value = k < tables ? m.fingerprint & masks[k] : m.bandKeys[k - tables];
+                long[] bands =
+                    k <= tables ? NO_BANDS : java.util.Arrays.copyOf(m.bandKeys, k - tables);
                 Integer nb = nbs.isEmpty() ? null : nbs.get(GroupKey.groupHash(k, value));
                 if (nb == null || nb <= 1) {
-                  out.add(new Tuple2<>(new GroupKey(k, value, 0, 0), m));
+                  Member v =
+                      k <= tables ? bare : new Member(m.ordinal, m.fingerprint, bands, 0, m.shape);
+                  out.add(new Tuple2<>(new GroupKey(k, value, 0, 0), v));
                   continue;
                 }
                 int a = Math.floorMod(GroupKey.groupHash(k, m.ordinal), nb);
-                Member copy = new Member(m.ordinal, m.fingerprint, m.bandKeys, a, m.shape);
+                Member copy = new Member(m.ordinal, m.fingerprint, bands, a, m.shape);
                 for (int c = 0; c < nb; c++) {
                   out.add(
                       new Tuple2<>(new GroupKey(k, value, Math.min(a, c), Math.max(a, c)), copy));
@@ -105,7 +116,6 @@ final class Candidates {
               return out.iterator();
             });
     int k = settings.maxDistance;
-    boolean verify = settings.verify;
     // A task sorts its members in memory: at most about 256k of them per task, so that what a
     // task holds stays small next to the heap (a million held 80 MB per task through several
     // young collections).
@@ -113,8 +123,7 @@ final class Candidates {
     int tasks = (int) Math.max(partitions, Math.min(1 << 16, (records + (1 << 18) - 1) >> 18));
     return cells
         .partitionBy(new HashPartitioner(tasks))
-        .mapPartitions(
-            it -> new GroupPairs(LocalGroups.sorted(it), tables, masks, k, verify, firstNew));
+        .mapPartitions(it -> new GroupPairs(LocalGroups.sorted(it), tables, masks, k, firstNew));
   }
 
   /** Streams a task's sorted groups, holding one group (or block pair) at a time. */
@@ -123,7 +132,6 @@ final class Candidates {
     private final int tables;
     private final long[] masks;
     private final int k;
-    private final boolean verify;
     private final int firstNew;
     private final List<Member> group = new ArrayList<>();
     private Tuple2<GroupKey, Member> pending;
@@ -134,18 +142,12 @@ final class Candidates {
     private long[] next;
 
     GroupPairs(
-        Iterator<Tuple2<GroupKey, Member>> in,
-        int tables,
-        long[] masks,
-        int k,
-        boolean verify,
-        int firstNew) {
+        Iterator<Tuple2<GroupKey, Member>> in, int tables, long[] masks, int k, int firstNew) {
       this.in = in;
       this.firstNew = firstNew;
       this.tables = tables;
       this.masks = masks;
       this.k = k;
-      this.verify = verify;
     }
 
     @Override
@@ -225,9 +227,8 @@ final class Candidates {
             return null; // an earlier table has this pair
           }
         }
-        if (verify && shareBand(lo.bandKeys, hi.bandKeys, lo.bandKeys.length)) {
-          return null; // the band groups have it
-        }
+      } else if (d <= k) {
+        return null; // the tables have it: the scheme is exact for k, so the two share a table
       } else if (shareBand(lo.bandKeys, hi.bandKeys, kind - tables)) {
         return null; // an earlier band has it
       }

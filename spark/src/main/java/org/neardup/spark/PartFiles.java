@@ -14,13 +14,15 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import scala.Tuple2;
 
 /**
  * Writes {@code clusters}, {@code unique}, {@code duplicates} and {@code errors} in one pass over
  * the decided documents: each partition writes its own {@code part-NNNNN} file in each of the four
  * directories (as {@code saveAsTextFile} names them, empty ones included), and returns the
- * summary's counts, its first errors and the ids of the biggest clusters' representatives, so that
+ * summary's counts, its first errors and the ids of the documents the driver asks for, so that
  * nothing is cached and no other pass over the documents is made.
  *
  * <p>A task attempt writes each file under a hidden name ({@code .part-NNNNN.attempt-A}, which
@@ -40,7 +42,7 @@ final class PartFiles {
 
   private PartFiles() {}
 
-  /** What the pass saw: the summary's counts, first errors and biggest representatives' ids. */
+  /** What the pass saw: the summary's counts, first errors and the ids asked for. */
   static final class Seen implements java.io.Serializable {
     private static final long serialVersionUID = 1L;
 
@@ -49,7 +51,7 @@ final class PartFiles {
 
     final List<String> firstErrors = new ArrayList<>();
 
-    /** (ordinal, id) of the representatives asked for. */
+    /** (ordinal, id) of the documents asked for. */
     final List<Tuple2<Integer, String>> ids = new ArrayList<>();
 
     void add(Seen o) {
@@ -69,7 +71,8 @@ final class PartFiles {
    * Writes the four directories under {@code dir} and returns what was seen, the partitions'
    * results merged in partition (input) order.
    *
-   * @param wanted ordinals of the representatives whose ids the summary needs
+   * @param wanted ordinals of the documents whose ids the driver needs (the biggest clusters'
+   *     representatives, the copies whose pairs are written where they are)
    */
   static Seen write(
       JavaRDD<Tuple2<Doc, Fact>> decided,
@@ -77,11 +80,13 @@ final class PartFiles {
       String dir,
       boolean verify,
       Set<Integer> wanted) {
+    Broadcast<Set<Integer>> asked =
+        JavaSparkContext.fromSparkContext(decided.context()).broadcast(wanted);
     List<Seen> parts =
         decided
             .mapPartitionsWithIndex(
                 (index, it) ->
-                    List.of(writePartition(index, it, conf, dir, verify, wanted)).iterator(),
+                    List.of(writePartition(index, it, conf, dir, verify, asked.value())).iterator(),
                 true)
             .collect();
     Seen all = new Seen();
@@ -123,15 +128,15 @@ final class PartFiles {
           continue;
         }
         line(out[CLUSTERS], o.cluster);
+        if (wanted.contains(d.ordinal)) {
+          seen.ids.add(new Tuple2<>(d.ordinal, d.idJson));
+        }
         if (o.representative) {
           out[UNIQUE].write(o.record);
           out[UNIQUE].write('\n');
           seen.counts[0]++;
           if (o.size > 1) {
             seen.counts[2]++;
-          }
-          if (wanted.contains(d.ordinal)) {
-            seen.ids.add(new Tuple2<>(d.ordinal, d.idJson));
           }
         } else {
           out[DUPLICATES].write(o.record);

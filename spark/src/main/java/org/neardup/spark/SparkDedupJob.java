@@ -14,7 +14,6 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -173,6 +172,8 @@ public final class SparkDedupJob {
     JavaRDD<long[]> candidates =
         Candidates.find(jsc, members, settings, partitions, firstNew, documents + firstNew);
     JavaRDD<long[]> pairs; // {i, j, distance, similarity as double bits}
+    // Pairs of shapes with more than the group limit of candidates (copies of one text).
+    java.util.Set<Tuple2<Long, Long>> hotShapes = new java.util.HashSet<>();
     if (verify) {
       // Read twice below (the first of each pair of shapes, then the join with the verdicts):
       // kept, or the self-join (the sort of every group and the scan of its pairs) runs twice.
@@ -194,8 +195,7 @@ public final class SparkDedupJob {
       // hold all candidates of one pair of shapes in one task. At most candidates / groupLimit of
       // them reach the driver.
       int hotLimit = Math.max(1, settings.groupLimit);
-      java.util.Set<Tuple2<Long, Long>> hotShapes =
-          new java.util.HashSet<>(firsts.filter(f -> count(f._2()) > hotLimit).keys().collect());
+      hotShapes.addAll(firsts.filter(f -> count(f._2()) > hotLimit).keys().collect());
       JavaPairRDD<Tuple2<Long, Long>, Long> verdicts =
           firsts
               .values()
@@ -327,10 +327,21 @@ public final class SparkDedupJob {
     for (Tuple2<Integer, Integer> b : biggest) {
       biggestReps.add(b._1());
     }
-    PartFiles.Seen seen = PartFiles.write(decided, conf, staging.toString(), verify, biggestReps);
-    java.util.Map<Integer, String> biggestIds = new java.util.HashMap<>();
+    // The documents of the copies of one text (the members of a hot pair of shapes): the same pass
+    // brings their ids, so that their pairs are written where they are (PairLines).
+    java.util.HashSet<Integer> wanted = new java.util.HashSet<>(biggestReps);
+    wanted.addAll(copies(jsc, members, hotShapes));
+    PartFiles.Seen seen = PartFiles.write(decided, conf, staging.toString(), verify, wanted);
+    java.util.Map<Integer, String> allIds = new java.util.HashMap<>();
     for (Tuple2<Integer, String> e : seen.ids) {
-      biggestIds.put(e._1(), e._2());
+      allIds.put(e._1(), e._2());
+    }
+    java.util.Map<Integer, String> biggestIds = new java.util.HashMap<>();
+    for (Integer r : biggestReps) {
+      String id = allIds.get(r);
+      if (id != null) {
+        biggestIds.put(r, id);
+      }
     }
     if (earlier != null && biggestIds.size() < biggestReps.size()) {
       // The representative of a big cluster may be a document of the earlier run.
@@ -340,50 +351,7 @@ public final class SparkDedupJob {
           .collectAsMap()
           .forEach(biggestIds::put);
     }
-    // The pairs with their two ids: brought by a merge with the documents, sorted by the second
-    // ordinal, then one with the documents sorted by (first, second) ordinal, so that the part
-    // files
-    // in name order hold the pairs in order.
-    Partitioner byFirst = where.byHighHalf();
-    saveText(
-        pairs
-            .mapToPair(p -> new Tuple2<>((int) p[1], p))
-            .repartitionAndSortWithinPartitions(where)
-            .zipPartitions(docs, (ps, ds) -> OrdinalRanges.lookup(ds, ps))
-            .mapToPair(
-                e ->
-                    new Tuple2<>(
-                        (e._1()[0] << 32) | e._1()[1], new Tuple2<>(e._1(), e._2().idJson)))
-            .repartitionAndSortWithinPartitions(byFirst)
-            .zipPartitions(
-                docs,
-                (ps, ds) ->
-                    OrdinalRanges.lookup(
-                        ds,
-                        new Iterator<Tuple2<Integer, Tuple2<long[], String>>>() {
-                          @Override
-                          public boolean hasNext() {
-                            return ps.hasNext();
-                          }
-
-                          @Override
-                          public Tuple2<Integer, Tuple2<long[], String>> next() {
-                            Tuple2<Long, Tuple2<long[], String>> p = ps.next();
-                            return new Tuple2<>((int) (p._1() >>> 32), p._2());
-                          }
-                        }))
-            .map(
-                e -> {
-                  long[] p = e._1()._1();
-                  return Lines.pair(
-                      e._2().idJson,
-                      e._1()._2(),
-                      (int) p[2],
-                      Double.longBitsToDouble(p[3]),
-                      verify);
-                }),
-        staging,
-        "pairs");
+    long pairsInPlace = PairLines.write(jsc, pairs, docs, where, allIds, verify, staging);
 
     // 6. The summary: counts, the five biggest clusters, the first five errors.
     long[] counts = seen.counts;
@@ -421,6 +389,7 @@ public final class SparkDedupJob {
     spark1.put("partitions", partitions);
     spark1.put("input_splits", DocumentReader.splits(files, settings.inputPartitions).size());
     spark1.put("cluster_rounds", rounds[0]);
+    spark1.put("pairs_written_in_place", pairsInPlace);
     spark1.put("scheme", settings.blockScheme().toString());
     ObjectNode shuffled = spark1.putObject("shuffle_bytes_written");
     meter.stop().forEach(shuffled::put);
@@ -460,6 +429,27 @@ public final class SparkDedupJob {
     return summary;
   }
 
+  /**
+   * The ordinals of the members whose shape is in one of the hot pairs of shapes, at most {@link
+   * PairLines#MAX_IDS} of them: one pass over the (small, cached) members.
+   */
+  private static List<Integer> copies(
+      JavaSparkContext jsc, JavaRDD<Member> members, java.util.Set<Tuple2<Long, Long>> hot) {
+    if (hot.isEmpty()) {
+      return List.of();
+    }
+    java.util.HashSet<Long> shapes = new java.util.HashSet<>();
+    for (Tuple2<Long, Long> h : hot) {
+      shapes.add(h._1());
+      shapes.add(h._2());
+    }
+    Broadcast<java.util.Set<Long>> wanted = jsc.broadcast(shapes);
+    return members
+        .filter(m -> wanted.value().contains(m.shape))
+        .map(m -> m.ordinal)
+        .take(PairLines.MAX_IDS);
+  }
+
   /** Of two candidates with the same pair of shapes, the first (by ordinals), with both counts. */
   private static long[] firstOfShapes(long[] a, long[] b) {
     long[] f = a[0] < b[0] || (a[0] == b[0] && a[1] < b[1]) ? a : b;
@@ -494,10 +484,6 @@ public final class SparkDedupJob {
       throw new IOException(
           target + " exists and is not the output of an earlier run; remove it or pass --force");
     }
-  }
-
-  private static void saveText(JavaRDD<String> lines, Path dir, String name) {
-    lines.saveAsTextFile(new Path(dir, name).toString());
   }
 
   /** Orders cluster sizes, largest first, then the earliest representative. */

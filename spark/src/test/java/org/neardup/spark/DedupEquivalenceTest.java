@@ -204,6 +204,12 @@ class DedupEquivalenceTest {
       Path got = tmp.resolve("gen-spark-" + c[0] + "-" + c[1]);
       JsonNode s = spark(got, c[3] == 1, c[0], c[1], c[2], input.toString());
       assertSame(want, e, got, s);
+      if (c[2] < 87 * 86 / 2) {
+        // The 87 exact copies' pairs are a hot pair of shapes: written where they are.
+        assertThat(s.at("/spark/pairs_written_in_place").asLong())
+            .as("pairs written in place, group limit " + c[2])
+            .isGreaterThanOrEqualTo(87 * 86 / 2);
+      }
     }
     // Without verification, fingerprint distance alone decides.
     Path want2 = tmp.resolve("gen-engine-nv");

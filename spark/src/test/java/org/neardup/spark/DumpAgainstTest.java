@@ -31,10 +31,11 @@ import org.neardup.testkit.Texts;
 
 /**
  * One test, two incremental runs and two refused ones on one session (each run is some 70 Spark
- * stages, which is what costs here, not the documents). A service collection, exported with {@code neardup store export} from a real embedded store,
- * serves as the earlier corpus of an incremental run ({@code --against DUMP}) with nothing
- * recomputed: the new batch's lines are those {@code neardup dedup OLD NEW} writes for the new
- * documents in one full run, and no line is about a stored document.
+ * stages, which is what costs here, not the documents). A service collection, exported with {@code
+ * neardup store export} from a real embedded store, serves as the earlier corpus of an incremental
+ * run ({@code --against DUMP}) with nothing recomputed: the new batch's lines are those {@code
+ * neardup dedup OLD NEW} writes for the new documents in one full run, and no line is about a
+ * stored document.
  */
 class DumpAgainstTest {
   private static final ObjectMapper JSON = new ObjectMapper();
