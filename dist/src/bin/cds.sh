@@ -5,7 +5,7 @@
 # user runs it). An archive belongs to one java binary and one class path, so it is made on the
 # machine that runs neardup, from training runs: `fingerprint` of a two-line input (Chinese and
 # English), which loads the classes of reading, analysis and output, `fingerprint --help` and
-# `--help`. Each run lists the classes it loads (-XX:DumpLoadedClassList); the lists together make
+# `help`. Each run lists the classes it loads (-XX:DumpLoadedClassList); the lists together make
 # a static archive (-Xshare:dump), which replaces the JDK's default one: the JDK's classes, ours and
 # the lambda forms all of those runs used, where a dynamic archive (-XX:ArchiveClassesAtExit) holds
 # only what one run loaded on top of the default archive.
@@ -39,7 +39,8 @@ neardup_cds_archive() {
       >/dev/null 2>&1 || status=$?
   fi
   if [ "$status" -eq 0 ]; then
-    "$java" -Xshare:off -XX:DumpLoadedClassList="$tmp.3" "$@" --help >/dev/null 2>&1 || status=$?
+    # `help` renders through picocli (`--help` prints a stored text, HelpTexts).
+    "$java" -Xshare:off -XX:DumpLoadedClassList="$tmp.3" "$@" help >/dev/null 2>&1 || status=$?
   fi
   # One line per class: the JDK 17 dump crashed on a list with a lambda-proxy line twice.
   if [ "$status" -eq 0 ]; then

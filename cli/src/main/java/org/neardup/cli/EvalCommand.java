@@ -96,7 +96,7 @@ final class EvalCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       paramLabel = "N",
-      description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
+      description = "Worker threads. Default: all cores.")
   int threads = Runtime.getRuntime().availableProcessors();
 
   @Option(

@@ -67,7 +67,7 @@ final class InputOptions {
   @Option(
       names = "--threads",
       paramLabel = "N",
-      description = "Worker threads. Default: all cores (${DEFAULT-VALUE}).")
+      description = "Worker threads. Default: all cores.")
   int threads = Runtime.getRuntime().availableProcessors();
 
   /**

@@ -47,7 +47,12 @@ public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  public static void main(String[] args) {
+  public static void main(String[] args) throws java.io.IOException {
+    // `neardup [COMMAND] --help` prints the text picocli rendered at build time, without building
+    // picocli's model (HelpTexts).
+    if (HelpTexts.print(args, System.out)) {
+      System.exit(0);
+    }
     System.exit(run(args));
   }
 

@@ -29,6 +29,22 @@ final class TermTable {
     size = 0;
   }
 
+  /** The index of the term, or -1 when the table does not hold it. */
+  int indexOf(long hash) {
+    long key = hash == 0 ? 1 : hash;
+    int slot = (int) (key ^ (key >>> 32)) & mask;
+    while (true) {
+      long k = keys[slot];
+      if (k == key) {
+        return slotToIndex[slot];
+      }
+      if (k == 0) {
+        return -1;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+
   /** Counts one occurrence of the term; returns its index (new terms get the next index). */
   int increment(long hash, float idf) {
     long key = hash == 0 ? 1 : hash;
