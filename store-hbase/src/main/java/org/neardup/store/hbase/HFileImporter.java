@@ -40,13 +40,16 @@ import org.neardup.store.StoredRecord;
  *
  * <p>The rows are exactly those {@link HBaseTransfer}'s puts write (and a commit of {@link
  * HBaseCollection}): the same keys, qualifiers, values and TTLs (as TTL tags), with the load's time
- * as timestamp, so that the collection answers as one built by inserts. Documents table: the
- * document rows go to the files as records arrive (they sort by ordinal, the dump's order); the id,
- * member, root-id and expiry rows, which sort otherwise, are sorted at {@link #finish()} and follow
- * in one pass (kinds {@code d < i < m < r < x}). Index table: the block rows of table t, sorted by
- * block value, then fingerprint, then ordinal (stable radix passes: fingerprint, then block value),
- * one file set per table t; band rows, sorted by band key, one more. Every file set starts a new
- * file at each region's start key.
+ * as timestamp, so that the collection answers as one built by inserts. Cells are built straight
+ * into KeyValue bytes ({@link CellBuilder}); files carry no block encoding (a compaction encodes
+ * them later). Documents table: the document rows go to the files as records arrive (they sort by
+ * ordinal, the dump's order); the id, member, root-id and expiry rows, which sort otherwise, are
+ * sorted at {@link #finish()} and follow in one pass (kinds {@code d < i < m < r < x}), on one
+ * thread. Index table, on another: the block rows of each table t sorted by block value, then
+ * fingerprint, then ordinal (stable radix passes: fingerprint, then block value), and the band rows
+ * by band key, merged into row order and written as two halves by first byte (the second half on
+ * whichever thread is free first). Every file set starts a new file at each region's start key, so
+ * a region gets one file per half that reaches it.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
@@ -212,20 +215,17 @@ final class HFileImporter implements CollectionTransfer.Importer {
     List<Path> docFiles = new ArrayList<>();
     List<Path> indexFiles = new ArrayList<>();
     try {
-      docs.close();
-      docFiles.addAll(docs.files());
-      // Four jobs on two threads, each with its own files (the bulk load takes several files per
-      // region, in any order): the id rows; the member, cluster-id and expiry rows; the index's
-      // rows in two halves by first byte. They share nothing but what add() collected, which all
-      // only read.
+      // Two jobs, one per thread: the documents table's rows after the document rows (ids, then
+      // cluster members, cluster ids and expiry rows, in the same files: one file per region, as
+      // a region that receives 3 files compacts them at once), and the index's rows, whose second
+      // half (by first byte) the first free thread writes. They share nothing but what add()
+      // collected, which all only read.
       int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
-        Future<List<Path>> ids = pool.submit(() -> writeIdRows(n, uid));
-        Future<List<Path>> others = pool.submit(() -> writeClusterAndExpiryRows(n, uid));
+        Future<List<Path>> rows = pool.submit(() -> writeDocRows(n, uid));
         Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid, pool));
-        docFiles.addAll(await(ids));
-        docFiles.addAll(await(others));
+        docFiles.addAll(await(rows));
         indexFiles.addAll(await(index));
       } finally {
         pool.shutdownNow();
@@ -275,8 +275,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
   }
 
-  /** The id rows, sorted by id; refuses an id the dump holds twice. */
-  private List<Path> writeIdRows(int n, int uid) throws IOException {
+  /**
+   * The id rows (sorted by id; refuses an id the dump holds twice), then the cluster member,
+   * cluster-id and expiry rows (kinds d < i < m < r < x), after the document rows add() wrote.
+   */
+  private List<Path> writeDocRows(int n, int uid) throws IOException {
     // Sorted by the ids' first 8 bytes (radix), then by all their bytes among equal prefixes.
     long[] prefixes = new long[n];
     for (int d = 0; d < n; d++) {
@@ -289,58 +292,49 @@ final class HFileImporter implements CollectionTransfer.Importer {
             (a, b) -> Arrays.compareUnsigned(ids.get(a), ids.get(b)));
     prefixes = null;
     CellBuilder b = new CellBuilder(DOC_FAMILY, now);
-    try (HFileSink s = sink(DOC_FAMILY, "ids", docStarts)) {
-      for (int i = 0; i < n; i++) {
-        int d = byId[i];
-        if (i > 0 && Arrays.equals(ids.get(byId[i - 1]), ids.get(d))) {
-          throw new IllegalArgumentException(
-              "the dump holds id '"
-                  + new String(ids.get(d), StandardCharsets.UTF_8)
-                  + "' twice (ordinals "
-                  + (ordinals.get(byId[i - 1]) - 1)
-                  + " and "
-                  + (ordinals.get(d) - 1)
-                  + ")");
-        }
-        b.row().putInt(uid).put(Rows.ID).put(ids.get(d));
-        s.append(b.longValue(VALUE, ordinals.get(d), ttl(expiries.get(d))));
+    HFileSink s = docs;
+    for (int i = 0; i < n; i++) {
+      int d = byId[i];
+      if (i > 0 && Arrays.equals(ids.get(byId[i - 1]), ids.get(d))) {
+        throw new IllegalArgumentException(
+            "the dump holds id '"
+                + new String(ids.get(d), StandardCharsets.UTF_8)
+                + "' twice (ordinals "
+                + (ordinals.get(byId[i - 1]) - 1)
+                + " and "
+                + (ordinals.get(d) - 1)
+                + ")");
       }
-      s.close();
-      return s.files();
+      b.row().putInt(uid).put(Rows.ID).put(ids.get(d));
+      s.append(b.longValue(VALUE, ordinals.get(d), ttl(expiries.get(d))));
     }
-  }
-
-  /** The cluster member, cluster-id and expiry rows (kinds m < r < x), in one file set. */
-  private List<Path> writeClusterAndExpiryRows(int n, int uid) throws IOException {
-    CellBuilder b = new CellBuilder(DOC_FAMILY, now);
-    try (HFileSink s = sink(DOC_FAMILY, "rows", docStarts)) {
-      // Cluster members: by root, then ordinal.
-      int[] byRoot = SortOrder.byKey(SortOrder.identity(n), roots.array(), 64);
-      for (int d : byRoot) {
-        b.row().putInt(uid).put(Rows.MEMBERS).putLong(roots.get(d));
-        s.append(b.longQualifier(ordinals.get(d), ttl(expiries.get(d))));
-      }
-      byRoot = null;
-      // Clusters' ids (no TTL: later members name their cluster by it).
-      int[] byRootId =
-          SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
-      for (int i : byRootId) {
-        b.row().putInt(uid).put(Rows.ROOT_ID).putLong(rootOrdinals.get(i));
-        s.append(b.bytesValue(VALUE, rootNames.get(i), CellBuilder.NO_TTL));
-      }
-      byRootId = null;
-      // Expiry rows, by expiry then ordinal.
-      int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), expiries.array(), 64);
-      for (int d : byExpiry) {
-        long exp = expiries.get(d);
-        if (exp != Long.MAX_VALUE) {
-          b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinals.get(d));
-          s.append(b.bytesValue(VALUE, EMPTY, ttl(exp)));
-        }
-      }
-      s.close();
-      return s.files();
+    byId = null;
+    // Cluster members: by root, then ordinal.
+    int[] byRoot = SortOrder.byKey(SortOrder.identity(n), roots.array(), 64);
+    for (int d : byRoot) {
+      b.row().putInt(uid).put(Rows.MEMBERS).putLong(roots.get(d));
+      s.append(b.longQualifier(ordinals.get(d), ttl(expiries.get(d))));
     }
+    byRoot = null;
+    // Clusters' ids (no TTL: later members name their cluster by it).
+    int[] byRootId =
+        SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
+    for (int i : byRootId) {
+      b.row().putInt(uid).put(Rows.ROOT_ID).putLong(rootOrdinals.get(i));
+      s.append(b.bytesValue(VALUE, rootNames.get(i), CellBuilder.NO_TTL));
+    }
+    byRootId = null;
+    // Expiry rows, by expiry then ordinal.
+    int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), expiries.array(), 64);
+    for (int d : byExpiry) {
+      long exp = expiries.get(d);
+      if (exp != Long.MAX_VALUE) {
+        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinals.get(d));
+        s.append(b.bytesValue(VALUE, EMPTY, ttl(exp)));
+      }
+    }
+    s.close();
+    return s.files();
   }
 
   /**
