@@ -6,7 +6,7 @@
 # old tree and here, ROUNDS times alternately (old first), with the same arguments; the last lines
 # are each run's fingerprints/s and the new/old ratio of the mean rates.
 # Usage: benchmarks/hbase-bulk-load-vs.sh OLD_COMMIT ROUNDS [hbase-bulk-load.sh arguments...]
-#   e.g. benchmarks/hbase-bulk-load-vs.sh d39c087 1 2000000 0 3g   (about 4 minutes on a quiet box)
+#   e.g. benchmarks/hbase-bulk-load-vs.sh d39c087 1 1000000 0 3g   (about 4-5 minutes on a quiet box)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 old_commit="$1"
