@@ -228,7 +228,17 @@ final class HFileImporter implements CollectionTransfer.Importer {
         docFiles.addAll(await(rows));
         indexFiles.addAll(await(index));
       } finally {
+        // When one job failed, the other stops (interrupted) before close() deletes the staged
+        // files, so that it leaves none behind.
         pool.shutdownNow();
+        try {
+          if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
+            throw new IOException("the import's writer threads did not stop within 5 minutes");
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted stopping the import's writers");
+        }
       }
       long t1 = System.nanoTime();
       sortWriteNanos = t1 - t0;
