@@ -5,11 +5,16 @@
 # (store-hbase's HBaseBulkLoadBench). Prints store-hbase/target/hbase-bulk-load.txt.
 # Usage: benchmarks/hbase-bulk-load.sh [N] [P] [HEAP]   (defaults 1000000 100000 4g; the issue's
 #   figure is N = 10000000, which needs about 3 GB of heap and 4 GB of disk under store-hbase/target)
+# JFR_DIR=dir records a Java Flight Recording of the test JVM to dir/bulk-<commit>.jfr.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 echo "commit: $(git rev-parse --short HEAD)"
-mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
+jfr=()
+if [[ -n "${JFR_DIR:-}" ]]; then
+  jfr=("-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:StartFlightRecording=filename=$JFR_DIR/bulk-$(git rev-parse --short HEAD).jfr,settings=profile")
+fi
+mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false "${jfr[@]}" \
   -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk="${1:-1000000}" \
   -Dneardup.hbase.puts="${2:-100000}" -Dhbase.test.heap="${3:-4g}" -Dhbase.test.timeout=5400 ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"

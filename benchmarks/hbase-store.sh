@@ -9,7 +9,8 @@
 #   random fingerprints by HFile import, and the fingerprints are checked against them (no size
 #   on disk then). The mini-cluster and the client share this machine's cores.
 #   Environment: SINGLES=S single calls after the batches (default VERIFIED_DOCS / 10);
-#   JFR=FILE records a flight recording of the test JVM (client and mini-cluster) into FILE.
+#   JFR=FILE records a flight recording of the test JVM (client and mini-cluster) into FILE;
+#   HEAP=SIZE the test JVM's heap (default 3g; PRELOAD=10000000 needs 4g).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -17,7 +18,7 @@ echo "commit: $(git rev-parse --short HEAD)"
 mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
   -Dtest=HBaseStoreBench -Dneardup.hbase.bench="${1:-20000}" \
   -Dneardup.hbase.schemes="${2:-200000}" -Dneardup.hbase.batch="${3:-200}" \
-  -Dneardup.hbase.preload="${4:-0}" -Dhbase.test.heap=3g -Dhbase.test.timeout=3600 \
+  -Dneardup.hbase.preload="${4:-0}" -Dhbase.test.heap="${HEAP:-3g}" -Dhbase.test.timeout=3600 \
   ${SINGLES:+-Dneardup.hbase.singles=$SINGLES} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"

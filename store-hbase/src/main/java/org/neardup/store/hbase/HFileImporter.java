@@ -19,15 +19,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.ArrayBackedTag;
-import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.Tag;
-import org.apache.hadoop.hbase.TagType;
-import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
@@ -44,13 +40,16 @@ import org.neardup.store.StoredRecord;
  *
  * <p>The rows are exactly those {@link HBaseTransfer}'s puts write (and a commit of {@link
  * HBaseCollection}): the same keys, qualifiers, values and TTLs (as TTL tags), with the load's time
- * as timestamp, so that the collection answers as one built by inserts. Documents table: the
- * document rows go to the files as records arrive (they sort by ordinal, the dump's order); the id,
- * member, root-id and expiry rows, which sort otherwise, are sorted at {@link #finish()} and follow
- * in one pass (kinds {@code d < i < m < r < x}). Index table: the block rows of table t, sorted by
- * block value, then fingerprint, then ordinal (stable radix passes: fingerprint, then block value),
- * one file set per table t; band rows, sorted by band key, one more. Every file set starts a new
- * file at each region's start key.
+ * as timestamp, so that the collection answers as one built by inserts. Cells are built straight
+ * into KeyValue bytes ({@link CellBuilder}); files carry no block encoding (a compaction encodes
+ * them later). Documents table: the document rows go to the files as records arrive (they sort by
+ * ordinal, the dump's order); the id, member, root-id and expiry rows, which sort otherwise, are
+ * sorted at {@link #finish()} and follow in one pass (kinds {@code d < i < m < r < x}), on one
+ * thread. Index table, on another: the block rows of each table t sorted by block value, then
+ * fingerprint, then ordinal (stable radix passes: fingerprint, then block value), and the band rows
+ * by band key, merged into row order and written as two halves by first byte (the second half on
+ * whichever thread is free first). Every file set starts a new file at each region's start key, so
+ * a region gets one file per half that reaches it.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
@@ -76,11 +75,10 @@ final class HFileImporter implements CollectionTransfer.Importer {
   private final FileSystem fs;
   private final Path dir;
   private final long now;
-  private final DataBlockEncoding docEncoding;
-  private final DataBlockEncoding indexEncoding;
   private final byte[][] docStarts;
   private final byte[][] indexStarts;
   private final HFileSink docs;
+  private final CellBuilder docCells;
 
   // Per document, in ordinal order (HBase ordinals: the dump's + 1).
   private final LongList ordinals = new LongList();
@@ -125,16 +123,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
             base.toUri().getScheme() == null ? FileSystem.getDefaultUri(conf) : base.toUri(), conf);
     this.dir = fs.makeQualified(new Path(base, "c" + c.uid + "-" + UUID.randomUUID()));
     this.now = store.clock().millis();
-    try (Admin admin = store.connection().getAdmin()) {
-      docEncoding =
-          admin.getDescriptor(store.docs).getColumnFamily(DOC_FAMILY).getDataBlockEncoding();
-      indexEncoding =
-          admin.getDescriptor(store.index).getColumnFamily(INDEX_FAMILY).getDataBlockEncoding();
-    }
     this.docStarts = starts(store.docs);
     this.indexStarts = starts(store.index);
     fs.mkdirs(dir);
-    this.docs = sink(DOC_FAMILY, "docs", docStarts, docEncoding);
+    this.docs = sink(DOC_FAMILY, "docs", docStarts);
+    this.docCells = new CellBuilder(DOC_FAMILY, now);
   }
 
   private byte[][] starts(TableName table) throws IOException {
@@ -145,18 +138,25 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
   }
 
-  private HFileSink sink(byte[] family, String name, byte[][] starts, DataBlockEncoding encoding) {
+  /**
+   * The files are written without the family's block encoding (FAST_DIFF): encoding cost the client
+   * 14% of a 2M import's CPU (JFR), and the region server reads unencoded files as they are until a
+   * compaction rewrites them encoded.
+   */
+  private HFileSink sink(byte[] family, String name, byte[][] starts) {
     return new HFileSink(
-        conf, fs, new Path(dir, Bytes.toString(family)), name, starts, family, encoding);
+        conf,
+        fs,
+        new Path(dir, Bytes.toString(family)),
+        name,
+        starts,
+        family,
+        DataBlockEncoding.NONE);
   }
 
-  private KeyValue cell(byte[] row, byte[] family, byte[] qualifier, byte[] value, long exp) {
-    if (exp == Long.MAX_VALUE) {
-      return new KeyValue(row, family, qualifier, now, KeyValue.Type.Put, value);
-    }
-    List<Tag> ttl =
-        List.of(new ArrayBackedTag(TagType.TTL_TAG_TYPE, Bytes.toBytes(c.ttlMs(exp, now))));
-    return new KeyValue(row, family, qualifier, now, KeyValue.Type.Put, value, ttl);
+  /** The TTL tag's milliseconds for a cell expiring at {@code exp}, or none. */
+  private long ttl(long exp) {
+    return exp == Long.MAX_VALUE ? CellBuilder.NO_TTL : c.ttlMs(exp, now);
   }
 
   @Override
@@ -172,18 +172,15 @@ final class HFileImporter implements CollectionTransfer.Importer {
     long root = r.root() + 1;
     long exp = r.expiresAt();
     long[] keys = verify ? r.bandKeys() : new long[0];
-    byte[] row = Rows.doc(uid, o);
+    long ttl = ttl(exp);
     // Qualifiers in order: p < r < s.
-    docs.append(cell(row, DOC_FAMILY, ROOT, Rows.ordinal(root), exp));
+    CellBuilder b = docCells.row().putInt(uid).put(Rows.DOC).putLong(o);
+    docs.append(b.longValue(ROOT, root, ttl));
     docs.append(
-        cell(
-            row,
-            DOC_FAMILY,
-            REC,
-            new DocRecord(r.fingerprint(), r.timestamp(), exp, keys, r.id()).encode(),
-            exp));
+        b.bytesValue(
+            REC, new DocRecord(r.fingerprint(), r.timestamp(), exp, keys, r.id()).encode(), ttl));
     if (verify) {
-      docs.append(cell(row, DOC_FAMILY, SKETCH, r.sketch(), exp));
+      docs.append(b.bytesValue(SKETCH, r.sketch(), ttl));
     }
     int doc = ordinals.size();
     ordinals.add(o);
@@ -215,37 +212,39 @@ final class HFileImporter implements CollectionTransfer.Importer {
     long t0 = System.nanoTime();
     int n = ordinals.size();
     int uid = c.uid;
+    List<Path> docFiles = new ArrayList<>();
     List<Path> indexFiles = new ArrayList<>();
     try {
-      // The documents table's rows in this thread, the index's in another: they share no data
-      // but what add() collected, which both only read.
-      ExecutorService pool = Executors.newSingleThreadExecutor();
-      Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid));
-      pool.shutdown();
+      // Two jobs, one per thread: the documents table's rows after the document rows (ids, then
+      // cluster members, cluster ids and expiry rows, in the same files: one file per region, as
+      // a region that receives 3 files compacts them at once), and the index's rows, whose second
+      // half (by first byte) the first free thread writes. They share nothing but what add()
+      // collected, which all only read.
+      int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
-        writeDocRows(n, uid);
+        Future<List<Path>> rows = pool.submit(() -> writeDocRows(n, uid));
+        Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid, pool));
+        docFiles.addAll(await(rows));
+        indexFiles.addAll(await(index));
       } finally {
+        // When one job failed, the other stops (interrupted) before close() deletes the staged
+        // files, so that it leaves none behind.
+        pool.shutdownNow();
         try {
-          indexFiles.addAll(index.get());
+          if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
+            throw new IOException("the import's writer threads did not stop within 5 minutes");
+          }
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted writing the index's files");
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof IOException io) {
-            throw io;
-          }
-          if (cause instanceof RuntimeException re) {
-            throw re;
-          }
-          throw new IOException(cause);
+          throw new java.io.InterruptedIOException("interrupted stopping the import's writers");
         }
       }
       long t1 = System.nanoTime();
       sortWriteNanos = t1 - t0;
 
       loading = true;
-      load(store.docs, DOC_FAMILY, docs.files());
+      load(store.docs, DOC_FAMILY, docFiles);
       load(store.index, INDEX_FAMILY, indexFiles);
       loadNanos = System.nanoTime() - t1;
       HBaseTransfer.complete(store, c, last, n);
@@ -264,11 +263,46 @@ final class HFileImporter implements CollectionTransfer.Importer {
     return n;
   }
 
-  /** The id, member, cluster-id and expiry rows, after the document rows add() wrote. */
-  private void writeDocRows(int n, int uid) throws IOException {
-    // Ids, sorted by their bytes; a dump never holds one twice.
-    int[] byId = SortOrder.identity(n);
-    SortOrder.sort(byId, (a, b) -> Arrays.compareUnsigned(ids.get(a), ids.get(b)));
+  /** The task's result, its exception unwrapped. */
+  private static <T> T await(Future<T> f) throws IOException {
+    try {
+      return f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted writing the import's files");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IOException(cause);
+    }
+  }
+
+  /**
+   * The id rows (sorted by id; refuses an id the dump holds twice), then the cluster member,
+   * cluster-id and expiry rows (kinds d < i < m < r < x), after the document rows add() wrote.
+   */
+  private List<Path> writeDocRows(int n, int uid) throws IOException {
+    // Sorted by the ids' first 8 bytes (radix), then by all their bytes among equal prefixes.
+    long[] prefixes = new long[n];
+    for (int d = 0; d < n; d++) {
+      prefixes[d] = SortOrder.prefix(ids.get(d));
+    }
+    int[] byId =
+        SortOrder.sort(
+            SortOrder.identity(n),
+            prefixes,
+            (a, b) -> Arrays.compareUnsigned(ids.get(a), ids.get(b)));
+    prefixes = null;
+    CellBuilder b = new CellBuilder(DOC_FAMILY, now);
+    HFileSink s = docs;
     for (int i = 0; i < n; i++) {
       int d = byId[i];
       if (i > 0 && Arrays.equals(ids.get(byId[i - 1]), ids.get(d))) {
@@ -281,57 +315,46 @@ final class HFileImporter implements CollectionTransfer.Importer {
                 + (ordinals.get(d) - 1)
                 + ")");
       }
-      docs.append(
-          cell(
-              Rows.id(uid, ids.get(d)),
-              DOC_FAMILY,
-              VALUE,
-              Rows.ordinal(ordinals.get(d)),
-              expiries.get(d)));
+      b.row().putInt(uid).put(Rows.ID).put(ids.get(d));
+      s.append(b.longValue(VALUE, ordinals.get(d), ttl(expiries.get(d))));
     }
     byId = null;
     // Cluster members: by root, then ordinal.
     int[] byRoot = SortOrder.byKey(SortOrder.identity(n), roots.array(), 64);
     for (int d : byRoot) {
-      docs.append(
-          cell(
-              Rows.members(uid, roots.get(d)),
-              DOC_FAMILY,
-              Rows.ordinal(ordinals.get(d)),
-              EMPTY,
-              expiries.get(d)));
+      b.row().putInt(uid).put(Rows.MEMBERS).putLong(roots.get(d));
+      s.append(b.longQualifier(ordinals.get(d), ttl(expiries.get(d))));
     }
     byRoot = null;
     // Clusters' ids (no TTL: later members name their cluster by it).
     int[] byRootId =
         SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
     for (int i : byRootId) {
-      docs.append(
-          cell(
-              Rows.rootId(uid, rootOrdinals.get(i)),
-              DOC_FAMILY,
-              VALUE,
-              rootNames.get(i),
-              Long.MAX_VALUE));
+      b.row().putInt(uid).put(Rows.ROOT_ID).putLong(rootOrdinals.get(i));
+      s.append(b.bytesValue(VALUE, rootNames.get(i), CellBuilder.NO_TTL));
     }
+    byRootId = null;
     // Expiry rows, by expiry then ordinal.
     int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), expiries.array(), 64);
     for (int d : byExpiry) {
       long exp = expiries.get(d);
       if (exp != Long.MAX_VALUE) {
-        docs.append(cell(Rows.expiry(uid, exp, ordinals.get(d)), DOC_FAMILY, VALUE, EMPTY, exp));
+        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinals.get(d));
+        s.append(b.bytesValue(VALUE, EMPTY, ttl(exp)));
       }
     }
-    byExpiry = null;
-    docs.close();
+    s.close();
+    return s.files();
   }
 
-  /** The index's files: block and band rows. */
-  private List<Path> writeIndexRows(int n, int uid) throws IOException {
-    List<Path> indexFiles = new ArrayList<>();
-    // Index rows: each block table's rows sorted by block value, then fingerprint, then
-    // ordinal, and the band rows by band key, then ordinal; merged into one stream in row
-    // order, (block value's 5 bytes, flag), so that each region gets one file.
+  /**
+   * The index's files: block and band rows, written in two halves by the rows' first byte, one here
+   * and one on {@code pool} (or here too if no thread of the pool took it first).
+   */
+  private List<Path> writeIndexRows(int n, int uid, ExecutorService pool) throws IOException {
+    // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
+    // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
+    // bytes, flag), so that each region gets one file per half.
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
     int[] byFingerprint = SortOrder.byKey(SortOrder.identity(n), fingerprints.array(), 64);
@@ -348,12 +371,52 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
     blockValues = null;
     orders[tables] = SortOrder.byKey(SortOrder.identity(bandKeys.size()), bandKeys.array(), 64);
-    int[] pos = new int[tables + 1];
+    // The halves meet at the middle region's start (its first byte), so that most regions get
+    // their rows from one half only.
+    int split = indexStarts.length > 1 ? indexStarts[indexStarts.length / 2][0] & 0xFF : 0x80;
+    int[] mid = new int[tables + 1];
+    int[] from = new int[tables + 1];
+    int[] to = new int[tables + 1];
+    for (int t = 0; t <= tables; t++) {
+      mid[t] = firstAtOrAfter(scheme, orders, t, split);
+      to[t] = orders[t].length;
+    }
+    FutureTask<List<Path>> high =
+        new FutureTask<>(() -> mergeIndexRows(scheme, orders, mid, to, uid, "index-b"));
+    pool.execute(high);
+    List<Path> files = new ArrayList<>(mergeIndexRows(scheme, orders, from, mid, uid, "index-a"));
+    high.run(); // a no-op if a pool thread has started it
+    files.addAll(await(high));
+    return files;
+  }
+
+  /** The first position of stream {@code t} whose row's first byte is {@code >= firstByte}. */
+  private int firstAtOrAfter(BlockScheme scheme, int[][] orders, int t, int firstByte) {
+    int lo = 0;
+    int hi = orders[t].length;
+    while (lo < hi) {
+      int m = (lo + hi) >>> 1;
+      if ((int) (head(scheme, orders[t][m], t) >>> 40) < firstByte) {
+        lo = m + 1;
+      } else {
+        hi = m;
+      }
+    }
+    return lo;
+  }
+
+  /** Writes the rows of each stream {@code t} at positions [from[t], to[t]), merged. */
+  private List<Path> mergeIndexRows(
+      BlockScheme scheme, int[][] orders, int[] from, int[] to, int uid, String name)
+      throws IOException {
+    int tables = scheme.tables();
+    int[] pos = from.clone();
     long[] head = new long[tables + 1];
     for (int t = 0; t <= tables; t++) {
-      head[t] = head(scheme, orders, pos, t);
+      head[t] = pos[t] < to[t] ? head(scheme, orders[t][pos[t]], t) : Long.MAX_VALUE;
     }
-    try (HFileSink s = sink(INDEX_FAMILY, "index", indexStarts, indexEncoding)) {
+    CellBuilder b = new CellBuilder(INDEX_FAMILY, now);
+    try (HFileSink s = sink(INDEX_FAMILY, name, indexStarts)) {
       while (true) {
         int m = 0;
         for (int t = 1; t <= tables; t++) {
@@ -365,42 +428,32 @@ final class HFileImporter implements CollectionTransfer.Importer {
           break;
         }
         int e = orders[m][pos[m]++];
-        head[m] = head(scheme, orders, pos, m);
+        head[m] = pos[m] < to[m] ? head(scheme, orders[m][pos[m]], m) : Long.MAX_VALUE;
         if (m < tables) {
-          s.append(
-              cell(
-                  Rows.block(scheme, m, uid, fingerprints.get(e)),
-                  INDEX_FAMILY,
-                  Rows.ordinal(ordinals.get(e)),
-                  EMPTY,
-                  expiries.get(e)));
+          long fp = fingerprints.get(e);
+          b.row()
+              .putHigh(Rows.blockValue(scheme, m, fp), Rows.KEY_BYTES)
+              .put((byte) m)
+              .putInt(uid)
+              .putLong(fp);
+          s.append(b.longQualifier(ordinals.get(e), ttl(expiries.get(e))));
         } else {
           int d = (int) bandDocs.get(e);
-          s.append(
-              cell(
-                  Rows.band(bandKeys.get(e), uid),
-                  INDEX_FAMILY,
-                  Rows.ordinal(ordinals.get(d)),
-                  EMPTY,
-                  expiries.get(d)));
+          long key = bandKeys.get(e);
+          b.row().putHigh(key, Rows.KEY_BYTES).put(Rows.BAND_FLAG).putInt(uid).putLong(key);
+          s.append(b.longQualifier(ordinals.get(d), ttl(expiries.get(d))));
         }
       }
       s.close();
-      indexFiles.addAll(s.files());
+      return s.files();
     }
-    return indexFiles;
   }
 
   /**
-   * The row-order key of stream {@code t}'s next row: the row's first 5 bytes, then its flag (the
-   * block table, or 0xFF for the band stream {@code t == tables}); {@code Long.MAX_VALUE} when
-   * done.
+   * The row-order key of element {@code e} of stream {@code t}: the row's first 5 bytes, then its
+   * flag (the block table, or 0xFF for the band stream {@code t == tables}).
    */
-  private long head(BlockScheme scheme, int[][] orders, int[] pos, int t) {
-    if (pos[t] >= orders[t].length) {
-      return Long.MAX_VALUE;
-    }
-    int e = orders[t][pos[t]];
+  private long head(BlockScheme scheme, int e, int t) {
     if (t == scheme.tables()) {
       return ((bandKeys.get(e) >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
     }

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Cells of one column family, appended in HBase's order, into HFiles under one directory: a new
  * file wherever a region of the table begins, so that the bulk load moves each file into its region
- * whole instead of splitting it. File format 3 with tags (the cells' TTLs), the family's block
+ * whole instead of splitting it. File format 3 with tags (the cells' TTLs), the given block
  * encoding, no compression. Not thread-safe.
  */
 final class HFileSink implements Closeable {

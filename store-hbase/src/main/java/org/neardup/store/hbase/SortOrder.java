@@ -65,10 +65,50 @@ final class SortOrder {
     return in;
   }
 
+  /**
+   * The first 8 bytes of {@code b}, big-endian, zero-padded: where two arrays' prefixes differ,
+   * they order as {@link java.util.Arrays#compareUnsigned(byte[], byte[])} orders the arrays.
+   */
+  static long prefix(byte[] b) {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (i < b.length ? b[i] & 0xFF : 0);
+    }
+    return v;
+  }
+
   /** {@code order} stably sorted by {@code cmp} (merge sort). */
   static void sort(int[] order, IntComparator cmp) {
     int[] tmp = order.clone();
     mergeSort(tmp, order, 0, order.length, cmp);
+  }
+
+  /**
+   * {@code order} stably sorted by {@code cmp}, given a key per element that orders as {@code cmp}
+   * does where the keys differ ({@code cmp} decides only between equal keys): one radix sort by
+   * key, then a merge sort of each run of equal keys. Returns the sorted order (maybe {@code order}
+   * itself, reordered).
+   */
+  static int[] sort(int[] order, long[] keys, IntComparator cmp) {
+    int[] sorted = byKey(order, keys, 64);
+    int[] tmp = null;
+    int n = sorted.length;
+    for (int from = 0; from < n; ) {
+      long k = keys[sorted[from]];
+      int to = from + 1;
+      while (to < n && keys[sorted[to]] == k) {
+        to++;
+      }
+      if (to - from > 1) {
+        if (tmp == null) {
+          tmp = new int[n];
+        }
+        System.arraycopy(sorted, from, tmp, from, to - from);
+        mergeSort(tmp, sorted, from, to, cmp);
+      }
+      from = to;
+    }
+    return sorted;
   }
 
   /** Sorts {@code dst[from, to)} using {@code src}, which holds the same elements there. */

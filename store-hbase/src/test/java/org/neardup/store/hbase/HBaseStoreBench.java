@@ -74,17 +74,26 @@ class HBaseStoreBench {
             Runtime.getRuntime().availableProcessors(),
             Files.readString(Path.of("/proc/loadavg")).trim()));
     try {
+      // The report is rewritten after each step, so that a run stopped midway (a 10M preload
+      // on a machine short of memory) keeps what it measured.
+      save();
       if (n > 0) {
         verified(cluster, n, batch);
+        save();
       }
       for (String scheme : m > 0 ? List.of("4:1", "5:2") : List.<String>of()) {
         fingerprints(cluster, BlockScheme.parse(scheme), m, batch, preload);
+        save();
       }
     } finally {
       cluster.stop();
-      Files.write(Path.of("target", "hbase-bench.txt"), report, StandardCharsets.UTF_8);
+      save();
       report.forEach(System.err::println);
     }
+  }
+
+  private void save() throws IOException {
+    Files.write(Path.of("target", "hbase-bench.txt"), report, StandardCharsets.UTF_8);
   }
 
   private static HBaseStore open(TestingHBaseCluster cluster, String tables) throws IOException {
@@ -251,6 +260,7 @@ class HBaseStoreBench {
       int count)
       throws IOException {
     long t0 = System.nanoTime();
+    String phases = "";
     try (HBaseStore store =
             (HBaseStore)
                 HBaseStoreProvider.open(
@@ -279,14 +289,25 @@ class HBaseStoreBench {
             new StoredRecord(i, id, r.nextLong(), now, exp, i, id, new long[0], new byte[0]));
       }
       importer.finish();
+      if (importer instanceof HFileImporter h) {
+        phases =
+            String.format(
+                Locale.ROOT,
+                " (adding %.1f s, sorting and writing %.1f s, bulk load %.1f s)",
+                h.addNanos / 1e9,
+                h.sortWriteNanos / 1e9,
+                h.loadNanos / 1e9);
+      }
     }
     report.add(
         String.format(
             Locale.ROOT,
-            "preloaded %d fingerprints (%s, import=hfiles) in %.1f s",
+            "preloaded %d fingerprints (%s, import=hfiles) in %.1f s%s",
             count,
             scheme,
-            (System.nanoTime() - t0) / 1e9));
+            (System.nanoTime() - t0) / 1e9,
+            phases));
+    save();
   }
 
   private void batches(HBaseStore store, Collection c, List<Document> docs, int batch, String what)

@@ -62,4 +62,27 @@ class SortOrderTest {
       assertThat(boxed(got)).as("seed %s", seed).containsExactly(want);
     }
   }
+
+  @Test
+  void sortByPrefix_byteArraysWithSharedPrefixes_equalsStableSort() {
+    for (int seed = 0; seed < 100; seed++) {
+      SplittableRandom r = new SplittableRandom(seed);
+      int n = r.nextInt(0, 2000);
+      byte[][] ids = new byte[n][];
+      long[] prefixes = new long[n];
+      for (int i = 0; i < n; i++) {
+        // Lengths 0-12 over 3 byte values: many ids share their first 8 bytes, some are equal.
+        ids[i] = new byte[r.nextInt(0, 13)];
+        for (int j = 0; j < ids[i].length; j++) {
+          ids[i][j] = (byte) (r.nextInt(3) * 127);
+        }
+        prefixes[i] = SortOrder.prefix(ids[i]);
+      }
+      int[] got =
+          SortOrder.sort(
+              SortOrder.identity(n), prefixes, (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]));
+      Integer[] want = expected(n, (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]));
+      assertThat(boxed(got)).as("seed %s", seed).containsExactly(want);
+    }
+  }
 }
