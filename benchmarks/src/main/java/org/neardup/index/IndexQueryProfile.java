@@ -17,9 +17,9 @@ import java.util.SplittableRandom;
  * estimate.
  *
  * <p>The counts walk the same steps as {@link IndexSearch}'s one-key-per-table path on one
- * bulk-loaded segment (4-byte scans: table 0's bits 47..16, the tags of tables 1-3); cache lines
- * are counted for arrays whose data starts on a line (±1 line per range otherwise). Prints one JSON
- * line.
+ * bulk-loaded segment (table 0's bits 47..16 as ints, the high tag halves of tables 1-3, two per
+ * int, then a tag's low half where its high half passes); cache lines are counted for arrays whose
+ * data starts on a line (±1 line per range otherwise). Prints one JSON line.
  *
  * <pre>
  * java -Xmx4g -XX:+UseParallelGC -XX:+UseTransparentHugePages -cp benchmarks/target/benchmarks.jar \
@@ -60,8 +60,9 @@ public final class IndexQueryProfile {
     out.put("layout", layout.prefix() ? "prefix" : "wide");
     out.put("bytes_per_fingerprint", round2((double) seg.ramBytesUsed() / n));
     Counts c = new Counts(scheme.tables());
+    IndexSearch search = new IndexSearch(scheme, layout);
     for (long query : q) {
-      count(layout, seg, query, k, c);
+      count(layout, search, seg, query, k, c);
     }
     c.put(out, queries);
     out.put("matches_total", c.matches);
@@ -87,6 +88,7 @@ public final class IndexQueryProfile {
     long tagPasses;
     long skippedLookups;
     long lowReads;
+    long tagLowReads;
     long prefixLookups;
     long searchSteps;
     long lookupCompares;
@@ -114,12 +116,13 @@ public final class IndexQueryProfile {
       out.put("table0_lookups", round2((double) prefixLookups / queries));
       out.put("table0_lookups_skipped", round2((double) skippedLookups / queries));
       out.put("table0_low_reads", round2((double) lowReads / queries));
+      out.put("tag_low_reads", round2((double) tagLowReads / queries));
       out.put("lookup_search_steps", round2((double) searchSteps / queries));
       out.put("full_compares", round2((double) (lowReads + lookupCompares) / queries));
       out.put("matches", round2((double) matches / queries));
       out.put(
           "cache_lines",
-          round2((double) (dirLines + scanLines + lookupLines + lowReads) / queries));
+          round2((double) (dirLines + scanLines + lookupLines + lowReads + tagLowReads) / queries));
     }
   }
 
@@ -133,7 +136,7 @@ public final class IndexQueryProfile {
     return (int) (b - a + 1);
   }
 
-  static void count(RecordLayout layout, Segment seg, long q, int k, Counts c) {
+  static void count(RecordLayout layout, IndexSearch search, Segment seg, long q, int k, Counts c) {
     BlockScheme scheme = layout.scheme();
     for (int t = 0; t < scheme.tables(); t++) {
       long qp = scheme.permute(t, q);
@@ -157,10 +160,17 @@ public final class IndexQueryProfile {
         continue;
       }
       PrefixRecords r = (PrefixRecords) seg.records[t];
-      c.lines[t] += lines(from, to, 4);
+      c.lines[t] += lines(from, to, 2); // the high tag halves, two per int
       int qTag = layout.tag(t, q);
+      int lower = search.highLower(t);
+      int upper = k - search.highCut(t);
       int prev = -1;
       for (int i = from; i < to; i++) {
+        int high = Integer.bitCount(r.high(i) ^ (qTag >>> 16));
+        if (high < lower || high > upper) {
+          continue;
+        }
+        c.tagLowReads++; // the low half: another line
         int tag = r.tag(i);
         if (Integer.bitCount(tag ^ qTag) > k) {
           continue;
