@@ -17,9 +17,10 @@ import java.util.SplittableRandom;
  * estimate.
  *
  * <p>The counts walk the same steps as {@link IndexSearch}'s one-key-per-table path on one
- * bulk-loaded segment (table 0's bits 47..16 as ints, the high tag halves of tables 1-3, two per
- * int, then a tag's low half where its high half passes); cache lines are counted for arrays whose
- * data starts on a line (±1 line per range otherwise). Prints one JSON line.
+ * bulk-loaded segment (table 0's bits 47..16 as ints, table 1's tags as ints, the high tag halves
+ * of tables 2-3 two per int, then a tag's low half where its high half passes); cache lines are
+ * counted for arrays whose data starts on a line (±1 line per range otherwise). Prints one JSON
+ * line.
  *
  * <pre>
  * java -Xmx4g -XX:+UseParallelGC -XX:+UseTransparentHugePages -cp benchmarks/target/benchmarks.jar \
@@ -60,9 +61,8 @@ public final class IndexQueryProfile {
     out.put("layout", layout.prefix() ? "prefix" : "wide");
     out.put("bytes_per_fingerprint", round2((double) seg.ramBytesUsed() / n));
     Counts c = new Counts(scheme.tables());
-    IndexSearch search = new IndexSearch(scheme, layout);
     for (long query : q) {
-      count(layout, search, seg, query, k, c);
+      count(layout, seg, query, k, c);
     }
     c.put(out, queries);
     out.put("matches_total", c.matches);
@@ -136,7 +136,7 @@ public final class IndexQueryProfile {
     return (int) (b - a + 1);
   }
 
-  static void count(RecordLayout layout, IndexSearch search, Segment seg, long q, int k, Counts c) {
+  static void count(RecordLayout layout, Segment seg, long q, int k, Counts c) {
     BlockScheme scheme = layout.scheme();
     for (int t = 0; t < scheme.tables(); t++) {
       long qp = scheme.permute(t, q);
@@ -159,19 +159,23 @@ public final class IndexQueryProfile {
         }
         continue;
       }
-      PrefixRecords r = (PrefixRecords) seg.records[t];
-      c.lines[t] += lines(from, to, 2); // the high tag halves, two per int
+      TableRecords r = seg.records[t];
+      boolean split = r instanceof SplitPrefixRecords;
+      // whole int tags, or the high tag halves two per int
+      c.lines[t] += split ? lines(from, to, 2) : lines(from, to, 4);
       int qTag = layout.tag(t, q);
-      int lower = search.highLower(t);
-      int upper = k - search.highCut(t);
+      int lower = layout.highLower(t);
+      int upper = k - layout.highCut(t);
       int prev = -1;
       for (int i = from; i < to; i++) {
-        int high = Integer.bitCount(r.high(i) ^ (qTag >>> 16));
-        if (high < lower || high > upper) {
-          continue;
+        if (split) {
+          int high = Integer.bitCount(((SplitPrefixRecords) r).high(i) ^ (qTag >>> 16));
+          if (high < lower || high > upper) {
+            continue;
+          }
+          c.tagLowReads++; // the low half: another line
         }
-        c.tagLowReads++; // the low half: another line
-        int tag = r.tag(i);
+        int tag = split ? ((SplitPrefixRecords) r).tag(i) : ((PrefixRecords) r).tag(i);
         if (Integer.bitCount(tag ^ qTag) > k) {
           continue;
         }

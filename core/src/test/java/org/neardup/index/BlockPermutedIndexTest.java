@@ -113,11 +113,11 @@ class BlockPermutedIndexTest {
    * The edges of the int-scan layout (table 0 as bits 47..16 plus 16 low bits, 32-bit tags split
    * into high halves packed two per int and low halves, one vectorised pass per bucket before the
    * scalar one): a table-0 bucket holding every entry (the largest bucket), buckets of 1 to 40
-   * entries in table 0 and in table 1 (every length of a vector's tail, buckets starting and ending
-   * inside a pair of high halves), matches at the first and last entry of a bucket, empty buckets,
-   * exact duplicates, keys from a few values in every table, tags a few bits from each other; as a
-   * bulk-loaded segment, as merged segments with tombstones, and at every k path (one key per
-   * table, probed keys, whole-table scans across buckets).
+   * entries in table 0 and in tables 2 and 3 (every length of a vector's tail, buckets starting and
+   * ending inside a pair of high halves), matches at the first and last entry of a bucket, empty
+   * buckets, exact duplicates, keys from a few values in every table, tags a few bits from each
+   * other; as a bulk-loaded segment, as merged segments with tombstones, and at every k path (one
+   * key per table, probed keys, whole-table scans across buckets).
    */
   @Test
   void search_bucketEdges_matchLinearScan() {
@@ -144,13 +144,13 @@ class BlockPermutedIndexTest {
           }
           x = ((long) (bucket % 40) << 48) | (x >>> 16);
         }
-        if (shape == 3) { // table 1's buckets of 1..40 entries, tags 0-3 bits from each other
+        if (shape == 3) { // tables 2 and 3: buckets of 1..40 entries, tags 0-3 bits apart
           int bucket = 0;
           for (int c = i; c >= bucket + 1; bucket++) {
             c -= bucket + 1;
           }
-          x = base ^ (bits(random, random.nextInt(4)) & ~(0xFFFFL << 32));
-          x = (x & ~(0xFFFFL << 32)) | ((long) (bucket % 40) << 32);
+          x = base ^ (bits(random, random.nextInt(4)) & (-1L << 32));
+          x = (x & (-1L << 32)) | ((long) (bucket % 40) << 16) | (bucket % 40);
         }
         fps[i] = x;
         ids[i] = i % 7 == 0 ? i / 7 : i;

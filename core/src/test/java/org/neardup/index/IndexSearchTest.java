@@ -46,6 +46,40 @@ class IndexSearchTest {
   }
 
   @Test
+  void anyWithinUncovered_randomBuckets_equalsThePlainRule() {
+    SplittableRandom random = new SplittableRandom(2026);
+    int[] masks = {0xFFFF_0000, 0x0000_FFFF, 0xFF00_FF00, 0x8000_0001, -1};
+    for (int round = 0; round < 20_000; round++) {
+      int n = random.nextInt(40);
+      int x = random.nextInt();
+      int[] a = new int[n + 3];
+      for (int i = 0; i < a.length; i++) {
+        // near x (0-5 bits off, often only inside or only outside a mask) or random
+        a[i] = random.nextBoolean() ? x ^ bits(random, random.nextInt(6)) : random.nextInt();
+        if (random.nextInt(8) == 0) {
+          a[i] = x ^ (bits(random, 1 + random.nextInt(3)) & masks[random.nextInt(masks.length)]);
+        }
+      }
+      int from = random.nextInt(3);
+      int to = from + n;
+      int budget = random.nextInt(4);
+      int m1 = masks[random.nextInt(masks.length)];
+      int m2 = random.nextBoolean() ? m1 : masks[random.nextInt(masks.length)];
+      boolean expected = false;
+      boolean within = false;
+      for (int i = from; i < to; i++) {
+        int v = a[i] ^ x;
+        within |= Integer.bitCount(v) <= budget;
+        expected |= Integer.bitCount(v) <= budget && (v & m1) != 0 && (v & m2) != 0;
+      }
+      assertThat(IndexSearch.anyWithinUncovered(a, from, to, x, budget, m1, m2))
+          .as("round %s", round)
+          .isEqualTo(expected);
+      assertThat(IndexSearch.anyWithin(a, from, to, x, budget)).isEqualTo(within);
+    }
+  }
+
+  @Test
   void anyWithin_randomBuckets_equalsThePlainRule() {
     SplittableRandom random = new SplittableRandom(7);
     for (int round = 0; round < 20_000; round++) {
@@ -72,22 +106,24 @@ class IndexSearchTest {
    * half.
    */
   @Test
-  void highBounds_default_followFromTheEarlierKeys() {
-    IndexSearch search =
-        new IndexSearch(BlockScheme.DEFAULT, new RecordLayout(BlockScheme.DEFAULT));
-    assertThat(new int[] {search.highLower(1), search.highLower(2), search.highLower(3)})
+  void highBounds_default_followFromTheEarlierKeys_splitTables2And3() {
+    RecordLayout layout = new RecordLayout(BlockScheme.DEFAULT);
+    assertThat(new int[] {layout.highLower(1), layout.highLower(2), layout.highLower(3)})
         .containsExactly(1, 1, 1);
-    assertThat(new int[] {search.highCut(1), search.highCut(2), search.highCut(3)})
+    assertThat(new int[] {layout.highCut(1), layout.highCut(2), layout.highCut(3)})
         .containsExactly(0, 1, 2);
+    // table 1's high halves pass too often to split its tags (1.1% of random entries at k = 3)
+    assertThat(new boolean[] {layout.split(1), layout.split(2), layout.split(3)})
+        .containsExactly(false, true, true);
   }
 
   /** Tags split into packed high halves and low halves read back as written, at odd offsets too. */
   @Test
-  void prefixRecords_setAndCopyAtAnyParity_readBackTheTags() {
+  void splitPrefixRecords_setAndCopyAtAnyParity_readBackTheTags() {
     SplittableRandom random = new SplittableRandom(11);
     for (int round = 0; round < 2_000; round++) {
       int n = 1 + random.nextInt(70);
-      PrefixRecords r = new PrefixRecords(n);
+      SplitPrefixRecords r = new SplitPrefixRecords(n);
       long[] values = new long[n];
       for (int i = 0; i < n; i++) {
         values[i] = (random.nextLong() & 0xFFFF_FFFFL) << 16;
@@ -104,7 +140,7 @@ class IndexSearchTest {
         assertThat(r.high(i)).isEqualTo((int) (values[i] >>> 32));
       }
       int m = 1 + random.nextInt(70);
-      PrefixRecords d = new PrefixRecords(m);
+      SplitPrefixRecords d = new SplitPrefixRecords(m);
       long[] want = new long[m];
       for (int i = 0; i < m; i++) {
         want[i] = (random.nextLong() & 0xFFFF_FFFFL) << 16;
