@@ -17,9 +17,8 @@ import java.util.SplittableRandom;
  * estimate.
  *
  * <p>The counts walk the same steps as {@link IndexSearch}'s one-key-per-table path on one
- * bulk-loaded segment (table 0's bits 47..16 as ints, table 1's tags as ints, the high tag halves
- * of tables 2-3 two per int, then a tag's low half where its high half passes); cache lines are
- * counted for arrays whose data starts on a line (±1 line per range otherwise). Prints one JSON
+ * bulk-loaded segment (4-byte scans: table 0's bits 47..16, the tags of tables 1-3); cache lines
+ * are counted for arrays whose data starts on a line (±1 line per range otherwise). Prints one JSON
  * line.
  *
  * <pre>
@@ -88,7 +87,6 @@ public final class IndexQueryProfile {
     long tagPasses;
     long skippedLookups;
     long lowReads;
-    long tagLowReads;
     long prefixLookups;
     long searchSteps;
     long lookupCompares;
@@ -116,13 +114,12 @@ public final class IndexQueryProfile {
       out.put("table0_lookups", round2((double) prefixLookups / queries));
       out.put("table0_lookups_skipped", round2((double) skippedLookups / queries));
       out.put("table0_low_reads", round2((double) lowReads / queries));
-      out.put("tag_low_reads", round2((double) tagLowReads / queries));
       out.put("lookup_search_steps", round2((double) searchSteps / queries));
       out.put("full_compares", round2((double) (lowReads + lookupCompares) / queries));
       out.put("matches", round2((double) matches / queries));
       out.put(
           "cache_lines",
-          round2((double) (dirLines + scanLines + lookupLines + lowReads + tagLowReads) / queries));
+          round2((double) (dirLines + scanLines + lookupLines + lowReads) / queries));
     }
   }
 
@@ -159,23 +156,12 @@ public final class IndexQueryProfile {
         }
         continue;
       }
-      TableRecords r = seg.records[t];
-      boolean split = r instanceof SplitPrefixRecords;
-      // whole int tags, or the high tag halves two per int
-      c.lines[t] += split ? lines(from, to, 2) : lines(from, to, 4);
+      PrefixRecords r = (PrefixRecords) seg.records[t];
+      c.lines[t] += lines(from, to, 4);
       int qTag = layout.tag(t, q);
-      int lower = layout.highLower(t);
-      int upper = k - layout.highCut(t);
       int prev = -1;
       for (int i = from; i < to; i++) {
-        if (split) {
-          int high = Integer.bitCount(((SplitPrefixRecords) r).high(i) ^ (qTag >>> 16));
-          if (high < lower || high > upper) {
-            continue;
-          }
-          c.tagLowReads++; // the low half: another line
-        }
-        int tag = split ? ((SplitPrefixRecords) r).tag(i) : ((PrefixRecords) r).tag(i);
+        int tag = r.tag(i);
         if (Integer.bitCount(tag ^ qTag) > k) {
           continue;
         }

@@ -267,13 +267,6 @@ final class IndexSearch {
           for (int i = f; i < l; i += 16) {
             touched += data[i];
           }
-        } else if (seg.records[t] instanceof SplitPrefixRecords) {
-          int[] hi = ((SplitPrefixRecords) seg.records[t]).hi;
-          int end = (l + 1) >>> 1;
-          for (int i = f >>> 1; i < end; i += 16) {
-            touched += hi[i];
-          }
-          touched += hi[end - 1];
         } else {
           int[] hi = ((WideRecords) seg.records[t]).hi;
           for (int i = f; i < l; i += 16) {
@@ -465,69 +458,9 @@ final class IndexSearch {
    * Scans entries [from, to) of prefix-layout table t, all in bucket {@code bucket}, whose keys
    * differ from the query's in k - budget bits: an entry whose tag is within budget bits of the
    * query's is looked up in table 0 by the fingerprint prefix its key and tag fix ({@link
-   * #reportPrefix}). Equal tags are adjacent (a bucket is sorted) and looked up once. For split
-   * tags ({@link SplitPrefixRecords}) the high halves filter first, two entries per int, against
-   * the layout's bounds ({@link RecordLayout#highLower}, {@link #anyHighInRange}, then entry by
-   * entry); the low half is read only for an entry whose high half passes.
+   * #reportPrefix}). Equal tags are adjacent (a bucket is sorted) and looked up once.
    */
   private void scanTags(Segment seg, int t, int bucket, int from, int to, int budget, Query query) {
-    if (seg.records[t] instanceof PrefixRecords) {
-      scanIntTags(seg, t, bucket, from, to, budget, query);
-      return;
-    }
-    int qTag = query.tags[t];
-    SplitPrefixRecords r = (SplitPrefixRecords) seg.records[t];
-    int[] hi = r.hi;
-    short[] lo = r.lo;
-    int lower = 0;
-    int upper = budget;
-    int m1 = tagEarlier1[t];
-    int m2 = tagEarlier2[t];
-    if (query.e == 0) {
-      lower = layout.highLower(t);
-      upper = budget - layout.highCut(t);
-    } else {
-      m1 = 0; // no filter: keep every entry within budget
-      m2 = 0;
-    }
-    int qHigh = qTag >>> 16;
-    int pairEnd = (to + 1) >>> 1;
-    if (upper < lower || !anyHighInRange(hi, from >>> 1, pairEnd, qHigh, lower, upper)) {
-      return;
-    }
-    boolean seen = false;
-    int prev = 0;
-    for (int j = from >>> 1; j < pairEnd; j++) {
-      int v = hi[j] ^ (qHigh * 0x10001);
-      int c0 = Integer.bitCount(v & 0xFFFF);
-      int c1 = Integer.bitCount(v >>> 16);
-      if ((c0 < lower || c0 > upper) && (c1 < lower || c1 > upper)) {
-        continue;
-      }
-      for (int i = Math.max(from, 2 * j); i < Math.min(to, 2 * j + 2); i++) {
-        int c = (i & 1) == 0 ? c0 : c1;
-        if (c < lower || c > upper) {
-          continue;
-        }
-        int tag = (hi[j] >>> ((i & 1) << 4)) << 16 | (lo[i] & 0xFFFF);
-        int x = tag ^ qTag;
-        if (Integer.bitCount(x) > budget
-            || (m1 != 0 && ((x & m1) == 0 || (x & m2) == 0))
-            || (seen && tag == prev)) {
-          continue;
-        }
-        seen = true;
-        prev = tag;
-        if (reportPrefix(seg, t, bucket, tag, query)) {
-          return;
-        }
-      }
-    }
-  }
-
-  /** {@link #scanTags} for whole int tags ({@link PrefixRecords}). */
-  private void scanIntTags(
-      Segment seg, int t, int bucket, int from, int to, int budget, Query query) {
     int qTag = query.tags[t];
     int[] data = ((PrefixRecords) seg.records[t]).data;
     int m1 = tagEarlier1[t];
@@ -576,23 +509,6 @@ final class IndexSearch {
       int v1 = v & m1;
       int v2 = v & m2;
       acc |= (Integer.bitCount(v) - limit) & (v1 | -v1) & (v2 | -v2);
-    }
-    return acc < 0;
-  }
-
-  /**
-   * Whether some 16-bit half of {@code a[i]}, from <= i < to, is at least {@code lower} and at most
-   * {@code upper} bits from {@code x} (in [0, 2^16)). Branch-free, as {@link #anyWithin}, so that
-   * C2 vectorises it: {@code (c - lower) | (upper - c)} is negative iff c is out of range.
-   */
-  static boolean anyHighInRange(int[] a, int from, int to, int x, int lower, int upper) {
-    int xx = x * 0x10001;
-    int acc = 0;
-    for (int i = from; i < to; i++) {
-      int v = a[i] ^ xx;
-      int c0 = Integer.bitCount(v & 0xFFFF);
-      int c1 = Integer.bitCount(v >>> 16);
-      acc |= ~((c0 - lower) | (upper - c0)) | ~((c1 - lower) | (upper - c1));
     }
     return acc < 0;
   }

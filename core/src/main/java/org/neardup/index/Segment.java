@@ -19,9 +19,7 @@ import org.jspecify.annotations.Nullable;
  *              entry's directory bucket
  * Ids      --> int[n] offsets from the smallest docId when all fit in 32 bits, else long[n]
  * Table t  --> records, Directory                                 sorted by value(t, fp)
- * records  --> prefix layout (every key 16 bits, 4:1): the 32-bit tag as hi int[(n + 1) / 2],
- *              its bits 31..16 two entries per int (entry 2j in the low half of hi[j]), and
- *              lo short[n], its bits 15..0
+ * records  --> prefix layout (every key 16 bits, 4:1): tag int[n], the 32-bit tag
  *              wide layout (other schemes): hi int[n], lo short[n], bits 47..16 and 15..0 of
  *              permute(t, fp); the top 16 bits of a value are its bucket ({@link RecordLayout})
  * Directory --> int[65537]: dir[b] = first entry whose top 16 bits are >= b; dir[65536] = n
@@ -32,11 +30,11 @@ import org.jspecify.annotations.Nullable;
  *
  * 6 + 4 + 4 (T - 1) bytes per entry for the default 4-table scheme, 22 (26 with 8-byte docIds; 34
  * before the prefix layout), plus 256 KiB of directory per table and segment; 6 + 8 + 6 (T - 1) for
- * wide schemes, plus 2-4 bytes per entry per table for fine directories. Every table is scanned as
- * an int[], which the JIT vectorises: table 0 and wide records by the 32 bits below the bucket's
- * 16, prefix records by the tags' high halves, two entries per int. A match found in table t is
- * recovered by binary-searching table 0 for the prefix the record fixes: the whole fingerprint for
- * a wide record, the top 32 or more bits for a tag; that yields the docIds.
+ * wide schemes, plus 2-4 bytes per entry per table for fine directories. Every table, table 0
+ * included, is scanned as an int[] (the bits below the bucket's 16), which the JIT vectorises. A
+ * match found in table t is recovered by binary-searching table 0 for the prefix the record fixes:
+ * the whole fingerprint for a wide record, the top 32 or more bits for a tag; that yields the
+ * docIds.
  *
  * <p>Thread safety: all arrays except the tombstones are written before the segment is published
  * and never again. Tombstone bits are set under the index's lock (by the writer's removes, and by a
@@ -263,7 +261,7 @@ final class Segment {
       }
       RadixSort.sortUnsigned(permuted, n, scratch);
       dirs[t] = directory(permuted, n);
-      records[t] = toRecords(layout, t, permuted, n);
+      records[t] = toRecords(layout, permuted, n);
     }
     return new Segment(layout, n, fps, ids, records, dirs);
   }
@@ -292,8 +290,8 @@ final class Segment {
     return dir;
   }
 
-  private static TableRecords toRecords(RecordLayout layout, int t, long[] sorted, int n) {
-    TableRecords r = TableRecords.create(layout, t, n);
+  private static TableRecords toRecords(RecordLayout layout, long[] sorted, int n) {
+    TableRecords r = TableRecords.create(layout, n);
     for (int i = 0; i < n; i++) {
       r.set(i, sorted[i]);
     }
@@ -462,7 +460,7 @@ final class Segment {
       int[] head = buffer.heads[t];
       int[] next = buffer.next[t];
       int[] dir = new int[BUCKETS + 1];
-      TableRecords r = t == 0 ? null : TableRecords.create(layout, t, live);
+      TableRecords r = t == 0 ? null : TableRecords.create(layout, live);
       int o = 0;
       for (int bucket = 0; bucket < BUCKETS; bucket++) {
         int g = 0;

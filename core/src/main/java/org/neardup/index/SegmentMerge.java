@@ -94,7 +94,7 @@ final class SegmentMerge {
       TableRecords rb = b.records[t];
       int[] da = a.dirs[t];
       int[] db = b.dirs[t];
-      TableRecords r = TableRecords.create(layout, t, n);
+      TableRecords r = TableRecords.create(layout, n);
       int[] dir = new int[Segment.BUCKETS + 1];
       int o = 0;
       for (int bucket = 0; bucket < Segment.BUCKETS; bucket++) {
@@ -168,7 +168,7 @@ final class SegmentMerge {
     int[][] dirs = new int[tables][];
     dirs[0] = Segment.directory(fps, n);
     for (int t = 1; t < tables; t++) {
-      TableRecords r = TableRecords.create(layout, t, n);
+      TableRecords r = TableRecords.create(layout, n);
       int[] dir = new int[Segment.BUCKETS + 1];
       Cursor cta = new Cursor(layout, a, deadA, deadInA, t);
       Cursor ctb = new Cursor(layout, b, deadB, deadInB, t);

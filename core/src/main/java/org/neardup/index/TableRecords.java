@@ -3,11 +3,8 @@ package org.neardup.index;
 
 /** The low 48 bits of the values of one table t >= 1, in one of {@link RecordLayout}'s forms. */
 abstract class TableRecords {
-  static TableRecords create(RecordLayout layout, int t, int n) {
-    if (!layout.prefix()) {
-      return new WideRecords(n);
-    }
-    return layout.split(t) ? new SplitPrefixRecords(n) : new PrefixRecords(n);
+  static TableRecords create(RecordLayout layout, int n) {
+    return layout.prefix() ? new PrefixRecords(n) : new WideRecords(n);
   }
 
   abstract int size();
