@@ -11,6 +11,9 @@
 #   defaults: NEW_COMMIT=HEAD SIZE=10000000 ROUNDS=3 HEAP=4g (50M needs about 8g for the old
 #   layout: the index, the benchmark's arrays and the bulk load's sort buffers)
 # Extra JVM flags: INDEX_JAVA_OPTS (default -XX:+UseParallelGC -XX:+UseTransparentHugePages).
+# INDEX_VERIFY: timed queries also checked against a linear scan of all SIZE fingerprints
+#   (default 1000 up to 10M, else 10^10 / SIZE: 200 at 50M, so the scan stays ~10^10 compares).
+# The 50M figure, one pair: benchmarks/index-layout.sh 046767c HEAD 50000000 1 8g
 set -euo pipefail
 
 old=${1:?usage: $0 OLD_COMMIT [NEW_COMMIT] [SIZE] [ROUNDS] [HEAP]}
@@ -18,6 +21,7 @@ new=${2:-HEAD}
 size=${3:-10000000}
 rounds=${4:-3}
 heap=${5:-4g}
+verify=${INDEX_VERIFY:-$((size <= 10000000 ? 1000 : 10000000000 / size))}
 opts=${INDEX_JAVA_OPTS:--XX:+UseParallelGC -XX:+UseTransparentHugePages}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 # Resolve both once: a commit made while the runs go on must not relabel them.
@@ -46,15 +50,16 @@ summary=$(mktemp)
 old_jar=$(jar_of "$old")
 new_jar=$(jar_of "$new")
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)," \
-  "size $size, $rounds rounds, -Xmx$heap $opts" >&2
+  "size $size, $rounds rounds, verify $verify, -Xmx$heap $opts" >&2
 for ((r = 1; r <= rounds; r++)); do
   for pair in "$old:$old_jar" "$new:$new_jar"; do
     c=${pair%%:*}
     jar=${pair#*:}
+    started=$SECONDS
     # shellcheck disable=SC2086
     line=$(java -Xmx"$heap" $opts -cp "$jar" org.neardup.cli.Main bench index \
-      --size "$size" --k 3 --add-size 0 --queries 200000 --verify 1000)
-    echo "$c round $r $line"
+      --size "$size" --k 3 --add-size 0 --queries 200000 --verify "$verify")
+    echo "$c round $r wall $((SECONDS - started))s $line"
     echo "$c $(field query_mean_us "$line") $(field query_p99_us "$line")" \
       "$(field bytes_per_fingerprint "$line") $(field mismatches "$line")" >>"$summary"
   done
