@@ -9,13 +9,19 @@
 # (ServiceProbe: one request at a time, after a warm-up) and of singles beside a batch load, and the
 # same for fingerprint-only
 # requests (collection `fp`, no verification) in the same server.
+# The first send goes to a fresh server, whose JIT compilers then take about as much CPU as its
+# workers (docs/BENCHMARKS.md, 2026-11-25 evening); a service runs for days, so the script also
+# sends MORE other documents once the server is warm (after the first send and the probes) and
+# compares that rate with the steady analysis rate: `neardup dedup` of the stored and the MORE
+# documents together, less the time of the stored ones alone (MORE over the difference).
 # Usage: benchmarks/service-ingest.sh [OTHER_NEARDUP_JAR]
 #   With OTHER_NEARDUP_JAR (e.g. a copy of main's cli/target/neardup.jar) its rows come beside this
 #   tree's, from the same run, the other jar first: compare them side by side, not across runs.
 #   Its commands run with the JVM flags of its own tree's launcher (OTHER_DEFAULTS, that tree's
 #   dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target), as a user of
 #   that tree runs them; without it, with this tree's.
-#   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length; SINGLES (500), BATCHES
+#   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length, and as many MORE for the
+#   warm row; SINGLES (500), BATCHES
 #   (60): probe requests per length; MIXED (200): singles sent while another client sends batches
 #   of 100 back to back (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the
 #   jar's default); WORK (a temporary directory, removed); NO_BUILD=1; PORT.
@@ -95,19 +101,26 @@ for length in ${LENGTHS:-short news}; do
   # and for the singles beside a batch load (MIXED of them, 4,000 documents for the batches)
   queries=$((warm_singles + warm_batches * 100 + singles + batches * 100 + mixed + 4000))
   corpus="$work/$length.jsonl"
-  "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries)) "$corpus" 20261125 "$min" "$max" > /dev/null
+  # The stored documents, the queries, then the MORE ones (as many as stored) for the warm row.
+  "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries + docs)) "$corpus" 20261125 "$min" "$max" > /dev/null
   head -n "$docs" "$corpus" > "$work/load.jsonl"
-  tail -n "$queries" "$corpus" > "$work/queries.jsonl"
+  sed -n "$((docs + 1)),$((docs + queries))p" "$corpus" > "$work/queries.jsonl"
+  tail -n "$docs" "$corpus" > "$work/more.jsonl"
+  cat "$work/load.jsonl" "$work/more.jsonl" > "$work/both.jsonl"
   rm -rf "$work/dedup"
   run this dedup "$work/load.jsonl" --out "$work/dedup" --quiet --json > "$work/dedup.json"
-  analysis=$(python3 -c 'import json, sys
-d = json.load(open(sys.argv[1])); print(round(int(sys.argv[2]) / d["phase_seconds"]["read_and_analyse"]))' "$work/dedup.json" "$docs")
+  rm -rf "$work/dedup"
+  run this dedup "$work/both.jsonl" --out "$work/dedup" --quiet --json > "$work/dedup2.json"
+  read -r analysis steady < <(python3 -c 'import json, sys
+one = json.load(open(sys.argv[1]))["phase_seconds"]["read_and_analyse"]
+two = json.load(open(sys.argv[2]))["phase_seconds"]["read_and_analyse"]
+n = int(sys.argv[3]); print(round(n / one), round(n / max(two - one, 1e-3)))' "$work/dedup.json" "$work/dedup2.json" "$docs")
   t0=$(date +%s.%N)
   run this fingerprint "$work/load.jsonl" "$work/queries.jsonl" | sed 's/"simhash"/"fingerprint"/' > "$work/fp.jsonl"
   fprate=$(echo "($docs + $queries) / ($(date +%s.%N) - $t0)" | bc)
   head -n "$docs" "$work/fp.jsonl" > "$work/fp-load.jsonl"
   tail -n "$queries" "$work/fp.jsonl" > "$work/fp-queries.jsonl"
-  echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse), neardup fingerprint $fprate documents/s (with JVM start)"
+  echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse; steady, the next $docs: $steady/s), neardup fingerprint $fprate documents/s (with JVM start)"
   for jar in "${jars[@]}"; do
     rm -rf "$work/data"
     serve_start "$work/$jar.jar" 4g --data "$work/data"
@@ -117,6 +130,9 @@ d = json.load(open(sys.argv[1])); print(round(int(sys.argv[2]) / d["phase_second
     ingest=$(rate "$work/send.out")
     echo "$length $jar verified ingest: $ingest documents/s = $(echo "scale=2; $ingest / $analysis" | bc) of the analysis rate"
     probe default "$work/queries.jsonl" "$length $jar verified" "$mixed"
+    run "$jar" send "$work/more.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}" > "$work/send-more.out"
+    more=$(rate "$work/send-more.out")
+    echo "$length $jar verified ingest, warm server (the next $docs): $more documents/s = $(echo "scale=2; $more / $steady" | bc) of the steady analysis rate"
     curl -sf -X POST "$url/v1/collections" -H 'Content-Type: application/json' -d '{"name":"fp","verify":false}' > /dev/null
     run "$jar" send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" "${flight[@]}" > "$work/send-fp.out"
     echo "$length $jar fingerprint-only ingest: $(rate "$work/send-fp.out") documents/s"

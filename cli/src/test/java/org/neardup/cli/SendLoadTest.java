@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -214,7 +215,7 @@ class SendLoadTest {
     Files.write(in, lines, StandardCharsets.UTF_8);
     String url = server.uri().toString();
 
-    CliRunner first = send(in.toString(), "--url", url, "--batch", "5", "--in-flight", inFlight);
+    CliRunner first = sendInBatchesOf5(in, url, inFlight, null);
 
     assertThat(first.exitCode).as(first.toString()).isEqualTo(1);
     Matcher m = Pattern.compile("--resume-from (\\S+)").matcher(first.err);
@@ -240,17 +241,7 @@ class SendLoadTest {
 
     // Resumed against the same service, it fails at the same batch again: the new resume point
     // keeps the ranges the first run stored, beside any this run stored.
-    CliRunner again =
-        send(
-            in.toString(),
-            "--url",
-            url,
-            "--batch",
-            "5",
-            "--in-flight",
-            inFlight,
-            "--resume-from",
-            point);
+    CliRunner again = sendInBatchesOf5(in, url, inFlight, point);
     assertThat(again.exitCode).as(again.toString()).isEqualTo(1);
     assertThat(again.out).contains(" new, 0 duplicates, 0 already stored");
     Matcher m2 = Pattern.compile("--resume-from (\\S+)").matcher(again.err);
@@ -274,17 +265,7 @@ class SendLoadTest {
     // The operator restarts the service with a larger limit and resumes where it said.
     server.close();
     server = start(1 << 20);
-    CliRunner rest =
-        send(
-            in.toString(),
-            "--url",
-            server.uri().toString(),
-            "--batch",
-            "5",
-            "--in-flight",
-            inFlight,
-            "--resume-from",
-            point);
+    CliRunner rest = sendInBatchesOf5(in, server.uri().toString(), inFlight, point);
     assertThat(rest.exitCode).as(rest.toString()).isZero();
     int left = 30 - stored;
     assertThat(rest.out)
@@ -301,6 +282,19 @@ class SendLoadTest {
         assertThat(client.get("default", id)).as(id).isPresent();
       }
     }
+  }
+
+  /** {@code send} of {@code in} in batches of 5, resumed from {@code point} unless null. */
+  private static CliRunner sendInBatchesOf5(
+      Path in, String url, String inFlight, @Nullable String point) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(in.toString(), "--url", url, "--batch", "5", "--in-flight", inFlight));
+    if (point != null) {
+      args.add("--resume-from");
+      args.add(point);
+    }
+    return send(args.toArray(String[]::new));
   }
 
   private static void deleteTree(Path root) throws IOException {

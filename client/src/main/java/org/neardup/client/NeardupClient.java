@@ -4,7 +4,6 @@ package org.neardup.client;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -177,19 +176,7 @@ public final class NeardupClient implements AutoCloseable {
       request.header(BatchSequence.HEADER, sequence);
     }
     return send(request.build(), 200)
-        .thenApply(
-            r -> {
-              List<Result> out = new ArrayList<>(docs.size());
-              try (MappingIterator<JsonNode> it =
-                  MAPPER.readerFor(JsonNode.class).readValues(r.body())) {
-                while (it.hasNextValue()) {
-                  out.add(result(it.nextValue()));
-                }
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-              return out;
-            });
+        .thenApply(r -> ResultReader.readAll(MAPPER.getFactory(), r.body(), docs.size()));
   }
 
   /** The stored document with this id, if any. */
