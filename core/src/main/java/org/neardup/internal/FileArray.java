@@ -29,8 +29,8 @@ import java.nio.file.StandardOpenOption;
  * machine's byte order: it is a scratch file, never a format read by another machine.
  */
 public final class FileArray implements Closeable {
-  /** Bytes of one window, a power of two. */
-  private static final long WINDOW = 1L << 30;
+  /** Bits of the bytes of one window: 1 GiB. */
+  private static final int WINDOW_BITS = 30;
 
   /** Bytes by which each window runs into the next: the longest bulk read. */
   public static final int OVERLAP = 1 << 12;
@@ -43,9 +43,22 @@ public final class FileArray implements Closeable {
   private ByteBuffer[] maps = new ByteBuffer[0];
   private IntBuffer[] ints = new IntBuffer[0];
   private boolean finished;
+  private final int windowBits;
+  private final long windowMask;
 
   /** A new, empty array in a file that must not exist yet (it is deleted by {@link #close}). */
   public FileArray(Path path) throws IOException {
+    this(path, WINDOW_BITS);
+  }
+
+  /** As {@link #FileArray(Path)} with windows of {@code 2^windowBits} bytes (tests: many maps). */
+  FileArray(Path path, int windowBits) throws IOException {
+    Checks.checkArgument(
+        windowBits >= 3 && windowBits <= WINDOW_BITS,
+        "windowBits must be in [3, 30], got %s",
+        windowBits);
+    this.windowBits = windowBits;
+    this.windowMask = (1L << windowBits) - 1;
     this.path = path;
     this.channel =
         FileChannel.open(
@@ -97,12 +110,13 @@ public final class FileArray implements Closeable {
     Checks.checkState(!finished, "finish() twice");
     flush();
     finished = true;
-    int windows = (int) Math.max(1, (bytes + WINDOW - 1) / WINDOW);
+    long window = 1L << windowBits;
+    int windows = (int) Math.max(1, (bytes + window - 1) / window);
     maps = new ByteBuffer[windows];
     ints = new IntBuffer[windows];
     for (int w = 0; w < windows; w++) {
-      long start = w * WINDOW;
-      long len = Math.min(bytes - start, WINDOW + OVERLAP);
+      long start = w * window;
+      long len = Math.min(bytes - start, window + OVERLAP);
       maps[w] =
           channel
               .map(FileChannel.MapMode.READ_ONLY, start, Math.max(0, len))
@@ -114,13 +128,13 @@ public final class FileArray implements Closeable {
   /** The int at unit {@code index}. */
   public int getInt(long index) {
     long pos = index << 2;
-    return maps[(int) (pos >>> 30)].getInt((int) (pos & (WINDOW - 1)));
+    return maps[(int) (pos >>> windowBits)].getInt((int) (pos & windowMask));
   }
 
   /** The long at long index {@code index} (unit {@code 2 * index}). */
   public long getLong(long index) {
     long pos = index << 3;
-    return maps[(int) (pos >>> 30)].getLong((int) (pos & (WINDOW - 1)));
+    return maps[(int) (pos >>> windowBits)].getLong((int) (pos & windowMask));
   }
 
   /**
@@ -130,7 +144,7 @@ public final class FileArray implements Closeable {
   public void getInts(long index, int[] dst, int off, int len) {
     assert len * 4 <= OVERLAP : len;
     long pos = index << 2;
-    ints[(int) (pos >>> 30)].get((int) ((pos & (WINDOW - 1)) >>> 2), dst, off, len);
+    ints[(int) (pos >>> windowBits)].get((int) ((pos & windowMask) >>> 2), dst, off, len);
   }
 
   /** Deletes the file; reads after this fail. */
