@@ -176,8 +176,7 @@ class CorpusDedupStatsTest {
   @Test
   void columns_misuse_clearErrors() throws java.io.IOException {
     try (CorpusDedup.Columns c = new CorpusDedup.Columns(2, tmp, 0)) {
-      ShingleSketch s =
-          analyse(List.of("one two three four five six"))[0].sketch().shingles();
+      ShingleSketch s = analyse(List.of("one two three four five six"))[0].sketch().shingles();
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.add(0, new long[3], s))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("bandKeys must hold 2 keys, got 3");
