@@ -142,6 +142,7 @@ final class DedupCommand implements Callable<Integer> {
         long cpu2 = cpuNanos();
         Summary summary = new Summary();
         summary.pairStats = stats;
+        summary.columns = c.columns == null ? null : c.columns.onDisk() ? "files" : "heap";
         write(staging.dir(), c, pairs, verify, show, err, summary);
         long t3 = System.nanoTime();
         long cpu3 = cpuNanos();

@@ -463,6 +463,8 @@ class DedupCommandTest {
       }
       JsonNode a = JSON.readTree(heap.resolve("summary.json").toFile()).get("pairs_phase");
       JsonNode b = JSON.readTree(disk.resolve("summary.json").toFile()).get("pairs_phase");
+      assertThat(a.get("columns").asText()).isEqualTo("heap");
+      assertThat(b.get("columns").asText()).isEqualTo("files");
       for (String k : new String[] {"candidates", "verified", "head_rejected", "sketch_reads"}) {
         assertThat(b.get(k)).as(k).isEqualTo(a.get(k)).isNotNull();
       }
