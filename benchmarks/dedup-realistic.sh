@@ -13,7 +13,8 @@
 #   BASES=270000 has the 37 copies per text of 1M from the dev set; see MutatedCorpus),
 #   WORK=dir (default: a temporary directory, removed at the end),
 #   CORES="2 1" (default 2: each run on every core; 1 pins a run to one core with taskset, so
-#   "2 1" runs each jar both ways, side by side), HEAP=1g (the -Xmx of each run)
+#   "2 1" runs each jar both ways, side by side), HEAP=1g (the -Xmx of each run),
+#   DEDUP_OPTS="..." (more options for every dedup run, e.g. --columns-in-heap-up-to 0)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="${1:-1000000}"
@@ -53,7 +54,7 @@ for r in $(seq 1 "$runs"); do
       pin=()
       [ "$n" = 1 ] && pin=(taskset -c 0)
       /usr/bin/time -f "%e %U %S %M" -o "$work/time" \
-        "${pin[@]}" java -Xss4m "-Xmx$heap" -jar "$jar" dedup "$corpus" --out "$out" --quiet --json > "$work/summary.json"
+        "${pin[@]}" java -Xss4m "-Xmx$heap" -jar "$jar" dedup "$corpus" --out "$out" --quiet --json ${DEDUP_OPTS:-} > "$work/summary.json"
       read -r wall user sys rss < "$work/time"
       phases="$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.neardup.index.AllPairs;
 import org.neardup.index.BlockScheme;
 import org.neardup.internal.Checks;
+import org.neardup.internal.FileArray;
 import org.neardup.internal.Sorts;
 import org.neardup.verify.BucketBound;
 import org.neardup.verify.HeadFilter;
@@ -191,6 +192,153 @@ public final class CorpusDedup {
     }
   }
 
+  /**
+   * The band keys and {@link HeadFilter} heads of every document, taken in ordinal order as the
+   * corpus is read, for {@link #findPairs(long[], int, Columns, IntFunction, int, double,
+   * java.util.BitSet, int, Stats, BlockScheme, PairSink)}: 8 bytes per band plus 68 per document
+   * (116 at 6 bands). Up to {@code heapUpTo} documents they are held in heap arrays; past that,
+   * everything so far goes to two files in {@code dir} and the rest follows there, read back
+   * through memory maps ({@link FileArray}): no heap per document, so 10M documents (1.16 GB of
+   * keys and heads) fit in a 1 GB heap. Filled from one thread at a time; {@link #close} deletes
+   * the files.
+   */
+  public static final class Columns implements java.io.Closeable {
+    private final int bands;
+    private final java.nio.file.Path dir;
+    private final int heapUpTo;
+    long @Nullable [] keys;
+    int[] hashes;
+    int[] codes;
+    @Nullable FileArray keyFile;
+    @Nullable FileArray headFile;
+
+    /** Documents written to the files (ordinals below it), once on disk. */
+    private int written;
+
+    /** The count {@link #finish} was called with, or -1. */
+    int finished = -1;
+
+    /**
+     * @param bands band keys per document, at least 1
+     * @param dir where the files go past {@code heapUpTo} documents (it must exist)
+     * @param heapUpTo documents held in the heap at most; 0 puts every document in the files
+     */
+    public Columns(int bands, java.nio.file.Path dir, int heapUpTo) {
+      Checks.checkArgument(bands >= 1, "bands must be >= 1, got %s", bands);
+      Checks.checkArgument(heapUpTo >= 0, "heapUpTo must be >= 0, got %s", heapUpTo);
+      this.bands = bands;
+      this.dir = Objects.requireNonNull(dir, "dir");
+      this.heapUpTo = heapUpTo;
+      int initial = Math.min(1024, heapUpTo);
+      keys = new long[initial * bands];
+      hashes = new int[initial * HeadFilter.HEAD];
+      codes = new int[initial];
+    }
+
+    /**
+     * Takes document {@code ordinal}'s band keys and the head of its sketch. Ordinals must
+     * increase; those skipped (documents left out) get zero keys and an empty head, and are never
+     * compared.
+     */
+    public void add(int ordinal, long[] bandKeys, ShingleSketch sketch) throws java.io.IOException {
+      Checks.checkState(finished < 0, "add() after finish()");
+      Checks.checkArgument(
+          bandKeys.length == bands, "bandKeys must hold %s keys, got %s", bands, bandKeys.length);
+      if (keyFile == null && ordinal >= heapUpTo) {
+        toFiles();
+      }
+      if (keyFile == null) {
+        if (ordinal >= codes.length) {
+          int n = (int) Math.min(heapUpTo, Math.max(ordinal + 1L, codes.length * 2L));
+          keys = Arrays.copyOf(keys, Math.multiplyExact(n, bands));
+          hashes = Arrays.copyOf(hashes, Math.multiplyExact(n, HeadFilter.HEAD));
+          codes = Arrays.copyOf(codes, n);
+        }
+        System.arraycopy(bandKeys, 0, keys, ordinal * bands, bands);
+        codes[ordinal] = HeadFilter.head(sketch, hashes, ordinal * HeadFilter.HEAD);
+        return;
+      }
+      Checks.checkArgument(
+          ordinal >= written, "ordinals must increase: %s after %s", ordinal, written - 1);
+      padTo(ordinal);
+      int[] head = new int[Heads.RECORD];
+      head[HeadFilter.HEAD] = HeadFilter.head(sketch, head, 0);
+      for (long k : bandKeys) {
+        keyFile.appendLong(k);
+      }
+      headFile.appendInts(head, 0, Heads.RECORD);
+      written = ordinal + 1;
+    }
+
+    /** Moves what the heap holds to the files; documents from now on go there. */
+    private void toFiles() throws java.io.IOException {
+      keyFile = new FileArray(dir.resolve("band-keys"));
+      headFile = new FileArray(dir.resolve("heads"));
+      int n = Math.min(codes.length, heapUpTo);
+      for (int o = 0; o < n; o++) {
+        for (int b = 0; b < bands; b++) {
+          keyFile.appendLong(keys[o * bands + b]);
+        }
+        headFile.appendInts(hashes, o * HeadFilter.HEAD, HeadFilter.HEAD);
+        headFile.appendInt(codes[o]);
+      }
+      written = n;
+      keys = null;
+      hashes = new int[0];
+      codes = new int[0];
+    }
+
+    private void padTo(int ordinal) throws java.io.IOException {
+      for (; written < ordinal; written++) {
+        for (int b = 0; b < bands; b++) {
+          keyFile.appendLong(0);
+        }
+        for (int k = 0; k < Heads.RECORD; k++) {
+          headFile.appendInt(0);
+        }
+      }
+    }
+
+    /** Ends the corpus at {@code count} documents (the last ones may have been left out). */
+    public void finish(int count) throws java.io.IOException {
+      Checks.checkState(finished < 0, "finish() twice");
+      Checks.checkArgument(count >= 0, "count must be >= 0, got %s", count);
+      if (keyFile == null && count > heapUpTo) {
+        toFiles();
+      }
+      if (keyFile == null) {
+        if (count > codes.length) {
+          keys = Arrays.copyOf(keys, Math.multiplyExact(count, bands));
+          hashes = Arrays.copyOf(hashes, Math.multiplyExact(count, HeadFilter.HEAD));
+          codes = Arrays.copyOf(codes, count);
+        }
+      } else {
+        padTo(count);
+        keyFile.finish();
+        headFile.finish();
+      }
+      finished = count;
+    }
+
+    /** Whether the keys and heads are in files. */
+    public boolean onDisk() {
+      return keyFile != null;
+    }
+
+    /** Heap bytes held. */
+    public long ramBytesUsed() {
+      return 8L * (keys == null ? 0 : keys.length) + 4L * hashes.length + 4L * codes.length;
+    }
+
+    @Override
+    public void close() {
+      try (FileArray a = keyFile;
+          FileArray b = headFile) {
+        keys = null;
+      }
+    }
+  }
+
   private CorpusDedup() {}
 
   /**
@@ -255,11 +403,87 @@ public final class CorpusDedup {
       Stats stats,
       BlockScheme scheme,
       PairSink out) {
-    Objects.requireNonNull(out, "out");
-    Objects.requireNonNull(scheme, "scheme");
     if (given != null) {
       given.ensure(count); // documents never set (excluded ones) have no head
     }
+    Heads heads =
+        given != null && !given.dropped && sketches0 != null
+            ? new Heads(new HeadFilter(threshold), given.hashes, given.codes)
+            : null;
+    return find(
+        fingerprints,
+        count,
+        new BandKeys(bandKeys, null, bands),
+        sketches0,
+        maxDistance,
+        threshold,
+        excluded,
+        threads,
+        heads,
+        stats,
+        scheme,
+        out);
+  }
+
+  /**
+   * {@link #findPairs(long[], int, long[], int, IntFunction, int, double, java.util.BitSet, int,
+   * SketchHeads, Stats, BlockScheme, PairSink)} with the band keys and heads of every document in
+   * {@code columns} ({@link Columns#finish finished} at {@code count}), in the heap or in files.
+   * Both give the same pairs.
+   */
+  public static long findPairs(
+      long[] fingerprints,
+      int count,
+      Columns columns,
+      IntFunction<ShingleSketch> sketches,
+      int maxDistance,
+      double threshold,
+      java.util.@Nullable BitSet excluded,
+      int threads,
+      Stats stats,
+      BlockScheme scheme,
+      PairSink out) {
+    Objects.requireNonNull(columns, "columns");
+    Objects.requireNonNull(sketches, "sketches");
+    Checks.checkState(
+        columns.finished == count,
+        "columns must be finished at count %s, got %s",
+        count,
+        columns.finished);
+    HeadFilter filter = new HeadFilter(threshold);
+    return find(
+        fingerprints,
+        count,
+        new BandKeys(columns.keys, columns.keyFile, columns.bands),
+        sketches,
+        maxDistance,
+        threshold,
+        excluded,
+        threads,
+        columns.headFile != null
+            ? new Heads(filter, columns.headFile)
+            : new Heads(filter, columns.hashes, columns.codes),
+        stats,
+        scheme,
+        out);
+  }
+
+  private static long find(
+      long[] fingerprints,
+      int count,
+      BandKeys bandKeys,
+      @Nullable IntFunction<ShingleSketch> sketches0,
+      int maxDistance,
+      double threshold,
+      java.util.@Nullable BitSet excluded,
+      int threads,
+      @Nullable Heads given,
+      Stats stats,
+      BlockScheme scheme,
+      PairSink out) {
+    int bands = bandKeys.bands;
+    Objects.requireNonNull(out, "out");
+    Objects.requireNonNull(scheme, "scheme");
     Objects.requireNonNull(stats, "stats");
     IntFunction<ShingleSketch> sketches =
         sketches0 == null
@@ -278,9 +502,8 @@ public final class CorpusDedup {
     Heads heads =
         !verify
             ? null
-            : given != null && !given.dropped
-                ? new Heads(new HeadFilter(threshold), given.hashes, given.codes)
-                : Heads.of(count, sketches, excluded, threshold, threads);
+            : given != null ? given : Heads.of(count, sketches, excluded, threshold, threads);
+    ThreadLocal<int[]> scratch = ThreadLocal.withInitial(Heads::scratch);
     long t1 = System.nanoTime();
     stats.headNanos = t1 - t0;
     AtomicLong reported = new AtomicLong();
@@ -300,11 +523,11 @@ public final class CorpusDedup {
             reported.incrementAndGet();
             return;
           }
-          if (shareBand(bandKeys, bands, i, j, bands)) {
+          if (bandKeys.share(i, j, bands)) {
             return; // the band phase verifies it
           }
           stats.candidates.increment();
-          if (!heads.mayReach(i, j)) {
+          if (!heads.mayReach(i, j, heads.file == null ? null : scratch.get())) {
             stats.headRejected.increment();
             return;
           }
@@ -375,7 +598,7 @@ public final class CorpusDedup {
   private static long band(
       long[] fps,
       int count,
-      long[] bandKeys,
+      BandKeys bandKeys,
       int bands,
       int b,
       IntFunction<ShingleSketch> sketches,
@@ -390,7 +613,7 @@ public final class CorpusDedup {
     int n = 0;
     for (int i = 0; i < count; i++) {
       if (!isExcluded(excluded, i) && bands > 0) {
-        keys[n] = bandKeys[i * bands + b];
+        keys[n] = bandKeys.get(i, b);
         order[n++] = i;
       }
     }
@@ -407,6 +630,7 @@ public final class CorpusDedup {
     long[] columnCounts = new long[TILE * BucketBound.WORDS];
     boolean[] rowCounted = new boolean[TILE];
     boolean[] columnCounted = new boolean[TILE];
+    int[] headScratch = heads.file == null ? null : Heads.scratch();
     for (int start = 0; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
@@ -432,11 +656,11 @@ public final class CorpusDedup {
               int i = Math.min(order[x], order[y]);
               int j = Math.max(order[x], order[y]);
               met++;
-              if (shareBand(bandKeys, bands, i, j, b)) {
+              if (bandKeys.share(i, j, b)) {
                 continue; // an earlier band already verified this pair
               }
               candidates++;
-              if (!heads.mayReach(i, j)) {
+              if (!heads.mayReach(i, j, headScratch)) {
                 rejected++;
                 continue;
               }
@@ -489,9 +713,20 @@ public final class CorpusDedup {
    * document, so that a candidate far below the threshold costs no sketch read.
    */
   private static final class Heads {
+    /** Ints per document in a heads file: the head's hashes, then its code. */
+    static final int RECORD = HeadFilter.HEAD + 1;
+
     final HeadFilter filter;
     final int[] hashes;
     final int[] codes;
+    final @Nullable FileArray file;
+
+    private Heads(HeadFilter filter, FileArray file) {
+      this.filter = filter;
+      this.hashes = new int[0];
+      this.codes = new int[0];
+      this.file = file;
+    }
 
     private Heads(int count, double threshold) {
       this(
@@ -504,6 +739,12 @@ public final class CorpusDedup {
       this.filter = filter;
       this.hashes = hashes;
       this.codes = codes;
+      this.file = null;
+    }
+
+    /** A buffer for {@link #mayReach} of heads in a file: one per thread. */
+    static int[] scratch() {
+      return new int[2 * RECORD];
     }
 
     static Heads of(
@@ -539,21 +780,63 @@ public final class CorpusDedup {
       return h;
     }
 
-    boolean mayReach(int i, int j) {
-      return filter.mayReach(hashes, i * HeadFilter.HEAD, codes[i], j * HeadFilter.HEAD, codes[j]);
+    /**
+     * Whether documents i and j may reach the threshold; {@code scratch} (from {@link #scratch()})
+     * holds their heads while they are compared when the heads are in a file, and is not used
+     * otherwise.
+     */
+    boolean mayReach(int i, int j, int @Nullable [] scratch) {
+      FileArray f = file;
+      if (f == null) {
+        return filter.mayReach(
+            hashes, i * HeadFilter.HEAD, codes[i], j * HeadFilter.HEAD, codes[j]);
+      }
+      f.getInts((long) i * RECORD, scratch, 0, RECORD);
+      f.getInts((long) j * RECORD, scratch, RECORD, RECORD);
+      return filter.mayReach(scratch, 0, scratch[RECORD - 1], RECORD, scratch[2 * RECORD - 1]);
     }
   }
 
-  /** Whether documents i and j share a key in any band before {@code limit}. */
-  private static boolean shareBand(long[] keys, int bands, int i, int j, int limit) {
-    int a = i * bands;
-    int c = j * bands;
-    for (int b = 0; b < limit; b++) {
-      if (keys[a + b] == keys[c + b]) {
-        return true;
-      }
+  /** The band keys of every document: {@code bands} per document, in a heap array or a file. */
+  private static final class BandKeys {
+    final long @Nullable [] heap;
+    final @Nullable FileArray file;
+    final int bands;
+
+    BandKeys(long @Nullable [] heap, @Nullable FileArray file, int bands) {
+      this.heap = heap;
+      this.file = file;
+      this.bands = bands;
     }
-    return false;
+
+    long get(int i, int b) {
+      long at = (long) i * bands + b;
+      long[] h = heap;
+      return h != null ? h[(int) at] : file.getLong(at);
+    }
+
+    /** Whether documents i and j share a key in any band before {@code limit}. */
+    boolean share(int i, int j, int limit) {
+      long[] keys = heap;
+      if (keys != null) {
+        int a = i * bands;
+        int c = j * bands;
+        for (int b = 0; b < limit; b++) {
+          if (keys[a + b] == keys[c + b]) {
+            return true;
+          }
+        }
+        return false;
+      }
+      long a = (long) i * bands;
+      long c = (long) j * bands;
+      for (int b = 0; b < limit; b++) {
+        if (file.getLong(a + b) == file.getLong(c + b)) {
+          return true;
+        }
+      }
+      return false;
+    }
   }
 
   private static boolean isExcluded(java.util.@Nullable BitSet excluded, int i) {

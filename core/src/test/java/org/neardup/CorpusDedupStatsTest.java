@@ -23,6 +23,8 @@ import org.neardup.verify.ShingleSketch;
  * the counts add up.
  */
 class CorpusDedupStatsTest {
+  @org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp;
+
   private static Analysis[] analyse(List<String> texts) {
     Deduplicator d =
         Deduplicator.builder().fingerprintSettings(FingerprintSettings.builder().build()).build();
@@ -34,7 +36,7 @@ class CorpusDedupStatsTest {
   }
 
   @Test
-  void findPairs_copiesWithEdits_sameWithGivenHeadsAndCountsAddUp() {
+  void findPairs_copiesWithEdits_sameWithGivenHeadsAndCountsAddUp() throws java.io.IOException {
     // 30 texts of 120 words, 16 copies each with 1-12 words replaced: pairs from clearly above to
     // clearly below 0.8.
     SplittableRandom r = new SplittableRandom(20261125);
@@ -119,5 +121,88 @@ class CorpusDedupStatsTest {
     // dropped heads are read again, as when none are given.
     assertThat(reads[1]).isEqualTo(reads[0] - (n - 1));
     assertThat(reads[2]).isEqualTo(reads[0]);
+
+    // Band keys and heads as Columns: in the heap, in files from the first document, and moved to
+    // the files part way (with an excluded document among the moved ones): the same pairs, the
+    // same counts as heads given in the heap.
+    excluded.set(n / 5);
+    expected.keySet().removeIf(key -> (key >>> 32) == n / 5 || (key & 0xFFFFFFFFL) == n / 5);
+    long[] first = null;
+    for (int heapUpTo : new int[] {n + 10, 0, n / 3, n - 1}) {
+      try (CorpusDedup.Columns columns =
+          new CorpusDedup.Columns(bands, tmp.resolve("c" + heapUpTo), heapUpTo)) {
+        java.nio.file.Files.createDirectories(tmp.resolve("c" + heapUpTo));
+        for (int i = 0; i < n; i++) {
+          if (!excluded.get(i)) {
+            columns.add(i, a[i].sketch().bandKeys(), a[i].sketch().shingles());
+          }
+        }
+        columns.finish(n);
+        assertThat(columns.onDisk()).isEqualTo(heapUpTo < n);
+        assertThat(columns.ramBytesUsed() == 0).isEqualTo(heapUpTo < n);
+        Map<Long, Double> got = Collections.synchronizedMap(new HashMap<>());
+        CorpusDedup.Stats stats = new CorpusDedup.Stats();
+        long reported =
+            CorpusDedup.findPairs(
+                fps,
+                n,
+                columns,
+                o -> a[o].sketch().shingles(),
+                3,
+                0.8,
+                excluded,
+                2,
+                stats,
+                AllPairs.defaultScheme(3),
+                (i, j, d, s) -> got.put((long) i << 32 | j, s));
+        assertThat(got).as("heap up to %s", heapUpTo).isEqualTo(expected);
+        assertThat(reported).isEqualTo(expected.size());
+        long[] counts = {
+          stats.candidates(),
+          stats.headRejected(),
+          stats.bucketRejected(),
+          stats.verified(),
+          stats.sketchReads()
+        };
+        if (first == null) {
+          first = counts;
+        }
+        assertThat(counts).as("heap up to %s", heapUpTo).isEqualTo(first);
+      }
+      assertThat(tmp.resolve("c" + heapUpTo)).isEmptyDirectory();
+    }
+  }
+
+  @Test
+  void columns_misuse_clearErrors() throws java.io.IOException {
+    try (CorpusDedup.Columns c = new CorpusDedup.Columns(2, tmp, 0)) {
+      ShingleSketch s = analyse(List.of("one two three four five six"))[0].sketch().shingles();
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.add(0, new long[3], s))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("bandKeys must hold 2 keys, got 3");
+      c.add(5, new long[2], s);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.add(4, new long[2], s))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("ordinals must increase");
+      c.finish(6);
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.add(7, new long[2], s))
+          .isInstanceOf(IllegalStateException.class);
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () ->
+                  CorpusDedup.findPairs(
+                      new long[7],
+                      7,
+                      c,
+                      o -> s,
+                      3,
+                      0.8,
+                      null,
+                      1,
+                      new CorpusDedup.Stats(),
+                      AllPairs.defaultScheme(3),
+                      (i, j, d, x) -> {}))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("finished at count 7, got 6");
+    }
   }
 }

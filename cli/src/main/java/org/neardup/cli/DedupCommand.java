@@ -92,6 +92,14 @@ final class DedupCommand implements Callable<Integer> {
       description = "Largest sketch file read through a memory map (default: 1 GiB).")
   long sketchMapLimit = SKETCH_MAP_LIMIT;
 
+  @Option(
+      names = "--columns-in-heap-up-to",
+      hidden = true,
+      paramLabel = "DOCS",
+      description =
+          "Documents whose band keys and heads stay in the heap; past that they go to memory-mapped files (default: 1 per 512 bytes of heap).")
+  int columnsInHeap = -1;
+
   @Spec CommandSpec spec;
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -113,7 +121,14 @@ final class DedupCommand implements Callable<Integer> {
       Path work = staging.work();
       long t0 = System.nanoTime();
       long cpu0 = cpuNanos();
-      Corpus c = new Corpus(work, bands, sketchMapLimit);
+      Corpus c =
+          new Corpus(
+              work,
+              bands,
+              sketchMapLimit,
+              columnsInHeap >= 0
+                  ? columnsInHeap
+                  : columnsInHeapFor(Runtime.getRuntime().maxMemory()));
       c.rejects = rejects;
       try {
         read(source, analyzer, c, show, err);
@@ -127,6 +142,7 @@ final class DedupCommand implements Callable<Integer> {
         long cpu2 = cpuNanos();
         Summary summary = new Summary();
         summary.pairStats = stats;
+        summary.columns = c.columns == null ? null : c.columns.onDisk() ? "files" : "heap";
         write(staging.dir(), c, pairs, verify, show, err, summary);
         long t3 = System.nanoTime();
         long cpu3 = cpuNanos();
@@ -162,11 +178,20 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   /**
-   * Sketch files up to this size are mapped (~330 MB at 1M realistic documents); larger ones
-   * (3.3 GB at 10M) are read with a system call per sketch, so that the pages read stay the
-   * kernel's page cache instead of adding the whole file to the process's resident set.
+   * Sketch files up to this size are mapped (~330 MB at 1M realistic documents); larger ones (3.3
+   * GB at 10M) are read with a system call per sketch, so that the pages read stay the kernel's
+   * page cache instead of adding the whole file to the process's resident set.
    */
   static final long SKETCH_MAP_LIMIT = 1L << 30;
+
+  /**
+   * Documents whose band keys and heads (116 bytes at 6 bands) are held in a heap of {@code
+   * maxHeap} bytes: one per 512 bytes, 2M documents with -Xmx1g (the 1M realistic corpus stays in
+   * the heap); a larger corpus has them in memory-mapped files, which cost no heap.
+   */
+  static int columnsInHeapFor(long maxHeap) {
+    return (int) Math.min(Integer.MAX_VALUE - 8, maxHeap / 512);
+  }
 
   /** Per-document state of the run: in memory only what phase 2 needs per document. */
   private static final class Corpus implements AutoCloseable {
@@ -175,29 +200,40 @@ final class DedupCommand implements Callable<Integer> {
     final SpillFile sketches;
     final int bands;
     long[] fingerprints = new long[1 << 14];
-    long[] bandKeys;
     final BitSet excluded = new BitSet();
-    final CorpusDedup.SketchHeads heads = new CorpusDedup.SketchHeads();
+
+    /** Band keys and heads (null without verification): in the heap or in mapped files. */
+    final CorpusDedup.Columns columns;
+
     final List<String[]> errors = new ArrayList<>();
-    final LongIntMap seenIds = new LongIntMap(1 << 14);
+
+    /** Ordinals by id hash, to reject repeated ids; dropped once the corpus is read. */
+    LongIntMap seenIds = new LongIntMap(1 << 14);
+
     PairSpill pairs;
     Rejects rejects;
     int count;
     int good;
 
-    Corpus(Path work, int bands, long sketchMapLimit) throws IOException {
+    Corpus(Path work, int bands, long sketchMapLimit, int columnsInHeap) throws IOException {
       this.ids = new SpillFile(work.resolve("ids"));
       // Read once, in order, when the output is written: never mapped (see SpillFile).
       this.records = new SpillFile(work.resolve("records"), 0);
       this.sketches = new SpillFile(work.resolve("sketches"), sketchMapLimit);
       this.bands = bands;
-      this.bandKeys = new long[(1 << 14) * Math.max(1, bands)];
+      this.columns = bands > 0 ? new CorpusDedup.Columns(bands, work, columnsInHeap) : null;
     }
 
+    /** Ends the read phase: what the pairs need at its exact size, what they do not dropped. */
     void finish() throws IOException {
       ids.finish();
       records.finish();
       sketches.finish();
+      seenIds = null;
+      fingerprints = Arrays.copyOf(fingerprints, count);
+      if (columns != null) {
+        columns.finish(count);
+      }
     }
 
     String id(int ordinal) {
@@ -209,7 +245,8 @@ final class DedupCommand implements Callable<Integer> {
       try (SpillFile a = ids;
           SpillFile b = records;
           SpillFile d = sketches;
-          PairSpill p = pairs) {
+          PairSpill p = pairs;
+          CorpusDedup.Columns e = columns) {
         // closes and deletes them all
       }
     }
@@ -268,7 +305,6 @@ final class DedupCommand implements Callable<Integer> {
       int ordinal = c.count++;
       if (ordinal == c.fingerprints.length) {
         c.fingerprints = Arrays.copyOf(c.fingerprints, ordinal * 2);
-        c.bandKeys = Arrays.copyOf(c.bandKeys, ordinal * 2 * Math.max(1, c.bands));
       }
       InputDocument d = a.doc();
       String error = a.error();
@@ -295,9 +331,8 @@ final class DedupCommand implements Callable<Integer> {
       Analysis an = a.analysis();
       c.fingerprints[ordinal] = an.fingerprint();
       c.sketches.append(a.sketch(), 0, a.sketch().length);
-      if (c.bands > 0) {
-        System.arraycopy(an.sketch().bandKeys(), 0, c.bandKeys, ordinal * c.bands, c.bands);
-        c.heads.set(ordinal, an.sketch().shingles());
+      if (c.columns != null) {
+        c.columns.add(ordinal, an.sketch().bandKeys(), an.sketch().shingles());
       }
     }
   }
@@ -318,31 +353,44 @@ final class DedupCommand implements Callable<Integer> {
     ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[4096]);
     try (Progress progress = Progress.start(show, "pairs", -1, "pairs", 1, err)) {
       progress.follow(pairs::size);
-      CorpusDedup.findPairs(
-          c.fingerprints,
-          c.count,
-          c.bandKeys,
-          bands,
-          verify
-              ? o -> {
-                int len = c.sketches.length(o);
-                byte[] b = buffers.get();
-                if (b.length < len) {
-                  b = new byte[len * 2];
-                  buffers.set(b);
-                }
-                c.sketches.read(o, b);
-                return ShingleSketch.decode(b, 0, len);
+      if (c.columns != null) {
+        CorpusDedup.findPairs(
+            c.fingerprints,
+            c.count,
+            c.columns,
+            o -> {
+              int len = c.sketches.length(o);
+              byte[] b = buffers.get();
+              if (b.length < len) {
+                b = new byte[len * 2];
+                buffers.set(b);
               }
-              : null,
-          engine.maxDistance,
-          engine.threshold,
-          c.excluded,
-          input.threads,
-          bands > 0 ? c.heads : null,
-          stats,
-          engine.pairScheme(),
-          pairs);
+              c.sketches.read(o, b);
+              return ShingleSketch.decode(b, 0, len);
+            },
+            engine.maxDistance,
+            engine.threshold,
+            c.excluded,
+            input.threads,
+            stats,
+            engine.pairScheme(),
+            pairs);
+      } else {
+        CorpusDedup.findPairs(
+            c.fingerprints,
+            c.count,
+            new long[0],
+            0,
+            null,
+            engine.maxDistance,
+            engine.threshold,
+            c.excluded,
+            input.threads,
+            null,
+            stats,
+            engine.pairScheme(),
+            pairs);
+      }
       progress.stepTo(pairs.size());
     }
     pairs.finish();

@@ -15,7 +15,9 @@ import java.util.stream.Stream;
 /**
  * An output directory written in a staging directory beside it and moved into place only when the
  * run succeeds: a failed or interrupted run leaves any earlier output untouched, and never a
- * half-written one.
+ * half-written one. A run stopped by a signal (SIGTERM, SIGINT) deletes its staging directory from
+ * a shutdown hook, so no {@code .DIR.neardup-tmp-*} directory (with gigabytes of spill files) is
+ * left behind; only SIGKILL leaves one.
  */
 final class OutputDir implements AutoCloseable {
   /** The file whose presence marks a directory as neardup's own output. */
@@ -24,10 +26,32 @@ final class OutputDir implements AutoCloseable {
   private final Path target;
   private final Path staging;
   private boolean committed;
+  private boolean abandoned;
+  private final Thread cleanup = new Thread(this::abandon, "neardup-staging-cleanup");
 
   private OutputDir(Path target, Path staging) {
     this.target = target;
     this.staging = staging;
+  }
+
+  /**
+   * The shutdown hook: the JVM is exiting before the output was committed (a signal, or an exit
+   * from elsewhere), so the staging directory goes. Holds the lock, so it never runs during {@link
+   * #commit}: the move either completed (nothing to delete) or has not started (and never will).
+   */
+  private synchronized void abandon() {
+    if (committed) {
+      return;
+    }
+    abandoned = true;
+    // Threads still writing may add a file while the tree is deleted: a few tries, best effort.
+    for (int attempt = 0; attempt < 5 && Files.exists(staging); attempt++) {
+      try {
+        deleteTree(staging);
+      } catch (IOException | RuntimeException e) {
+        // try again: the JVM is exiting and nobody is left to report to
+      }
+    }
   }
 
   /**
@@ -65,7 +89,9 @@ final class OutputDir implements AutoCloseable {
     Path parent = target.getParent() == null ? Path.of(".") : target.getParent();
     Path staging = Files.createTempDirectory(parent, "." + target.getFileName() + ".neardup-tmp-");
     Files.createDirectory(staging.resolve("work"));
-    return new OutputDir(target, staging);
+    OutputDir d = new OutputDir(target, staging);
+    Runtime.getRuntime().addShutdownHook(d.cleanup);
+    return d;
   }
 
   /** Where outputs are written before {@link #commit}. */
@@ -79,7 +105,10 @@ final class OutputDir implements AutoCloseable {
   }
 
   /** Moves the staged output into place, replacing an earlier one. */
-  void commit() throws IOException {
+  synchronized void commit() throws IOException {
+    if (abandoned) {
+      throw new IOException("the run is being stopped: " + target + " not replaced");
+    }
     deleteTree(work());
     Path old = null;
     if (Files.exists(target)) {
@@ -110,8 +139,15 @@ final class OutputDir implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    if (!committed) {
-      deleteTree(staging);
+    try {
+      Runtime.getRuntime().removeShutdownHook(cleanup);
+    } catch (IllegalStateException e) {
+      return; // the JVM is shutting down: the hook deletes the staging directory
+    }
+    synchronized (this) {
+      if (!committed) {
+        deleteTree(staging);
+      }
     }
   }
 

@@ -26,7 +26,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class Rejects implements AutoCloseable {
   static final int SHOWN = 5;
-  /** Built on first use: a run that skips nothing never needs an ObjectMapper (see DocumentSource). */
+
+  /**
+   * Built on first use: a run that skips nothing never needs an ObjectMapper (see DocumentSource).
+   */
   private static final class Json {
     static final ObjectMapper MAPPER = new ObjectMapper();
   }

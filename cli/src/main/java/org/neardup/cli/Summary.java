@@ -36,6 +36,9 @@ final class Summary {
   /** What the pairs phase did; null before it ran. */
   org.neardup.CorpusDedup.@org.jspecify.annotations.Nullable Stats pairStats;
 
+  /** Where the band keys and heads were held: "heap", "files" (memory-mapped), or null. */
+  @org.jspecify.annotations.Nullable String columns;
+
   String settings = "";
   private final PriorityQueue<Object[]> biggest =
       new PriorityQueue<>(Comparator.comparingInt((Object[] a) -> (Integer) a[1]));
@@ -96,6 +99,9 @@ final class Summary {
       long docs = Math.max(1, documents - errors);
       pp.put("candidates_per_document", Math.round(100.0 * p.candidates() / docs) / 100.0);
       pp.put("verified_per_document", Math.round(100.0 * p.verified() / docs) / 100.0);
+      if (columns != null) {
+        pp.put("columns", columns);
+      }
     }
     ArrayNode big = n.putArray("biggest_clusters");
     for (Object[] c : biggestFirst()) {

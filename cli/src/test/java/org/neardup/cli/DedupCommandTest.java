@@ -414,4 +414,60 @@ class DedupCommandTest {
       }
     }
   }
+
+  /**
+   * Band keys and heads in memory-mapped files (every document, or past the first 100: the heap's
+   * columns moved to the files mid-run) give the same files, byte for byte, as held in the heap,
+   * with failed documents (which have no keys) among them, one of them the last.
+   */
+  @Test
+  void dedup_columnsOnDisk_writesTheSameOutputAsInTheHeap() throws IOException {
+    List<String> sample =
+        Files.readAllLines(Path.of("../examples/sample.jsonl"), StandardCharsets.UTF_8);
+    Path in = tmp.resolve("with-errors.jsonl");
+    try (OutputStream o = Files.newOutputStream(in)) {
+      for (int i = 0; i < sample.size(); i++) {
+        o.write((sample.get(i) + "\n").getBytes(StandardCharsets.UTF_8));
+        if (i % 97 == 3 || i == 99 || i == 100) {
+          o.write(("{\"id\": \"bad" + i + "\"}\n").getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      o.write("{\"id\": \"last\", \"text\": \"...\"}\n".getBytes(StandardCharsets.UTF_8));
+    }
+    Path heap = tmp.resolve("heap");
+    CliRunner r = CliRunner.run("dedup", in.toString(), "-o", heap.toString(), "-q");
+    assertThat(r.exitCode).as(r.err).isZero();
+    assertThat(lines(heap.resolve("pairs.jsonl"))).hasSizeGreaterThan(100);
+    assertThat(lines(heap.resolve("errors.jsonl"))).hasSizeGreaterThan(5);
+    for (String upTo : new String[] {"0", "100"}) {
+      Path disk = tmp.resolve("disk" + upTo);
+      r =
+          CliRunner.run(
+              "dedup",
+              in.toString(),
+              "-o",
+              disk.toString(),
+              "-q",
+              "--columns-in-heap-up-to",
+              upTo,
+              "--map-sketches-up-to",
+              "0");
+      assertThat(r.exitCode).as(r.err).isZero();
+      for (String f :
+          new String[] {
+            "clusters.jsonl", "pairs.jsonl", "unique.jsonl", "duplicates.jsonl", "errors.jsonl"
+          }) {
+        assertThat(Files.readString(disk.resolve(f), StandardCharsets.UTF_8))
+            .as("%s with columns in the heap up to %s", f, upTo)
+            .isEqualTo(Files.readString(heap.resolve(f), StandardCharsets.UTF_8));
+      }
+      JsonNode a = JSON.readTree(heap.resolve("summary.json").toFile()).get("pairs_phase");
+      JsonNode b = JSON.readTree(disk.resolve("summary.json").toFile()).get("pairs_phase");
+      assertThat(a.get("columns").asText()).isEqualTo("heap");
+      assertThat(b.get("columns").asText()).isEqualTo("files");
+      for (String k : new String[] {"candidates", "verified", "head_rejected", "sketch_reads"}) {
+        assertThat(b.get(k)).as(k).isEqualTo(a.get(k)).isNotNull();
+      }
+    }
+  }
 }

@@ -241,12 +241,9 @@ public final class ShingleSketch {
   public static ShingleSketch decode(byte[] in, int off, int len) {
     int[] pos = {off};
     int end = off + len;
-    long header = getVarint(in, pos, end);
-    Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
-    long count = getVarint(in, pos, end);
-    Checks.checkArgument(
-        count >= 0 && count <= len, "corrupt sketch: count %s for %s bytes", count, len);
-    int[] hashes = new int[(int) count];
+    long head = header(in, pos, end, len);
+    int count = (int) (head >>> 8);
+    int[] hashes = new int[count];
     long prev = 0;
     int p = pos[0];
     int i = 0;
@@ -270,8 +267,7 @@ public final class ShingleSketch {
               | ((w >>> 4) & (0x7FL << 28));
       d &= (1L << (7 * bytes)) - 1;
       long v = prev + d;
-      Checks.checkArgument(
-          v <= 0xFFFFFFFFL && (i == 0 || v > prev), "corrupt sketch: hash %s out of order", i);
+      checkOrder(v, prev, i);
       hashes[i++] = (int) v;
       prev = v;
       p += bytes;
@@ -279,35 +275,54 @@ public final class ShingleSketch {
     pos[0] = p;
     for (; i < count; i++) {
       long v = prev + getVarint(in, pos, end);
-      Checks.checkArgument(
-          v <= 0xFFFFFFFFL && (i == 0 || v > prev), "corrupt sketch: hash %s out of order", i);
+      checkOrder(v, prev, i);
       hashes[i] = (int) v;
       prev = v;
     }
-    Checks.checkArgument(pos[0] == end, "corrupt sketch: %s trailing bytes", end - pos[0]);
-    return new ShingleSketch(Mode.values()[(int) (header >> 1)], hashes, (header & 1) != 0);
+    return decoded(head, hashes, pos[0], end);
   }
 
   /** {@link #decode} one byte at a time: the reference SketchDecodeTest holds the fast one to. */
   static ShingleSketch decodeBytewise(byte[] in, int off, int len) {
     int[] pos = {off};
     int end = off + len;
+    long head = header(in, pos, end, len);
+    int count = (int) (head >>> 8);
+    int[] hashes = new int[count];
+    long prev = 0;
+    for (int i = 0; i < count; i++) {
+      long v = prev + getVarint(in, pos, end);
+      checkOrder(v, prev, i);
+      hashes[i] = (int) v;
+      prev = v;
+    }
+    return decoded(head, hashes, pos[0], end);
+  }
+
+  /**
+   * Reads and checks the header and count varints of an encoded sketch of {@code len} bytes from
+   * {@code pos[0]} (advanced past them): returns {@code count << 8 | header}.
+   */
+  private static long header(byte[] in, int[] pos, int end, int len) {
     long header = getVarint(in, pos, end);
     Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
     long count = getVarint(in, pos, end);
     Checks.checkArgument(
         count >= 0 && count <= len, "corrupt sketch: count %s for %s bytes", count, len);
-    int[] hashes = new int[(int) count];
-    long prev = 0;
-    for (int i = 0; i < count; i++) {
-      long v = prev + getVarint(in, pos, end);
-      Checks.checkArgument(
-          v <= 0xFFFFFFFFL && (i == 0 || v > prev), "corrupt sketch: hash %s out of order", i);
-      hashes[i] = (int) v;
-      prev = v;
-    }
-    Checks.checkArgument(pos[0] == end, "corrupt sketch: %s trailing bytes", end - pos[0]);
-    return new ShingleSketch(Mode.values()[(int) (header >> 1)], hashes, (header & 1) != 0);
+    return count << 8 | header;
+  }
+
+  /** Hash i, {@code v}, must fit 32 bits and follow the one before, {@code prev}. */
+  private static void checkOrder(long v, long prev, int i) {
+    Checks.checkArgument(
+        v <= 0xFFFFFFFFL && (i == 0 || v > prev), "corrupt sketch: hash %s out of order", i);
+  }
+
+  /** The sketch of a decoded header and its hashes, once the bytes ended where they should. */
+  private static ShingleSketch decoded(long head, int[] hashes, int p, int end) {
+    Checks.checkArgument(p == end, "corrupt sketch: %s trailing bytes", end - p);
+    int header = (int) (head & 0xFF);
+    return new ShingleSketch(Mode.values()[header >> 1], hashes, (header & 1) != 0);
   }
 
   private static final java.lang.invoke.VarHandle LONG_LE =
