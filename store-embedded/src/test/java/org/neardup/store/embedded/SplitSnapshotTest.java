@@ -121,4 +121,76 @@ class SplitSnapshotTest {
     }
     return out;
   }
+
+  /**
+   * A version 2 snapshot (sketches inline, written here byte by byte as that release did) opens
+   * with every document and answer, and the checkpoint after it writes version 3, which opens with
+   * the same answers.
+   */
+  @Test
+  public void version2Snapshot_opensAndUpgradesToVersion3() throws IOException {
+    SplittableRandom r = new SplittableRandom(2);
+    CollectionSettings settings = StoreTesting.SETTINGS;
+    org.neardup.Analyzer analyzer = settings.deduplicator().analyzer();
+    List<String> texts = new ArrayList<>();
+    java.io.ByteArrayOutputStream docs = new java.io.ByteArrayOutputStream();
+    for (int i = 0; i < 200; i++) {
+      String text =
+          i % 5 == 4 ? Texts.edit(r, texts.get(i - 1)) : Texts.text(r, 15 + r.nextInt(30));
+      texts.add(text);
+      byte[] body =
+          LogFormat.insert(
+              1,
+              T0,
+              Long.MAX_VALUE,
+              ("d" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              analyzer.analyze(text).encode());
+      Bytes.putLong(body, LogFormat.DOC_ID, i);
+      Bytes.putLong(body, LogFormat.CLUSTER, i);
+      docs.write(java.nio.ByteBuffer.allocate(4).putInt(body.length).array(), 0, 4);
+      docs.write(body, 0, body.length);
+    }
+    byte[] name = "news".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] st = settings.toText().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] an = analyzer.id().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.nio.ByteBuffer b =
+        java.nio.ByteBuffer.allocate(100 + name.length + st.length + an.length + docs.size());
+    b.putLong(SnapshotFormat.MAGIC).putInt(2).putLong(0).putLong(T0).putInt(1);
+    b.putInt(1).putLong(200).putLong(200);
+    for (byte[] x : new byte[][] {name, st, an}) {
+      b.putShort((short) x.length).put(x);
+    }
+    b.put(docs.toByteArray()).putInt(0).putLong(200);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(b.array(), 0, b.position());
+    b.putInt((int) crc.getValue()).putLong(SnapshotFormat.END_MAGIC);
+    java.nio.file.Files.write(
+        split.resolve(SnapshotFormat.fileName(0)),
+        java.util.Arrays.copyOf(b.array(), b.position()));
+    List<String> answers = new ArrayList<>();
+    for (int round = 0; round < 2; round++) {
+      List<String> got = new ArrayList<>();
+      try (EmbeddedStore s = open(split, false)) {
+        Collection c = s.collection("news");
+        got.add("live " + c.stats().documents());
+        for (String t : texts) {
+          got.add(answer(c.check(c.analyzer().analyze(t))));
+        }
+        if (round == 0) {
+          s.checkpoint();
+        }
+      }
+      if (round == 0) {
+        answers = got;
+        assertThat(got.get(0)).isEqualTo("live 200");
+        for (int i = 0; i < texts.size(); i++) {
+          // Each text finds its own document, verified against the sketch that was inline.
+          assertThat(got.get(i + 1)).contains("d" + i + "@0/1000");
+        }
+        assertThat(StoreTesting.files(split, ".ndsketch")).hasSize(1);
+      } else {
+        assertThat(got).isEqualTo(answers);
+      }
+    }
+  }
 }
