@@ -55,7 +55,7 @@ done
 ready=$(echo "$(date +%s.%N) - $t0" | bc)
 cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$pid/stat")
 heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }')
-rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
+rss=$(awk '/VmRSS/ { printf "%.0f\n", $2 * 1024 }' "/proc/$pid/status")
 read -r docs ram < <(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["documents"], d["ramBytes"])')
 durable=$(find "$data" -type f ! -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
 scratch=$(find "$data" -type f -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')

@@ -67,7 +67,7 @@ for round in $(seq 1 "$rounds"); do
       mkdir -p "$HISTOGRAMS"
       cp "$copy/histogram.txt" "$HISTOGRAMS/round$round-jar$j.txt"
     fi
-    rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
+    rss=$(awk '/VmRSS/ { printf "%.0f\n", $2 * 1024 }' "/proc/$pid/status")
     read -r docs ram < <(curl -s "$url/v1/collections" | python3 -c '
 import json, sys, urllib.request
 url = sys.argv[1]
