@@ -2,7 +2,6 @@
 package org.neardup.store.embedded;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -25,13 +24,11 @@ public final class OpenTime {
       System.err.println("usage: OpenTime ROUNDS DIR...");
       System.exit(2);
     }
-    com.sun.management.OperatingSystemMXBean os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     int rounds = Integer.parseInt(args[0]);
     for (int round = 1; round <= rounds; round++) {
       for (int i = 1; i < args.length; i++) {
         System.gc();
-        long cpu0 = os.getProcessCpuTime();
+        long cpu0 = cpuNanos();
         long t0 = System.nanoTime();
         long docs = 0;
         try (EmbeddedStore s =
@@ -39,7 +36,7 @@ public final class OpenTime {
                 .background(false)
                 .snapshotOnClose(false)
                 .open()) {
-          long cpu = os.getProcessCpuTime() - cpu0;
+          long cpu = cpuNanos() - cpu0;
           long wall = System.nanoTime() - t0;
           for (org.neardup.store.Collection c : s.collections()) {
             docs += c.stats().documents();
@@ -63,5 +60,14 @@ public final class OpenTime {
         }
       }
     }
+  }
+
+  /** The process's CPU time so far, every thread (ProcessHandle: /proc on Linux). */
+  private static long cpuNanos() {
+    return ProcessHandle.current()
+        .info()
+        .totalCpuDuration()
+        .orElseThrow(() -> new IllegalStateException("this platform reports no process CPU time"))
+        .toNanos();
   }
 }
