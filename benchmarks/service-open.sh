@@ -10,15 +10,19 @@
 #   e.g. benchmarks/service-open.sh /tmp/w/data /tmp/main/neardup.jar cli/target/neardup.jar 2
 #   DATA is an embedded data directory, e.g. the one service-news.sh leaves in WORK=dir.
 #   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), COPY (where the copies go; default a temp dir),
-#   HISTOGRAMS (a directory to keep each open's class histogram in, to see what the heap holds).
+#   HISTOGRAMS (a directory to keep each open's class histogram in, to see what the heap holds),
+#   DATA_B (the directory JAR_B opens instead of DATA: the same documents in its own format, e.g.
+#   made by `java -cp JAR_B org.neardup.store.embedded.Checkpoint COPY_OF_DATA`; JAR_A opens DATA).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -ge 3 ] || { echo "usage: $0 DATA JAR_A JAR_B [ROUNDS]" >&2; exit 2; }
 data="$1"
+data_b="${DATA_B:-$1}"
 jars=("$2" "$3")
 rounds="${4:-2}"
 for tool in jcmd curl python3; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 [ -d "$data" ] || { echo "no data directory $data" >&2; exit 2; }
+[ -d "$data_b" ] || { echo "no data directory $data_b" >&2; exit 2; }
 port="${PORT:-$((20000 + RANDOM % 20000))}"
 url="http://127.0.0.1:$port"
 opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
@@ -31,12 +35,16 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$root/dist/src/bin/java-defaults.sh"
-echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); data $(du -sb "$data" | cut -f1) bytes"
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); data $(du -sb "$data" | cut -f1) bytes, for JAR_B $(du -sb "$data_b" | cut -f1) bytes"
 for round in $(seq 1 "$rounds"); do
   for j in 0 1; do
     jar="${jars[$j]}"
+    src="$data"
+    [ "$j" = 0 ] || src="$data_b"
     rm -rf "$copy/data"
-    cp -a "$data" "$copy/data"
+    cp -a "$src" "$copy/data"
+    # Read once untimed, so both jars open from a warm page cache (a cold one measures the disk).
+    cat "$copy/data"/* > /dev/null
     t0=$(date +%s.%N)
     # shellcheck disable=SC2046,SC2086
     java $(NEARDUP_JAVA_OPTS="$opts" neardup_java_defaults serve) $opts -jar "$jar" serve \
@@ -59,7 +67,7 @@ for round in $(seq 1 "$rounds"); do
       mkdir -p "$HISTOGRAMS"
       cp "$copy/histogram.txt" "$HISTOGRAMS/round$round-jar$j.txt"
     fi
-    rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
+    rss=$(awk '/VmRSS/ { printf "%.0f\n", $2 * 1024 }' "/proc/$pid/status")
     read -r docs ram < <(curl -s "$url/v1/collections" | python3 -c '
 import json, sys, urllib.request
 url = sys.argv[1]

@@ -7,7 +7,9 @@
 # ramBytes per added document, and the server's CPU seconds to /ready per million added documents.
 # The goal of issue 18 is a slope <= 120 B plus the id's bytes (~11 B for NewsCorpus's ids).
 # Usage: benchmarks/service-slope.sh SMALL_DATA LARGE_DATA JAR_A JAR_B [ROUNDS]
-#   env: as service-open.sh (PORT, NEARDUP_JAVA_OPTS, COPY, HISTOGRAMS).
+#   env: as service-open.sh (PORT, NEARDUP_JAVA_OPTS, COPY, HISTOGRAMS); SMALL_B and LARGE_B are
+#   the directories JAR_B opens instead (service-open.sh's DATA_B), e.g. the same documents
+#   rewritten in JAR_B's snapshot format by its Checkpoint.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -ge 4 ] || { echo "usage: $0 SMALL_DATA LARGE_DATA JAR_A JAR_B [ROUNDS]" >&2; exit 2; }
@@ -16,8 +18,8 @@ large="$2"
 rounds="${5:-1}"
 out="$(mktemp)"
 trap 'rm -f "$out"' EXIT
-"$root/benchmarks/service-open.sh" "$small" "$3" "$4" "$rounds" | sed 's/^result /result small /' | tee -a "$out"
-"$root/benchmarks/service-open.sh" "$large" "$3" "$4" "$rounds" | sed 's/^result /result large /' | tee -a "$out"
+DATA_B="${SMALL_B:-$small}" "$root/benchmarks/service-open.sh" "$small" "$3" "$4" "$rounds" | sed 's/^result /result small /' | tee -a "$out"
+DATA_B="${LARGE_B:-$large}" "$root/benchmarks/service-open.sh" "$large" "$3" "$4" "$rounds" | sed 's/^result /result large /' | tee -a "$out"
 python3 - "$out" "$3" "$4" <<'PY'
 import sys
 from collections import defaultdict

@@ -3,6 +3,7 @@ package org.neardup;
 
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.function.IntToLongFunction;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.LongIntMap;
 import org.neardup.internal.PagedLongArray;
@@ -43,6 +44,9 @@ final class DocIdTable {
   private int size;
   private @Nullable LongIntMap map;
   private @Nullable PagedLongArray ids;
+  // The runs' columns as keys of lastAtMost; they read the fields, which grow by copies.
+  private final IntToLongFunction firstOrdinal = r -> runFirst[r];
+  private final IntToLongFunction firstDocId = r -> runStart[r];
 
   /**
    * @param removed the owner's removed ordinals, read (never written) by lookups in runs mode
@@ -190,26 +194,25 @@ final class DocIdTable {
 
   /** The run holding ordinal (runs mode, size > 0). */
   private int runOf(int ordinal) {
-    int lo = 0;
-    int hi = runs - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) >>> 1;
-      if (runFirst[mid] <= ordinal) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return lo;
+    return lastAtMost(firstOrdinal, runs, ordinal);
   }
 
   /** The last run whose first docId is at most docId (runs mode, docId >= runStart[0]). */
   private int runAt(long docId) {
+    return lastAtMost(firstDocId, runs, docId);
+  }
+
+  /**
+   * The last index i in [0, n) whose key is at most x, for keys that increase with i and a first
+   * key at most x (0 if none is larger): one binary search for both of the runs' columns, the int[]
+   * of first ordinals and the long[] of first docIds, each read through {@code key}.
+   */
+  static int lastAtMost(IntToLongFunction key, int n, long x) {
     int lo = 0;
-    int hi = runs - 1;
+    int hi = n - 1;
     while (lo < hi) {
       int mid = (lo + hi + 1) >>> 1;
-      if (runStart[mid] <= docId) {
+      if (key.applyAsLong(mid) <= x) {
         lo = mid;
       } else {
         hi = mid - 1;

@@ -162,4 +162,50 @@ class DocIdTableTest {
     assertThat(d.ordinalOf(1_000 + last)).isEqualTo(d.size() - 1);
     assertThat(d.ordinalOf(1_000)).isEqualTo(-1);
   }
+
+  /**
+   * The one binary search of both run columns, against a linear scan: keys increasing by random
+   * steps (1 and long gaps, over int and long ranges), queries at, between, beyond and at the first
+   * key.
+   */
+  @Test
+  public void lastAtMost_matchesALinearScan() {
+    long seed = 20261125;
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int round = 0; round < 500; round++) {
+      int n = 1 + r.nextInt(round < 50 ? 4 : 200);
+      long[] keys = new long[n];
+      keys[0] = round % 2 == 0 ? r.nextInt(1000) : r.nextLong(Long.MAX_VALUE / 4);
+      for (int i = 1; i < n; i++) {
+        keys[i] = keys[i - 1] + (r.nextBoolean() ? 1 : 1 + r.nextLong(1L << (1 + r.nextInt(40))));
+      }
+      int[] asInts = new int[n];
+      boolean fitsInt = keys[n - 1] <= Integer.MAX_VALUE;
+      for (int q = 0; q < 40; q++) {
+        int at = r.nextInt(n);
+        long x =
+            switch (q % 4) {
+              case 0 -> keys[at];
+              case 1 -> keys[at] + (at + 1 < n ? r.nextLong(keys[at + 1] - keys[at]) : 5);
+              case 2 -> keys[n - 1] + r.nextInt(1000);
+              default -> keys[0];
+            };
+        int want = 0;
+        for (int i = 0; i < n; i++) {
+          if (keys[i] <= x) {
+            want = i;
+          }
+        }
+        assertThat(DocIdTable.lastAtMost(i -> keys[i], n, x))
+            .as("seed %s round %s keys %s x %s", seed, round, java.util.Arrays.toString(keys), x)
+            .isEqualTo(want);
+        if (fitsInt) {
+          for (int i = 0; i < n; i++) {
+            asInts[i] = (int) keys[i];
+          }
+          assertThat(DocIdTable.lastAtMost(i -> asInts[i], n, x)).isEqualTo(want);
+        }
+      }
+    }
+  }
 }

@@ -69,42 +69,24 @@ public final class NewsLoad {
         Source p = source) {
       Collection c = store.create(args[1], CollectionSettings.defaults());
       Analyzer analyzer = c.analyzer();
-      List<String[]> chunk = new ArrayList<>(BATCH);
-      while (true) {
-        chunk.clear();
-        String[] d;
-        while (chunk.size() < BATCH * threads && (d = p.next()) != null) {
-          chunk.add(d);
-        }
-        if (chunk.isEmpty()) {
-          break;
-        }
-        List<Future<List<Document>>> parts = new ArrayList<>();
-        for (int from = 0; from < chunk.size(); from += BATCH) {
-          List<String[]> part =
-              List.copyOf(chunk.subList(from, Math.min(chunk.size(), from + BATCH)));
-          parts.add(
-              pool.submit(
-                  () -> {
-                    List<Document> docs = new ArrayList<>(part.size());
-                    for (String[] x : part) {
-                      docs.add(new Document(x[0], analyzer.analyze(x[1])));
-                    }
-                    return docs;
-                  }));
-        }
+      // The next chunk is analysed (on every core) while the main thread inserts this one: the
+      // inserts are one writer's work, and before they ran with the pool idle.
+      List<Future<List<Document>>> parts = analyse(p, analyzer, pool, threads);
+      while (!parts.isEmpty()) {
+        List<Future<List<Document>>> next = analyse(p, analyzer, pool, threads);
         for (Future<List<Document>> f : parts) {
           for (var o : c.checkAndInsertAll(f.get())) {
             n++;
             if (!o.isNew()) {
               duplicates++;
             }
+            if (n % 100_000 == 0) {
+              System.err.printf(
+                  Locale.ROOT, "%d documents, %.0f/s%n", n, n / ((System.nanoTime() - t0) / 1e9));
+            }
           }
         }
-        if (n % 100_000 < BATCH * threads) {
-          System.err.printf(
-              Locale.ROOT, "%d documents, %.0f/s%n", n, n / ((System.nanoTime() - t0) / 1e9));
-        }
+        parts = next;
       }
       store.sync();
     } finally {
@@ -117,6 +99,30 @@ public final class NewsLoad {
         duplicates,
         args[0],
         (System.nanoTime() - t0) / 1e9);
+  }
+
+  /** Reads the next BATCH x threads documents and starts analysing them, a batch per task. */
+  private static List<Future<List<Document>>> analyse(
+      Source p, Analyzer analyzer, ExecutorService pool, int threads) throws IOException {
+    List<String[]> chunk = new ArrayList<>(BATCH * threads);
+    String[] d;
+    while (chunk.size() < BATCH * threads && (d = p.next()) != null) {
+      chunk.add(d);
+    }
+    List<Future<List<Document>>> parts = new ArrayList<>();
+    for (int from = 0; from < chunk.size(); from += BATCH) {
+      List<String[]> part = List.copyOf(chunk.subList(from, Math.min(chunk.size(), from + BATCH)));
+      parts.add(
+          pool.submit(
+              () -> {
+                List<Document> docs = new ArrayList<>(part.size());
+                for (String[] x : part) {
+                  docs.add(new Document(x[0], analyzer.analyze(x[1])));
+                }
+                return docs;
+              }));
+    }
+    return parts;
   }
 
   /** Where the documents come from: {id, text} pairs, null at the end. */

@@ -9,6 +9,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -27,11 +28,41 @@ import org.neardup.store.CollectionSettings;
  * verification; {@code text} stores generated texts of WORDS words (30 by default) in a verifying
  * collection, analysed with lexicon {@code none}. Ids are URL-like, {@code
  * https://example.com/news/N.html}.
+ *
+ * <pre>
+ * java -cp ... org.neardup.store.embedded.BulkLoad expand SOURCE_DIR DIR N [SEED]
+ * </pre>
+ *
+ * {@code expand} makes a data directory of N documents out of a smaller one that real check-and-
+ * inserts filled (e.g. {@code NewsLoad}'s news articles, whose analysis is what costs: ~1 ms of CPU
+ * per article), at the speed of the disk: the source's documents as they are, then copies of them
+ * in turn until there are N, each copy with an id of its own ({@code cP-ID} for pass P), the next
+ * DocId, itself as its cluster, a random fingerprint and random band keys (so that it is neither a
+ * duplicate of its original nor in its band buckets), and its original's sketch, letters, timestamp
+ * and expiry. Heap, disk and open time per document are then those of news articles; what the
+ * copies cannot give is real clusters among them. SOURCE_DIR must hold one collection, all in its
+ * snapshot (run {@link Checkpoint} on it first).
  */
 public final class BulkLoad {
   private BulkLoad() {}
 
   public static void main(String[] args) throws IOException {
+    if (args.length >= 4 && args[0].equals("expand")) {
+      long t0 = System.nanoTime();
+      long n = Long.parseLong(args[3].replace("_", ""));
+      long bytes =
+          expand(
+              Path.of(args[1]), Path.of(args[2]), n, args.length > 4 ? Long.parseLong(args[4]) : 1);
+      System.out.printf(
+          Locale.ROOT,
+          "wrote %d documents to %s from %s: %.1f MB (both files) in %.1f s%n",
+          n,
+          args[2],
+          args[1],
+          bytes / 1e6,
+          (System.nanoTime() - t0) / 1e9);
+      return;
+    }
     if (args.length < 3) {
       System.err.println(
           "usage: BulkLoad DIR COLLECTION DOCUMENTS [fingerprints|text] [SEED] [WORDS]");
@@ -56,15 +87,108 @@ public final class BulkLoad {
         (System.nanoTime() - t0) / 1e9);
   }
 
-  /** Writes the snapshot; returns its size. The directory must be empty or missing. */
-  static long write(Path dir, String name, long n, boolean text, long seed, int words)
-      throws IOException {
+  /** Writes {@code expand}'s snapshot (see the class doc); returns its size. */
+  static long expand(Path source, Path dir, long n, long seed) throws IOException {
+    createEmpty(dir);
+    Path snapshot;
+    try (Stream<Path> s = Files.list(source)) {
+      List<Path> snaps =
+          s.filter(p -> SnapshotFormat.segmentOf(p) >= 0).sorted().collect(Collectors.toList());
+      if (snaps.isEmpty()) {
+        throw new IOException(source + " holds no snapshot; run Checkpoint on it first");
+      }
+      snapshot = snaps.get(snaps.size() - 1);
+    }
+    long segment = SnapshotFormat.segmentOf(snapshot);
+    try (Stream<Path> s = Files.list(source)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        if (LogFormat.segmentOf(p) > segment && Files.size(p) > LogFormat.HEADER_SIZE) {
+          throw new IOException(
+              p + " has records after the snapshot; run Checkpoint on " + source + " first");
+        }
+      }
+    }
+    SnapshotFormat.CollectionEntry c;
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(snapshot)) {
+      if (r.collections().size() != 1) {
+        throw new IOException(
+            snapshot + " holds " + r.collections().size() + " collections; expand takes one");
+      }
+      c = r.collections().get(0);
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    long next = c.nextDocId();
+    long written = 0;
+    try (SnapshotFormat.Writer w =
+        new SnapshotFormat.Writer(
+            dir,
+            0,
+            InstantSource.system().millis(),
+            List.of(
+                new SnapshotFormat.CollectionEntry(
+                    c.number(), c.nextDocId() + n, n, c.name(), c.settings(), c.analyzerId())))) {
+      for (int pass = 0; written < n; pass++) {
+        long before = written;
+        try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(snapshot)) {
+          while (written < n && r.next()) {
+            byte[] body = r.body();
+            int length = r.length();
+            if (pass == 0) {
+              w.document(body, 0, length);
+            } else {
+              byte[] copy = copy(body, length, pass, next++, random);
+              w.document(copy, 0, copy.length);
+            }
+            written++;
+          }
+        }
+        if (written == before) {
+          throw new IOException(snapshot + " holds no documents to copy");
+        }
+      }
+      return w.commit();
+    }
+  }
+
+  /** A copy of an insert body as the class doc says. */
+  private static byte[] copy(byte[] body, int length, int pass, long docId, SplittableRandom r) {
+    int idLength = LogFormat.idLength(body);
+    byte[] id =
+        ("c" + pass + "-" + new String(body, LogFormat.ID, idLength, StandardCharsets.UTF_8))
+            .getBytes(StandardCharsets.UTF_8);
+    int analysisAt = LogFormat.analysisOffset(body, length);
+    byte[] analysis = java.util.Arrays.copyOfRange(body, analysisAt, length);
+    Bytes.putLong(analysis, 0, r.nextLong());
+    long split = SnapshotFormat.sketchAt(body, length);
+    int keysEnd = (int) (split >>> 8) - analysisAt;
+    for (int k = (int) (split & 0xFF); k > 0; k--) {
+      Bytes.putLong(analysis, keysEnd - k * 8, r.nextLong());
+    }
+    byte[] out =
+        LogFormat.insert(
+            Bytes.getInt(body, LogFormat.COLLECTION),
+            Bytes.getLong(body, LogFormat.TIMESTAMP),
+            Bytes.getLong(body, LogFormat.EXPIRES_AT),
+            id,
+            analysis);
+    Bytes.putLong(out, LogFormat.DOC_ID, docId);
+    Bytes.putLong(out, LogFormat.CLUSTER, docId);
+    return out;
+  }
+
+  private static void createEmpty(Path dir) throws IOException {
     Files.createDirectories(dir);
     try (Stream<Path> s = Files.list(dir)) {
       if (s.findAny().isPresent()) {
         throw new IOException(dir + " is not empty; BulkLoad only creates new data directories");
       }
     }
+  }
+
+  /** Writes the snapshot; returns its size. The directory must be empty or missing. */
+  static long write(Path dir, String name, long n, boolean text, long seed, int words)
+      throws IOException {
+    createEmpty(dir);
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(text);
     Analyzer analyzer = settings.deduplicator().analyzer();

@@ -469,7 +469,7 @@ public final class EmbeddedStore implements FingerprintStore {
       snapshotSegment = closedSegment;
       lastSnapshotBytes = size;
       if (previous >= 0) {
-        Files2.deleteIfExists(dir.resolve(SnapshotFormat.fileName(previous)));
+        SnapshotFormat.delete(dir, previous);
       }
       for (long n = previous + 1; n <= closedSegment; n++) {
         Files2.deleteIfExists(dir.resolve(LogFormat.fileName(n)));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.store.embedded;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -11,6 +12,8 @@ import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.RestoreBatch;
+import org.neardup.internal.PagedIntArray;
+import org.neardup.internal.PagedLongArray;
 import org.neardup.store.CollectionSettings;
 
 /**
@@ -53,6 +56,10 @@ final class Restorer {
   private long pendingFrom = Long.MAX_VALUE;
   private final LongLongMap proxy = new LongLongMap();
   private long[] links = new long[4];
+  // Where the gathered documents' sketch entries are in the snapshot's sketch file (-1: in the
+  // record), one per gathered document, while taking them from there (takeSketchesFrom).
+  private @Nullable PagedLongArray places;
+  private @Nullable PagedIntArray placeLengths;
   private @Nullable ThreadPoolExecutor loader;
   private @Nullable Future<?> inFlight;
 
@@ -89,6 +96,29 @@ final class Restorer {
     this.analyzer = analyzer;
     this.expected = expected;
     this.background = background;
+  }
+
+  /**
+   * Makes the generation's sketch file start from a version 3 snapshot's sketch file, so that
+   * documents restored with an entry place ({@link #restore(byte[], int, long, long, int)}) keep
+   * their sketch there, unread. Before the first restore; does nothing for sketches on the heap.
+   */
+  void takeSketchesFrom(Path snapshotSketches) {
+    SketchFiles.Owner o = sketchFiles;
+    if (o == null) {
+      return;
+    }
+    if (generation != null) {
+      throw new IllegalStateException("the sketch file's base is set before the first restore");
+    }
+    o.base(snapshotSketches);
+    places = new PagedLongArray();
+    placeLengths = new PagedIntArray();
+  }
+
+  /** Whether restore takes entry places: only with a sketch file to take them. */
+  boolean takesPlaces() {
+    return places != null;
   }
 
   private Generation generation(long base) {
@@ -132,8 +162,29 @@ final class Restorer {
     if (b == null || g == null || b.size() == 0) {
       return;
     }
+    PagedLongArray p = places;
+    PagedIntArray pl = placeLengths;
+    if (p != null) {
+      places = new PagedLongArray();
+      placeLengths = new PagedIntArray();
+    }
+    SketchFiles.Owner o = sketchFiles;
+    SketchFile f = p == null || o == null ? null : o.current();
+    Runnable load =
+        () -> {
+          if (f != null) {
+            f.takeFromBase(p, pl);
+          }
+          try {
+            g.engine.restoreAll(b);
+          } finally {
+            if (f != null) {
+              f.takeFromBase(null, null);
+            }
+          }
+        };
     if (!background) {
-      g.engine.restoreAll(b);
+      load.run();
       b.clear();
       pendingFrom = Long.MAX_VALUE;
       return;
@@ -157,7 +208,7 @@ final class Restorer {
       l.allowCoreThreadTimeOut(true);
       loader = l;
     }
-    inFlight = l.submit(() -> g.engine.restoreAll(b));
+    inFlight = l.submit(load);
   }
 
   /** Restores every gathered document into the engine and waits until it is done. */
@@ -205,7 +256,12 @@ final class Restorer {
   long ramBytesUsed() {
     Generation g = generation;
     RestoreBatch b = batch;
-    return (g == null ? 0 : g.ramBytesUsed()) + (b == null ? 0 : b.ramBytesUsed());
+    PagedLongArray p = places;
+    PagedIntArray pl = placeLengths;
+    return (g == null ? 0 : g.ramBytesUsed())
+        + (b == null ? 0 : b.ramBytesUsed())
+        + (p == null ? 0 : p.ramBytesUsed())
+        + (pl == null ? 0 : pl.ramBytesUsed());
   }
 
   /**
@@ -216,6 +272,18 @@ final class Restorer {
    * @throws IllegalArgumentException if the record's joined list or analysis does not decode
    */
   boolean restore(byte[] body, int length, long now) {
+    return restore(body, length, now, -1, 0);
+  }
+
+  /**
+   * As {@link #restore(byte[], int, long)}; with {@code entryOffset >= 0}, the body is a version 3
+   * snapshot's Head and its sketch entry is {@code entryLength} bytes at {@code entryOffset} of the
+   * sketch file {@link #takeSketchesFrom} named, where it stays.
+   */
+  boolean restore(byte[] body, int length, long now, long entryOffset, int entryLength) {
+    if (entryOffset >= 0 && places == null) {
+      throw new IllegalStateException("a sketch entry's place without takeSketchesFrom");
+    }
     long docId = Bytes.getLong(body, LogFormat.DOC_ID);
     long expiresAt = Bytes.getLong(body, LogFormat.EXPIRES_AT);
     if (expiresAt <= now) {
@@ -257,6 +325,11 @@ final class Restorer {
       b.addChecksummed(docId, body, analysisAt, length - analysisAt, links, n);
     } else {
       b.add(docId, body, analysisAt, length - analysisAt, links, n); // checks the analysis
+    }
+    PagedLongArray p = places;
+    if (p != null) {
+      p.append(entryOffset);
+      java.util.Objects.requireNonNull(placeLengths).append(entryLength);
     }
     if (pendingFrom == Long.MAX_VALUE) {
       pendingFrom = docId;

@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.jspecify.annotations.Nullable;
 import org.neardup.internal.PagedIntArray;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.verify.SketchStore;
@@ -26,17 +27,27 @@ import org.neardup.verify.SketchStore;
  * in {@code .tmp}, deleted on open). So nothing here is ever fsynced, and a power cut costs
  * nothing.
  *
+ * <p>A sketch file may start from a snapshot's sketch file (its <em>base</em>, {@link
+ * SnapshotFormat}), whose entries have the same layout: a store that opens takes the entries of the
+ * snapshot's documents from there in place ({@link #takeFromBase}) instead of copying them, and
+ * appends only the documents stored after the snapshot to its own file. The base is read, never
+ * written or deleted here.
+ *
  * <p>Thread-safety: as {@link SketchStore} says (the deduplicator's lock orders writers and
  * readers). After {@link #close()}, a read of a sketch gives an empty one (a probe of a replaced
  * generation, about to be redone) and the file is gone.
  */
 final class SketchFile implements SketchStore {
   /*
-   * Entry i occupies [offsets[i], offsets[i + 1]) of the logical byte sequence (the last one ends
-   * at `end`): bandCount longs (little-endian) then the sketch. Bytes below `flushed` are in the
-   * file, the rest in `tail` from 0; an entry never straddles the two (a full tail is written out
-   * before an entry that does not fit, and an entry larger than the tail goes straight to the
-   * file).
+   * Entry i occupies [offsets[i], ends(i)) of the logical byte sequence: bandCount longs
+   * (little-endian) then the sketch. ends(i) is offsets[i + 1] unless `gaps` holds i (an entry
+   * taken from the base followed by one that is not its neighbour there: the base's entries of
+   * documents that were not restored lie between), and `lastEnd` for the last entry. Logical bytes
+   * [0, baseLength) are the base file's, [baseLength, end) this file's at (logical - baseLength):
+   * base entries come first, so offsets increase. Of this file's bytes, those below `flushed` are
+   * in the file, the rest in `tail` from 0; an entry never straddles the two (a full tail is
+   * written out before an entry that does not fit, and an entry larger than the tail goes straight
+   * to the file).
    *
    * offsets[i] = blockStart[i >>> BLOCK_BITS] + unsigned relative[i]; an entry whose distance from
    * its block's first does not fit 32 bits (a block of 1,024 entries averaging 4 MiB) has FAR
@@ -54,6 +65,15 @@ final class SketchFile implements SketchStore {
   private final PagedLongArray blockStart;
   private final PagedIntArray relative;
   private final LongLongMap far = new LongLongMap();
+  private final LongLongMap gaps = new LongLongMap();
+  private final @Nullable Path base;
+  private volatile @Nullable FileChannel baseChannel;
+  private final long baseLength;
+  private long lastEnd;
+  // Set by takeFromBase: where the next adds' entries are in the base (-1: in the add's bytes).
+  private @Nullable PagedLongArray fromBase;
+  private @Nullable PagedIntArray fromBaseLength;
+  private int fromBaseNext;
   private final byte[] tail = new byte[TAIL];
   private final ByteBuffer tailKeys = ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN);
   private long flushed;
@@ -62,7 +82,29 @@ final class SketchFile implements SketchStore {
   private volatile boolean closed;
 
   SketchFile(Path file, int bandCount, int expectedSize) {
+    this(file, bandCount, expectedSize, null);
+  }
+
+  /**
+   * @param base a snapshot's sketch file to take entries from ({@link #takeFromBase}), or null
+   */
+  SketchFile(Path file, int bandCount, int expectedSize, @Nullable Path base) {
     this.file = file;
+    this.base = base;
+    if (base != null) {
+      try {
+        FileChannel b = FileChannel.open(base, StandardOpenOption.READ);
+        this.baseChannel = b;
+        this.baseLength = b.size();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot open the snapshot's sketch file " + base, e);
+      }
+    } else {
+      this.baseLength = 0;
+    }
+    this.flushed = baseLength;
+    this.end = baseLength;
+    this.lastEnd = 0;
     this.bandCount = bandCount;
     this.blockStart = new PagedLongArray(Math.max(1, expectedSize >>> BLOCK_BITS));
     this.relative = new PagedIntArray(Math.max(1, expectedSize));
@@ -74,8 +116,27 @@ final class SketchFile implements SketchStore {
               StandardOpenOption.READ,
               StandardOpenOption.WRITE);
     } catch (IOException e) {
+      closeBase();
       throw new UncheckedIOException("cannot create the sketch file " + file, e);
     }
+  }
+
+  /**
+   * Until the next call, the entries that {@link #add} appends are taken from the base: the k-th
+   * add from now on takes {@code length[k]} bytes at {@code offset[k]} of the base and ignores the
+   * keys and bytes it is given, unless {@code offset[k]} is -1. Null ends it. The writer's thread
+   * only (a restore hands each batch's places over with the batch).
+   */
+  void takeFromBase(@Nullable PagedLongArray offset, @Nullable PagedIntArray length) {
+    assert offset == null || base != null : "no base to take entries from";
+    fromBase = offset;
+    fromBaseLength = length;
+    fromBaseNext = 0;
+  }
+
+  /** The snapshot sketch file this one takes entries from, or null. */
+  @Nullable Path base() {
+    return base;
   }
 
   Path file() {
@@ -85,6 +146,30 @@ final class SketchFile implements SketchStore {
   @Override
   public int add(long[] bandKeys, int n, byte[] sketch, int off, int len) {
     assert n == bandCount : n + " band keys, expected " + bandCount;
+    PagedLongArray places = fromBase;
+    if (places != null) {
+      int k = fromBaseNext++;
+      long at = places.get(k);
+      if (at >= 0) {
+        int length = java.util.Objects.requireNonNull(fromBaseLength).get(k);
+        if (at < lastEnd || at + length > baseLength || length < n * 8) {
+          throw new IllegalStateException(
+              "entry at "
+                  + at
+                  + " of "
+                  + length
+                  + " bytes is not after the last ("
+                  + lastEnd
+                  + ") inside the base's "
+                  + baseLength
+                  + " bytes with room for "
+                  + n
+                  + " band keys");
+        }
+        appendOffset(at, at + length);
+        return size++;
+      }
+    }
     int need = n * 8 + len;
     try {
       int at = (int) (end - flushed);
@@ -109,7 +194,7 @@ final class SketchFile implements SketchStore {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the sketch file " + file, e);
     }
-    appendOffset(end);
+    appendOffset(end, end + need);
     end += need;
     return size++;
   }
@@ -123,7 +208,7 @@ final class SketchFile implements SketchStore {
   }
 
   private void writeFully(ByteBuffer b, long position) throws IOException {
-    long at = position;
+    long at = position - baseLength;
     while (b.hasRemaining()) {
       try {
         at += channel.write(b, at);
@@ -144,9 +229,38 @@ final class SketchFile implements SketchStore {
     if (!channel.isOpen()) {
       channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
+    FileChannel b = baseChannel;
+    if (base != null && b != null && !b.isOpen()) {
+      // Still readable after a compaction deleted its name: this one never closes it but here.
+      baseChannel = FileChannel.open(base, StandardOpenOption.READ);
+    }
   }
 
-  private void appendOffset(long offset) {
+  private FileChannel baseChannel() throws ClosedChannelException {
+    FileChannel b = baseChannel;
+    if (b == null) {
+      throw new ClosedChannelException();
+    }
+    return b;
+  }
+
+  private void closeBase() {
+    FileChannel b = baseChannel;
+    if (b != null) {
+      try {
+        b.close();
+      } catch (IOException e) {
+        // read-only: nothing was lost
+      }
+    }
+  }
+
+  /** Files entry size's place [offset, stop), noting a gap after the previous entry. */
+  private void appendOffset(long offset, long stop) {
+    if (size > 0 && offset != lastEnd) {
+      gaps.put(size - 1, lastEnd);
+    }
+    lastEnd = stop;
     if ((size & ((1 << BLOCK_BITS) - 1)) == 0) {
       blockStart.append(offset);
     }
@@ -165,7 +279,11 @@ final class SketchFile implements SketchStore {
   }
 
   private long stop(int i) {
-    return i + 1 < size ? start(i + 1) : end;
+    if (i + 1 >= size) {
+      return lastEnd;
+    }
+    long gap = gaps.size() == 0 ? LongLongMap.MISSING : gaps.get(i);
+    return gap != LongLongMap.MISSING ? gap : start(i + 1);
   }
 
   @Override
@@ -210,17 +328,19 @@ final class SketchFile implements SketchStore {
   }
 
   private void readFully(ByteBuffer b, long position) throws IOException {
-    long at = position;
+    boolean inBase = position < baseLength;
+    long at = inBase ? position : position - baseLength;
     while (b.hasRemaining()) {
       int r;
       try {
-        r = channel.read(b, at);
+        r = inBase ? baseChannel().read(b, at) : channel.read(b, at);
       } catch (ClosedChannelException e) {
         reopen(e);
         continue;
       }
       if (r < 0) {
-        throw new IOException("sketch file " + file + " ends at " + at + ", before its entry");
+        throw new IOException(
+            "sketch file " + (inBase ? base : file) + " ends at " + at + ", before its entry");
       }
       at += r;
     }
@@ -238,12 +358,16 @@ final class SketchFile implements SketchStore {
 
   /** Bytes of the file, including the part still in the write buffer. */
   long diskBytes() {
-    return closed ? 0 : end;
+    return closed ? 0 : end - baseLength;
   }
 
   @Override
   public long ramBytesUsed() {
-    return 64 + TAIL + blockStart.ramBytesUsed() + relative.ramBytesUsed() + far.size() * 32L;
+    return 64
+        + TAIL
+        + blockStart.ramBytesUsed()
+        + relative.ramBytesUsed()
+        + (far.size() + gaps.size()) * 32L;
   }
 
   @Override
@@ -252,6 +376,7 @@ final class SketchFile implements SketchStore {
       return;
     }
     closed = true;
+    closeBase();
     try {
       channel.close();
       Files.deleteIfExists(file);

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.neardup.verify.SketchStore;
 
 /**
@@ -29,17 +30,32 @@ final class SketchFiles {
   final class Owner implements SketchStore.Factory {
     private final int collection;
     private final List<SketchFile> made = new ArrayList<>();
+    private @Nullable Path base;
 
     private Owner(int collection) {
       this.collection = collection;
     }
 
+    /**
+     * Makes the next file this owner creates start from a snapshot's sketch file ({@link
+     * SketchFile#takeFromBase}); set before the generation's engine is made.
+     */
+    synchronized void base(@Nullable Path snapshotSketches) {
+      this.base = snapshotSketches;
+    }
+
     @Override
     public synchronized SketchStore create(int bandCount, int expectedSize) {
       Path file = dir.resolve("sketches-" + collection + "-" + next.incrementAndGet() + ".tmp");
-      SketchFile f = new SketchFile(file, bandCount, expectedSize);
+      SketchFile f = new SketchFile(file, bandCount, expectedSize, base);
+      base = null; // a compaction's copy writes its own entries
       made.add(f);
       return f;
+    }
+
+    /** The file made last, which the engine writes to now, or null before the first. */
+    synchronized @Nullable SketchFile current() {
+      return made.isEmpty() ? null : made.get(made.size() - 1);
     }
 
     /** Bytes of this generation's files (closed ones count 0). */

@@ -16,42 +16,70 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.zip.CRC32C;
+import org.jspecify.annotations.Nullable;
 import org.neardup.store.CorruptStoreException;
 
 /**
  * The snapshot's file format: every live document of every collection as of the end of one log
- * segment.
+ * segment, in two files since version 3: the part of each document that opening a store needs (ids,
+ * times, clusters, fingerprints, band keys), and beside it the sketches, which only verification
+ * reads and which a store keeps in a file anyway ({@link SketchFile}): an open reads the first file
+ * and points its sketch files at the second, never reading or copying a sketch.
  *
  * <pre>
  * Snapshot    --> Header, CollectionCount, Collection^CollectionCount, Document*, End, Footer
  * Header      --> Magic, Version, LastSegment, CreatedAt
  * Magic       --> the 8 bytes "NDUPSNAP"
- * Version     --> int32: 2 (this build also reads 1)
+ * Version     --> int32: 3 (this build also reads 1 and 2)
  * LastSegment --> int64: the snapshot holds the effect of log segments up to this one
  * CreatedAt   --> int64: epoch milliseconds
  * CollectionCount --> int32
  * Collection  --> Number (int32), NextDocId (int64), Documents (int64), Name, Settings, AnalyzerId
  * Documents   --> about how many documents follow for it (to size memory before loading)
  * Name, Settings, AnalyzerId --> uint16 length, UTF-8 bytes
- * Document    --> Length (int32, in [1, 64 MiB]), Body: an Insert body of {@link LogFormat}
- *                 without Joined (JoinedCount 0), or an InsertV1 body, whose Cluster is the
- *                 representative when the snapshot was written (version 1: InsertV1 only)
+ * Document    --> Length, EntryLength, Head (version 3) | Length, Body (versions 1 and 2)
+ * Length      --> int32, in [1, 64 MiB]: the bytes of Head or Body
+ * EntryLength --> int32, in [0, 64 MiB]: the bytes of the document's Entry in the sketch file
+ * Body        --> an Insert body of {@link LogFormat} without Joined (JoinedCount 0), or an
+ *                 InsertV1 body, whose Cluster is the representative when the snapshot was written
+ *                 (version 1: InsertV1 only)
+ * Head        --> a Body whose Analysis stops after its band keys: Fingerprint, Letters, BandCount,
+ *                 BandKey^BandCount (see org.neardup.Analysis#encode()); its Sketch is in the Entry
  * End         --> int32: 0
- * Footer      --> DocumentCount (int64), Checksum (int32), EndMagic
+ * Footer      --> DocumentCount (int64), EntryBytes (int64, version 3 only), Checksum, EndMagic
+ * EntryBytes  --> the sum of every EntryLength: the sketch file is 20 + EntryBytes + 12 bytes
  * Checksum    --> CRC32C of every byte of the file before it
  * EndMagic    --> the 8 bytes "NDUPSEND"
+ *
+ * Sketches    --> SketchHeader, Entry*, SketchFooter      (snapshot-N.ndsketch, version 3)
+ * SketchHeader --> the 8 bytes "NDUPSKCH", SketchVersion (int32: 1), LastSegment (int64)
+ * Entry       --> BandKey^BandCount as little-endian int64, then the Analysis' Sketch: the layout
+ *                 of a {@link SketchFile} entry, so that file reads it in place
+ * SketchFooter --> Checksum (CRC32C of every byte of the sketch file before it), "NDUPSKND"
  * </pre>
  *
- * Documents of one collection appear in increasing DocId order, which is their insertion order, so
- * restoring them in file order rebuilds every cluster with its earliest member as representative. A
- * snapshot is written to a {@code .tmp} file, forced, and renamed into place; a snapshot that fails
- * any check is refused with a {@link CorruptStoreException}, never loaded in part.
+ * Entries follow each other in document order, so a document's Entry starts where the previous one
+ * ended (the first at byte 20). Documents of one collection appear in increasing DocId order, which
+ * is their insertion order, so restoring them in file order rebuilds every cluster with its
+ * earliest member as representative. A snapshot is written to {@code .tmp} files, forced, and
+ * renamed into place, the sketch file first; a snapshot that fails any check is refused with a
+ * {@link CorruptStoreException}, never loaded in part. A reader that reassembles whole bodies
+ * ({@link Reader#Reader(Path)}: a compaction, an export) checks both files' checksums; one that
+ * leaves the sketches apart ({@link Reader#Reader(Path, boolean)}: an open) checks the first file's
+ * checksum and the sketch file's header, end magic and length, not its every byte: reading them is
+ * what the split saves. A sketch that went bad on disk then shows when a check verifies against it,
+ * as with a sketch file's page after a disk fault.
  */
 final class SnapshotFormat {
   static final long MAGIC = 0x4E44_5550_534E_4150L; // "NDUPSNAP"
   static final long END_MAGIC = 0x4E44_5550_5345_4E44L; // "NDUPSEND"
-  static final int VERSION = 2;
+  static final long SKETCH_MAGIC = 0x4E44_5550_534B_4348L; // "NDUPSKCH"
+  static final long SKETCH_END_MAGIC = 0x4E44_5550_534B_4E44L; // "NDUPSKND"
+  static final int VERSION = 3;
   static final int OLDEST_VERSION = 1;
+  static final int SKETCH_VERSION = 1;
+  static final int SKETCH_HEADER = 20;
+  static final int SKETCH_FOOTER = 12;
 
   /**
    * How much a paced writer writes between forcing it and checking its rate. Small, so that each
@@ -71,6 +99,7 @@ final class SnapshotFormat {
 
   private static final String PREFIX = "snapshot-";
   private static final String SUFFIX = ".ndsnap";
+  private static final String SKETCH_SUFFIX = ".ndsketch";
 
   private SnapshotFormat() {}
 
@@ -78,9 +107,61 @@ final class SnapshotFormat {
     return String.format(Locale.ROOT, "%s%020d%s", PREFIX, lastSegment, SUFFIX);
   }
 
+  /** The name of the sketch file beside snapshot {@code lastSegment} (version 3). */
+  static String sketchFileName(long lastSegment) {
+    return String.format(Locale.ROOT, "%s%020d%s", PREFIX, lastSegment, SKETCH_SUFFIX);
+  }
+
   /** The last segment of a snapshot file name, or -1 if it is not one. */
   static long segmentOf(Path file) {
     return LogFormat.numberOf(file.getFileName().toString(), PREFIX, SUFFIX);
+  }
+
+  /** The last segment of a snapshot's sketch file name, or -1 if it is not one. */
+  static long sketchSegmentOf(Path file) {
+    return LogFormat.numberOf(file.getFileName().toString(), PREFIX, SKETCH_SUFFIX);
+  }
+
+  /** Deletes snapshot {@code lastSegment} and its sketch file, if they exist. */
+  static void delete(Path dir, long lastSegment) throws IOException {
+    Files2.deleteIfExists(dir.resolve(fileName(lastSegment)));
+    Files2.deleteIfExists(dir.resolve(sketchFileName(lastSegment)));
+  }
+
+  /**
+   * Where the Sketch of a whole insert body starts (after the band keys of its Analysis), and how
+   * many band keys it has: {@code (sketchAt << 8) | bandCount}.
+   *
+   * @throws IllegalArgumentException if the Analysis does not parse that far
+   */
+  static long sketchAt(byte[] body, int length) {
+    int at = LogFormat.analysisOffset(body, length) + 8;
+    long letters = 0;
+    int count = 0;
+    for (int part = 0; part < 2; part++) {
+      long v = 0;
+      for (int shift = 0; ; shift += 7) {
+        if (at >= length || shift >= 35) {
+          throw new IllegalArgumentException("the analysis ends inside its header");
+        }
+        byte b = body[at++];
+        v |= (long) (b & 0x7F) << shift;
+        if (b >= 0) {
+          break;
+        }
+      }
+      if (part == 0) {
+        letters = v;
+      } else {
+        count = (int) v;
+      }
+    }
+    if (count < 0 || count > 64 || at + count * 8L > length) {
+      throw new IllegalArgumentException(
+          "the analysis has " + count + " band keys, which do not fit its " + length + " bytes");
+    }
+    assert letters >= 0;
+    return ((long) (at + count * 8) << 8) | count;
   }
 
   /** A collection as a snapshot header lists it. */
@@ -92,17 +173,75 @@ final class SnapshotFormat {
       String settings,
       String analyzerId) {}
 
-  /** Writes a snapshot to {@code <name>.tmp} and moves it into place on {@link #commit}. */
+  /** A file written through a direct buffer, with the CRC32C of everything written. */
+  private static final class Out {
+    final Path tmp;
+    final FileChannel channel;
+    final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER); // big-endian
+    final CRC32C crc = new CRC32C();
+
+    Out(Path tmp) throws IOException {
+      this.tmp = tmp;
+      this.channel =
+          Files2.open(
+              tmp,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE);
+    }
+
+    /** The buffer, with at least n bytes free (n at most {@link #BUFFER}). */
+    ByteBuffer room(int n) throws IOException {
+      if (buf.remaining() < n) {
+        drain();
+      }
+      return buf;
+    }
+
+    void write(byte[] b, int off, int len) throws IOException {
+      while (len > 0) {
+        int k = Math.min(len, room(1).remaining());
+        buf.put(b, off, k);
+        off += k;
+        len -= k;
+      }
+    }
+
+    /** Adds the buffered bytes to the checksum and writes them to the file. */
+    void drain() throws IOException {
+      buf.flip();
+      crc.update(buf);
+      buf.rewind();
+      while (buf.hasRemaining()) {
+        channel.write(buf);
+      }
+      buf.clear();
+    }
+
+    /** Writes the checksum and the end magic, forces and closes the file. */
+    void finish(long endMagic) throws IOException {
+      drain();
+      room(12).putInt((int) crc.getValue()).putLong(endMagic);
+      drain();
+      channel.force(true);
+      channel.close();
+    }
+  }
+
+  /**
+   * Writes a snapshot to {@code <name>.tmp} files and moves them into place on {@link #commit}.
+   * Takes whole insert bodies and splits each into its Head and its sketch Entry.
+   */
   static final class Writer implements Closeable {
-    private final Path tmp;
     private final Path target;
-    private final FileChannel channel;
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER); // big-endian
-    private final CRC32C crc = new CRC32C();
+    private final Path sketchTarget;
+    private final Out main;
+    private final Out sketches;
     private final long bytesPerSecond;
     private volatile boolean hurry;
     private long documents;
-    private long bytes; // of documents written so far
+    private long entryBytes;
+    private long bytes; // of documents and entries written so far
     private long paced; // bytes when the pace was last kept
     private long pacedAt; // System.nanoTime() then
     private boolean done;
@@ -128,24 +267,28 @@ final class SnapshotFormat {
         long bytesPerSecond)
         throws IOException {
       this.target = dir.resolve(fileName(lastSegment));
-      this.tmp = dir.resolve(fileName(lastSegment) + ".tmp");
+      this.sketchTarget = dir.resolve(sketchFileName(lastSegment));
       this.bytesPerSecond = bytesPerSecond;
-      this.channel =
-          Files2.open(
-              tmp,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE);
+      this.main = new Out(dir.resolve(fileName(lastSegment) + ".tmp"));
+      try {
+        this.sketches = new Out(dir.resolve(sketchFileName(lastSegment) + ".tmp"));
+      } catch (IOException | RuntimeException e) {
+        main.channel.close();
+        Files2.deleteIfExists(main.tmp);
+        throw e;
+      }
       this.pacedAt = System.nanoTime();
       try {
-        room(32).putLong(MAGIC).putInt(VERSION).putLong(lastSegment).putLong(createdAt);
-        buf.putInt(collections.size());
+        main.room(32).putLong(MAGIC).putInt(VERSION).putLong(lastSegment).putLong(createdAt);
+        main.buf.putInt(collections.size());
         for (CollectionEntry c : collections) {
-          room(20).putInt(c.number()).putLong(c.nextDocId()).putLong(c.documents());
+          main.room(20).putInt(c.number()).putLong(c.nextDocId()).putLong(c.documents());
           writeString(c.name());
           writeString(c.settings());
           writeString(c.analyzerId());
         }
+        sketches.room(SKETCH_HEADER).putLong(SKETCH_MAGIC).putInt(SKETCH_VERSION);
+        sketches.buf.putLong(lastSegment);
       } catch (IOException | RuntimeException e) {
         close();
         throw e;
@@ -154,45 +297,37 @@ final class SnapshotFormat {
 
     private void writeString(String s) throws IOException {
       byte[] b = s.getBytes(StandardCharsets.UTF_8);
-      room(2).putShort((short) b.length);
-      write(b, 0, b.length);
+      main.room(2).putShort((short) b.length);
+      main.write(b, 0, b.length);
     }
 
-    /** The buffer, with at least n bytes free (n at most {@link #BUFFER}). */
-    private ByteBuffer room(int n) throws IOException {
-      if (buf.remaining() < n) {
-        drain();
-      }
-      return buf;
-    }
-
-    private void write(byte[] b, int off, int len) throws IOException {
-      while (len > 0) {
-        int k = Math.min(len, room(1).remaining());
-        buf.put(b, off, k);
-        off += k;
-        len -= k;
-      }
-    }
-
-    /** Adds the buffered bytes to the checksum and writes them to the file. */
-    private void drain() throws IOException {
-      buf.flip();
-      crc.update(buf);
-      buf.rewind();
-      while (buf.hasRemaining()) {
-        channel.write(buf);
-      }
-      buf.clear();
-    }
-
-    /** Appends one insert body (an Insert without Joined, or an InsertV1). */
+    /**
+     * Appends one whole insert body (an Insert without Joined, or an InsertV1): its Head to the
+     * snapshot, its band keys and sketch to the sketch file.
+     *
+     * @throws IllegalArgumentException if its Analysis does not parse as far as its band keys
+     */
     void document(byte[] body, int off, int len) throws IOException {
       assert off != 0 || LogFormat.joinedCount(body, len) == 0 : "a snapshot keeps no Joined";
-      room(4).putInt(len);
-      write(body, off, len);
+      byte[] b = body;
+      if (off != 0) {
+        b = java.util.Arrays.copyOfRange(body, off, off + len);
+      }
+      long split = sketchAt(b, len);
+      int head = (int) (split >>> 8);
+      int keys = (int) (split & 0xFF);
+      int sketch = len - head;
+      int entry = keys * 8 + sketch;
+      main.room(8).putInt(head).putInt(entry);
+      main.write(b, 0, head);
+      ByteBuffer out = sketches.room(keys * 8);
+      for (int k = 0; k < keys; k++) {
+        out.putLong(Long.reverseBytes(Bytes.getLong(b, head - (keys - k) * 8)));
+      }
+      sketches.write(b, head, sketch);
       documents++;
-      bytes += 4 + len;
+      entryBytes += entry;
+      bytes += 8 + head + entry;
       if (bytesPerSecond > 0 && bytes - paced >= PACE_CHUNK) {
         keepPace();
       }
@@ -208,8 +343,10 @@ final class SnapshotFormat {
       if (hurry) {
         return;
       }
-      drain();
-      channel.force(false);
+      main.drain();
+      sketches.drain();
+      main.channel.force(false);
+      sketches.channel.force(false);
       long written = bytes - paced;
       long due = pacedAt + written * 1_000_000_000L / bytesPerSecond;
       long wait = due - System.nanoTime();
@@ -234,103 +371,60 @@ final class SnapshotFormat {
       return target;
     }
 
-    /** Finishes the file, forces it and renames it into place; returns its size. */
+    /**
+     * Finishes both files, forces them and renames them into place, the sketch file first (a
+     * snapshot is there once its first file is); returns their size.
+     */
     long commit() throws IOException {
-      room(12).putInt(0).putLong(documents);
-      drain();
-      room(12).putInt((int) crc.getValue()).putLong(END_MAGIC);
-      drain();
-      channel.force(true);
-      channel.close();
-      Files2.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      sketches.finish(SKETCH_END_MAGIC);
+      main.room(20).putInt(0).putLong(documents).putLong(entryBytes);
+      main.finish(END_MAGIC);
+      Files2.move(
+          sketches.tmp,
+          sketchTarget,
+          StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+      Files2.move(
+          main.tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       Files2.syncDirectory(target.getParent());
       done = true;
-      return Files.size(target);
+      return Files.size(target) + Files.size(sketchTarget);
     }
 
     @Override
     public void close() throws IOException {
       if (!done) {
-        channel.close();
-        Files2.deleteIfExists(tmp);
+        try {
+          main.channel.close();
+          sketches.channel.close();
+        } finally {
+          Files2.deleteIfExists(main.tmp);
+          Files2.deleteIfExists(sketches.tmp);
+        }
       }
     }
   }
 
-  /** Reads a snapshot, checking everything; see the class doc. */
-  static final class Reader implements Closeable {
-    private final Path file;
-    private final FileChannel channel;
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER).limit(0); // big-endian
-    private final CRC32C crc = new CRC32C();
-    private int checkedTo; // the checksum covers the file up to this position of buf
-    private boolean atEnd; // the channel has nothing more
-    private final long lastSegment;
-    private final long createdAt;
-    private final List<CollectionEntry> collections = new ArrayList<>();
-    private long offset;
-    private long documents;
-    private byte[] body = new byte[1 << 12];
-    private int length;
+  /** A file read through a direct buffer, with the CRC32C of everything read. */
+  private static final class In implements Closeable {
+    final Path file;
+    final FileChannel channel;
+    final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER).limit(0); // big-endian
+    final CRC32C crc = new CRC32C();
+    int checkedTo; // the checksum covers the file up to this position of buf
+    boolean atEnd; // the channel has nothing more
+    long offset;
 
-    Reader(Path file) throws IOException {
+    In(Path file) throws IOException {
       this.file = file;
       this.channel = FileChannel.open(file, StandardOpenOption.READ);
-      try {
-        long magic = readLong();
-        if (magic != MAGIC) {
-          throw new CorruptStoreException(
-              file,
-              0,
-              String.format(
-                  Locale.ROOT,
-                  "not a neardup snapshot: magic is %016x, expected %016x (\"NDUPSNAP\")",
-                  magic,
-                  MAGIC));
-        }
-        int version = readInt();
-        if (version < OLDEST_VERSION || version > VERSION) {
-          throw new CorruptStoreException(
-              file,
-              8,
-              "snapshot format version "
-                  + version
-                  + " is not supported by this build (it reads versions "
-                  + OLDEST_VERSION
-                  + " to "
-                  + VERSION
-                  + ")");
-        }
-        lastSegment = readLong();
-        createdAt = readLong();
-        long expectedSegment = segmentOf(file);
-        if (expectedSegment >= 0 && expectedSegment != lastSegment) {
-          throw new CorruptStoreException(
-              file,
-              12,
-              "header says last segment " + lastSegment + ", file name says " + expectedSegment);
-        }
-        int count = readInt();
-        if (count < 0 || count > 1_000_000) {
-          throw new CorruptStoreException(
-              file, offset - 4, "collection count " + count + " is impossible");
-        }
-        for (int i = 0; i < count; i++) {
-          collections.add(
-              new CollectionEntry(
-                  readInt(), readLong(), readLong(), readString(), readString(), readString()));
-        }
-      } catch (IOException | RuntimeException e) {
-        channel.close();
-        throw e;
-      }
     }
 
     /**
      * Makes n bytes (at most {@link #BUFFER}) readable in buf; false if the file ends first. The
      * bytes read so far are added to the checksum before the buffer moves on.
      */
-    private boolean need(int n) throws IOException {
+    boolean need(int n) throws IOException {
       while (buf.remaining() < n) {
         if (atEnd) {
           return false;
@@ -345,7 +439,7 @@ final class SnapshotFormat {
     }
 
     /** Adds the bytes read from buf since the last call to the checksum. */
-    private void checksumRead() {
+    void checksumRead() {
       int position = buf.position();
       int limit = buf.limit();
       crc.update(buf.limit(position).position(checkedTo));
@@ -353,14 +447,203 @@ final class SnapshotFormat {
       checkedTo = position;
     }
 
-    private void readFully(byte[] b, int len) throws IOException {
-      for (int off = 0; off < len; ) {
+    void readFully(byte[] b, int off, int len) throws IOException {
+      for (int end = off + len; off < end; ) {
         if (!need(1)) {
           throw new EOFException();
         }
-        int k = Math.min(len - off, buf.remaining());
+        int k = Math.min(end - off, buf.remaining());
         buf.get(b, off, k);
         off += k;
+      }
+      offset += len;
+    }
+
+    int readInt() throws IOException {
+      if (!need(4)) {
+        throw truncated();
+      }
+      offset += 4;
+      return buf.getInt();
+    }
+
+    long readLong() throws IOException {
+      if (!need(8)) {
+        throw truncated();
+      }
+      offset += 8;
+      return buf.getLong();
+    }
+
+    CorruptStoreException truncated() {
+      return new CorruptStoreException(file, offset, "the file ends early (truncated snapshot)");
+    }
+
+    /** Checks the checksum and end magic that must come next, and that nothing follows them. */
+    void checkFooter(long endMagic, String magicName) throws IOException {
+      checksumRead();
+      int computed = (int) crc.getValue();
+      int stored = readInt();
+      if (stored != computed) {
+        throw new CorruptStoreException(
+            file,
+            offset - 4,
+            String.format(
+                Locale.ROOT,
+                "checksum mismatch: the footer says %08x, the content gives %08x",
+                stored,
+                computed));
+      }
+      if (readLong() != endMagic) {
+        throw new CorruptStoreException(file, offset - 8, "end magic " + magicName + " missing");
+      }
+      if (need(1)) {
+        throw new CorruptStoreException(file, offset, "bytes after the end of the snapshot");
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      channel.close();
+    }
+  }
+
+  /** Reads a snapshot, checking everything; see the class doc. */
+  static final class Reader implements Closeable {
+    private final Path file;
+    private final In in;
+    private final int version;
+    private final boolean apart;
+    private final @Nullable Path sketchFile;
+    private @Nullable In sketches; // version 3, bodies reassembled
+    private long sketchFileSize;
+    private final long lastSegment;
+    private final long createdAt;
+    private final List<CollectionEntry> collections = new ArrayList<>();
+    private long documents;
+    private long entryBytes;
+    private byte[] body = new byte[1 << 12];
+    private int length;
+    private long entryOffset = -1;
+    private int entryLength;
+
+    /** A reader that gives whole bodies, the sketch of a version 3 snapshot put back in place. */
+    Reader(Path file) throws IOException {
+      this(file, false);
+    }
+
+    /**
+     * @param apart whether a version 3 snapshot's documents are given as their Head, with {@link
+     *     #entryOffset()} and {@link #entryLength()} saying where their sketch is in {@link
+     *     #sketchFile()} (whose bytes are then not read); older versions' always come whole
+     */
+    Reader(Path file, boolean apart) throws IOException {
+      this.file = file;
+      this.in = new In(file);
+      try {
+        long magic = in.readLong();
+        if (magic != MAGIC) {
+          throw new CorruptStoreException(
+              file,
+              0,
+              String.format(
+                  Locale.ROOT,
+                  "not a neardup snapshot: magic is %016x, expected %016x (\"NDUPSNAP\")",
+                  magic,
+                  MAGIC));
+        }
+        version = in.readInt();
+        if (version < OLDEST_VERSION || version > VERSION) {
+          throw new CorruptStoreException(
+              file,
+              8,
+              "snapshot format version "
+                  + version
+                  + " is not supported by this build (it reads versions "
+                  + OLDEST_VERSION
+                  + " to "
+                  + VERSION
+                  + ")");
+        }
+        this.apart = apart && version >= 3;
+        lastSegment = in.readLong();
+        createdAt = in.readLong();
+        long expectedSegment = segmentOf(file);
+        if (expectedSegment >= 0 && expectedSegment != lastSegment) {
+          throw new CorruptStoreException(
+              file,
+              12,
+              "header says last segment " + lastSegment + ", file name says " + expectedSegment);
+        }
+        int count = in.readInt();
+        if (count < 0 || count > 1_000_000) {
+          throw new CorruptStoreException(
+              file, in.offset - 4, "collection count " + count + " is impossible");
+        }
+        for (int i = 0; i < count; i++) {
+          collections.add(
+              new CollectionEntry(
+                  in.readInt(),
+                  in.readLong(),
+                  in.readLong(),
+                  readString(),
+                  readString(),
+                  readString()));
+        }
+        sketchFile = version >= 3 ? file.resolveSibling(sketchFileName(lastSegment)) : null;
+        if (sketchFile != null) {
+          openSketches(sketchFile);
+        }
+      } catch (IOException | RuntimeException e) {
+        close();
+        throw e;
+      }
+    }
+
+    /** Checks the sketch file's header (and, read apart, its end magic), or opens it to stream. */
+    private void openSketches(Path f) throws IOException {
+      if (!Files.exists(f)) {
+        throw new CorruptStoreException(
+            file,
+            "its sketch file " + f.getFileName() + " is missing (version 3 keeps sketches there)");
+      }
+      In s = new In(f);
+      sketches = s;
+      long magic = s.readLong();
+      int v = s.readInt();
+      long segment = s.readLong();
+      if (magic != SKETCH_MAGIC || v != SKETCH_VERSION || segment != lastSegment) {
+        throw new CorruptStoreException(
+            f,
+            0,
+            String.format(
+                Locale.ROOT,
+                "not the sketch file of snapshot %d: magic %016x, version %d, segment %d"
+                    + " (expected %016x, %d, %d)",
+                lastSegment,
+                magic,
+                v,
+                segment,
+                SKETCH_MAGIC,
+                SKETCH_VERSION,
+                lastSegment));
+      }
+      if (apart) {
+        sketchFileSize = s.channel.size();
+        ByteBuffer end = ByteBuffer.allocate(8);
+        long at = sketchFileSize - 8;
+        while (end.hasRemaining() && at >= SKETCH_HEADER) {
+          int r = s.channel.read(end, at + end.position());
+          if (r < 0) {
+            break;
+          }
+        }
+        if (at < SKETCH_HEADER || end.flip().getLong() != SKETCH_END_MAGIC) {
+          throw new CorruptStoreException(
+              f, Math.max(0, at), "end magic \"NDUPSKND\" missing (truncated sketch file)");
+        }
+        s.close();
+        sketches = null;
       }
     }
 
@@ -376,6 +659,11 @@ final class SnapshotFormat {
       return collections;
     }
 
+    /** The sketch file of a version 3 snapshot, or null for an older one. */
+    @Nullable Path sketchFile() {
+      return sketchFile;
+    }
+
     /**
      * Reads the next document; false after the last one, once the footer has checked out.
      *
@@ -383,7 +671,7 @@ final class SnapshotFormat {
      *     or end magic is wrong
      */
     boolean next() throws IOException {
-      int len = readInt();
+      int len = in.readInt();
       if (len == 0) {
         finish();
         return false;
@@ -391,24 +679,82 @@ final class SnapshotFormat {
       if (len < 0 || len > LogFormat.MAX_BODY) {
         throw new CorruptStoreException(
             file,
-            offset - 4,
+            in.offset - 4,
             "document length " + len + " is outside [1, " + LogFormat.MAX_BODY + "]");
       }
-      if (body.length < len) {
-        body = new byte[Math.max(len, body.length * 2)];
+      int entry = 0;
+      if (version >= 3) {
+        entry = in.readInt();
+        if (entry < 0 || entry > LogFormat.MAX_BODY) {
+          throw new CorruptStoreException(
+              file,
+              in.offset - 4,
+              "sketch entry length " + entry + " is outside [0, " + LogFormat.MAX_BODY + "]");
+        }
+      }
+      int room = apart ? len : len + entry;
+      if (body.length < room) {
+        body = new byte[Math.max(room, body.length * 2)];
       }
       try {
-        readFully(body, len);
+        in.readFully(body, 0, len);
       } catch (EOFException e) {
-        throw new CorruptStoreException(file, offset, "the file ends inside a document");
+        throw new CorruptStoreException(file, in.offset, "the file ends inside a document");
       }
-      offset += len;
       length = len;
       documents++;
       if (!LogFormat.isInsert(body[0])) {
-        throw new CorruptStoreException(file, offset - len, "document record has type " + body[0]);
+        throw new CorruptStoreException(
+            file, in.offset - len, "document record has type " + body[0]);
+      }
+      if (version >= 3) {
+        joinSketch(len, entry);
       }
       return true;
+    }
+
+    /** For version 3: notes where the Entry is, or reads it and puts the sketch back in place. */
+    private void joinSketch(int len, int entry) throws IOException {
+      int keyCount;
+      try {
+        long split = sketchAt(body, len);
+        if ((split >>> 8) != len) {
+          throw new IllegalArgumentException("a head goes on after its band keys");
+        }
+        keyCount = (int) (split & 0xFF);
+      } catch (IllegalArgumentException e) {
+        throw new CorruptStoreException(
+            file, in.offset - len, "a document's head does not decode: " + e.getMessage());
+      }
+      if (entry < keyCount * 8) {
+        throw new CorruptStoreException(
+            file,
+            in.offset - len,
+            "sketch entry of " + entry + " bytes cannot hold " + keyCount + " band keys");
+      }
+      if (apart) {
+        entryOffset = SKETCH_HEADER + entryBytes;
+        entryLength = entry;
+        entryBytes += entry;
+        return;
+      }
+      In s = sketches;
+      assert s != null;
+      try {
+        for (int k = 0; k < keyCount; k++) {
+          if (Long.reverseBytes(s.readLong()) != Bytes.getLong(body, len - (keyCount - k) * 8)) {
+            throw new CorruptStoreException(
+                s.file,
+                s.offset - 8,
+                "band key " + k + " differs from the snapshot's for document " + documents);
+          }
+        }
+        s.readFully(body, len, entry - keyCount * 8);
+      } catch (EOFException e) {
+        throw new CorruptStoreException(s.file, s.offset, "the file ends inside an entry");
+      }
+      length = len + entry - keyCount * 8;
+      entryBytes += entry;
     }
 
     byte[] body() {
@@ -419,74 +765,83 @@ final class SnapshotFormat {
       return length;
     }
 
+    /**
+     * Where the current document's Entry starts in the sketch file, when read apart (a version 3
+     * snapshot); -1 when its body is whole.
+     */
+    long entryOffset() {
+      return apart ? entryOffset : -1;
+    }
+
+    /** The length of the current document's Entry, when read apart. */
+    int entryLength() {
+      return entryLength;
+    }
+
     private void finish() throws IOException {
-      long count = readLong();
-      checksumRead();
-      int computed = (int) crc.getValue();
-      int stored = readInt();
-      if (stored != computed) {
-        throw new CorruptStoreException(
-            file,
-            offset - 4,
-            String.format(
-                Locale.ROOT,
-                "checksum mismatch: the footer says %08x, the content gives %08x",
-                stored,
-                computed));
-      }
+      long count = in.readLong();
+      long entries = version >= 3 ? in.readLong() : 0;
+      in.checkFooter(END_MAGIC, "\"NDUPSEND\"");
       if (count != documents) {
         throw new CorruptStoreException(
             file,
-            offset - 12,
+            in.offset - 12,
             "footer counts " + count + " documents, the file holds " + documents);
       }
-      if (readLong() != END_MAGIC) {
-        throw new CorruptStoreException(file, offset - 8, "end magic \"NDUPSEND\" missing");
+      if (version < 3) {
+        return;
       }
-      if (need(1)) {
-        throw new CorruptStoreException(file, offset, "bytes after the end of the snapshot");
+      if (entries != entryBytes) {
+        throw new CorruptStoreException(
+            file,
+            in.offset - 20,
+            "footer counts " + entries + " bytes of sketch entries, the documents " + entryBytes);
       }
-    }
-
-    private int readInt() throws IOException {
-      if (!need(4)) {
-        throw truncated();
+      Path f = sketchFile;
+      assert f != null;
+      if (apart) {
+        long expected = SKETCH_HEADER + entryBytes + SKETCH_FOOTER;
+        if (sketchFileSize != expected) {
+          throw new CorruptStoreException(
+              f,
+              Math.min(sketchFileSize, expected),
+              "the sketch file has "
+                  + sketchFileSize
+                  + " bytes, its snapshot's entries make "
+                  + expected);
+        }
+        return;
       }
-      offset += 4;
-      return buf.getInt();
-    }
-
-    private long readLong() throws IOException {
-      if (!need(8)) {
-        throw truncated();
-      }
-      offset += 8;
-      return buf.getLong();
+      In s = sketches;
+      assert s != null;
+      s.checkFooter(SKETCH_END_MAGIC, "\"NDUPSKND\"");
     }
 
     private String readString() throws IOException {
-      if (!need(2)) {
-        throw truncated();
+      if (!in.need(2)) {
+        throw in.truncated();
       }
-      int n = Short.toUnsignedInt(buf.getShort());
-      offset += 2;
+      int n = Short.toUnsignedInt(in.buf.getShort());
+      in.offset += 2;
       byte[] b = new byte[n];
       try {
-        readFully(b, n);
+        in.readFully(b, 0, n);
       } catch (EOFException e) {
-        throw truncated();
+        throw in.truncated();
       }
-      offset += n;
       return new String(b, StandardCharsets.UTF_8);
-    }
-
-    private CorruptStoreException truncated() {
-      return new CorruptStoreException(file, offset, "the file ends early (truncated snapshot)");
     }
 
     @Override
     public void close() throws IOException {
-      channel.close();
+      try {
+        in.close();
+      } finally {
+        In s = sketches;
+        if (s != null) {
+          s.close();
+        }
+      }
     }
   }
 }

@@ -123,7 +123,8 @@ final class StoreLoader {
       Path snap = snapshots.lastEntry().getValue();
       loadSnapshot(snap, now, pending, restorers);
       snapshotSegment = snapshots.lastKey();
-      lastSnapshotBytes = Files.size(snap);
+      Path sketches = dir.resolve(SnapshotFormat.sketchFileName(snapshotSegment));
+      lastSnapshotBytes = Files.size(snap) + (Files.exists(sketches) ? Files.size(sketches) : 0);
     }
     long expect = snapshotSegment + 1;
     long last = snapshotSegment;
@@ -151,8 +152,16 @@ final class StoreLoader {
       collections.add(new Loaded(p.number, p.name, p.settings, p.analyzer, p.nextDocId, g));
     }
     // Everything is loaded: files the snapshot covers can go.
-    for (Map.Entry<Long, Path> e : snapshots.headMap(snapshotSegment, false).entrySet()) {
-      Files2.deleteIfExists(e.getValue());
+    for (long s : snapshots.headMap(snapshotSegment, false).keySet()) {
+      SnapshotFormat.delete(dir, s);
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        long s = SnapshotFormat.sketchSegmentOf(p);
+        if (s >= 0 && s != snapshotSegment) {
+          Files2.deleteIfExists(p); // a sketch file whose snapshot is gone
+        }
+      }
     }
     for (Map.Entry<Long, Path> e : segments.headMap(snapshotSegment, true).entrySet()) {
       Files2.deleteIfExists(e.getValue());
@@ -209,17 +218,24 @@ final class StoreLoader {
   private void loadSnapshot(
       Path file, long now, Map<Integer, Pending> pending, Map<Integer, Restorer> restorers)
       throws IOException {
-    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(file)) {
+    // Sketches stay in the snapshot's sketch file when every collection keeps its sketches in a
+    // file (not on the heap); the records then come without them.
+    boolean apart = sketchFiles.apply(0) != null;
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(file, apart)) {
+      Path sketches = r.sketchFile();
       for (SnapshotFormat.CollectionEntry e : r.collections()) {
         Pending p = define(file, e.number(), e.name(), e.settings(), e.analyzerId(), e.nextDocId());
         pending.put(e.number(), p);
         // Sized for what follows plus a quarter: the engine grows a page or a sub-table at a
         // time, and pre-sizing saves even that work while loading.
         int expected = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(1024, e.documents() * 5 / 4));
-        restorers.put(
-            e.number(),
+        Restorer restorer =
             new Restorer(
-                p.settings, p.analyzer, expected, true, true, sketchFiles.apply(e.number())));
+                p.settings, p.analyzer, expected, true, true, sketchFiles.apply(e.number()));
+        if (apart && sketches != null) {
+          restorer.takeSketchesFrom(sketches);
+        }
+        restorers.put(e.number(), restorer);
       }
       while (r.next()) {
         byte[] body = r.body();
@@ -230,8 +246,8 @@ final class StoreLoader {
               file, "a document names collection number " + c + ", which the header does not list");
         }
         try {
-          restorer.restore(body, r.length(), now);
-        } catch (IllegalArgumentException e) {
+          restorer.restore(body, r.length(), now, r.entryOffset(), r.entryLength());
+        } catch (IllegalArgumentException | IllegalStateException e) {
           throw new CorruptStoreException(file, "a document does not decode: " + e.getMessage());
         }
       }

@@ -18,11 +18,16 @@
  *
  * <pre>
  * lock                          held (FileChannel lock) while a process has the store open
- * snapshot-NNNNNNNNNNNNNNNNNNNN.ndsnap   every live document as of the end of log segment N
+ * snapshot-NNNNNNNNNNNNNNNNNNNN.ndsnap   every live document as of the end of log segment N,
+ *                               without its sketch (version 3; versions 1 and 2 held it)
+ * snapshot-NNNNNNNNNNNNNNNNNNNN.ndsketch their band keys and sketches (version 3): an open
+ *                               reads the .ndsnap and leaves this file to the sketch files
+ *                               to read in place
  * log-NNNNNNNNNNNNNNNNNNNN.ndlog         log segments after the snapshot, replayed in order
  * *.tmp                         a snapshot being written; deleted on open
- * sketches-C-N.tmp              collection C's sketches and band keys while open (SketchFile):
- *                               derived from the snapshot and log, rebuilt at open, never forced
+ * sketches-C-N.tmp              collection C's sketches and band keys while open (SketchFile)
+ *                               of the documents the .ndsketch does not hold (those from the
+ *                               log, and all of them after a rebuild): never forced
  * log-N.ndlog.cut-OFFSET        bytes cut from a torn log tail, kept for inspection
  * </pre>
  *

@@ -93,4 +93,38 @@ class FormatFixtureTest {
       assertThat(f.settings().maxDistance()).isEqualTo(2);
     }
   }
+
+  /**
+   * An old directory opens, and its first snapshot after that is written in version 3 (the sketches
+   * in their own file), which opens with the same documents and clusters.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  public void store_afterCheckpoint_reopensFromVersion3(int version) throws IOException {
+    copyFixture(version);
+    CollectionSettings news =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(dir.resolve(FILES[0]))) {
+      assumeTrue(r.collections().get(0).analyzerId().equals(news.deduplicator().analyzer().id()));
+    }
+    try (EmbeddedStore s =
+        EmbeddedStore.builder(dir).clock(new ManualClock()).background(false).open()) {
+      s.checkpoint();
+    }
+    Path snapshot = StoreTesting.onlyFile(dir, ".ndsnap");
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(snapshot, true)) {
+      assertThat(r.sketchFile()).isEqualTo(StoreTesting.onlyFile(dir, ".ndsketch"));
+    }
+    try (EmbeddedStore s =
+        EmbeddedStore.builder(dir).clock(new ManualClock()).background(false).open()) {
+      Collection c = s.collection("news");
+      assertThat(c.get("a").orElseThrow().timestamp()).isEqualTo(1_700_000_000_000L);
+      assertThat(c.get("b")).isEmpty();
+      assertThat(c.get("d").orElseThrow().cluster()).isEqualTo("c");
+      assertThat(c.check(c.analyzer().analyze(FixtureWriter.A)).cluster()).isEqualTo("a");
+      Collection f = s.collection("fps");
+      assertThat(f.get("x").orElseThrow().fingerprint()).isEqualTo(0x0123_4567_89ab_cdefL);
+      assertThat(f.get("y").orElseThrow().cluster()).isEqualTo("x");
+    }
+  }
 }

@@ -4,6 +4,7 @@ package org.neardup.store.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -25,8 +26,14 @@ class PacedSnapshotTest {
   private final byte[] body = new byte[BODY + 1];
 
   PacedSnapshotTest() {
-    new SplittableRandom(3).nextBytes(body);
-    body[1] = LogFormat.INSERT; // the reader checks the type; the rest is opaque to it
+    // An insert body with a 5-byte id and an analysis of 6 band keys, from offset 1.
+    byte[] analysis = new byte[BODY - LogFormat.ID - 5 - 4];
+    new SplittableRandom(3).nextBytes(analysis);
+    analysis[8] = 1; // letters
+    analysis[9] = 6; // band keys
+    byte[] insert = LogFormat.insert(1, 0, 0, "id-01".getBytes(StandardCharsets.UTF_8), analysis);
+    assertThat(insert).hasSize(BODY);
+    System.arraycopy(insert, 0, body, 1, BODY);
   }
 
   /** Writes the snapshot (bodies from offset 1, so no Joined is looked for); returns its nanos. */

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.neardup.internal.PagedIntArray;
+import org.neardup.internal.PagedLongArray;
 import org.neardup.verify.SketchStore;
 
 /** SketchFile against the heap store: the same bytes back for every entry, whatever the sizes. */
@@ -52,6 +56,82 @@ class SketchFileTest {
       assertThat(f.ramBytesUsed()).isLessThan(SketchFile.TAIL + 64 * 1024);
     }
     assertThat(file).doesNotExist();
+  }
+
+  /**
+   * Entries taken from a base file in place (some of the base's skipped, as documents that expired
+   * before an open), then entries of its own: every one reads back as the heap store's, and the
+   * base is read, never changed or deleted.
+   */
+  @Test
+  public void entriesFromBaseWithGaps_thenOwn_readBackAsTheHeapStoreDoes() throws Exception {
+    long seed = 20261125;
+    SplittableRandom r = new SplittableRandom(seed);
+    int bands = 6;
+    SketchStore heap = SketchStore.onHeap().create(bands, 0);
+    // The base: a 20-byte header, entries (keys little-endian, then the sketch), a footer.
+    java.io.ByteArrayOutputStream base = new java.io.ByteArrayOutputStream();
+    base.write(new byte[SnapshotFormat.SKETCH_HEADER]);
+    List<long[]> keysOf = new ArrayList<>();
+    List<byte[]> sketchOf = new ArrayList<>();
+    PagedLongArray at = new PagedLongArray();
+    PagedIntArray length = new PagedIntArray();
+    for (int i = 0; i < 2000; i++) {
+      long[] keys = new long[bands];
+      java.nio.ByteBuffer e =
+          java.nio.ByteBuffer.allocate(bands * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int k = 0; k < bands; k++) {
+        keys[k] = r.nextLong();
+        e.putLong(keys[k]);
+      }
+      byte[] sketch = new byte[i % 101 == 0 ? 0 : r.nextInt(3000)];
+      r.nextBytes(sketch);
+      boolean skipped = r.nextInt(5) == 0 || i < 30; // a run at the head, then here and there
+      if (!skipped) {
+        keysOf.add(keys);
+        sketchOf.add(sketch);
+        at.append(base.size());
+        length.append(bands * 8 + sketch.length);
+      }
+      base.write(e.array());
+      base.write(sketch);
+    }
+    base.write(new byte[SnapshotFormat.SKETCH_FOOTER]);
+    Path baseFile = dir.resolve("snapshot.ndsketch");
+    Files.write(baseFile, base.toByteArray());
+    Path file = dir.resolve("s.tmp");
+    try (SketchFile f = new SketchFile(file, bands, 0, baseFile)) {
+      f.takeFromBase(at, length);
+      for (int i = 0; i < keysOf.size(); i++) {
+        // The bytes given are ignored: the entry is the base's.
+        assertThat(f.add(new long[bands], bands, new byte[0], 0, 0)).isEqualTo(i);
+        assertThat(heap.add(keysOf.get(i), bands, sketchOf.get(i), 0, sketchOf.get(i).length))
+            .isEqualTo(i);
+      }
+      f.takeFromBase(null, null);
+      int taken = keysOf.size();
+      long[] keys = new long[bands];
+      long own = 0;
+      for (int i = taken; i < taken + 1500; i++) {
+        int len = i % 400 == 9 ? SketchFile.TAIL - 8 * bands + 1 : r.nextInt(3000);
+        byte[] sketch = new byte[len];
+        r.nextBytes(sketch);
+        for (int k = 0; k < bands; k++) {
+          keys[k] = r.nextLong();
+        }
+        assertThat(f.add(keys, bands, sketch, 0, len)).isEqualTo(i);
+        assertThat(heap.add(keys, bands, sketch, 0, len)).isEqualTo(i);
+        own += bands * 8 + len;
+        assertSame(heap, f, r.nextInt(i + 1), bands, "seed " + seed + " after add " + i);
+      }
+      for (int i = 0; i < f.size(); i++) {
+        assertSame(heap, f, i, bands, "seed " + seed);
+      }
+      // Only its own entries count as its disk bytes: the base is the snapshot's.
+      assertThat(f.diskBytes()).isEqualTo(own);
+    }
+    assertThat(file).doesNotExist();
+    assertThat(Files.readAllBytes(baseFile)).isEqualTo(base.toByteArray());
   }
 
   private static void assertSame(SketchStore want, SketchStore got, int i, int bands, String as) {

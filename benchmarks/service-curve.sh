@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# One point of the full-size curve (issue 18, part 1): `neardup serve` (the launcher's flags,
+# NEARDUP_JAVA_OPTS=-Xmx4g by default) opens DATA in place, and the script prints the time to
+# /ready (wall and the server's CPU seconds), the live heap after a full GC per document, RSS, the
+# data directory's bytes per document (durable files, and the *.tmp sketch files the service
+# writes), then the latency of single check-and-inserts and batches of 100 (ServiceProbe, one
+# request at a time; a first pass warms the page cache and the JIT, the second is the figure) with
+# news texts from QUERIES under new ids ("q-" + id, so none is stored yet). The server is then
+# killed (SIGKILL), so that it writes no snapshot on the way out: DATA keeps its snapshot, and the
+# log holds the probes' few thousand documents, replayed at the next open. Use a copy of a
+# directory you want to keep as it is.
+# Usage: benchmarks/service-curve.sh DATA JAR BENCHMARKS_JAR QUERIES.jsonl
+#   e.g. benchmarks/service-curve.sh /tmp/data1m cli/target/neardup.jar \
+#            benchmarks/target/benchmarks.jar news-queries.jsonl
+#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), SINGLES (1000), BATCHES (100).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[ $# -eq 4 ] || { echo "usage: $0 DATA JAR BENCHMARKS_JAR QUERIES.jsonl" >&2; exit 2; }
+data="$1"
+jar="$2"
+bench="$3"
+queries="$4"
+singles="${SINGLES:-1000}"
+batches="${BATCHES:-100}"
+for tool in jcmd curl python3; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
+[ -d "$data" ] || { echo "no data directory $data" >&2; exit 2; }
+port="${PORT:-$((20000 + RANDOM % 20000))}"
+url="http://127.0.0.1:$port"
+opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
+work="$(mktemp -d)"
+pid=""
+cleanup() {
+  [ -z "$pid" ] || { kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+. "$root/dist/src/bin/java-defaults.sh"
+need=$(( 2 * (singles + batches * 100) ))
+sed 's/"id":"/"id":"q-/' "$queries" | head -n "$need" > "$work/q1.jsonl"
+[ "$(wc -l < "$work/q1.jsonl")" -eq "$need" ] || { echo "QUERIES needs $need lines" >&2; exit 2; }
+head -n $((need / 2)) "$work/q1.jsonl" > "$work/warm.jsonl"
+tail -n $((need / 2)) "$work/q1.jsonl" > "$work/probe.jsonl"
+echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $jar on $data"
+cat "$data"/*.nd* > /dev/null # warm page cache for the open
+t0=$(date +%s.%N)
+# shellcheck disable=SC2046,SC2086
+java $(NEARDUP_JAVA_OPTS="$opts" neardup_java_defaults serve) $opts -jar "$jar" serve \
+  --data "$data" --port "$port" > "$work/serve.out" 2> "$work/serve.err" &
+pid=$!
+until curl -sf "$url/ready" > /dev/null; do
+  sleep 0.1
+  kill -0 "$pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
+done
+ready=$(echo "$(date +%s.%N) - $t0" | bc)
+cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$pid/stat")
+heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }')
+rss=$(awk '/VmRSS/ { printf "%.0f\n", $2 * 1024 }' "/proc/$pid/status")
+read -r docs ram < <(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["documents"], d["ramBytes"])')
+durable=$(find "$data" -type f ! -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+scratch=$(find "$data" -type f -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB"
+echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
+java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/warm.jsonl" "$singles" "$batches" 100 | sed 's/^/warm-up /'
+java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/probe.jsonl" "$singles" "$batches" 100
+echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch"
