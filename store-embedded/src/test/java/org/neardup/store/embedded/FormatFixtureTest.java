@@ -72,25 +72,11 @@ class FormatFixtureTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   public void store_opensWithEveryDocumentAndCluster(int version) throws IOException {
-    copyFixture(version);
-    // The analyzers' ids name core's fingerprint settings; when core changes them, a store
-    // rightly refuses the old data, and this part of the test has nothing to say.
-    CollectionSettings news =
-        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
-    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(dir.resolve(FILES[0]))) {
-      assumeTrue(r.collections().get(0).analyzerId().equals(news.deduplicator().analyzer().id()));
-    }
+    copyFixtureForThisAnalyzer(version);
     try (EmbeddedStore s =
         EmbeddedStore.builder(dir).clock(new ManualClock()).background(false).open()) {
-      Collection c = s.collection("news");
-      assertThat(c.get("a").orElseThrow().timestamp()).isEqualTo(1_700_000_000_000L);
-      assertThat(c.get("b")).isEmpty();
-      assertThat(c.get("d").orElseThrow().cluster()).isEqualTo("c");
-      assertThat(c.check(c.analyzer().analyze(FixtureWriter.A)).cluster()).isEqualTo("a");
-      Collection f = s.collection("fps");
-      assertThat(f.get("x").orElseThrow().fingerprint()).isEqualTo(0x0123_4567_89ab_cdefL);
-      assertThat(f.get("y").orElseThrow().cluster()).isEqualTo("x");
-      assertThat(f.settings().maxDistance()).isEqualTo(2);
+      assertFixtureDocuments(s);
+      assertThat(s.collection("fps").settings().maxDistance()).isEqualTo(2);
     }
   }
 
@@ -101,12 +87,7 @@ class FormatFixtureTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2})
   public void store_afterCheckpoint_reopensFromVersion3(int version) throws IOException {
-    copyFixture(version);
-    CollectionSettings news =
-        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
-    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(dir.resolve(FILES[0]))) {
-      assumeTrue(r.collections().get(0).analyzerId().equals(news.deduplicator().analyzer().id()));
-    }
+    copyFixtureForThisAnalyzer(version);
     try (EmbeddedStore s =
         EmbeddedStore.builder(dir).clock(new ManualClock()).background(false).open()) {
       s.checkpoint();
@@ -117,14 +98,33 @@ class FormatFixtureTest {
     }
     try (EmbeddedStore s =
         EmbeddedStore.builder(dir).clock(new ManualClock()).background(false).open()) {
-      Collection c = s.collection("news");
-      assertThat(c.get("a").orElseThrow().timestamp()).isEqualTo(1_700_000_000_000L);
-      assertThat(c.get("b")).isEmpty();
-      assertThat(c.get("d").orElseThrow().cluster()).isEqualTo("c");
-      assertThat(c.check(c.analyzer().analyze(FixtureWriter.A)).cluster()).isEqualTo("a");
-      Collection f = s.collection("fps");
-      assertThat(f.get("x").orElseThrow().fingerprint()).isEqualTo(0x0123_4567_89ab_cdefL);
-      assertThat(f.get("y").orElseThrow().cluster()).isEqualTo("x");
+      assertFixtureDocuments(s);
     }
+  }
+
+  /**
+   * Copies the fixture of {@code version}, and skips the test when its analyzer is not this
+   * build's: the analyzers' ids name core's fingerprint settings; when core changes them, a store
+   * rightly refuses the old data, and a store test has nothing to say.
+   */
+  private void copyFixtureForThisAnalyzer(int version) throws IOException {
+    copyFixture(version);
+    CollectionSettings news =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(dir.resolve(FILES[0]))) {
+      assumeTrue(r.collections().get(0).analyzerId().equals(news.deduplicator().analyzer().id()));
+    }
+  }
+
+  /** The fixture's documents, deletion and clusters, as {@link FixtureWriter} wrote them. */
+  private static void assertFixtureDocuments(EmbeddedStore s) {
+    Collection c = s.collection("news");
+    assertThat(c.get("a").orElseThrow().timestamp()).isEqualTo(1_700_000_000_000L);
+    assertThat(c.get("b")).isEmpty();
+    assertThat(c.get("d").orElseThrow().cluster()).isEqualTo("c");
+    assertThat(c.check(c.analyzer().analyze(FixtureWriter.A)).cluster()).isEqualTo("a");
+    Collection f = s.collection("fps");
+    assertThat(f.get("x").orElseThrow().fingerprint()).isEqualTo(0x0123_4567_89ab_cdefL);
+    assertThat(f.get("y").orElseThrow().cluster()).isEqualTo("x");
   }
 }
