@@ -12,8 +12,9 @@
  * search reports matches to a primitive {@link org.neardup.index.MatchConsumer}, with no boxing and
  * no allocation at all in {@code BlockPermutedIndex#search}; a {@code BlockPermutedIndex} holds
  * about {@code 10 + 4 (T - 1)} bytes per fingerprint for the default scheme (22; 26 when a
- * segment's docIds span more than 2^32) and {@code 14 + 6 (T - 1)} for the others; any k from 0 to 64 is accepted, exact lookups up to {@link
- * org.neardup.index.BlockScheme#exactUpTo()} (3 for the presets) and multi-probe or scan beyond.
+ * segment's docIds span more than 2^32) and {@code 14 + 6 (T - 1)} for the others; any k from 0 to
+ * 64 is accepted, exact lookups up to {@link org.neardup.index.BlockScheme#exactUpTo()} (3 for the
+ * presets) and multi-probe or scan beyond.
  *
  * <p>Threads: {@code BlockPermutedIndex} takes one writer and any number of lock-free readers;
  * {@code LinearScanIndex} is not thread-safe.
