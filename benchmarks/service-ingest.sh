@@ -7,13 +7,20 @@
 # defaults, -Xmx4g) fed with `neardup send --batch 100` (its defaults otherwise), the ingest rate and
 # its ratio to the analysis rate, the latency of single check-and-inserts and of batches of 100
 # (ServiceProbe: one request at a time, after a warm-up) and of singles beside a batch load, and the
-# same for fingerprint-only
-# requests (collection `fp`, no verification) in the same server.
-# The first send goes to a fresh server, whose JIT compilers then take about as much CPU as its
-# workers (docs/BENCHMARKS.md, 2026-11-25 evening); a service runs for days, so the script also
-# sends MORE other documents once the server is warm (after the first send and the probes) and
-# compares that rate with the steady analysis rate: `neardup dedup` of the stored and the MORE
-# documents together, less the time of the stored ones alone (MORE over the difference).
+# same for fingerprint-only requests (collection `fp`, no verification) in the same server.
+# Fresh and warm: the first send goes to a fresh server, whose JIT compilers then take about as
+# much CPU as its workers; at news length they still took 70-150 us per document after 10,000
+# documents and settled (20-40 us) only after ~20,000 (docs/BENCHMARKS.md, 2026-11-25 tenth
+# session). A service runs for days, so the script then sends WARM more documents (after the probes)
+# and measures the next MORE (as many as stored) against the steady analysis rate: `neardup dedup`
+# of the stored, WARM and MORE documents together, less the time of the stored and WARM ones alone
+# (MORE over the difference), so both sides are past their JIT's warm-up.
+# Each send also prints the CPU it cost per document: the server's by kind of thread (workers:
+# parse, analyse, decide, store, answer; jit: the compilers; http: Undertow's I/O threads; log; gc)
+# from /proc, and the client's (`neardup send`, user + system, its JVM start included) from
+# /usr/bin/time. On a quiet machine both are CPU-bound on the same cores, so the ingest rate is
+# about cores / (server + client CPU per document): the ratio's parts, readable at any load.
+# At the end, one table of the figures side by side.
 # Usage: benchmarks/service-ingest.sh [OTHER_NEARDUP_JAR]
 #   With OTHER_NEARDUP_JAR (e.g. a copy of main's cli/target/neardup.jar) its rows come beside this
 #   tree's, from the same run, the other jar first: compare them side by side, not across runs.
@@ -21,10 +28,11 @@
 #   dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target), as a user of
 #   that tree runs them; without it, with this tree's.
 #   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length, and as many MORE for the
-#   warm row; SINGLES (500), BATCHES
-#   (60): probe requests per length; MIXED (200): singles sent while another client sends batches
-#   of 100 back to back (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the
-#   jar's default); WORK (a temporary directory, removed); NO_BUILD=1; PORT.
+#   warm row; WARM (twice the stored documents): sent between the probes and the warm row;
+#   SINGLES (500), BATCHES (100): probe requests per length (the p99 of 100 batches is the second
+#   slowest); MIXED (200): singles sent while another client sends batches of 100 back to back
+#   (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the jar's default);
+#   WORK (a temporary directory, removed); NO_BUILD=1; PORT.
 # Run a copy of this script when editing the tree during a run: bash reads a script as it goes.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -32,11 +40,11 @@ other="${1:-}"
 base="${BASE:-$root/../shared/data/dev/docs.jsonl}"
 [ -f "$base" ] || { echo "no base corpus at $base (set BASE)" >&2; exit 2; }
 [ -z "$other" ] || [ -f "$other" ] || { echo "no jar at $other" >&2; exit 2; }
-command -v curl > /dev/null || { echo "needs curl" >&2; exit 1; }
+for tool in curl python3 bc /usr/bin/time; do command -v $tool > /dev/null || { echo "needs $tool" >&2; exit 1; }; done
 port="${PORT:-$((20000 + RANDOM % 20000))}"
 url="http://127.0.0.1:$port"
 singles="${SINGLES:-500}"
-batches="${BATCHES:-60}"
+batches="${BATCHES:-100}"
 mixed="${MIXED:-200}"
 send_batch="${SEND_BATCH:-100}"
 warm_singles=200
@@ -49,6 +57,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$work"
+: > "$work/table"
 [ -n "${NO_BUILD:-}" ] || (cd "$root" && mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package)
 # Copies of the jars: the ./neardup launcher rebuilds its jar when sources change.
 cp "$root/cli/target/neardup.jar" "$work/this.jar"
@@ -77,67 +86,129 @@ run() { # JAR COMMAND ARGS...: the jar's neardup as the launcher runs it
   # shellcheck disable=SC2046
   java $(flags "$jar" "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
 }
+timed() { # JAR COMMAND ARGS...: as run, with its user + system CPU seconds in $work/time.out
+  local jar="$1"
+  shift
+  # shellcheck disable=SC2046
+  /usr/bin/time -f '%U %S' -o "$work/time.out" java $(flags "$jar" "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
+}
 bench=(java -Xmx2g -cp "$work/benchmarks.jar")
+record() { # ROW VALUE: one cell of the closing table, in the column "$length $jar"
+  echo "$length $jar|$1|$2" >> "$work/table"
+}
+# send_measured ROW N JAR SEND_ARGS...: `neardup send` of N documents; prints and records its rate
+# ($sent) and the CPU it cost per document, the server's by kind of thread and the client's
+send_measured() {
+  local row="$1" n="$2" jar="$3" before after cpu
+  shift 3
+  before=$(thread_cpu "$pid")
+  timed "$jar" send "$@" > "$work/send.out"
+  after=$(thread_cpu "$pid")
+  sent=$(rate "$work/send.out")
+  cpu=$(python3 - "$n" "$before" "$after" "$(cat "$work/time.out")" "$(getconf CLK_TCK)" <<'PY'
+import sys
+n, hz = int(sys.argv[1]), int(sys.argv[5])
+us = [(int(y) - int(x)) * 1e6 / hz / n for x, y in zip(sys.argv[2].split(), sys.argv[3].split())]
+client = sum(float(x) for x in sys.argv[4].split()) * 1e6 / n
+print("%.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f" % (sum(us), *us, client))
+PY
+)
+  read -r c_all c_workers c_jit c_http c_log c_gc c_other c_client <<< "$cpu"
+  echo "$length $jar $row: CPU per document, us: server $c_all (workers $c_workers, jit $c_jit, http $c_http, log $c_log, gc $c_gc, other $c_other), client $c_client (with its JVM start)"
+  record "$row: documents/s" "$sent"
+  record "$row: server CPU us/doc" "$c_all"
+  record "$row: server workers us/doc" "$c_workers"
+  record "$row: server jit us/doc" "$c_jit"
+  record "$row: client CPU us/doc" "$c_client"
+}
 rate() { # the documents/s of a `neardup send` summary line
   sed -n 's/.*s (\([0-9]*\) documents\/s).*/\1/p' "$1"
 }
-probe() { # COLLECTION QUERIES PREFIX [MIXED]: a warm-up pass, then the measured one on other documents
+probe() { # COLLECTION QUERIES ROW [MIXED]: a warm-up pass, then the measured one on other documents
   local n=$((warm_singles + warm_batches * 100))
   "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" "$1" "$2" $warm_singles $warm_batches 100 > /dev/null
   tail -n +$((n + 1)) "$2" > "$2.rest"
   # shellcheck disable=SC2086
   "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" "$1" "$2.rest" "$singles" "$batches" 100 ${4:-} \
-    | sed -e "s/^/$3 /" -e 's/ (one client)//'
+    | sed -e "s/^/$length $jar $3 /" -e 's/ (one client)//' | tee "$work/probe.out"
+  local kind
+  for kind in single "batch of 100" "single beside batches"; do
+    grep "$3 $kind" "$work/probe.out" | head -1 | sed -n 's/.* p50 \([0-9.]*\) ms, p99 \([0-9.]*\) ms.*/\1 \2/p' \
+      | { read -r p50 p99 && record "$3 $kind p50 / p99 ms" "$p50 / $p99"; } || true
+  done
 }
 
 [ -z "$other" ] || echo "other jar's send flags: $(flags other send); this tree's: $(flags this send)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)$( [ -n "$other" ] && echo ", other jar: $other")"
+warm_docs() { echo "${WARM:-$((2 * $1))}"; }
 for length in ${LENGTHS:-short news}; do
   if [ "$length" = short ]; then
     min=150 max=250 docs="${SHORT_DOCS:-20000}"
   else
     min=1500 max=3000 docs="${NEWS_DOCS:-5000}"
   fi
+  warm=$(warm_docs "$docs")
   # and for the singles beside a batch load (MIXED of them, 4,000 documents for the batches)
   queries=$((warm_singles + warm_batches * 100 + singles + batches * 100 + mixed + 4000))
   corpus="$work/$length.jsonl"
-  # The stored documents, the queries, then the MORE ones (as many as stored) for the warm row.
-  "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries + docs)) "$corpus" 20261125 "$min" "$max" > /dev/null
+  # The stored documents, the queries, the WARM ones, then the MORE ones (as many as stored).
+  "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries + warm + docs)) "$corpus" 20261125 "$min" "$max" > /dev/null
   head -n "$docs" "$corpus" > "$work/load.jsonl"
   sed -n "$((docs + 1)),$((docs + queries))p" "$corpus" > "$work/queries.jsonl"
+  sed -n "$((docs + queries + 1)),$((docs + queries + warm))p" "$corpus" > "$work/warm.jsonl"
   tail -n "$docs" "$corpus" > "$work/more.jsonl"
-  cat "$work/load.jsonl" "$work/more.jsonl" > "$work/both.jsonl"
-  rm -rf "$work/dedup"
-  run this dedup "$work/load.jsonl" --out "$work/dedup" --quiet --json > "$work/dedup.json"
-  rm -rf "$work/dedup"
-  run this dedup "$work/both.jsonl" --out "$work/dedup" --quiet --json > "$work/dedup2.json"
+  cat "$work/load.jsonl" "$work/warm.jsonl" > "$work/before.jsonl"
+  cat "$work/before.jsonl" "$work/more.jsonl" > "$work/all.jsonl"
+  for set in load before all; do
+    rm -rf "$work/dedup"
+    run this dedup "$work/$set.jsonl" --out "$work/dedup" --quiet --json > "$work/dedup-$set.json"
+  done
   read -r analysis steady < <(python3 -c 'import json, sys
-one = json.load(open(sys.argv[1]))["phase_seconds"]["read_and_analyse"]
-two = json.load(open(sys.argv[2]))["phase_seconds"]["read_and_analyse"]
-n = int(sys.argv[3]); print(round(n / one), round(n / max(two - one, 1e-3)))' "$work/dedup.json" "$work/dedup2.json" "$docs")
+t = [json.load(open(f))["phase_seconds"]["read_and_analyse"] for f in sys.argv[1:4]]
+n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))' \
+    "$work/dedup-load.json" "$work/dedup-before.json" "$work/dedup-all.json" "$docs")
   t0=$(date +%s.%N)
   run this fingerprint "$work/load.jsonl" "$work/queries.jsonl" | sed 's/"simhash"/"fingerprint"/' > "$work/fp.jsonl"
   fprate=$(echo "($docs + $queries) / ($(date +%s.%N) - $t0)" | bc)
   head -n "$docs" "$work/fp.jsonl" > "$work/fp-load.jsonl"
   tail -n "$queries" "$work/fp.jsonl" > "$work/fp-queries.jsonl"
-  echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse; steady, the next $docs: $steady/s), neardup fingerprint $fprate documents/s (with JVM start)"
+  echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse, the first $docs) and $steady/s (steady: the last $docs of $((docs + warm + docs))), neardup fingerprint $fprate documents/s (with JVM start)"
   for jar in "${jars[@]}"; do
+    record "analysis rate, first / steady (dedup)" "$analysis / $steady"
     rm -rf "$work/data"
     serve_start "$work/$jar.jar" 4g --data "$work/data"
     flight=()
     [ -z "${SEND_IN_FLIGHT:-}" ] || flight=(--in-flight "$SEND_IN_FLIGHT")
-    run "$jar" send "$work/load.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}" > "$work/send.out"
-    ingest=$(rate "$work/send.out")
-    echo "$length $jar verified ingest: $ingest documents/s = $(echo "scale=2; $ingest / $analysis" | bc) of the analysis rate"
-    probe default "$work/queries.jsonl" "$length $jar verified" "$mixed"
-    run "$jar" send "$work/more.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}" > "$work/send-more.out"
-    more=$(rate "$work/send-more.out")
-    echo "$length $jar verified ingest, warm server (the next $docs): $more documents/s = $(echo "scale=2; $more / $steady" | bc) of the steady analysis rate"
+    send_measured "fresh" "$docs" "$jar" "$work/load.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}"
+    ratio=$(echo "scale=2; $sent / $analysis" | bc)
+    echo "$length $jar verified ingest: $sent documents/s = $ratio of the analysis rate"
+    record "fresh: ratio to the first analysis rate" "$ratio"
+    probe default "$work/queries.jsonl" verified "$mixed"
+    run "$jar" send "$work/warm.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}" > /dev/null
+    send_measured "warm" "$docs" "$jar" "$work/more.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}"
+    ratio=$(echo "scale=2; $sent / $steady" | bc)
+    echo "$length $jar verified ingest, warm server (the next $docs after $((docs + queries + warm)) stored): $sent documents/s = $ratio of the steady analysis rate"
+    record "warm: ratio to the steady analysis rate" "$ratio"
     curl -sf -X POST "$url/v1/collections" -H 'Content-Type: application/json' -d '{"name":"fp","verify":false}' > /dev/null
     run "$jar" send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" "${flight[@]}" > "$work/send-fp.out"
     echo "$length $jar fingerprint-only ingest: $(rate "$work/send-fp.out") documents/s"
-    probe fp "$work/fp-queries.jsonl" "$length $jar fingerprint-only"
+    record "fingerprint-only ingest, documents/s" "$(rate "$work/send-fp.out")"
+    probe fp "$work/fp-queries.jsonl" fingerprint-only
     serve_stop
   done
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The figures side by side: one column per length and jar, in the order they ran.
+python3 - "$work/table" <<'PY'
+import sys
+cols, rows, cell = [], [], {}
+for line in open(sys.argv[1]):
+    col, row, value = line.rstrip("\n").split("|")
+    if col not in cols: cols.append(col)
+    if row not in rows: rows.append(row)
+    cell[(row, col)] = value
+width = max(len(r) for r in rows)
+print("%-*s  %s" % (width, "", "  ".join("%15s" % c for c in cols)))
+for r in rows:
+    print("%-*s  %s" % (width, r, "  ".join("%15s" % cell.get((r, c), "") for c in cols)))
+PY

@@ -31,3 +31,26 @@ serve_stop() {
   pid=""
   while curl -s "$url/health" > /dev/null; do sleep 0.2; done
 }
+# thread_cpu PID: the CPU ticks (CLK_TCK) each kind of the server's threads has used so far, as
+#   "workers jit http log gc other": workers are the batch workers and the singles pool (parse,
+#   analyse, decide, store, answer), jit the C1/C2 compiler threads, http Undertow's XNIO threads
+#   (bodies in, answers out), log the log writer and force, gc the collector's threads.
+thread_cpu() {
+  python3 - "$1" <<'PY'
+import os, re, sys
+pid = sys.argv[1]
+kinds = {"workers": 0, "jit": 0, "http": 0, "log": 0, "gc": 0, "other": 0}
+rules = [("workers", r"^neardup-(worker|single)"), ("jit", r"Compiler"), ("http", r"^XNIO"),
+         ("log", r"^neardup-log"), ("gc", r"^(Z|G1|GC|VM Thread|Concurrent)")]
+for t in os.listdir("/proc/%s/task" % pid):
+    try:
+        s = open("/proc/%s/task/%s/stat" % (pid, t)).read()
+    except OSError:
+        continue  # the thread ended meanwhile
+    name = s[s.index("(") + 1:s.rindex(")")]
+    f = s[s.rindex(")") + 2:].split()
+    kind = next((k for k, r in rules if re.search(r, name)), "other")
+    kinds[kind] += int(f[11]) + int(f[12])
+print(" ".join(str(kinds[k]) for k in ("workers", "jit", "http", "log", "gc", "other")))
+PY
+}
