@@ -4,7 +4,7 @@
 # cores (issue 18's "verified texts" rows), short (150-250 characters) and news length (1,500-3,000),
 # in one run of a few minutes: for each length, the rate at which `neardup dedup` reads and analyses
 # the texts and `neardup fingerprint` fingerprints them; then, per jar, a fresh `neardup serve` (its
-# defaults, -Xmx4g) fed with `neardup send --batch 100` (its defaults otherwise), the ingest rate and
+# defaults, -Xmx HEAP) fed with `neardup send --batch 100` (its defaults otherwise), the ingest rate and
 # its ratio to the analysis rate, the latency of single check-and-inserts and of batches of 100
 # (ServiceProbe: one request at a time, after a warm-up) and of singles beside a batch load, and the
 # same for fingerprint-only requests (collection `fp`, no verification) in the same server.
@@ -32,7 +32,8 @@
 #   SINGLES (500), BATCHES (100): probe requests per length (the p99 of 100 batches is the second
 #   slowest); MIXED (200): singles sent while another client sends batches of 100 back to back
 #   (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the jar's default);
-#   WORK (a temporary directory, removed); NO_BUILD=1; PORT.
+#   WORK (a temporary directory, removed); NO_BUILD=1; PORT; HEAP (4g): -Xmx of the server, dedup,
+#   fingerprint and send.
 # Run a copy of this script when editing the tree during a run: bash reads a script as it goes.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,6 +44,7 @@ base="${BASE:-$root/../shared/data/dev/docs.jsonl}"
 for tool in curl python3 bc /usr/bin/time; do command -v $tool > /dev/null || { echo "needs $tool" >&2; exit 1; }; done
 port="${PORT:-$((20000 + RANDOM % 20000))}"
 url="http://127.0.0.1:$port"
+heap="${HEAP:-4g}"
 singles="${SINGLES:-500}"
 batches="${BATCHES:-100}"
 mixed="${MIXED:-200}"
@@ -73,24 +75,24 @@ if [ -n "$other" ] && [ -z "$other_defaults" ] && [ -f "$(dirname "$other")/../.
   other_defaults="$(dirname "$other")/../../dist/src/bin/java-defaults.sh"
 fi
 [ -z "$other_defaults" ] || cp "$other_defaults" "$work/other-defaults.sh"
-flags() { # JAR COMMAND: the flags the jar's own launcher gives COMMAND with NEARDUP_JAVA_OPTS=-Xmx4g
+flags() { # JAR COMMAND: the flags the jar's own launcher gives COMMAND with NEARDUP_JAVA_OPTS=-Xmx$heap
   if [ "$1" = other ] && [ -f "$work/other-defaults.sh" ]; then
-    (. "$work/other-defaults.sh" && NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$2")
+    (. "$work/other-defaults.sh" && NEARDUP_JAVA_OPTS=-Xmx$heap neardup_java_defaults "$2")
   else
-    NEARDUP_JAVA_OPTS=-Xmx4g neardup_java_defaults "$2"
+    NEARDUP_JAVA_OPTS=-Xmx$heap neardup_java_defaults "$2"
   fi
 }
 run() { # JAR COMMAND ARGS...: the jar's neardup as the launcher runs it
   local jar="$1"
   shift
   # shellcheck disable=SC2046
-  java $(flags "$jar" "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
+  java $(flags "$jar" "$1") -Xmx$heap -jar "$work/$jar.jar" "$@"
 }
 timed() { # JAR COMMAND ARGS...: as run, with its user + system CPU seconds in $work/time.out
   local jar="$1"
   shift
   # shellcheck disable=SC2046
-  /usr/bin/time -f '%U %S' -o "$work/time.out" java $(flags "$jar" "$1") -Xmx4g -jar "$work/$jar.jar" "$@"
+  /usr/bin/time -f '%U %S' -o "$work/time.out" java $(flags "$jar" "$1") -Xmx$heap -jar "$work/$jar.jar" "$@"
 }
 bench=(java -Xmx2g -cp "$work/benchmarks.jar")
 record() { # ROW VALUE: one cell of the closing table, in the column "$length $jar"
@@ -176,7 +178,7 @@ n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))'
   for jar in "${jars[@]}"; do
     record "analysis rate, first / steady (dedup)" "$analysis / $steady"
     rm -rf "$work/data"
-    serve_start "$work/$jar.jar" 4g --data "$work/data"
+    serve_start "$work/$jar.jar" "$heap" --data "$work/data"
     flight=()
     [ -z "${SEND_IN_FLIGHT:-}" ] || flight=(--in-flight "$SEND_IN_FLIGHT")
     send_measured "fresh" "$docs" "$jar" "$work/load.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}"
