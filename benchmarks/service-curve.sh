@@ -29,36 +29,26 @@ port="${PORT:-$((20000 + RANDOM % 20000))}"
 url="http://127.0.0.1:$port"
 opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
 work="$(mktemp -d)"
-pid=""
+. "$root/benchmarks/service-lib.sh"
 cleanup() {
-  [ -z "$pid" ] || { kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  serve_kill
   rm -rf "$work"
 }
 trap cleanup EXIT
 . "$root/dist/src/bin/java-defaults.sh"
 need=$(( 2 * (singles + batches * 100) ))
-sed 's/"id":"/"id":"q-/' "$queries" | head -n "$need" > "$work/q1.jsonl"
+head -n "$need" "$queries" | sed 's/"id":"/"id":"q-/' > "$work/q1.jsonl" # head first: sed | head dies of SIGPIPE under pipefail
 [ "$(wc -l < "$work/q1.jsonl")" -eq "$need" ] || { echo "QUERIES needs $need lines" >&2; exit 2; }
 head -n $((need / 2)) "$work/q1.jsonl" > "$work/warm.jsonl"
 tail -n $((need / 2)) "$work/q1.jsonl" > "$work/probe.jsonl"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $jar on $data"
 cat "$data"/*.nd* > /dev/null # warm page cache for the open
-t0=$(date +%s.%N)
-# shellcheck disable=SC2046,SC2086
-java $(NEARDUP_JAVA_OPTS="$opts" neardup_java_defaults serve) $opts -jar "$jar" serve \
-  --data "$data" --port "$port" > "$work/serve.out" 2> "$work/serve.err" &
-pid=$!
-until curl -sf "$url/ready" > /dev/null; do
-  sleep 0.1
-  kill -0 "$pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
-done
-ready=$(echo "$(date +%s.%N) - $t0" | bc)
-cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$pid/stat")
-heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }')
-rss=$(awk '/VmRSS/ { printf "%.0f\n", $2 * 1024 }' "/proc/$pid/status")
-read -r docs ram < <(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["documents"], d["ramBytes"])')
-durable=$(find "$data" -type f ! -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
-scratch=$(find "$data" -type f -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+serve_open "$jar" "$opts" --data "$data"
+cpu=$(server_cpu)
+heap=$(live_heap)
+rss=$(server_rss)
+read -r docs ram < <(collection_stats default)
+read -r durable scratch < <(data_bytes "$data")
 echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB"
 echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/warm.jsonl" "$singles" "$batches" 100 | sed 's/^/warm-up /'

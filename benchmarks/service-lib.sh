@@ -1,35 +1,88 @@
 # SPDX-License-Identifier: Apache-2.0
-# What the service benchmark scripts share (sourced, not run): a `neardup serve` of a given jar on
-# a loopback port, in the background, waited for until it answers /ready, and its stop.
+# What the service benchmark scripts share (sourced, not run: service-ingest.sh, service-news.sh,
+# service-open.sh, and through it service-slope.sh, service-curve.sh): a `neardup serve` of a given
+# jar on a loopback port, in the background, waited for until it answers /ready; its stop; and the
+# figures read from the running server.
 # Needs, before sourcing: $work (where serve.out and serve.err go), $port and $url; and
 # dist/src/bin/java-defaults.sh sourced (neardup_java_defaults).
-# serve_start JAR HEAP [SERVE_ARGS...]: starts java itself (not a function or a subshell, so that
-#   $pid is java's and killing it leaves nothing behind) with the launcher's flags and -Xmx HEAP
-#   plus $JAVA_EXTRA; sets pid, and ready (seconds from start to /ready). Exits 1 with the server's
-#   stderr if it dies before it is ready.
-# serve_stop: stops it and waits until the port answers no more, so the next server can bind it.
+# serve_open JAR JAVA_OPTS [SERVE_ARGS...]: starts java itself (not a function or a subshell, so
+#   that $pid is java's and killing it leaves nothing behind) with the launcher's flags for
+#   NEARDUP_JAVA_OPTS=JAVA_OPTS, then JAVA_OPTS; sets pid, and ready (seconds from start to /ready).
+#   Exits 1 with the server's stderr if it dies before it is ready.
+# serve_start JAR HEAP [SERVE_ARGS...]: serve_open with -Xmx HEAP plus $JAVA_EXTRA.
+# serve_stop: stops it (SIGTERM: it writes a snapshot) and waits until the port answers no more, so
+#   the next server can bind it. serve_kill: the same with SIGKILL (no snapshot written).
+# server_cpu: the server's CPU seconds so far (user + system, all threads).
+# live_heap [KEEP]: the live heap in bytes after a full GC (jcmd GC.class_histogram, tried three
+#   times: on a loaded machine the attach can time out); KEEP, a file to keep the histogram in.
+# server_rss: the server's resident set in bytes.
+# collection_stats [NAME]: "documents ramBytes" of collection NAME, or summed over all of them.
+# data_bytes DIR: "durable scratch": bytes of DIR's files, and of its *.tmp files (sketch files).
 pid=""
 ready=""
-serve_start() {
-  local jar="$1" opts="-Xmx$2 ${JAVA_EXTRA:-}" t0
+serve_open() {
+  local jar="$1" opts="$2" t0
   shift 2
+  t0=$(date +%s.%N)
   # shellcheck disable=SC2046,SC2086
   java $(NEARDUP_JAVA_OPTS="$opts" neardup_java_defaults serve) $opts -jar "$jar" serve \
     --port "$port" "$@" > "$work/serve.out" 2> "$work/serve.err" &
   pid=$!
-  t0=$(date +%s.%N)
   until curl -sf "$url/ready" > /dev/null; do
     sleep 0.1
     kill -0 "$pid" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
   done
   ready=$(echo "$(date +%s.%N) - $t0" | bc)
 }
+serve_start() {
+  local jar="$1" heap="$2"
+  shift 2
+  serve_open "$jar" "-Xmx$heap ${JAVA_EXTRA:-}" "$@"
+}
 serve_stop() {
   [ -n "$pid" ] || return 0
-  kill "$pid" 2>/dev/null || true
+  kill "${1:--TERM}" "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
   pid=""
   while curl -s "$url/health" > /dev/null; do sleep 0.2; done
+}
+serve_kill() { serve_stop -KILL; }
+server_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f\n", ($14 + $15) / hz }' "/proc/$pid/stat"
+}
+live_heap() {
+  local attempt histogram="$work/histogram.txt" heap=""
+  for attempt in 1 2 3; do
+    jcmd "$pid" GC.class_histogram > "$histogram" || continue
+    heap=$(awk '$1 == "Total" { print $3 }' "$histogram") && [ -n "$heap" ] && break
+  done
+  [ -z "${1:-}" ] || cp "$histogram" "$1"
+  echo "$heap"
+}
+server_rss() {
+  awk '/VmRSS/ { printf "%.0f\n", $2 * 1024 }' "/proc/$pid/status"
+}
+collection_stats() {
+  python3 - "$url" "${1:-}" <<'PY'
+import json, sys, urllib.request
+url, name = sys.argv[1], sys.argv[2]
+if name:
+    names = [name]
+else:
+    d = json.load(urllib.request.urlopen(url + "/v1/collections"))
+    names = [c["name"] if isinstance(c, dict) else c for c in (d["collections"] if isinstance(d, dict) else d)]
+n = r = 0
+for name in names:
+    s = json.load(urllib.request.urlopen(url + "/v1/collections/" + name + "/stats"))
+    n += s["documents"]; r += s["ramBytes"]
+print(n, r)
+PY
+}
+data_bytes() {
+  local durable scratch
+  durable=$(find "$1" -type f ! -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+  scratch=$(find "$1" -type f -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
+  echo "$durable $scratch"
 }
 # thread_cpu PID: the CPU ticks (CLK_TCK) each kind of the server's threads has used so far, as
 #   "workers jit http log gc other": workers are the batch workers and the singles pool (parse,

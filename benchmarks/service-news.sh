@@ -16,7 +16,8 @@
 #   env WORK=dir (default: a temporary directory, removed at the end), LOAD=send|bulk (bulk: the
 #   data directory is built offline by NewsLoad instead of sent), SKIP_DEDUP=1, PORT,
 #   MIN=150 MAX=250 (text length in characters; default 1500-3000, news length), SEND_BATCH (500),
-#   SEND_IN_FLIGHT (2, `neardup send`'s default: ordered), FP=0 (no fingerprint-only rows).
+#   SEND_IN_FLIGHT (2, `neardup send`'s default: ordered), FP=0 (no fingerprint-only rows), HEAP
+#   (the server's -Xmx, 4g).
 # Run a copy of this script when editing the tree during a run: bash reads a script as it goes.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -70,7 +71,7 @@ d = json.load(open(sys.argv[1])); n = int(sys.argv[2]); a = d["phase_seconds"]["
 print("neardup dedup: read and analyse %.1f s = %.0f documents/s; whole run %d documents/s" % (a, n / a, d["documents_per_second"]))' "$work/dedup.json" "$docs"
 fi
 
-serve() { serve_start "$work/neardup.jar" 4g --data "$work/data" "${options[@]}"; }
+serve() { serve_start "$work/neardup.jar" "${HEAP:-4g}" --data "$work/data" "${options[@]}"; }
 stop() { serve_stop; }
 
 rm -rf "$work/data"
@@ -88,15 +89,10 @@ if [ "$load" = send ]; then
   echo "ingest with neardup send --batch $send_batch --in-flight $in_flight: $secs s = $(echo "$docs / $secs" | bc) documents/s"
 fi
 # The class histogram runs a full GC first and counts the live objects only.
-# On a loaded machine the attach can time out: try again.
-heap=""
-for attempt in 1 2 3; do
-  heap=$(jcmd "$pid" GC.class_histogram | awk '$1 == "Total" { print $3 }') && [ -n "$heap" ] && break
-done
-rss=$(awk '/VmRSS/ { printf "%d\n", $2 * 1024 }' "/proc/$pid/status")
-read -r stored ram < <(curl -s "$url/v1/collections/default/stats" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["documents"], d["ramBytes"])')
-durable=$(find "$work/data" -type f ! -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
-scratch=$(find "$work/data" -type f -name '*.tmp' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+heap=$(live_heap)
+rss=$(server_rss)
+read -r stored ram < <(collection_stats default)
+read -r durable scratch < <(data_bytes "$work/data")
 echo "stored $stored documents: live heap after a full GC $((heap / stored)) bytes/document ($((heap >> 20)) MB; the collection counts $((ram / stored))), RSS $((rss / stored)) bytes/document ($((rss >> 20)) MB)"
 echo "disk: $((durable / stored)) bytes/document in the log and snapshot, $((scratch / stored)) in sketch files (*.tmp, rebuilt at open)"
 # Twice: the first pass warms the page cache and the JIT, the second is the figure.

@@ -27,9 +27,10 @@ port="${PORT:-$((20000 + RANDOM % 20000))}"
 url="http://127.0.0.1:$port"
 opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
 copy="${COPY:-$(mktemp -d)}"
-pid=""
+work="$copy"
+. "$root/benchmarks/service-lib.sh"
 cleanup() {
-  [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }
+  serve_stop
   rm -rf "$copy/data"
   [ -n "${COPY:-}" ] || rm -rf "$copy"
 }
@@ -45,44 +46,21 @@ for round in $(seq 1 "$rounds"); do
     cp -a "$src" "$copy/data"
     # Read once untimed, so both jars open from a warm page cache (a cold one measures the disk).
     cat "$copy/data"/* > /dev/null
-    t0=$(date +%s.%N)
-    # shellcheck disable=SC2046,SC2086
-    java $(NEARDUP_JAVA_OPTS="$opts" neardup_java_defaults serve) $opts -jar "$jar" serve \
-      --data "$copy/data" --port "$port" > "$copy/serve.out" 2> "$copy/serve.err" &
-    pid=$!
-    until curl -sf "$url/ready" > /dev/null; do
-      sleep 0.1
-      kill -0 "$pid" 2>/dev/null || { cat "$copy/serve.err" >&2; exit 1; }
-    done
-    ready=$(echo "$(date +%s.%N) - $t0" | bc)
+    serve_open "$jar" "$opts" --data "$copy/data"
     # CPU seconds the server spent until /ready (user + system, all threads): on a shared machine
     # this compares two builds where the wall time mostly measures the load.
-    cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f", ($14 + $15) / hz }' "/proc/$pid/stat")
-    heap=""
-    for attempt in 1 2 3; do
-      jcmd "$pid" GC.class_histogram > "$copy/histogram.txt" || continue
-      heap=$(awk '$1 == "Total" { print $3 }' "$copy/histogram.txt") && [ -n "$heap" ] && break
-    done
+    cpu=$(server_cpu)
+    keep=""
     if [ -n "${HISTOGRAMS:-}" ]; then
       mkdir -p "$HISTOGRAMS"
-      cp "$copy/histogram.txt" "$HISTOGRAMS/round$round-jar$j.txt"
+      keep="$HISTOGRAMS/round$round-jar$j.txt"
     fi
-    rss=$(awk '/VmRSS/ { printf "%.0f\n", $2 * 1024 }' "/proc/$pid/status")
-    read -r docs ram < <(curl -s "$url/v1/collections" | python3 -c '
-import json, sys, urllib.request
-url = sys.argv[1]
-d = json.load(sys.stdin)
-names = [c["name"] if isinstance(c, dict) else c for c in (d["collections"] if isinstance(d, dict) else d)]
-n = r = 0
-for name in names:
-    s = json.load(urllib.request.urlopen(url + "/v1/collections/" + name + "/stats"))
-    n += s["documents"]; r += s["ramBytes"]
-print(n, r)' "$url")
+    heap=$(live_heap "$keep")
+    rss=$(server_rss)
+    read -r docs ram < <(collection_stats)
     echo "round $round, $(basename "$(dirname "$jar")")/$(basename "$jar"): /ready in $ready s ($cpu CPU s); $docs documents; live heap $((heap / docs)) B/document ($((heap >> 20)) MB), collections' ramBytes $((ram / docs)) B/document, RSS $((rss >> 20)) MB"
     # One line a script can read (service-slope.sh): the jar's index, its figures in bytes and s.
     echo "result jar=$j docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready"
-    kill "$pid"
-    wait "$pid" 2>/dev/null || true
-    pid=""
+    serve_stop
   done
 done
