@@ -11,8 +11,9 @@
 # Fresh and warm: the first send goes to a fresh server, whose JIT compilers then take about as
 # much CPU as its workers; at news length they still took 70-150 us per document after 10,000
 # documents and settled (20-40 us) only after ~20,000 (docs/BENCHMARKS.md, 2026-11-25 tenth
-# session). A service runs for days, so the script then sends WARM more documents (after the probes)
-# and measures the next MORE (as many as stored) against the steady analysis rate: `neardup dedup`
+# session). A service runs for days, so the script then sends WARM more documents (after the probes,
+# which store ~12,000; so the warm row starts past 50,000 short or 20,000 news texts) and measures
+# the next MORE (as many as stored) against the steady analysis rate: `neardup dedup`
 # of the stored, WARM and MORE documents together, less the time of the stored and WARM ones alone
 # (MORE over the difference), so both sides are past their JIT's warm-up.
 # Each send also prints the CPU it cost per document: the server's by kind of thread (workers:
@@ -28,7 +29,7 @@
 #   dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target), as a user of
 #   that tree runs them; without it, with this tree's.
 #   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length, and as many MORE for the
-#   warm row; WARM (twice the stored documents): sent between the probes and the warm row;
+#   warm row; WARM (as many as stored): sent between the probes and the warm row;
 #   SINGLES (500), BATCHES (100): probe requests per length (the p99 of 100 batches is the second
 #   slowest); MIXED (200): singles sent while another client sends batches of 100 back to back
 #   (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the jar's default);
@@ -142,7 +143,7 @@ probe() { # COLLECTION QUERIES ROW [MIXED]: a warm-up pass, then the measured on
 
 [ -z "$other" ] || echo "other jar's send flags: $(flags other send); this tree's: $(flags this send)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)$( [ -n "$other" ] && echo ", other jar: $other")"
-warm_docs() { echo "${WARM:-$((2 * $1))}"; }
+warm_docs() { echo "${WARM:-$1}"; }
 for length in ${LENGTHS:-short news}; do
   if [ "$length" = short ]; then
     min=150 max=250 docs="${SHORT_DOCS:-20000}"
