@@ -175,6 +175,8 @@ n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))'
   fprate=$(echo "($docs + $queries) / ($(date +%s.%N) - $t0)" | bc)
   head -n "$docs" "$work/fp.jsonl" > "$work/fp-load.jsonl"
   tail -n "$queries" "$work/fp.jsonl" > "$work/fp-queries.jsonl"
+  # The steady rate is a difference of two runs: when the load moves, it can come out absurd.
+  [ "$steady" -le $((5 * analysis)) ] || echo "warning: the steady analysis rate ($steady/s) is over 5x the first ($analysis/s): the two dedup runs' difference is noise here (load $(cut -d' ' -f1 /proc/loadavg)); its ratios mean nothing"
   echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse, the first $docs) and $steady/s (steady: the last $docs of $((docs + warm + docs))), neardup fingerprint $fprate documents/s (with JVM start)"
   for jar in "${jars[@]}"; do
     record "analysis rate, first / steady (dedup)" "$analysis / $steady"
