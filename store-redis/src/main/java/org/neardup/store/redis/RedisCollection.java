@@ -121,6 +121,14 @@ final class RedisCollection implements Collection {
   /** What a probe found: the sequence number it saw and its candidates' ids. */
   private static final class Probe {
     long seq;
+
+    /**
+     * Per block key then per band bucket, where the entries above {@link #seq} began in the string
+     * the probe read: 4 bytes of offset, the 5-byte ordinal of the entry before it (see {@code
+     * commit.lua}).
+     */
+    byte[] tails = new byte[0];
+
     final CandidateTable table = new CandidateTable();
     final Map<Long, String> ids = new HashMap<>();
     final Map<Long, String> rootIds = new HashMap<>();
@@ -202,13 +210,16 @@ final class RedisCollection implements Collection {
       Map<Long, Integer> found = new java.util.LinkedHashMap<>();
       long q = analysis.fingerprint();
       List<byte[]> blockEntries = blocks.get();
+      int nk = bandGroups.buckets().length;
+      probe.tails = new byte[TAIL * (blockKeys.length + nk)];
       for (int t = 0; t < blockKeys.length; t++) {
         byte[] e = blockEntries.get(t);
         if (e == null) {
           continue;
         }
         long rest = entries.restKey(t, q);
-        for (int off = 0; off + entries.width <= e.length; off += entries.width) {
+        int off = 0;
+        for (; off + entries.width <= e.length; off += entries.width) {
           long o = BlockEntries.ordinal(e, off);
           if (o > probe.seq) {
             break;
@@ -217,6 +228,7 @@ final class RedisCollection implements Collection {
             found.putIfAbsent(o, VIA_BLOCK);
           }
         }
+        tail(probe.tails, t, e, off, entries.width);
       }
       if (bandBuckets != null) {
         List<byte[]> buckets = bandBuckets.get();
@@ -225,7 +237,8 @@ final class RedisCollection implements Collection {
           if (e == null) {
             continue;
           }
-          for (int off = 0; off + BandEntries.WIDTH <= e.length; off += BandEntries.WIDTH) {
+          int off = 0;
+          for (; off + BandEntries.WIDTH <= e.length; off += BandEntries.WIDTH) {
             long o = BlockEntries.ordinal(e, off);
             if (o > probe.seq) {
               break;
@@ -236,6 +249,7 @@ final class RedisCollection implements Collection {
               found.merge(o, VIA_BUCKET, (x, y) -> x | y);
             }
           }
+          tail(probe.tails, blockKeys.length + g, e, off, BandEntries.WIDTH);
         }
       }
       long[] out = new long[2 * found.size()];
@@ -248,48 +262,114 @@ final class RedisCollection implements Collection {
     }
   }
 
-  /** The arguments of a fetch of these candidates ({@code [keys, args]}), or null for none. */
-  private @Nullable List<List<byte[]>> fetchCall(long[] candidates) {
-    if (candidates.length == 0) {
-      return null;
+  /** Bytes per key of a probe's tails: a 4-byte offset and a 5-byte ordinal. */
+  private static final int TAIL = 9;
+
+  /**
+   * Records in {@code tails} that key {@code i}'s entries above the probe's sequence number begin
+   * at {@code off} of the string {@code e} the probe read ({@code width} bytes per entry), and the
+   * ordinal of the entry before them: the commit reads that key from there on only.
+   */
+  private static void tail(byte[] tails, int i, byte[] e, int off, int width) {
+    int at = i * TAIL;
+    tails[at] = (byte) (off >>> 24);
+    tails[at + 1] = (byte) (off >>> 16);
+    tails[at + 2] = (byte) (off >>> 8);
+    tails[at + 3] = (byte) off;
+    if (off > 0) {
+      System.arraycopy(e, off - width, tails, at + 4, 5);
     }
-    List<byte[]> args = new ArrayList<>(2 + candidates.length / 2);
-    args.add(keys.baseBytes);
-    args.add(bytes(verify ? 1 : 0));
-    for (int i = 0; i < candidates.length; i += 2) {
-      args.add(bytes(candidates[i]));
-    }
-    return List.of(List.of(keys.meta, keys.parents, keys.rootIds), args);
   }
 
   /**
-   * Fills a probe's table from the fetch's reply. A candidate found in a band bucket shares a band
-   * key with the query when its record says so (else the bucket's partial keys matched by chance:
-   * it stays a candidate only if its block entry passed).
+   * What the decision needs of a probe's candidates: record, parent (cluster root, when the
+   * candidate is in a cluster of several) and sketch of each, read by plain HGETs in one pipeline
+   * (issue 15, redis-server CPU: the fetch script this replaces cost Redis a script call per
+   * document and ~2 us of Lua per read, plus hashing each sketch's bytes into Lua). The reads are
+   * not one atomic step and need not be: a record and a sketch never change under an ordinal, and
+   * the commit checks again that each match is still stored and under the root read here.
    */
-  private void parseFetch(Probe p, long[] candidates, long[] queryBandKeys, List<?> out) {
-    if (!out.isEmpty() && out.get(0) instanceof Long) {
-      throw gone();
-    }
-    for (int i = 0, j = 0; i < candidates.length; i += 2, j += 4) {
-      Object rec = out.get(j);
-      if (!(rec instanceof byte[] record)) {
-        continue; // removed since the probe
+  private final class Fetch {
+    final long[] candidates;
+    final List<Response<byte[]>> reads;
+
+    Fetch(AbstractPipeline p, long[] candidates) {
+      this.candidates = candidates;
+      this.reads = new ArrayList<>(candidates.length / 2 * (verify ? 3 : 2));
+      for (int i = 0; i < candidates.length; i += 2) {
+        long o = candidates[i];
+        byte[] field = Keys.field(o);
+        reads.add(p.hget(keys.docs(o), field));
+        reads.add(p.hget(keys.parents, bytes(o)));
+        if (verify) {
+          reads.add(p.hget(keys.sketches(o), field));
+        }
       }
-      long ordinal = candidates[i];
-      int how = (int) candidates[i + 1];
-      boolean viaBand =
-          (how & VIA_BUCKET) != 0
-              && BandEntries.share(DocRecord.decode(record, retention).bandKeys(), queryBandKeys);
-      if (!viaBand && (how & VIA_BLOCK) == 0) {
-        continue;
-      }
-      long root = Long.parseLong(new String((byte[]) out.get(j + 1), StandardCharsets.US_ASCII));
-      String rootId = new String((byte[]) out.get(j + 2), StandardCharsets.UTF_8);
-      p.table.add(ordinal, DocRecord.fingerprint(record), root, (byte[]) out.get(j + 3), viaBand);
-      p.ids.put(ordinal, DocRecord.id(record));
-      p.rootIds.put(root, rootId);
     }
+
+    private int per() {
+      return verify ? 3 : 2;
+    }
+
+    /** Queues the id of each root read here that is another document (the cluster's id). */
+    void rootIds(AbstractPipeline p, Map<Long, Response<byte[]>> out) {
+      for (int i = 0, j = 0; i < candidates.length; i += 2, j += per()) {
+        byte[] parent = reads.get(j + 1).get();
+        if (reads.get(j).get() != null && parent != null) {
+          long root = parse(parent);
+          out.computeIfAbsent(root, r -> p.hget(keys.rootIds, bytes(r)));
+        }
+      }
+    }
+
+    /**
+     * Fills a probe's table. A candidate found in a band bucket shares a band key with the query
+     * when its record says so (else the bucket's partial keys matched by chance: it stays a
+     * candidate only if its block entry passed).
+     */
+    void fill(Probe probe, long[] queryBandKeys, Map<Long, Response<byte[]>> rootIds) {
+      for (int i = 0, j = 0; i < candidates.length; i += 2, j += per()) {
+        byte[] record = reads.get(j).get();
+        if (record == null) {
+          continue; // removed since the probe
+        }
+        long ordinal = candidates[i];
+        int how = (int) candidates[i + 1];
+        boolean viaBand =
+            (how & VIA_BUCKET) != 0
+                && BandEntries.share(DocRecord.decode(record, retention).bandKeys(), queryBandKeys);
+        if (!viaBand && (how & VIA_BLOCK) == 0) {
+          continue;
+        }
+        byte[] parent = reads.get(j + 1).get();
+        long root = ordinal;
+        String rootId = DocRecord.id(record);
+        if (parent != null) {
+          root = parse(parent);
+          byte[] id = rootIds.get(root).get();
+          rootId = id == null ? "" : new String(id, StandardCharsets.UTF_8);
+        }
+        byte[] sketch = verify ? reads.get(j + 2).get() : null;
+        add(probe, ordinal, record, root, rootId, sketch == null ? new byte[0] : sketch, viaBand);
+      }
+    }
+  }
+
+  private static void add(
+      Probe probe,
+      long ordinal,
+      byte[] record,
+      long root,
+      String rootId,
+      byte[] sketch,
+      boolean viaBand) {
+    probe.table.add(ordinal, DocRecord.fingerprint(record), root, sketch, viaBand);
+    probe.ids.put(ordinal, DocRecord.id(record));
+    probe.rootIds.put(root, rootId);
+  }
+
+  private static long parse(byte[] ascii) {
+    return Long.parseLong(new String(ascii, StandardCharsets.US_ASCII));
   }
 
   /** Probes each analysis: one pipeline of reads, then one of fetches for those with candidates. */
@@ -306,24 +386,44 @@ final class RedisCollection implements Collection {
     }
     List<Probe> probes = new ArrayList<>(analyses.size());
     List<long[]> found = new ArrayList<>(analyses.size());
-    List<List<List<byte[]>>> fetches = new ArrayList<>();
+    boolean any = false;
     for (Reads r : reads) {
       Probe probe = new Probe();
       long[] candidates = r.candidates(probe);
       probes.add(probe);
       found.add(candidates);
-      List<List<byte[]>> call = fetchCall(candidates);
-      if (call != null) {
-        fetches.add(call);
-      }
+      any |= candidates.length > 0;
     }
-    if (!fetches.isEmpty()) {
-      List<Object> replies = store.scripts().runAll(store.scripts().fetch, fetches);
-      int next = 0;
+    if (any) {
+      // A pipeline of the candidates' reads, then one of their clusters' ids when some candidate
+      // is in a cluster of several (its root is another document).
+      List<@Nullable Fetch> fetches = new ArrayList<>(probes.size());
+      Response<Boolean> exists;
+      try (AbstractPipeline p = store.redis().pipelined()) {
+        exists = p.exists(keys.meta);
+        for (long[] candidates : found) {
+          fetches.add(candidates.length == 0 ? null : new Fetch(p, candidates));
+        }
+        p.sync();
+      }
+      if (!exists.get()) {
+        throw gone();
+      }
+      Map<Long, Response<byte[]>> rootIds = new HashMap<>();
+      try (AbstractPipeline p = store.redis().pipelined()) {
+        for (Fetch f : fetches) {
+          if (f != null) {
+            f.rootIds(p, rootIds);
+          }
+        }
+        if (!rootIds.isEmpty()) {
+          p.sync();
+        }
+      }
       for (int i = 0; i < probes.size(); i++) {
-        if (found.get(i).length > 0) {
-          parseFetch(
-              probes.get(i), found.get(i), reads.get(i).bandKeys, (List<?>) replies.get(next++));
+        Fetch f = fetches.get(i);
+        if (f != null) {
+          f.fill(probes.get(i), reads.get(i).bandKeys, rootIds);
         }
       }
     }
@@ -432,6 +532,7 @@ final class RedisCollection implements Collection {
       args.add(keys.baseBytes);
       args.add(bytes(entries.restBytes));
       args.add(rests);
+      args.add(probe.tails);
       for (int g = 0; g < buckets.length; g++) {
         args.add(groups.restBytes(g));
       }

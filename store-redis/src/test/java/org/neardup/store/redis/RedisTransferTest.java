@@ -194,9 +194,10 @@ class RedisTransferTest {
       }
       assertThat(export(t, "b")).isEqualTo(dump);
       // The import APPENDs block and band entries, then rewrites each key APPENDed to twice: no
-      // room is left unused, so they take exactly the memory the commits' whole-string SETs left.
-      assertThat(memory(redis, "tr", "b", "b")).isEqualTo(memory(redis, "tr", "a", "b"));
-      assertThat(memory(redis, "tr", "b", "k")).isEqualTo(memory(redis, "tr", "a", "k"));
+      // room is left unused. The commits APPEND too, without the rewrite (it would bring each key's
+      // bytes through Lua), so their keys keep the room APPEND left: the import's take no more.
+      assertThat(memory(redis, "tr", "b", "b")).isLessThanOrEqualTo(memory(redis, "tr", "a", "b"));
+      assertThat(memory(redis, "tr", "b", "k")).isLessThanOrEqualTo(memory(redis, "tr", "a", "k"));
       // An import is not a check-and-insert: the operation counters start at 0, as a collection
       // opened again in the embedded store; documents counts what was imported.
       Collection b = store.collection("b");
