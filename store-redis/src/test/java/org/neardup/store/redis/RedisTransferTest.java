@@ -12,9 +12,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionStats;
@@ -25,7 +24,7 @@ import org.neardup.store.Outcome;
 import org.neardup.store.StoreConfig;
 import org.neardup.store.StoredRecord;
 import org.neardup.testkit.ManualClock;
-import org.neardup.testkit.RedisServer;
+import org.neardup.testkit.RedisServerExtension;
 import org.neardup.testkit.Texts;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ScanParams;
@@ -40,17 +39,7 @@ import redis.clients.jedis.resps.Tuple;
  * count), and exports the same records again.
  */
 class RedisTransferTest {
-  private static RedisServer server;
-
-  @BeforeAll
-  static void startRedis() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws IOException {
-    server.close();
-  }
+  @RegisterExtension static final RedisServerExtension server = new RedisServerExtension();
 
   /** Every key of the collection {@code name}, by its name after the hash tag, with its value. */
   private static TreeMap<String, Object> contents(JedisPooled redis, String prefix, String name) {
