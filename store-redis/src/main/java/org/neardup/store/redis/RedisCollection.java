@@ -343,11 +343,12 @@ final class RedisCollection implements Collection {
         }
         byte[] parent = reads.get(j + 1).get();
         long root = ordinal;
-        String rootId = DocRecord.id(record);
+        @Nullable String rootId = DocRecord.id(record);
         if (parent != null) {
           root = parse(parent);
-          byte[] id = rootIds.get(root).get();
-          rootId = id == null ? "" : new String(id, StandardCharsets.UTF_8);
+          Response<byte[]> read = rootIds.get(root);
+          byte[] id = read == null ? null : read.get();
+          rootId = read == null ? null : id == null ? "" : new String(id, StandardCharsets.UTF_8);
         }
         byte[] sketch = verify ? reads.get(j + 2).get() : null;
         add(probe, ordinal, record, root, rootId, sketch == null ? new byte[0] : sketch, viaBand);
@@ -355,25 +356,32 @@ final class RedisCollection implements Collection {
     }
   }
 
+  /** Adds a candidate to a probe; {@code rootId} null when not read (the commit answers it). */
   private static void add(
       Probe probe,
       long ordinal,
       byte[] record,
       long root,
-      String rootId,
+      @Nullable String rootId,
       byte[] sketch,
       boolean viaBand) {
     probe.table.add(ordinal, DocRecord.fingerprint(record), root, sketch, viaBand);
     probe.ids.put(ordinal, DocRecord.id(record));
-    probe.rootIds.put(root, rootId);
+    if (rootId != null) {
+      probe.rootIds.put(root, rootId);
+    }
   }
 
   private static long parse(byte[] ascii) {
     return Long.parseLong(new String(ascii, StandardCharsets.US_ASCII));
   }
 
-  /** Probes each analysis: one pipeline of reads, then one of fetches for those with candidates. */
-  private List<Probe> probeAll(List<Analysis> analyses) {
+  /**
+   * Probes each analysis: one pipeline of reads, then one of fetches for those with candidates,
+   * then, with {@code rootIds} (a check that stores nothing: the commit answers the cluster's id
+   * itself), one of their clusters' ids when some candidate is in a cluster of several.
+   */
+  private List<Probe> probeAll(List<Analysis> analyses, boolean rootIds) {
     List<Reads> reads = new ArrayList<>(analyses.size());
     try (AbstractPipeline p = store.redis().pipelined()) {
       // seq first: whatever is stored after this read has a greater ordinal, and is left out.
@@ -395,8 +403,6 @@ final class RedisCollection implements Collection {
       any |= candidates.length > 0;
     }
     if (any) {
-      // A pipeline of the candidates' reads, then one of their clusters' ids when some candidate
-      // is in a cluster of several (its root is another document).
       List<@Nullable Fetch> fetches = new ArrayList<>(probes.size());
       Response<Boolean> exists;
       try (AbstractPipeline p = store.redis().pipelined()) {
@@ -409,33 +415,35 @@ final class RedisCollection implements Collection {
       if (!exists.get()) {
         throw gone();
       }
-      Map<Long, Response<byte[]>> rootIds = new HashMap<>();
-      try (AbstractPipeline p = store.redis().pipelined()) {
-        for (Fetch f : fetches) {
-          if (f != null) {
-            f.rootIds(p, rootIds);
+      Map<Long, Response<byte[]>> ids = new HashMap<>();
+      if (rootIds) {
+        try (AbstractPipeline p = store.redis().pipelined()) {
+          for (Fetch f : fetches) {
+            if (f != null) {
+              f.rootIds(p, ids);
+            }
           }
-        }
-        if (!rootIds.isEmpty()) {
-          p.sync();
+          if (!ids.isEmpty()) {
+            p.sync();
+          }
         }
       }
       for (int i = 0; i < probes.size(); i++) {
         Fetch f = fetches.get(i);
         if (f != null) {
-          f.fill(probes.get(i), reads.get(i).bandKeys, rootIds);
+          f.fill(probes.get(i), reads.get(i).bandKeys, ids);
         }
       }
     }
     return probes;
   }
 
-  private Probe probe(Analysis a) {
-    return probeAll(List.of(a)).get(0);
+  private Probe probe(Analysis a, boolean rootIds) {
+    return probeAll(List.of(a), rootIds).get(0);
   }
 
   private Outcome checkOnly(Status status, @Nullable String id, Analysis a) {
-    Probe p = probe(a);
+    Probe p = probe(a, true);
     MatchSet m = decision.decide(a, p.table);
     String cluster = RemoteDecision.cluster(m, p.rootIds::get);
     store.redis().hincrBy(keys.stats, bytes("checked"), 1);
@@ -551,7 +559,10 @@ final class RedisCollection implements Collection {
       String status = new String((byte[]) out.get(0), StandardCharsets.US_ASCII);
       switch (status) {
         case "stored":
-          String cluster = roots.length == 0 ? doc.id() : probe.rootIds.get(roots[0]);
+          String cluster =
+              roots.length == 0
+                  ? doc.id()
+                  : new String((byte[]) out.get(2), StandardCharsets.UTF_8);
           return RemoteDecision.outcome(
               Status.STORED,
               doc.id(),
@@ -581,7 +592,7 @@ final class RedisCollection implements Collection {
       return expired(d);
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      at.decide(probe(d.analysis()));
+      at.decide(probe(d.analysis(), false));
       Outcome o = at.outcome((List<?>) commitAll(List.of(at.commitCall())).get(0));
       if (o != null) {
         return o;
@@ -653,7 +664,7 @@ final class RedisCollection implements Collection {
       for (Attempt at : round) {
         analyses.add(at.doc.analysis());
       }
-      List<Probe> probed = probeAll(analyses);
+      List<Probe> probed = probeAll(analyses, false);
       List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
       for (int j = 0; j < round.size(); j++) {
         round.get(j).decide(probed.get(j));

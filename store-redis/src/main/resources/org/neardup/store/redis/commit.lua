@@ -32,7 +32,9 @@
 -- block keys and band buckets on average, for which see BENCHMARKS.
 -- Record and sketch buckets (base .. 'd' / 's' .. floor(ordinal / 128), field ordinal % 128) share
 -- the hash tag of the declared keys, so they live in the same slot.
--- Each commit answers {'stored', ordinal}, {'exists', record, root id}, {'retry'}, or {'dropped'}.
+-- Each commit answers {'stored', ordinal} (a new document), {'stored', ordinal, the id of the
+-- cluster's root} (a duplicate: the probe does not read the ids of its candidates' roots),
+-- {'exists', record, root id}, {'retry'}, or {'dropped'}.
 -- One call carries the commits of a whole batch round, run in order (one script call instead of
 -- one per document): ARGV[1] is their number c, ARGV[2 .. 1 + 2c] their key and argument counts,
 -- then each commit's arguments; KEYS each commit's keys, in the same order. The first commit that
@@ -207,12 +209,16 @@ local function commit(KEYS, ARGV)
     local rootBase = mbase + 2 * n
     local first = ARGV[rootBase + 1]
     local firstSet = KEYS[7 + nb + nk + 1]
+    local rootId
     if redis.call('EXISTS', firstSet) == 0 then
       -- A live single document becomes a cluster of several: file it and keep its id.
       local rec = recordOf(tonumber(first))
       local h = string.byte(rec, 17) -- the id after header, explicit expiry, band keys (DocRecord)
+      rootId = string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65))
       redis.call('SADD', firstSet, first)
-      redis.call('HSET', KEYS[4], first, string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65)))
+      redis.call('HSET', KEYS[4], first, rootId)
+    else
+      rootId = redis.call('HGET', KEYS[4], first) or ''
     end
     for j = 2, nr do
       local r = ARGV[rootBase + j]
@@ -230,6 +236,7 @@ local function commit(KEYS, ARGV)
     end
     redis.call('SADD', firstSet, o)
     redis.call('HSET', KEYS[3], o, first)
+    return {'stored', o, rootId}
   end
   return {'stored', o}
 end
