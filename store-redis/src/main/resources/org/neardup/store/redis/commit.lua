@@ -20,6 +20,7 @@
 --       14 the probe's tails: per block key then per band bucket 9 bytes, the offset (4 bytes, big
 --       endian) of the first entry above seen in the string the probe read (its length when none)
 --       and the 5-byte ordinal of the entry just before that offset (zeros at offset 0),
+--       15 '1' to APPEND the entries, '0' to write each key whole (the store's append-entries),
 --       then per band bucket the query's distinct band rests in it (3 bytes each, concatenated),
 --       then n pairs (ordinal, root), then nr distinct roots (ascending).
 -- Why tails (issue 15, redis-server CPU): Redis's Lua hashes every byte of every string it brings
@@ -29,7 +30,8 @@
 -- by ordinal); when it is not (a removal cut the key since the probe), the whole key is read as
 -- before. The insert APPENDs its entries, so no key's old bytes pass through Lua. APPEND leaves the
 -- string room to grow (Redis doubles the allocation when it must grow it): ~25% more memory on
--- block keys and band buckets on average, for which see BENCHMARKS.
+-- block keys and band buckets on average (see BENCHMARKS); with append-entries=false the commit
+-- writes each key whole (GET and SET), leaving no room, at the old cost in CPU.
 -- Record and sketch buckets (base .. 'd' / 's' .. floor(ordinal / 128), field ordinal % 128) share
 -- the hash tag of the declared keys, so they live in the same slot.
 -- Each commit answers {'stored', ordinal} (a new document), {'stored', ordinal, the id of the
@@ -145,7 +147,7 @@ local function commit(KEYS, ARGV)
     for i = 1, nk do
       local s = tail(KEYS[7 + nb + i], nb + i, 8)
       if s ~= '' then
-        local q = ARGV[14 + i]
+        local q = ARGV[15 + i]
         local at = #s - 7
         while at >= 1 do
           local a, b, c, d, e = string.byte(s, at, at + 4)
@@ -164,7 +166,7 @@ local function commit(KEYS, ARGV)
       end
     end
   end
-  local mbase = 14 + nk
+  local mbase = 15 + nk
   for j = 1, n do
     local m = tonumber(ARGV[mbase + 2 * j - 1])
     if not pending[m] and redis.call('HEXISTS', base .. 'd' .. bucket(m), field(m)) == 0 then
@@ -184,16 +186,24 @@ local function commit(KEYS, ARGV)
   end
   local ob = string.char(math.floor(o / 4294967296) % 256, math.floor(o / 16777216) % 256,
     math.floor(o / 65536) % 256, math.floor(o / 256) % 256, o % 256)
+  local append = ARGV[15] == '1'
+  local function write(key, entries)
+    if append then
+      redis.call('APPEND', key, entries)
+    else
+      redis.call('SET', key, (redis.call('GET', key) or '') .. entries)
+    end
+  end
   for i = 1, nb do
-    redis.call('APPEND', KEYS[7 + i], ob .. string.sub(rests, (i - 1) * w + 1, i * w))
+    write(KEYS[7 + i], ob .. string.sub(rests, (i - 1) * w + 1, i * w))
   end
   for i = 1, nk do
-    local q = ARGV[14 + i]
+    local q = ARGV[15 + i]
     local add = {}
     for j = 1, #q, 3 do
       add[#add + 1] = ob .. string.sub(q, j, j + 2)
     end
-    redis.call('APPEND', KEYS[7 + nb + i], table.concat(add))
+    write(KEYS[7 + nb + i], table.concat(add))
   end
   if ARGV[5] ~= '' then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
