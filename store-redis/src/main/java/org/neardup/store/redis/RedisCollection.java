@@ -121,6 +121,14 @@ final class RedisCollection implements Collection {
   /** What a probe found: the sequence number it saw and its candidates' ids. */
   private static final class Probe {
     long seq;
+
+    /**
+     * Per block key then per band bucket, where the entries above {@link #seq} began in the string
+     * the probe read: 4 bytes of offset, the 5-byte ordinal of the entry before it (see {@code
+     * commit.lua}).
+     */
+    byte[] tails = new byte[0];
+
     final CandidateTable table = new CandidateTable();
     final Map<Long, String> ids = new HashMap<>();
     final Map<Long, String> rootIds = new HashMap<>();
@@ -202,13 +210,16 @@ final class RedisCollection implements Collection {
       Map<Long, Integer> found = new java.util.LinkedHashMap<>();
       long q = analysis.fingerprint();
       List<byte[]> blockEntries = blocks.get();
+      int nk = bandGroups.buckets().length;
+      probe.tails = new byte[TAIL * (blockKeys.length + nk)];
       for (int t = 0; t < blockKeys.length; t++) {
         byte[] e = blockEntries.get(t);
         if (e == null) {
           continue;
         }
         long rest = entries.restKey(t, q);
-        for (int off = 0; off + entries.width <= e.length; off += entries.width) {
+        int off = 0;
+        for (; off + entries.width <= e.length; off += entries.width) {
           long o = BlockEntries.ordinal(e, off);
           if (o > probe.seq) {
             break;
@@ -217,6 +228,7 @@ final class RedisCollection implements Collection {
             found.putIfAbsent(o, VIA_BLOCK);
           }
         }
+        tail(probe.tails, t, e, off, entries.width);
       }
       if (bandBuckets != null) {
         List<byte[]> buckets = bandBuckets.get();
@@ -225,7 +237,8 @@ final class RedisCollection implements Collection {
           if (e == null) {
             continue;
           }
-          for (int off = 0; off + BandEntries.WIDTH <= e.length; off += BandEntries.WIDTH) {
+          int off = 0;
+          for (; off + BandEntries.WIDTH <= e.length; off += BandEntries.WIDTH) {
             long o = BlockEntries.ordinal(e, off);
             if (o > probe.seq) {
               break;
@@ -236,6 +249,7 @@ final class RedisCollection implements Collection {
               found.merge(o, VIA_BUCKET, (x, y) -> x | y);
             }
           }
+          tail(probe.tails, blockKeys.length + g, e, off, BandEntries.WIDTH);
         }
       }
       long[] out = new long[2 * found.size()];
@@ -248,52 +262,126 @@ final class RedisCollection implements Collection {
     }
   }
 
-  /** The arguments of a fetch of these candidates ({@code [keys, args]}), or null for none. */
-  private @Nullable List<List<byte[]>> fetchCall(long[] candidates) {
-    if (candidates.length == 0) {
-      return null;
+  /** Bytes per key of a probe's tails: a 4-byte offset and a 5-byte ordinal. */
+  private static final int TAIL = 9;
+
+  /**
+   * Records in {@code tails} that key {@code i}'s entries above the probe's sequence number begin
+   * at {@code off} of the string {@code e} the probe read ({@code width} bytes per entry), and the
+   * ordinal of the entry before them: the commit reads that key from there on only.
+   */
+  private static void tail(byte[] tails, int i, byte[] e, int off, int width) {
+    int at = i * TAIL;
+    tails[at] = (byte) (off >>> 24);
+    tails[at + 1] = (byte) (off >>> 16);
+    tails[at + 2] = (byte) (off >>> 8);
+    tails[at + 3] = (byte) off;
+    if (off > 0) {
+      System.arraycopy(e, off - width, tails, at + 4, 5);
     }
-    List<byte[]> args = new ArrayList<>(2 + candidates.length / 2);
-    args.add(keys.baseBytes);
-    args.add(bytes(verify ? 1 : 0));
-    for (int i = 0; i < candidates.length; i += 2) {
-      args.add(bytes(candidates[i]));
-    }
-    return List.of(List.of(keys.meta, keys.parents, keys.rootIds), args);
   }
 
   /**
-   * Fills a probe's table from the fetch's reply. A candidate found in a band bucket shares a band
-   * key with the query when its record says so (else the bucket's partial keys matched by chance:
-   * it stays a candidate only if its block entry passed).
+   * What the decision needs of a probe's candidates: record, parent (cluster root, when the
+   * candidate is in a cluster of several) and sketch of each, read by plain HGETs in one pipeline
+   * (issue 15, redis-server CPU: the fetch script this replaces cost Redis a script call per
+   * document and ~2 us of Lua per read, plus hashing each sketch's bytes into Lua). The reads are
+   * not one atomic step and need not be: a record and a sketch never change under an ordinal, and
+   * the commit checks again that each match is still stored and under the root read here.
    */
-  private void parseFetch(Probe p, long[] candidates, long[] queryBandKeys, List<?> out) {
-    if (!out.isEmpty() && out.get(0) instanceof Long) {
-      throw gone();
+  private final class Fetch {
+    final long[] candidates;
+    final List<Response<byte[]>> reads;
+
+    Fetch(AbstractPipeline p, long[] candidates) {
+      this.candidates = candidates;
+      this.reads = new ArrayList<>(candidates.length / 2 * (verify ? 3 : 2));
+      for (int i = 0; i < candidates.length; i += 2) {
+        long o = candidates[i];
+        byte[] field = Keys.field(o);
+        reads.add(p.hget(keys.docs(o), field));
+        reads.add(p.hget(keys.parents, bytes(o)));
+        if (verify) {
+          reads.add(p.hget(keys.sketches(o), field));
+        }
+      }
     }
-    for (int i = 0, j = 0; i < candidates.length; i += 2, j += 4) {
-      Object rec = out.get(j);
-      if (!(rec instanceof byte[] record)) {
-        continue; // removed since the probe
+
+    private int per() {
+      return verify ? 3 : 2;
+    }
+
+    /** Queues the id of each root read here that is another document (the cluster's id). */
+    void rootIds(AbstractPipeline p, Map<Long, Response<byte[]>> out) {
+      for (int i = 0, j = 0; i < candidates.length; i += 2, j += per()) {
+        byte[] parent = reads.get(j + 1).get();
+        if (reads.get(j).get() != null && parent != null) {
+          long root = parse(parent);
+          out.computeIfAbsent(root, r -> p.hget(keys.rootIds, bytes(r)));
+        }
       }
-      long ordinal = candidates[i];
-      int how = (int) candidates[i + 1];
-      boolean viaBand =
-          (how & VIA_BUCKET) != 0
-              && BandEntries.share(DocRecord.decode(record, retention).bandKeys(), queryBandKeys);
-      if (!viaBand && (how & VIA_BLOCK) == 0) {
-        continue;
+    }
+
+    /**
+     * Fills a probe's table. A candidate found in a band bucket shares a band key with the query
+     * when its record says so (else the bucket's partial keys matched by chance: it stays a
+     * candidate only if its block entry passed).
+     */
+    void fill(Probe probe, long[] queryBandKeys, Map<Long, Response<byte[]>> rootIds) {
+      for (int i = 0, j = 0; i < candidates.length; i += 2, j += per()) {
+        byte[] record = reads.get(j).get();
+        if (record == null) {
+          continue; // removed since the probe
+        }
+        long ordinal = candidates[i];
+        int how = (int) candidates[i + 1];
+        boolean viaBand =
+            (how & VIA_BUCKET) != 0
+                && BandEntries.share(DocRecord.decode(record, retention).bandKeys(), queryBandKeys);
+        if (!viaBand && (how & VIA_BLOCK) == 0) {
+          continue;
+        }
+        byte[] parent = reads.get(j + 1).get();
+        long root = ordinal;
+        @Nullable String rootId = DocRecord.id(record);
+        if (parent != null) {
+          root = parse(parent);
+          Response<byte[]> read = rootIds.get(root);
+          byte[] id = read == null ? null : read.get();
+          rootId = read == null ? null : id == null ? "" : new String(id, StandardCharsets.UTF_8);
+        }
+        byte[] sketch = verify ? reads.get(j + 2).get() : null;
+        add(probe, ordinal, record, root, rootId, sketch == null ? new byte[0] : sketch, viaBand);
       }
-      long root = Long.parseLong(new String((byte[]) out.get(j + 1), StandardCharsets.US_ASCII));
-      String rootId = new String((byte[]) out.get(j + 2), StandardCharsets.UTF_8);
-      p.table.add(ordinal, DocRecord.fingerprint(record), root, (byte[]) out.get(j + 3), viaBand);
-      p.ids.put(ordinal, DocRecord.id(record));
-      p.rootIds.put(root, rootId);
     }
   }
 
-  /** Probes each analysis: one pipeline of reads, then one of fetches for those with candidates. */
-  private List<Probe> probeAll(List<Analysis> analyses) {
+  /** Adds a candidate to a probe; {@code rootId} null when not read (the commit answers it). */
+  private static void add(
+      Probe probe,
+      long ordinal,
+      byte[] record,
+      long root,
+      @Nullable String rootId,
+      byte[] sketch,
+      boolean viaBand) {
+    probe.table.add(ordinal, DocRecord.fingerprint(record), root, sketch, viaBand);
+    probe.ids.put(ordinal, DocRecord.id(record));
+    if (rootId != null) {
+      probe.rootIds.put(root, rootId);
+    }
+  }
+
+  private static long parse(byte[] ascii) {
+    return Long.parseLong(new String(ascii, StandardCharsets.US_ASCII));
+  }
+
+  /**
+   * Probes each analysis: one pipeline of reads, then one of fetches for those with candidates,
+   * then, with {@code rootIds} (a check that stores nothing: the commit answers the cluster's id
+   * itself), one of their clusters' ids when some candidate is in a cluster of several.
+   */
+  private List<Probe> probeAll(List<Analysis> analyses, boolean rootIds) {
     List<Reads> reads = new ArrayList<>(analyses.size());
     try (AbstractPipeline p = store.redis().pipelined()) {
       // seq first: whatever is stored after this read has a greater ordinal, and is left out.
@@ -306,36 +394,56 @@ final class RedisCollection implements Collection {
     }
     List<Probe> probes = new ArrayList<>(analyses.size());
     List<long[]> found = new ArrayList<>(analyses.size());
-    List<List<List<byte[]>>> fetches = new ArrayList<>();
+    boolean any = false;
     for (Reads r : reads) {
       Probe probe = new Probe();
       long[] candidates = r.candidates(probe);
       probes.add(probe);
       found.add(candidates);
-      List<List<byte[]>> call = fetchCall(candidates);
-      if (call != null) {
-        fetches.add(call);
-      }
+      any |= candidates.length > 0;
     }
-    if (!fetches.isEmpty()) {
-      List<Object> replies = store.scripts().runAll(store.scripts().fetch, fetches);
-      int next = 0;
+    if (any) {
+      List<@Nullable Fetch> fetches = new ArrayList<>(probes.size());
+      Response<Boolean> exists;
+      try (AbstractPipeline p = store.redis().pipelined()) {
+        exists = p.exists(keys.meta);
+        for (long[] candidates : found) {
+          fetches.add(candidates.length == 0 ? null : new Fetch(p, candidates));
+        }
+        p.sync();
+      }
+      if (!exists.get()) {
+        throw gone();
+      }
+      Map<Long, Response<byte[]>> ids = new HashMap<>();
+      if (rootIds) {
+        try (AbstractPipeline p = store.redis().pipelined()) {
+          for (Fetch f : fetches) {
+            if (f != null) {
+              f.rootIds(p, ids);
+            }
+          }
+          if (!ids.isEmpty()) {
+            p.sync();
+          }
+        }
+      }
       for (int i = 0; i < probes.size(); i++) {
-        if (found.get(i).length > 0) {
-          parseFetch(
-              probes.get(i), found.get(i), reads.get(i).bandKeys, (List<?>) replies.get(next++));
+        Fetch f = fetches.get(i);
+        if (f != null) {
+          f.fill(probes.get(i), reads.get(i).bandKeys, ids);
         }
       }
     }
     return probes;
   }
 
-  private Probe probe(Analysis a) {
-    return probeAll(List.of(a)).get(0);
+  private Probe probe(Analysis a, boolean rootIds) {
+    return probeAll(List.of(a), rootIds).get(0);
   }
 
   private Outcome checkOnly(Status status, @Nullable String id, Analysis a) {
-    Probe p = probe(a);
+    Probe p = probe(a, true);
     MatchSet m = decision.decide(a, p.table);
     String cluster = RemoteDecision.cluster(m, p.rootIds::get);
     store.redis().hincrBy(keys.stats, bytes("checked"), 1);
@@ -432,6 +540,8 @@ final class RedisCollection implements Collection {
       args.add(keys.baseBytes);
       args.add(bytes(entries.restBytes));
       args.add(rests);
+      args.add(probe.tails);
+      args.add(bytes(store.appendEntries() ? 1 : 0));
       for (int g = 0; g < buckets.length; g++) {
         args.add(groups.restBytes(g));
       }
@@ -450,7 +560,10 @@ final class RedisCollection implements Collection {
       String status = new String((byte[]) out.get(0), StandardCharsets.US_ASCII);
       switch (status) {
         case "stored":
-          String cluster = roots.length == 0 ? doc.id() : probe.rootIds.get(roots[0]);
+          String cluster =
+              roots.length == 0
+                  ? doc.id()
+                  : new String((byte[]) out.get(2), StandardCharsets.UTF_8);
           return RemoteDecision.outcome(
               Status.STORED,
               doc.id(),
@@ -480,7 +593,7 @@ final class RedisCollection implements Collection {
       return expired(d);
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      at.decide(probe(d.analysis()));
+      at.decide(probe(d.analysis(), false));
       Outcome o = at.outcome((List<?>) commitAll(List.of(at.commitCall())).get(0));
       if (o != null) {
         return o;
@@ -518,6 +631,42 @@ final class RedisCollection implements Collection {
   }
 
   /**
+   * The keys of a round's documents so far, to end a round before a document whose commit would
+   * find an earlier one of the same round under its keys (within k bits, or the same entry in a
+   * band bucket) and answer retry: a round is probed before any of its documents is stored, so such
+   * a document is decided again anyway, and the round's documents after it were probed for nothing
+   * (issue 15, redis-server CPU: batches of generated texts, 30% near-copies, probed each document
+   * ~2 times).
+   */
+  private final class RoundKeys {
+    private final List<Long> fingerprints = new ArrayList<>();
+    private final java.util.Set<Long> bandEntries = new java.util.HashSet<>();
+
+    /** Adds a document's keys; false (and nothing added) when it would conflict. */
+    boolean add(Analysis a) {
+      long f = a.fingerprint();
+      for (long g : fingerprints) {
+        if (Long.bitCount(f ^ g) <= maxDistance) {
+          return false;
+        }
+      }
+      long[] bandKeys = bandKeys(a);
+      long[] mine = new long[bandKeys.length];
+      for (int i = 0; i < bandKeys.length; i++) {
+        mine[i] = (long) bands.bucket(bandKeys[i]) << 32 | BandEntries.rest(bandKeys[i]);
+        if (bandEntries.contains(mine[i])) {
+          return false;
+        }
+      }
+      fingerprints.add(f);
+      for (long e : mine) {
+        bandEntries.add(e);
+      }
+      return true;
+    }
+  }
+
+  /**
    * A batch in rounds of up to {@value #ROUND} documents: a pipeline of probes, a pipeline of
    * fetches when some probe found candidates, then one script call with the round's commits, so a
    * round costs two or three round trips. Commits run in batch order; the first that answers retry
@@ -536,14 +685,16 @@ final class RedisCollection implements Collection {
         throw new IllegalStateException("a batch lost " + MAX_ATTEMPTS + " races in a row");
       }
       List<Attempt> round = new ArrayList<>();
+      RoundKeys taken = new RoundKeys();
       for (int i = from; i < n && round.size() < ROUND; i++) {
         Attempt at = new Attempt(documents.get(i), now);
-        if (at.expired(now)) {
+        if (at.expired(now) || !taken.add(at.doc.analysis())) {
           break;
         }
         round.add(at);
       }
       if (round.isEmpty()) {
+        // The first document of a round never conflicts with the round: it expired.
         out[from] = expired(documents.get(from));
         from++;
         continue;
@@ -552,7 +703,7 @@ final class RedisCollection implements Collection {
       for (Attempt at : round) {
         analyses.add(at.doc.analysis());
       }
-      List<Probe> probed = probeAll(analyses);
+      List<Probe> probed = probeAll(analyses, false);
       List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
       for (int j = 0; j < round.size(); j++) {
         round.get(j).decide(probed.get(j));

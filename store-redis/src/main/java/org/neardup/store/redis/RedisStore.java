@@ -86,6 +86,7 @@ public final class RedisStore implements FingerprintStore {
   private final Map<String, RedisCollection> cache = new ConcurrentHashMap<>();
   private final Layout layout;
   private final boolean groupCommit;
+  private final boolean appendEntries;
   private volatile boolean closed;
   private final java.util.concurrent.@Nullable ScheduledExecutorService expiry;
 
@@ -96,9 +97,11 @@ public final class RedisStore implements FingerprintStore {
       String where,
       java.time.Duration expireInterval,
       Layout layout,
-      boolean groupCommit) {
+      boolean groupCommit,
+      boolean appendEntries) {
     this.layout = layout;
     this.groupCommit = groupCommit;
+    this.appendEntries = appendEntries;
     this.redis = redis;
     this.scripts = new Scripts(redis);
     this.prefix = prefix;
@@ -287,6 +290,14 @@ public final class RedisStore implements FingerprintStore {
    */
   boolean groupCommit() {
     return groupCommit;
+  }
+
+  /**
+   * Whether a commit APPENDs its block and band entries (less of Redis's CPU, room left in the
+   * strings) or writes each key whole (no room left). See {@code commit.lua}.
+   */
+  boolean appendEntries() {
+    return appendEntries;
   }
 
   @Override

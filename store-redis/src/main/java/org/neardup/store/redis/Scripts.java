@@ -13,9 +13,9 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
- * The store's Lua scripts ({@code fetch}, {@code commit}, {@code remove}, {@code get}, {@code
- * rescore}, {@code trim}), run by their SHA-1 and loaded again when Redis answers NOSCRIPT (after a
- * restart, or on a node of a cluster that has not seen them). Thread-safe.
+ * The store's Lua scripts ({@code commit}, {@code remove}, {@code get}, {@code rescore}, {@code
+ * trim}), run by their SHA-1 and loaded again when Redis answers NOSCRIPT (after a restart, or on a
+ * node of a cluster that has not seen them). Thread-safe.
  */
 final class Scripts {
   /** One script: its source and its SHA-1. */
@@ -37,7 +37,6 @@ final class Scripts {
     }
   }
 
-  final Script fetch = new Script("fetch");
   final Script commit = new Script("commit");
   final Script remove = new Script("remove");
   final Script get = new Script("get");

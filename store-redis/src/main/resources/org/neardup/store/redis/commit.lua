@@ -17,11 +17,26 @@
 -- A commit's ARGV: 1 seen, 2 id, 3 record, 4 sketch ('' for none), 5 expiresAt ('' for never), 6 k,
 --       7 nb, 8 nk, 9 number of matches n, 10 number of distinct roots nr, 11 key base,
 --       12 rest width w, 13 the query's nb block rests (w bytes each, concatenated),
+--       14 the probe's tails: per block key then per band bucket 9 bytes, the offset (4 bytes, big
+--       endian) of the first entry above seen in the string the probe read (its length when none)
+--       and the 5-byte ordinal of the entry just before that offset (zeros at offset 0),
+--       15 '1' to APPEND the entries, '0' to write each key whole (the store's append-entries),
 --       then per band bucket the query's distinct band rests in it (3 bytes each, concatenated),
 --       then n pairs (ordinal, root), then nr distinct roots (ascending).
+-- Why tails (issue 15, redis-server CPU): Redis's Lua hashes every byte of every string it brings
+-- in (luaS_newlstr, ~15% of redis-server's CPU when the commit read whole keys and wrote them back
+-- concatenated). The conflict check reads only from the entry before the probe's tail on
+-- (GETRANGE): when that entry is still there, every entry above seen lies after it (entries ascend
+-- by ordinal); when it is not (a removal cut the key since the probe), the whole key is read as
+-- before. The insert APPENDs its entries, so no key's old bytes pass through Lua. APPEND leaves the
+-- string room to grow (Redis doubles the allocation when it must grow it): ~25% more memory on
+-- block keys and band buckets on average (see BENCHMARKS); with append-entries=false the commit
+-- writes each key whole (GET and SET), leaving no room, at the old cost in CPU.
 -- Record and sketch buckets (base .. 'd' / 's' .. floor(ordinal / 128), field ordinal % 128) share
 -- the hash tag of the declared keys, so they live in the same slot.
--- Each commit answers {'stored', ordinal}, {'exists', record, root id}, {'retry'}, or {'dropped'}.
+-- Each commit answers {'stored', ordinal} (a new document), {'stored', ordinal, the id of the
+-- cluster's root} (a duplicate: the probe does not read the ids of its candidates' roots),
+-- {'exists', record, root id}, {'retry'}, or {'dropped'}.
 -- One call carries the commits of a whole batch round, run in order (one script call instead of
 -- one per document): ARGV[1] is their number c, ARGV[2 .. 1 + 2c] their key and argument counts,
 -- then each commit's arguments; KEYS each commit's keys, in the same order. The first commit that
@@ -35,6 +50,19 @@ local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
 local seq = nil
 local stored, duplicates = 0, 0
 local expiries = {}
+-- The records and sketches stored by this call, written at its end with one HSET per bucket (two
+-- calls per document fewer: a call's ordinals follow each other, 128 to a bucket): by bucket key
+-- the field, value list, and by ordinal the record, for the call's own reads.
+local records, sketches, pending = {}, {}, {}
+local function later(t, key, f, v)
+  local l = t[key]
+  if l == nil then
+    l = {}
+    t[key] = l
+  end
+  l[#l + 1] = f
+  l[#l + 1] = v
+end
 local function commit(KEYS, ARGV)
   local nb = tonumber(ARGV[7])
   local nk = tonumber(ARGV[8])
@@ -42,9 +70,6 @@ local function commit(KEYS, ARGV)
   local nr = tonumber(ARGV[10])
   local base = ARGV[11]
   local w = tonumber(ARGV[12])
-  local function retry()
-    return {'retry'}
-  end
   local function bucket(o)
     return math.floor(o / 128)
   end
@@ -52,11 +77,17 @@ local function commit(KEYS, ARGV)
     return tostring(o % 128)
   end
   local function recordOf(o)
-    return redis.call('HGET', base .. 'd' .. bucket(o), field(o))
+    return pending[o] or redis.call('HGET', base .. 'd' .. bucket(o), field(o))
   end
   local id = ARGV[2]
-  local existing = redis.call('HGET', KEYS[7], id)
-  if existing then
+  if seq == nil then
+    seq = tonumber(redis.call('GET', KEYS[2]) or '0')
+  end
+  local o = seq + 1
+  -- The id's entry is claimed first (HSETNX) and given back if the commit must retry: one call
+  -- for the check and the write of the id (issue 15, redis-server CPU).
+  if redis.call('HSETNX', KEYS[7], id, o) == 0 then
+    local existing = redis.call('HGET', KEYS[7], id)
     local rec = recordOf(tonumber(existing))
     local root = redis.call('HGET', KEYS[3], existing)
     local rootId = id
@@ -65,20 +96,34 @@ local function commit(KEYS, ARGV)
     end
     return {'exists', rec, rootId}
   end
+  local function retry()
+    redis.call('HDEL', KEYS[7], id)
+    return {'retry'}
+  end
   local seen = tonumber(ARGV[1])
   local k = tonumber(ARGV[6])
-  if seq == nil then
-    seq = tonumber(redis.call('GET', KEYS[2]) or '0')
-  end
   local rests = ARGV[13]
+  local tails = ARGV[14]
   local ew = 5 + w
-  local blocks = {}
-  local bands = {}
+  -- The bytes of key i (1-based over block keys then band buckets) that may hold entries above
+  -- seen: from the probe's last entry at or below seen on, or the whole key when that moved.
+  local function tail(key, i, width)
+    local t = (i - 1) * 9
+    local a, b, c, d = string.byte(tails, t + 1, t + 4)
+    local off = ((a * 256 + b) * 256 + c) * 256 + d
+    if off == 0 then
+      return redis.call('GET', key) or ''
+    end
+    local s = redis.call('GETRANGE', key, off - width, -1)
+    if string.sub(s, 1, 5) == string.sub(tails, t + 5, t + 9) then
+      return s
+    end
+    return redis.call('GET', key) or ''
+  end
   if seq > seen then
     for i = 1, nb do
-      local s = redis.call('GET', KEYS[7 + i])
-      blocks[i] = s or ''
-      if s then
+      local s = tail(KEYS[7 + i], i, ew)
+      if s ~= '' then
         local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
         local at = #s - ew + 1
         while at >= 1 do
@@ -100,10 +145,9 @@ local function commit(KEYS, ARGV)
       end
     end
     for i = 1, nk do
-      local s = redis.call('GET', KEYS[7 + nb + i])
-      bands[i] = s or ''
-      if s then
-        local q = ARGV[13 + i]
+      local s = tail(KEYS[7 + nb + i], nb + i, 8)
+      if s ~= '' then
+        local q = ARGV[15 + i]
         local at = #s - 7
         while at >= 1 do
           local a, b, c, d, e = string.byte(s, at, at + 4)
@@ -122,10 +166,10 @@ local function commit(KEYS, ARGV)
       end
     end
   end
-  local mbase = 13 + nk
+  local mbase = 15 + nk
   for j = 1, n do
     local m = tonumber(ARGV[mbase + 2 * j - 1])
-    if redis.call('HEXISTS', base .. 'd' .. bucket(m), field(m)) == 0 then
+    if not pending[m] and redis.call('HEXISTS', base .. 'd' .. bucket(m), field(m)) == 0 then
       return retry()
     end
     local root = redis.call('HGET', KEYS[3], ARGV[mbase + 2 * j - 1]) or ARGV[mbase + 2 * j - 1]
@@ -133,35 +177,33 @@ local function commit(KEYS, ARGV)
       return retry()
     end
   end
-  seq = seq + 1
-  local o = seq
-  redis.call('HSET', base .. 'd' .. bucket(o), field(o), ARGV[3])
+  seq = o
+  pending[o] = ARGV[3]
+  local f = field(o)
+  later(records, base .. 'd' .. bucket(o), f, ARGV[3])
   if ARGV[4] ~= '' then
-    redis.call('HSET', base .. 's' .. bucket(o), field(o), ARGV[4])
+    later(sketches, base .. 's' .. bucket(o), f, ARGV[4])
   end
-  redis.call('HSET', KEYS[7], id, o)
   local ob = string.char(math.floor(o / 4294967296) % 256, math.floor(o / 16777216) % 256,
     math.floor(o / 65536) % 256, math.floor(o / 256) % 256, o % 256)
-  -- Why GET, SMEMBERS and SET per key and not one MGET, SUNION or MSET (tried, issue 15): Redis
-  -- reuses a script's argument objects of up to 64 bytes by position, so after a multi-key call
-  -- the second place holds a key name's object, and a short block value SET there keeps that
-  -- object's larger allocation (RedisTransferTest: block keys of a small collection 1-4.5% over
-  -- what an import leaves). The probe, a pipeline from the client, reads with one MGET and one
-  -- SUNION.
+  local append = ARGV[15] == '1'
+  local function write(key, entries)
+    if append then
+      redis.call('APPEND', key, entries)
+    else
+      redis.call('SET', key, (redis.call('GET', key) or '') .. entries)
+    end
+  end
   for i = 1, nb do
-    -- SET of the whole string, not APPEND: APPEND leaves the string room to grow (up to twice its
-    -- length), which at ~4 entries per key would cost more memory than the entries themselves.
-    local s = blocks[i] or redis.call('GET', KEYS[7 + i]) or ''
-    redis.call('SET', KEYS[7 + i], s .. ob .. string.sub(rests, (i - 1) * w + 1, i * w))
+    write(KEYS[7 + i], ob .. string.sub(rests, (i - 1) * w + 1, i * w))
   end
   for i = 1, nk do
-    local q = ARGV[13 + i]
+    local q = ARGV[15 + i]
     local add = {}
     for j = 1, #q, 3 do
       add[#add + 1] = ob .. string.sub(q, j, j + 2)
     end
-    local s = bands[i] or redis.call('GET', KEYS[7 + nb + i]) or ''
-    redis.call('SET', KEYS[7 + nb + i], s .. table.concat(add))
+    write(KEYS[7 + nb + i], table.concat(add))
   end
   if ARGV[5] ~= '' then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
@@ -177,12 +219,16 @@ local function commit(KEYS, ARGV)
     local rootBase = mbase + 2 * n
     local first = ARGV[rootBase + 1]
     local firstSet = KEYS[7 + nb + nk + 1]
+    local rootId
     if redis.call('EXISTS', firstSet) == 0 then
       -- A live single document becomes a cluster of several: file it and keep its id.
       local rec = recordOf(tonumber(first))
       local h = string.byte(rec, 17) -- the id after header, explicit expiry, band keys (DocRecord)
+      rootId = string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65))
       redis.call('SADD', firstSet, first)
-      redis.call('HSET', KEYS[4], first, string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65)))
+      redis.call('HSET', KEYS[4], first, rootId)
+    else
+      rootId = redis.call('HGET', KEYS[4], first) or ''
     end
     for j = 2, nr do
       local r = ARGV[rootBase + j]
@@ -200,6 +246,7 @@ local function commit(KEYS, ARGV)
     end
     redis.call('SADD', firstSet, o)
     redis.call('HSET', KEYS[3], o, first)
+    return {'stored', o, rootId}
   end
   return {'stored', o}
 end
@@ -221,6 +268,12 @@ for j = 1, c do
   if answer[1] == 'retry' then
     break
   end
+end
+for key, l in pairs(records) do
+  redis.call('HSET', key, unpack(l))
+end
+for key, l in pairs(sketches) do
+  redis.call('HSET', key, unpack(l))
 end
 if stored > 0 then
   -- KEYS[2], KEYS[5], KEYS[6]: seq, st and x, the same for every commit of the call.

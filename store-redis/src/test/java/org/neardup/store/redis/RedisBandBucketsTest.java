@@ -10,9 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.neardup.Analysis;
 import org.neardup.Deduplicator;
 import org.neardup.Verdict;
@@ -20,7 +19,7 @@ import org.neardup.store.CollectionSettings;
 import org.neardup.store.Document;
 import org.neardup.store.Outcome;
 import org.neardup.store.StoreConfig;
-import org.neardup.testkit.RedisServer;
+import org.neardup.testkit.RedisServerExtension;
 import org.neardup.testkit.Texts;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -31,17 +30,7 @@ import redis.clients.jedis.resps.ScanResult;
  * matches by chance adds no candidate, and a removal leaves no entry behind.
  */
 class RedisBandBucketsTest {
-  private static RedisServer server;
-
-  @BeforeAll
-  static void startRedis() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws IOException {
-    server.close();
-  }
+  @RegisterExtension static final RedisServerExtension server = new RedisServerExtension();
 
   private static RedisStore open(String prefix) throws IOException {
     return (RedisStore)

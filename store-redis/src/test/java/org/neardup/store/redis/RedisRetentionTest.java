@@ -11,9 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionSettings.RetentionBasis;
@@ -21,7 +20,7 @@ import org.neardup.store.Document;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
 import org.neardup.testkit.ManualClock;
-import org.neardup.testkit.RedisServer;
+import org.neardup.testkit.RedisServerExtension;
 import org.neardup.testkit.Texts;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ScanParams;
@@ -33,17 +32,7 @@ import redis.clients.jedis.resps.ScanResult;
  * block or band set, record, sketch, id, cluster or expiry entry names a removed document.
  */
 class RedisRetentionTest {
-  private static RedisServer server;
-
-  @BeforeAll
-  static void startRedis() throws IOException {
-    server = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws IOException {
-    server.close();
-  }
+  @RegisterExtension static final RedisServerExtension server = new RedisServerExtension();
 
   private static List<String> keys(JedisPooled redis, String prefix) {
     List<String> out = new ArrayList<>();
