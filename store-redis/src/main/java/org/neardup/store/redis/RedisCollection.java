@@ -541,7 +541,7 @@ final class RedisCollection implements Collection {
       args.add(bytes(entries.restBytes));
       args.add(rests);
       args.add(probe.tails);
-      args.add(bytes(store.appendEntries() ? 1 : 0));
+      args.add(bytes(store.appendEntries(verify) ? 1 : 0));
       for (int g = 0; g < buckets.length; g++) {
         args.add(groups.restBytes(g));
       }

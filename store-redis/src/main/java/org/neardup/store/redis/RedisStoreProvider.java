@@ -35,7 +35,8 @@ import redis.clients.jedis.util.JedisURIHelper;
  * {@code append-entries} ({@code true}: a check-and-insert APPENDs its entries to block keys and
  * band buckets, which costs Redis less CPU but leaves the room APPEND reserves, ~10 B more per
  * fingerprint-only document, ~30 B per verified one; {@code false}: it writes each key whole, with
- * no room left, at more CPU).
+ * no room left, at more CPU; {@code auto}, the default: {@code true} for verified collections,
+ * {@code false} for fingerprint-only ones).
  */
 public final class RedisStoreProvider implements FingerprintStore.Provider {
   private static final System.Logger LOG = System.getLogger(RedisStoreProvider.class.getName());
@@ -138,10 +139,12 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
           "group-commit must be true or false, got '" + groupCommitOption + "'");
     }
     boolean groupCommit = groupCommitOption.equals("true");
-    String appendOption = config.get("append-entries", "true");
-    if (!appendOption.equals("true") && !appendOption.equals("false")) {
+    String appendOption = config.get("append-entries", "auto");
+    if (!appendOption.equals("true")
+        && !appendOption.equals("false")
+        && !appendOption.equals("auto")) {
       throw new IllegalArgumentException(
-          "append-entries must be true or false, got '" + appendOption + "'");
+          "append-entries must be auto, true or false, got '" + appendOption + "'");
     }
     String cluster = config.get("cluster", "false");
     if (!cluster.equals("true") && !cluster.equals("false")) {
@@ -170,7 +173,7 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
             expireInterval,
             layout,
             groupCommit,
-            appendOption.equals("true"));
+            appendOption.equals("auto") ? null : Boolean.valueOf(appendOption));
     try {
       store.ping();
     } catch (RuntimeException e) {

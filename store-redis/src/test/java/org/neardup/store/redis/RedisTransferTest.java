@@ -215,4 +215,63 @@ class RedisTransferTest {
       assertThat(b.stats()).isEqualTo(new CollectionStats(dump.size() + 1, 0, 1, 1, 0, 0, 0));
     }
   }
+
+  @ParameterizedTest(name = "verify={0}")
+  @ValueSource(booleans = {true, false})
+  void defaultAppendEntries_leavesRoomOnlyInVerifiedCollections(boolean verify) throws IOException {
+    String p = "auto" + verify;
+    try (FingerprintStore store =
+            new RedisStoreProvider()
+                .open(
+                    new StoreConfig(
+                        Map.of("url", server.url(), "prefix", p, "expire-interval", "0"),
+                        new ManualClock()));
+        JedisPooled redis = new JedisPooled(server.url())) {
+      CollectionSettings settings =
+          CollectionSettings.defaults()
+              .withLexicon(CollectionSettings.NO_LEXICON)
+              .withVerify(verify);
+      Collection a = store.create("a", settings);
+      SplittableRandom r = new SplittableRandom(11);
+      List<Document> docs = new ArrayList<>();
+      for (int i = 0; i < 3000; i++) {
+        docs.add(new Document("d" + i, a.analyzer().analyze(Texts.text(r, 40))));
+      }
+      // Singles, so that most block keys are appended to several times.
+      for (Document d : docs) {
+        a.checkAndInsert(d);
+      }
+      CollectionTransfer t = new RedisTransfer((RedisStore) store, 1024, 700);
+      List<StoredRecord> dump = export(t, "a");
+      try (CollectionTransfer.Importer in =
+          t.importer("b", settings, settings.deduplicator().analyzer().id())) {
+        for (StoredRecord x : dump) {
+          in.add(x);
+        }
+        assertThat(in.finish()).isEqualTo(dump.size());
+      }
+      long committed = memory(redis, p, "a", "b");
+      long imported = memory(redis, p, "b", "b");
+      if (verify) {
+        // APPENDed block keys keep the room Redis reserved when they grew.
+        assertThat(committed).isGreaterThan(imported);
+      } else {
+        // Fingerprint-only collections write whole keys: as compact as an import.
+        assertThat(committed).isEqualTo(imported);
+      }
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void appendEntries_otherValues_areRefusedWithTheChoices() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                new RedisStoreProvider()
+                    .open(
+                        new StoreConfig(
+                            Map.of("url", server.url(), "append-entries", "yes"),
+                            new ManualClock())))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("auto, true or false");
+  }
 }
