@@ -8,7 +8,10 @@
 #   benchmarks/fingerprint-ab.sh OLD.jar NEW.jar INPUT.jsonl [ROUNDS]
 #
 # The jars are shaded CLI jars (cli/target/neardup.jar of each build), run without a class-data
-# archive and with the launcher's -Xss4m; NEARDUP_JAVA_OPTS is passed to both.
+# archive and with the launcher's -Xss4m; NEARDUP_JAVA_OPTS is passed to both, OLD_OPTS and
+# NEW_OPTS to one each, so that one jar can also be compared with itself under other JVM flags:
+#
+#   OLD_OPTS= NEW_OPTS=-XX:TieredStopAtLevel=1 benchmarks/fingerprint-ab.sh J.jar J.jar INPUT 5
 set -euo pipefail
 old="$(realpath "$1")"
 new="$(realpath "$2")"
@@ -17,8 +20,8 @@ rounds="${4:-5}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-run() { # JAR TAG ROUND
-  /usr/bin/time -f "%e %U %S" -o "$work/t" taskset -c 0 java -Xss4m ${NEARDUP_JAVA_OPTS:-} \
+run() { # JAR TAG ROUND OPTS
+  /usr/bin/time -f "%e %U %S" -o "$work/t" taskset -c 0 java -Xss4m ${NEARDUP_JAVA_OPTS:-} $4 \
     -jar "$1" fingerprint "$input" >"$work/$2.out" 2>"$work/$2.err"
   read -r wall user sys <"$work/t"
   cpu=$(echo "$user + $sys" | bc)
@@ -27,7 +30,9 @@ run() { # JAR TAG ROUND
   echo "round $3 $2: wall $wall s, cpu $cpu s"
 }
 for r in $(seq 1 "$rounds"); do
-  if ((r % 2)); then run "$old" old "$r"; run "$new" new "$r"; else run "$new" new "$r"; run "$old" old "$r"; fi
+  o=(old "$r" "${OLD_OPTS:-}")
+  n=(new "$r" "${NEW_OPTS:-}")
+  if ((r % 2)); then run "$old" "${o[@]}"; run "$new" "${n[@]}"; else run "$new" "${n[@]}"; run "$old" "${o[@]}"; fi
   cmp -s "$work/old.out" "$work/new.out" || { echo "OUTPUT DIFFERS in round $r"; exit 1; }
 done
 median() { sort -n "$1" | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }

@@ -32,6 +32,16 @@ public final class IdfTable {
    * 32 + log2(capacity) bits: for jieba's 270k words, a 2^-51 event per lookup.
    */
   private final long[] slots;
+
+  /*
+   * Absent words first: bit (tag & FILTER_MASK) of filter is set for the tag of every entry, so a
+   * clear bit answers "not in the table" without the probe (a cache miss into the 8 MB slots for
+   * jieba's). 2^21 bits (256 KB, within L2) for jieba's ~272k tags: ~12% of absent words still
+   * probe. The tag's bits are independent of the home slot's (the hash's low bits).
+   */
+  private static final int FILTER_BITS = 21;
+  private static final int FILTER_MASK = (1 << FILTER_BITS) - 1;
+  private final long[] filter;
   private final int mask;
   private final int size;
   private final float defaultIdf;
@@ -53,7 +63,19 @@ public final class IdfTable {
 
   private IdfTable(
       long[] slots, int size, float defaultIdf, String id, long[] hashes, float[] idfs) {
+    this(slots, size, defaultIdf, id, hashes, idfs, filterOf(slots.length, hashes, size));
+  }
+
+  private IdfTable(
+      long[] slots,
+      int size,
+      float defaultIdf,
+      String id,
+      long[] hashes,
+      float[] idfs,
+      long[] filter) {
     this.slots = slots;
+    this.filter = filter;
     this.mask = slots.length - 1;
     this.size = size;
     this.defaultIdf = defaultIdf;
@@ -62,9 +84,24 @@ public final class IdfTable {
     this.entryIdfs = idfs;
   }
 
-  private IdfTable(long[] slots, int size, float defaultIdf, String id, Pending pending) {
-    this(slots, size, defaultIdf, id, new long[0], new float[0]);
+  private IdfTable(
+      long[] slots, int size, float defaultIdf, String id, Pending pending, long[] filter) {
+    this(slots, size, defaultIdf, id, new long[0], new float[0], filter);
     this.pending = pending;
+  }
+
+  /** The tag filter of a table with these slots and entries (the first {@code size} hashes). */
+  private static long[] filterOf(int slots, long[] hashes, int size) {
+    long[] filter = new long[Math.max(1, Math.min(slots * 2, 1 << FILTER_BITS) >>> 6)];
+    for (int i = 0; i < size; i++) {
+      mark(filter, tag(hashes[i]));
+    }
+    return filter;
+  }
+
+  private static void mark(long[] filter, int tag) {
+    int bit = tag & FILTER_MASK & (filter.length * 64 - 1);
+    filter[bit >>> 6] |= 1L << bit;
   }
 
   /** {@link #entryHashes} and {@link #entryIdfs}, made now if still pending. */
@@ -133,7 +170,9 @@ public final class IdfTable {
       return rebuiltWithStopWords(stops);
     }
     long[] copy = slots.clone();
-    IdfTable t = new IdfTable(copy, total, defaultIdf, id, new Pending(this, stops.clone()));
+    long[] filter = this.filter.clone(); // the same capacity, so the same filter size
+    IdfTable t =
+        new IdfTable(copy, total, defaultIdf, id, new Pending(this, stops.clone()), filter);
     long stopSlot = Float.floatToIntBits(-1f) & 0xFFFFFFFFL;
     for (long h : stops) {
       if (t.contains(h)) {
@@ -144,6 +183,7 @@ public final class IdfTable {
           slot = (slot + 1) & t.mask;
         }
         copy[slot] = ((long) tag(h) << 32) | stopSlot;
+        mark(filter, tag(h));
       }
     }
     return t;
@@ -167,7 +207,7 @@ public final class IdfTable {
     for (long h : stops) {
       t.set(h, -1f);
     }
-    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs);
+    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs, t.filter);
   }
 
   /**
@@ -230,7 +270,7 @@ public final class IdfTable {
     for (long h : stopWords.hashes()) {
       t.set(h, -1f);
     }
-    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs);
+    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs, t.filter);
   }
 
   private void set(long termHash, float idf) {
@@ -255,6 +295,10 @@ public final class IdfTable {
   /** The IDF of the word with this hash, or {@link #defaultIdf()} if the table lacks it. */
   public float idf(long termHash) {
     int tag = tag(termHash);
+    int bit = tag & FILTER_MASK & (filter.length * 64 - 1);
+    if ((filter[bit >>> 6] & (1L << bit)) == 0) {
+      return defaultIdf;
+    }
     for (int slot = home(termHash, mask); ; slot = (slot + 1) & mask) {
       long e = slots[slot];
       if ((int) (e >>> 32) == tag) {
@@ -299,7 +343,7 @@ public final class IdfTable {
   }
 
   public long ramBytesUsed() {
-    return 64 + slots.length * 8L + size * 12L;
+    return 64 + slots.length * 8L + filter.length * 8L + size * 12L;
   }
 
   /**

@@ -61,6 +61,48 @@ class IdfTableTest {
   }
 
   /**
+   * A lookup answers "absent" from a bit filter of the entries' tags before it probes the slots: at
+   * jieba's size (2^20 slots, 2^21 filter bits, so many tags share a bit) every entry must still be
+   * found, those withStopWords appends to copied slots included, and absent hashes get the default.
+   */
+  @Test
+  void idf_jiebaSizedTableWithAppendedStopWords_entriesFoundAbsentDefault() throws IOException {
+    java.util.Random random = new java.util.Random(20261125);
+    int size = 272_000;
+    long[] hashes = new long[size];
+    float[] idfs = new float[size];
+    java.util.Set<Long> present = new java.util.HashSet<>();
+    for (int i = 0; i < size; i++) {
+      long h;
+      do {
+        h = random.nextLong();
+      } while (!present.add(h));
+      hashes[i] = h;
+      idfs[i] = random.nextInt(1000) / 8f;
+    }
+    IdfTable t = IdfTable.ofEntries(hashes, idfs, 7.5f, "big");
+    StringBuilder stops = new StringBuilder();
+    for (int i = 0; i < 500; i++) {
+      stops.append("stop").append(i).append('\n');
+    }
+    IdfTable s =
+        t.withStopWords(StopWords.read(new BufferedReader(new StringReader(stops.toString()))));
+    for (int i = 0; i < size; i++) {
+      assertThat(t.idf(hashes[i])).isEqualTo(idfs[i]);
+      assertThat(s.idf(hashes[i])).isEqualTo(idfs[i]);
+    }
+    for (int i = 0; i < 500; i++) {
+      assertThat(s.idf(TermHasher.hash("stop" + i))).as("stop%s", i).isEqualTo(-1f);
+    }
+    for (int i = 0; i < 200_000; i++) {
+      long h = random.nextLong();
+      if (!present.contains(h)) {
+        assertThat(t.idf(h)).isEqualTo(7.5f);
+      }
+    }
+  }
+
+  /**
    * withStopWords copies the slots when the capacity stays, and rebuilds when the stop words push
    * it over: both must answer every lookup as the definition says (stop word -1, else the table's
    * value, else the default), for table sizes on both sides of a capacity boundary.
