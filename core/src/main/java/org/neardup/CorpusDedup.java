@@ -575,30 +575,22 @@ public final class CorpusDedup {
       stats.reported.add(reported.get());
       return reported.get();
     }
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Thread> workers = new ArrayList<>();
-    int nThreads = Math.min(threads, bands);
-    for (int w = 0; w < nThreads; w++) {
-      int first = w;
-      Thread t =
-          new Thread(
-              () -> {
-                try {
-                  for (int b = first; b < bands; b += nThreads) {
-                    reported.addAndGet(
-                        band(
-                            fps, count, bandKeys, bands, b, sketches, heads, threshold, excluded,
-                            stats, out));
-                  }
-                } catch (Throwable e) {
-                  failure.compareAndSet(null, e);
-                }
-              },
-              "neardup-bands-" + w);
-      workers.add(t);
-      t.start();
-    }
-    join(workers.toArray(new Thread[0]), failure);
+    // Bands go to the threads in turn as they finish, band 0 first: a pair is a candidate only in
+    // the first band it shares, so the early bands hold the most candidates, and bands dealt out
+    // in a fixed stride (0, 2, 4 to one thread) left one thread with most of the work.
+    java.util.concurrent.atomic.AtomicInteger nextBand =
+        new java.util.concurrent.atomic.AtomicInteger();
+    run(
+        Math.min(threads, bands),
+        "neardup-bands-",
+        () -> {
+          for (int b; (b = nextBand.getAndIncrement()) < bands; ) {
+            reported.addAndGet(
+                band(
+                    fps, count, bandKeys, bands, b, sketches, heads, threshold, excluded, stats,
+                    out));
+          }
+        });
     stats.bandNanos = System.nanoTime() - t2;
     stats.reported.add(reported.get());
     return reported.get();
