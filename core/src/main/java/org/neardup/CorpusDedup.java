@@ -692,7 +692,7 @@ public final class CorpusDedup {
           }
           we = end;
         }
-        g.ensure(we - ws);
+        g.ensure(we - ws, Math.min(g.slots, m));
         for (int x = ws; x < we; x++) {
           g.slotOf[order[x]] = x - ws;
         }
@@ -737,10 +737,13 @@ public final class CorpusDedup {
       this.heads = new Heads(filter, new int[0], new int[0]);
     }
 
-    /** Makes room for {@code n} slots (a band group larger than the usual window gets its own). */
-    void ensure(int n) {
+    /**
+     * Makes room for {@code n} slots, allocating {@code size} (at least n: a band group larger than
+     * the usual window gets its own) when there is less.
+     */
+    void ensure(int n, int size) {
       if (heads.codes.length < n) {
-        int size = Math.max(n, Math.min(slots, count));
+        size = Math.max(n, size);
         keys = new BandKeys(new long[Math.multiplyExact(size, columns.bands)], columns.bands);
         heads =
             new Heads(filter, new int[Math.multiplyExact(size, HeadFilter.HEAD)], new int[size]);
@@ -866,7 +869,8 @@ public final class CorpusDedup {
       this.stats = stats;
       this.reported = reported;
       this.out = out;
-      this.pairs = new long[Math.max(1, g.slots / 2)]; // two slots per pair at most
+      // Two slots per pair at most: half a window while the all-pairs arrays are held too.
+      this.pairs = new long[Math.max(1, g.slots / 4)];
     }
 
     synchronized void add(int i, int j) {
@@ -892,7 +896,7 @@ public final class CorpusDedup {
           slotOf[o] = used++;
         }
       }
-      g.ensure(used);
+      g.ensure(used, used);
       try {
         g.fill();
       } catch (java.io.IOException e) {
