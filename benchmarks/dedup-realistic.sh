@@ -14,7 +14,9 @@
 #   WORK=dir (default: a temporary directory, removed at the end),
 #   CORES="2 1" (default 2: each run on every core; 1 pins a run to one core with taskset, so
 #   "2 1" runs each jar both ways, side by side), HEAP=1g (the -Xmx of each run),
-#   DEDUP_OPTS="..." (more options for every dedup run, e.g. --columns-in-heap-up-to 0)
+#   DEDUP_OPTS="..." (more options for every dedup run, e.g. --columns-in-heap-up-to 0),
+#   RSS_LOG=file (appends, every 2 s of each run, the seconds since its start and the process's
+#   RssAnon, RssFile and VmHWM in kB from /proc: what the resident set is made of, over time)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="${1:-1000000}"
@@ -54,7 +56,21 @@ for r in $(seq 1 "$runs"); do
       pin=()
       [ "$n" = 1 ] && pin=(taskset -c 0)
       /usr/bin/time -f "%e %U %S %M" -o "$work/time" \
-        "${pin[@]}" java -Xss4m "-Xmx$heap" -jar "$jar" dedup "$corpus" --out "$out" --quiet --json ${DEDUP_OPTS:-} > "$work/summary.json"
+        "${pin[@]}" java -Xss4m "-Xmx$heap" -jar "$jar" dedup "$corpus" --out "$out" --quiet --json ${DEDUP_OPTS:-} > "$work/summary.json" &
+      timer=$!
+      if [ -n "${RSS_LOG:-}" ]; then
+        echo "# $(basename "$jar") run $r, $n core(s): seconds RssAnon RssFile VmHWM (kB)" >> "$RSS_LOG"
+        start=$SECONDS
+        while kill -0 "$timer" 2>/dev/null; do
+          child="$(cut -d' ' -f1 "/proc/$timer/task/$timer/children" 2>/dev/null || true)"
+          if [ -n "$child" ] && [ -r "/proc/$child/status" ]; then
+            awk -v t=$((SECONDS - start)) '/^(RssAnon|RssFile|VmHWM):/ { v[$1] = $2 }
+              END { if (length(v)) print t, v["RssAnon:"], v["RssFile:"], v["VmHWM:"] }' "/proc/$child/status" >> "$RSS_LOG" || true
+          fi
+          sleep 2
+        done
+      fi
+      wait "$timer"
       read -r wall user sys rss < "$work/time"
       phases="$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))

@@ -197,15 +197,20 @@ public final class CorpusDedup {
    * corpus is read, for {@link #findPairs(long[], int, Columns, IntFunction, int, double,
    * java.util.BitSet, int, Stats, BlockScheme, PairSink)}: 8 bytes per band plus 68 per document
    * (116 at 6 bands). Up to {@code heapUpTo} documents they are held in heap arrays; past that,
-   * everything so far goes to two files in {@code dir} and the rest follows there, read back
-   * through memory maps ({@link FileArray}): no heap per document, so 10M documents (1.16 GB of
-   * keys and heads) fit in a 1 GB heap. Filled from one thread at a time; {@link #close} deletes
-   * the files.
+   * everything so far goes to two files in {@code dir} and the rest follows there ({@link
+   * FileArray}), never mapped: the pairs phase reads them in order, a window of documents at a time
+   * ({@link Gather}), so that neither the heap nor the resident set holds 116 bytes per document
+   * (10M documents: 1.16 GB of keys and heads, which a memory map added to the RSS). Filled from
+   * one thread at a time; {@link #close} deletes the files.
    */
   public static final class Columns implements java.io.Closeable {
     private final int bands;
     private final java.nio.file.Path dir;
     private final int heapUpTo;
+
+    /** Heap bytes for the keys and heads of one window of documents read from the files. */
+    final long gatherBytes;
+
     long @Nullable [] keys;
     int[] hashes;
     int[] codes;
@@ -224,7 +229,13 @@ public final class CorpusDedup {
      * @param heapUpTo documents held in the heap at most; 0 puts every document in the files
      */
     public Columns(int bands, java.nio.file.Path dir, int heapUpTo) {
+      this(bands, dir, heapUpTo, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /** As {@link #Columns(int, java.nio.file.Path, int)} with windows of {@code gatherBytes}. */
+    Columns(int bands, java.nio.file.Path dir, int heapUpTo, long gatherBytes) {
       Checks.checkArgument(bands >= 1, "bands must be >= 1, got %s", bands);
+      this.gatherBytes = gatherBytes;
       Checks.checkArgument(heapUpTo >= 0, "heapUpTo must be >= 0, got %s", heapUpTo);
       this.bands = bands;
       this.dir = Objects.requireNonNull(dir, "dir");
@@ -314,10 +325,15 @@ public final class CorpusDedup {
         }
       } else {
         padTo(count);
-        keyFile.finish();
-        headFile.finish();
+        keyFile.finish(false);
+        headFile.finish(false);
       }
       finished = count;
+    }
+
+    /** Bytes of one document's keys and head in the files. */
+    int recordBytes() {
+      return 8 * bands + 4 * Heads.RECORD;
     }
 
     /** Whether the keys and heads are in files. */
@@ -413,7 +429,7 @@ public final class CorpusDedup {
     return find(
         fingerprints,
         count,
-        new BandKeys(bandKeys, null, bands),
+        new BandKeys(bandKeys, bands),
         sketches0,
         maxDistance,
         threshold,
@@ -451,18 +467,34 @@ public final class CorpusDedup {
         count,
         columns.finished);
     HeadFilter filter = new HeadFilter(threshold);
+    if (columns.onDisk()) {
+      try {
+        return findInFiles(
+            fingerprints,
+            count,
+            columns,
+            sketches,
+            maxDistance,
+            threshold,
+            excluded,
+            threads,
+            stats,
+            scheme,
+            out);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
     return find(
         fingerprints,
         count,
-        new BandKeys(columns.keys, columns.keyFile, columns.bands),
+        new BandKeys(Objects.requireNonNull(columns.keys, "keys"), columns.bands),
         sketches,
         maxDistance,
         threshold,
         excluded,
         threads,
-        columns.headFile != null
-            ? new Heads(filter, columns.headFile)
-            : new Heads(filter, columns.hashes, columns.codes),
+        new Heads(filter, columns.hashes, columns.codes),
         stats,
         scheme,
         out);
@@ -503,7 +535,6 @@ public final class CorpusDedup {
         !verify
             ? null
             : given != null ? given : Heads.of(count, sketches, excluded, threshold, threads);
-    ThreadLocal<int[]> scratch = ThreadLocal.withInitial(Heads::scratch);
     long t1 = System.nanoTime();
     stats.headNanos = t1 - t0;
     AtomicLong reported = new AtomicLong();
@@ -527,7 +558,7 @@ public final class CorpusDedup {
             return; // the band phase verifies it
           }
           stats.candidates.increment();
-          if (!heads.mayReach(i, j, heads.file == null ? null : scratch.get())) {
+          if (!heads.mayReach(i, j)) {
             stats.headRejected.increment();
             return;
           }
@@ -544,33 +575,393 @@ public final class CorpusDedup {
       stats.reported.add(reported.get());
       return reported.get();
     }
+    // Bands go to the threads in turn as they finish, band 0 first: a pair is a candidate only in
+    // the first band it shares, so the early bands hold the most candidates, and bands dealt out
+    // in a fixed stride (0, 2, 4 to one thread) left one thread with most of the work.
+    java.util.concurrent.atomic.AtomicInteger nextBand =
+        new java.util.concurrent.atomic.AtomicInteger();
+    run(
+        Math.min(threads, bands),
+        "neardup-bands-",
+        () -> {
+          for (int b; (b = nextBand.getAndIncrement()) < bands; ) {
+            reported.addAndGet(
+                band(
+                    fps, count, bandKeys, bands, b, sketches, heads, threshold, excluded, stats,
+                    out));
+          }
+        });
+    stats.bandNanos = System.nanoTime() - t2;
+    stats.reported.add(reported.get());
+    return reported.get();
+  }
+
+  /**
+   * {@link #find} with the band keys and heads in files ({@link Columns#onDisk()}): the same pairs
+   * and the same counts, with the keys and heads of at most one window of documents in the heap
+   * ({@link Gather}) and nothing mapped. The fingerprint pairs are checked a chunk at a time; the
+   * bands one after the other, each band's groups in windows of whole groups, on every thread.
+   */
+  private static long findInFiles(
+      long[] fps,
+      int count,
+      Columns columns,
+      IntFunction<ShingleSketch> sketches0,
+      int maxDistance,
+      double threshold,
+      java.util.@Nullable BitSet excluded,
+      int threads,
+      Stats stats,
+      BlockScheme scheme,
+      PairSink out)
+      throws java.io.IOException {
+    Checks.checkArgument(count <= fps.length, "count %s out of range", count);
+    Checks.checkArgument(threads >= 1, "threads must be >= 1, got %s", threads);
+    IntFunction<ShingleSketch> sketches =
+        o -> {
+          stats.sketchReads.increment();
+          return sketches0.apply(o);
+        };
+    long[] fingerprints = count == fps.length ? fps : Arrays.copyOf(fps, count);
+    int bands = columns.bands;
+    Gather g =
+        new Gather(
+            columns,
+            count,
+            (int) Math.max(2, Math.min(1 << 28, columns.gatherBytes / columns.recordBytes())),
+            new HeadFilter(threshold));
+    AtomicLong reported = new AtomicLong();
+    long t1 = System.nanoTime();
+    stats.headNanos = 0;
+    FingerprintPairs fpPairs =
+        new FingerprintPairs(g, fingerprints, sketches, threshold, threads, stats, reported, out);
+    AllPairs.find(
+        fingerprints,
+        maxDistance,
+        scheme,
+        threads,
+        (i, j, d) -> {
+          if (isExcluded(excluded, i) || isExcluded(excluded, j)) {
+            return;
+          }
+          stats.fingerprintPairs.increment();
+          fpPairs.add(i, j);
+        });
+    fpPairs.flush();
+    long t2 = System.nanoTime();
+    stats.fingerprintNanos = t2 - t1;
+    for (int b = 0; b < bands; b++) {
+      // This band's key of every document left in, in ordinal order (as find sorts them).
+      long[] keys = new long[count];
+      int[] order = new int[count];
+      int n = 0;
+      FileArray.Cursor c = Objects.requireNonNull(columns.keyFile).cursor();
+      for (int o = 0; o < count; o++) {
+        c.skip(2L * b);
+        long k = c.nextLong();
+        c.skip(2L * (bands - b - 1));
+        if (!isExcluded(excluded, o)) {
+          keys[n] = k;
+          order[n++] = o;
+        }
+      }
+      Sorts.sortByKey(keys, order, n);
+      // Groups of one document have no pairs: only the others are gathered.
+      int m = 0;
+      for (int start = 0; start < n; ) {
+        int end = start + 1;
+        while (end < n && keys[end] == keys[start]) {
+          end++;
+        }
+        if (end - start > 1) {
+          System.arraycopy(keys, start, keys, m, end - start);
+          System.arraycopy(order, start, order, m, end - start);
+          m += end - start;
+        }
+        start = end;
+      }
+      for (int ws = 0; ws < m; ) {
+        int we = ws;
+        while (we < m) {
+          int end = we + 1;
+          while (end < m && keys[end] == keys[we]) {
+            end++;
+          }
+          if (we > ws && end - ws > g.slots) {
+            break;
+          }
+          we = end;
+        }
+        g.ensure(we - ws, Math.min(g.slots, m));
+        for (int x = ws; x < we; x++) {
+          g.slotOf[order[x]] = x - ws;
+        }
+        g.fill();
+        reported.addAndGet(
+            g.groupsOnThreads(
+                fingerprints, keys, order, ws, we, b, sketches, threshold, threads, stats, out));
+        for (int x = ws; x < we; x++) {
+          g.slotOf[order[x]] = -1;
+        }
+        ws = we;
+      }
+    }
+    stats.bandNanos = System.nanoTime() - t2;
+    stats.reported.add(reported.get());
+    return reported.get();
+  }
+
+  /**
+   * The band keys and heads of a chosen set of documents, read from {@link Columns}' files in one
+   * pass in order and held in slots: {@code slotOf[ordinal]} is a document's slot, or -1 when it is
+   * not wanted. Heap: 4 bytes per document for {@code slotOf}, {@link Columns#recordBytes()} per
+   * slot.
+   */
+  private static final class Gather {
+    final Columns columns;
+    final int count;
+    final int[] slotOf;
+    final HeadFilter filter;
+    int slots;
+    BandKeys keys;
+    Heads heads;
+
+    Gather(Columns columns, int count, int slots, HeadFilter filter) {
+      this.columns = columns;
+      this.count = count;
+      this.slotOf = new int[count];
+      Arrays.fill(slotOf, -1);
+      this.filter = filter;
+      this.slots = slots;
+      this.keys = new BandKeys(new long[0], columns.bands);
+      this.heads = new Heads(filter, new int[0], new int[0]);
+    }
+
+    /**
+     * Makes room for {@code n} slots, allocating {@code size} (at least n: a band group larger than
+     * the usual window gets its own) when there is less.
+     */
+    void ensure(int n, int size) {
+      if (heads.codes.length < n) {
+        size = Math.max(n, size);
+        keys = new BandKeys(new long[Math.multiplyExact(size, columns.bands)], columns.bands);
+        heads =
+            new Heads(filter, new int[Math.multiplyExact(size, HeadFilter.HEAD)], new int[size]);
+      }
+    }
+
+    /** Reads the keys and head of every document with a slot into it. */
+    void fill() throws java.io.IOException {
+      int bands = columns.bands;
+      FileArray.Cursor k = Objects.requireNonNull(columns.keyFile).cursor();
+      FileArray.Cursor h = Objects.requireNonNull(columns.headFile).cursor();
+      long[] kk = keys.keys;
+      int[] hashes = heads.hashes;
+      int[] codes = heads.codes;
+      long skipKeys = 0;
+      long skipHeads = 0;
+      for (int o = 0; o < count; o++) {
+        int s = slotOf[o];
+        if (s < 0) {
+          skipKeys += 2 * bands;
+          skipHeads += Heads.RECORD;
+          continue;
+        }
+        k.skip(skipKeys);
+        h.skip(skipHeads);
+        skipKeys = 0;
+        skipHeads = 0;
+        for (int b = 0; b < bands; b++) {
+          kk[s * bands + b] = k.nextLong();
+        }
+        h.nextInts(hashes, s * HeadFilter.HEAD, HeadFilter.HEAD);
+        codes[s] = h.nextInt();
+      }
+    }
+
+    /** {@link #groups} over the window {@code [ws, we)} of gathered groups, on every thread. */
+    long groupsOnThreads(
+        long[] fps,
+        long[] bandSorted,
+        int[] order,
+        int ws,
+        int we,
+        int b,
+        IntFunction<ShingleSketch> sketches,
+        double threshold,
+        int threads,
+        Stats stats,
+        PairSink out) {
+      // Parts of whole groups, about 16 per thread, taken in turn.
+      int step = Math.max(1024, (we - ws) / (threads * 16));
+      List<int[]> parts = new ArrayList<>();
+      for (int from = ws; from < we; ) {
+        int to = Math.min(we, from + step);
+        while (to < we && bandSorted[to] == bandSorted[to - 1]) {
+          to++;
+        }
+        parts.add(new int[] {from, to});
+        from = to;
+      }
+      AtomicLong found = new AtomicLong();
+      java.util.concurrent.atomic.AtomicInteger next =
+          new java.util.concurrent.atomic.AtomicInteger();
+      BandKeys k = keys;
+      Heads h = heads;
+      run(
+          Math.min(threads, parts.size()),
+          "neardup-bands-",
+          () -> {
+            for (int p; (p = next.getAndIncrement()) < parts.size(); ) {
+              int[] part = parts.get(p);
+              found.addAndGet(
+                  groups(
+                      fps,
+                      bandSorted,
+                      order,
+                      part[0],
+                      part[1],
+                      ws,
+                      k,
+                      b,
+                      sketches,
+                      h,
+                      threshold,
+                      stats,
+                      out));
+            }
+          });
+      return found.get();
+    }
+  }
+
+  /**
+   * The fingerprint pairs of {@link #findInFiles}, buffered from the all-pairs threads and checked
+   * (band keys shared, head filter, verification) a chunk at a time, with the keys and heads of the
+   * chunk's documents gathered.
+   */
+  private static final class FingerprintPairs {
+    private final Gather g;
+    private final long[] fps;
+    private final IntFunction<ShingleSketch> sketches;
+    private final double threshold;
+    private final int threads;
+    private final Stats stats;
+    private final AtomicLong reported;
+    private final PairSink out;
+    private final long[] pairs;
+    private int n;
+
+    FingerprintPairs(
+        Gather g,
+        long[] fps,
+        IntFunction<ShingleSketch> sketches,
+        double threshold,
+        int threads,
+        Stats stats,
+        AtomicLong reported,
+        PairSink out) {
+      this.g = g;
+      this.fps = fps;
+      this.sketches = sketches;
+      this.threshold = threshold;
+      this.threads = threads;
+      this.stats = stats;
+      this.reported = reported;
+      this.out = out;
+      // Two slots per pair at most: half a window while the all-pairs arrays are held too.
+      this.pairs = new long[Math.max(1, g.slots / 4)];
+    }
+
+    synchronized void add(int i, int j) {
+      if (n == pairs.length) {
+        flush();
+      }
+      pairs[n++] = (long) i << 32 | j;
+    }
+
+    /** Checks the pairs held. */
+    synchronized void flush() {
+      if (n == 0) {
+        return;
+      }
+      int[] slotOf = g.slotOf;
+      for (int p = 0; p < n; p++) {
+        slotOf[(int) (pairs[p] >>> 32)] = -2;
+        slotOf[(int) pairs[p]] = -2;
+      }
+      int used = 0;
+      for (int o = 0; o < slotOf.length; o++) {
+        if (slotOf[o] == -2) {
+          slotOf[o] = used++;
+        }
+      }
+      g.ensure(used, used);
+      try {
+        g.fill();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+      int bands = g.columns.bands;
+      BandKeys keys = g.keys;
+      Heads heads = g.heads;
+      int total = n;
+      java.util.concurrent.atomic.AtomicInteger next =
+          new java.util.concurrent.atomic.AtomicInteger();
+      run(
+          Math.max(1, Math.min(threads, total / 4096)),
+          "neardup-fingerprint-pairs-",
+          () -> {
+            for (int from; (from = next.getAndAdd(4096)) < total; ) {
+              for (int p = from; p < Math.min(total, from + 4096); p++) {
+                int i = (int) (pairs[p] >>> 32);
+                int j = (int) pairs[p];
+                int si = slotOf[i];
+                int sj = slotOf[j];
+                if (keys.share(si, sj, bands)) {
+                  continue; // the band phase verifies it
+                }
+                stats.candidates.increment();
+                if (!heads.mayReach(si, sj)) {
+                  stats.headRejected.increment();
+                  continue;
+                }
+                stats.verified.increment();
+                double s =
+                    ShingleSketch.jaccardAtLeast(sketches.apply(i), sketches.apply(j), threshold);
+                if (s >= threshold) {
+                  out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
+                  reported.incrementAndGet();
+                }
+              }
+            }
+          });
+      for (int p = 0; p < n; p++) {
+        slotOf[(int) (pairs[p] >>> 32)] = -1;
+        slotOf[(int) pairs[p]] = -1;
+      }
+      n = 0;
+    }
+  }
+
+  /** Runs {@code task} on {@code n} new threads and waits for them; rethrows the first failure. */
+  private static void run(int n, String name, Runnable task) {
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    List<Thread> workers = new ArrayList<>();
-    int nThreads = Math.min(threads, bands);
-    for (int w = 0; w < nThreads; w++) {
-      int first = w;
-      Thread t =
+    Thread[] pool = new Thread[n];
+    for (int w = 0; w < n; w++) {
+      pool[w] =
           new Thread(
               () -> {
                 try {
-                  for (int b = first; b < bands; b += nThreads) {
-                    reported.addAndGet(
-                        band(
-                            fps, count, bandKeys, bands, b, sketches, heads, threshold, excluded,
-                            stats, out));
-                  }
+                  task.run();
                 } catch (Throwable e) {
                   failure.compareAndSet(null, e);
                 }
               },
-              "neardup-bands-" + w);
-      workers.add(t);
-      t.start();
+              name + w);
+      pool[w].start();
     }
-    join(workers.toArray(new Thread[0]), failure);
-    stats.bandNanos = System.nanoTime() - t2;
-    stats.reported.add(reported.get());
-    return reported.get();
+    join(pool, failure);
   }
 
   /** Waits for the threads; rethrows the first failure of any of them. */
@@ -618,6 +1009,28 @@ public final class CorpusDedup {
       }
     }
     Sorts.sortByKey(keys, order, n);
+    return groups(fps, keys, order, 0, n, -1, bandKeys, b, sketches, heads, threshold, stats, out);
+  }
+
+  /**
+   * The pairs of the band groups in sorted positions {@code [from, to)} (whole groups: runs of
+   * equal {@code keys}; {@code order} holds their ordinals). Band keys and heads are indexed by
+   * ordinal when {@code base < 0}, else by position minus {@code base} (a gathered window).
+   */
+  private static long groups(
+      long[] fps,
+      long[] keys,
+      int[] order,
+      int from,
+      int n,
+      int base,
+      BandKeys bandKeys,
+      int b,
+      IntFunction<ShingleSketch> sketches,
+      Heads heads,
+      double threshold,
+      Stats stats,
+      PairSink out) {
     long pairs = 0;
     long met = 0;
     long candidates = 0;
@@ -630,8 +1043,7 @@ public final class CorpusDedup {
     long[] columnCounts = new long[TILE * BucketBound.WORDS];
     boolean[] rowCounted = new boolean[TILE];
     boolean[] columnCounted = new boolean[TILE];
-    int[] headScratch = heads.file == null ? null : Heads.scratch();
-    for (int start = 0; start < n; ) {
+    for (int start = from; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
         end++;
@@ -652,44 +1064,48 @@ public final class CorpusDedup {
             Arrays.fill(columns, 0, ye - ys, null);
           }
           for (int x = xs; x < xe; x++) {
+            int ox = order[x];
+            int sx = base < 0 ? ox : x - base;
             for (int y = Math.max(ys, x + 1); y < ye; y++) {
-              int i = Math.min(order[x], order[y]);
-              int j = Math.max(order[x], order[y]);
+              int oy = order[y];
+              int sy = base < 0 ? oy : y - base;
+              int i = Math.min(ox, oy);
+              int j = Math.max(ox, oy);
               met++;
-              if (bandKeys.share(i, j, b)) {
+              if (bandKeys.share(sx, sy, b)) {
                 continue; // an earlier band already verified this pair
               }
               candidates++;
-              if (!heads.mayReach(i, j, headScratch)) {
+              if (!heads.mayReach(sx, sy)) {
                 rejected++;
                 continue;
               }
               int r = x - xs;
-              ShingleSketch sx = rows[r];
-              if (sx == null) {
-                sx = rows[r] = sketches.apply(order[x]);
-                rowCounted[r] = BucketBound.counts(sx, rowCounts, r * BucketBound.WORDS);
+              ShingleSketch kx = rows[r];
+              if (kx == null) {
+                kx = rows[r] = sketches.apply(ox);
+                rowCounted[r] = BucketBound.counts(kx, rowCounts, r * BucketBound.WORDS);
               }
               int c = y - ys;
-              ShingleSketch sy = cols[c];
-              if (sy == null) {
-                sy = cols[c] = sketches.apply(order[y]);
-                colCounted[c] = BucketBound.counts(sy, colCounts, c * BucketBound.WORDS);
+              ShingleSketch ky = cols[c];
+              if (ky == null) {
+                ky = cols[c] = sketches.apply(oy);
+                colCounted[c] = BucketBound.counts(ky, colCounts, c * BucketBound.WORDS);
               }
               if (rowCounted[r]
                   && colCounted[c]
                   && !BucketBound.mayReach(
-                      sx,
+                      kx,
                       rowCounts,
                       r * BucketBound.WORDS,
-                      sy,
+                      ky,
                       colCounts,
                       c * BucketBound.WORDS,
                       threshold)) {
                 bounded++;
                 continue; // cannot reach the threshold: jaccardAtLeast would say so
               }
-              double s = ShingleSketch.jaccardAtLeast(sx, sy, threshold);
+              double s = ShingleSketch.jaccardAtLeast(kx, ky, threshold);
               if (s >= threshold) {
                 out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
                 pairs++;
@@ -719,14 +1135,6 @@ public final class CorpusDedup {
     final HeadFilter filter;
     final int[] hashes;
     final int[] codes;
-    final @Nullable FileArray file;
-
-    private Heads(HeadFilter filter, FileArray file) {
-      this.filter = filter;
-      this.hashes = new int[0];
-      this.codes = new int[0];
-      this.file = file;
-    }
 
     private Heads(int count, double threshold) {
       this(
@@ -739,12 +1147,6 @@ public final class CorpusDedup {
       this.filter = filter;
       this.hashes = hashes;
       this.codes = codes;
-      this.file = null;
-    }
-
-    /** A buffer for {@link #mayReach} of heads in a file: one per thread. */
-    static int[] scratch() {
-      return new int[2 * RECORD];
     }
 
     static Heads of(
@@ -780,58 +1182,33 @@ public final class CorpusDedup {
       return h;
     }
 
-    /**
-     * Whether documents i and j may reach the threshold; {@code scratch} (from {@link #scratch()})
-     * holds their heads while they are compared when the heads are in a file, and is not used
-     * otherwise.
-     */
-    boolean mayReach(int i, int j, int @Nullable [] scratch) {
-      FileArray f = file;
-      if (f == null) {
-        return filter.mayReach(
-            hashes, i * HeadFilter.HEAD, codes[i], j * HeadFilter.HEAD, codes[j]);
-      }
-      f.getInts((long) i * RECORD, scratch, 0, RECORD);
-      f.getInts((long) j * RECORD, scratch, RECORD, RECORD);
-      return filter.mayReach(scratch, 0, scratch[RECORD - 1], RECORD, scratch[2 * RECORD - 1]);
+    /** Whether documents (or gathered slots) i and j may reach the threshold. */
+    boolean mayReach(int i, int j) {
+      return filter.mayReach(hashes, i * HeadFilter.HEAD, codes[i], j * HeadFilter.HEAD, codes[j]);
     }
   }
 
-  /** The band keys of every document: {@code bands} per document, in a heap array or a file. */
+  /** The band keys of every document (or gathered slot): {@code bands} per document, flat. */
   private static final class BandKeys {
-    final long @Nullable [] heap;
-    final @Nullable FileArray file;
+    final long[] keys;
     final int bands;
 
-    BandKeys(long @Nullable [] heap, @Nullable FileArray file, int bands) {
-      this.heap = heap;
-      this.file = file;
+    BandKeys(long[] keys, int bands) {
+      this.keys = keys;
       this.bands = bands;
     }
 
     long get(int i, int b) {
-      long at = (long) i * bands + b;
-      long[] h = heap;
-      return h != null ? h[(int) at] : file.getLong(at);
+      return keys[i * bands + b];
     }
 
     /** Whether documents i and j share a key in any band before {@code limit}. */
     boolean share(int i, int j, int limit) {
-      long[] keys = heap;
-      if (keys != null) {
-        int a = i * bands;
-        int c = j * bands;
-        for (int b = 0; b < limit; b++) {
-          if (keys[a + b] == keys[c + b]) {
-            return true;
-          }
-        }
-        return false;
-      }
-      long a = (long) i * bands;
-      long c = (long) j * bands;
+      long[] k = keys;
+      int a = i * bands;
+      int c = j * bands;
       for (int b = 0; b < limit; b++) {
-        if (file.getLong(a + b) == file.getLong(c + b)) {
+        if (k[a + b] == k[c + b]) {
           return true;
         }
       }

@@ -124,14 +124,22 @@ class CorpusDedupStatsTest {
 
     // Band keys and heads as Columns: in the heap, in files from the first document, and moved to
     // the files part way (with an excluded document among the moved ones): the same pairs, the
-    // same counts as heads given in the heap.
+    // same counts as heads given in the heap. From the files they are read a window at a time:
+    // windows of 7 documents (smaller than a group of 16 copies, which then gets one of its own;
+    // fingerprint pairs checked 3 at a time) and of 100 (several groups each).
     excluded.set(n / 5);
     expected.keySet().removeIf(key -> (key >>> 32) == n / 5 || (key & 0xFFFFFFFFL) == n / 5);
     long[] first = null;
-    for (int heapUpTo : new int[] {n + 10, 0, n / 3, n - 1}) {
+    int[][] settings = {{n + 10, 1 << 20}, {0, 1 << 20}, {n / 3, 7}, {n - 1, 100}, {0, 7}};
+    for (int[] setting : settings) {
+      int heapUpTo = setting[0];
+      CorpusDedup.Columns probe = new CorpusDedup.Columns(bands, tmp, 0);
+      long gatherBytes = (long) setting[1] * probe.recordBytes();
+      probe.close();
+      java.nio.file.Path dir = tmp.resolve("c" + heapUpTo + "-" + setting[1]);
       try (CorpusDedup.Columns columns =
-          new CorpusDedup.Columns(bands, tmp.resolve("c" + heapUpTo), heapUpTo)) {
-        java.nio.file.Files.createDirectories(tmp.resolve("c" + heapUpTo));
+          new CorpusDedup.Columns(bands, dir, heapUpTo, gatherBytes)) {
+        java.nio.file.Files.createDirectories(dir);
         for (int i = 0; i < n; i++) {
           if (!excluded.get(i)) {
             columns.add(i, a[i].sketch().bandKeys(), a[i].sketch().shingles());
@@ -155,21 +163,23 @@ class CorpusDedupStatsTest {
                 stats,
                 AllPairs.defaultScheme(3),
                 (i, j, d, s) -> got.put((long) i << 32 | j, s));
-        assertThat(got).as("heap up to %s", heapUpTo).isEqualTo(expected);
+        assertThat(got).as("heap up to %s, window %s", heapUpTo, setting[1]).isEqualTo(expected);
         assertThat(reported).isEqualTo(expected.size());
         long[] counts = {
           stats.candidates(),
           stats.headRejected(),
           stats.bucketRejected(),
           stats.verified(),
-          stats.sketchReads()
+          stats.sketchReads(),
+          stats.bandPairs(),
+          stats.fingerprintPairs()
         };
         if (first == null) {
           first = counts;
         }
-        assertThat(counts).as("heap up to %s", heapUpTo).isEqualTo(first);
+        assertThat(counts).as("heap up to %s, window %s", heapUpTo, setting[1]).isEqualTo(first);
       }
-      assertThat(tmp.resolve("c" + heapUpTo)).isEmptyDirectory();
+      assertThat(dir).isEmptyDirectory();
     }
   }
 

@@ -89,15 +89,15 @@ final class DedupCommand implements Callable<Integer> {
       names = "--map-sketches-up-to",
       hidden = true,
       paramLabel = "BYTES",
-      description = "Largest sketch file read through a memory map (default: 1 GiB).")
-  long sketchMapLimit = SKETCH_MAP_LIMIT;
+      description = "Largest sketch file read through a memory map (default: half the heap).")
+  long sketchMapLimit = -1;
 
   @Option(
       names = "--columns-in-heap-up-to",
       hidden = true,
       paramLabel = "DOCS",
       description =
-          "Documents whose band keys and heads stay in the heap; past that they go to memory-mapped files (default: 1 per 512 bytes of heap).")
+          "Documents whose band keys and heads stay in the heap; past that they go to files read a window at a time (default: 1 per 512 bytes of heap).")
   int columnsInHeap = -1;
 
   @Spec CommandSpec spec;
@@ -125,7 +125,9 @@ final class DedupCommand implements Callable<Integer> {
           new Corpus(
               work,
               bands,
-              sketchMapLimit,
+              sketchMapLimit >= 0
+                  ? sketchMapLimit
+                  : sketchMapLimitFor(Runtime.getRuntime().maxMemory()),
               columnsInHeap >= 0
                   ? columnsInHeap
                   : columnsInHeapFor(Runtime.getRuntime().maxMemory()));
@@ -178,16 +180,20 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   /**
-   * Sketch files up to this size are mapped (~330 MB at 1M realistic documents); larger ones (3.3
-   * GB at 10M) are read with a system call per sketch, so that the pages read stay the kernel's
-   * page cache instead of adding the whole file to the process's resident set.
+   * Sketch files up to half the heap are mapped (~330 MB at 1M realistic documents, mapped with
+   * -Xmx1g); larger ones (1 GB at 3M, 3.3 GB at 10M) are read with a system call per sketch, so
+   * that the pages read stay the kernel's page cache instead of adding the whole file to the
+   * process's resident set beside a full heap.
    */
-  static final long SKETCH_MAP_LIMIT = 1L << 30;
+  static long sketchMapLimitFor(long maxHeap) {
+    return maxHeap / 2;
+  }
 
   /**
    * Documents whose band keys and heads (116 bytes at 6 bands) are held in a heap of {@code
    * maxHeap} bytes: one per 512 bytes, 2M documents with -Xmx1g (the 1M realistic corpus stays in
-   * the heap); a larger corpus has them in memory-mapped files, which cost no heap.
+   * the heap); a larger corpus has them in files read a window at a time, which cost neither heap
+   * nor resident memory per document.
    */
   static int columnsInHeapFor(long maxHeap) {
     return (int) Math.min(Integer.MAX_VALUE - 8, maxHeap / 512);

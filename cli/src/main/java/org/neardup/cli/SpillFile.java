@@ -156,21 +156,31 @@ final class SpillFile implements Closeable {
    * A reader of the records in ordinal order, after {@link #finish}, through a heap buffer of its
    * own: the file's pages are not mapped into the process. One thread per reader.
    */
-  Sequential sequential() {
+  Sequential sequential() throws IOException {
     if (channel == null) {
       throw new IllegalStateException("finish() the spill file before reading it");
     }
-    return new Sequential();
+    Sequential s = new Sequential();
+    s.nextStart = s.starts.nextLong();
+    return s;
   }
 
-  /** Reads records in ordinal order; see {@link #sequential()}. */
+  /**
+   * Reads records in ordinal order; see {@link #sequential()}. The offsets are read in order too (a
+   * {@link FileArray.Cursor}): neither file's pages join the process's resident set (at 10M
+   * documents the offsets alone are 80 MB).
+   */
   final class Sequential {
     private final ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+    private final FileArray.Cursor starts = offsets.cursor();
 
     /** File offset of buffer position 0. */
     private long bufferStart;
 
     private int next;
+
+    /** Where record {@code next} starts; {@code starts} is at the offset after it. */
+    private long nextStart;
 
     private Sequential() {
       buffer.limit(0);
@@ -190,9 +200,15 @@ final class SpillFile implements Closeable {
                 + ") for a sequential read, got "
                 + ordinal);
       }
+      long start = nextStart;
+      if (ordinal > next) {
+        starts.skip(2L * (ordinal - next - 1));
+        start = starts.nextLong();
+      }
+      long end = starts.nextLong();
       next = ordinal + 1;
-      long start = offsets.getLong(ordinal);
-      int len = (int) (offsets.getLong(ordinal + 1L) - start);
+      nextStart = end;
+      int len = (int) (end - start);
       byte[] b = new byte[len];
       int done = 0;
       while (done < len) {

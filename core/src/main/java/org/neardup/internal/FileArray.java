@@ -25,8 +25,11 @@ import java.nio.file.StandardOpenOption;
  * <p>Cost: a read is a window lookup (the window array is a few references, always in cache) and
  * one load from the map; a page read for the first time is a page fault served from the page cache.
  * Pages read stay in the process's resident set until the maps are garbage collected, so a reader
- * of every entry adds the file's size to the RSS (but not to the heap). The file is in the
- * machine's byte order: it is a scratch file, never a format read by another machine.
+ * of every entry adds the file's size to the RSS (but not to the heap). An array finished with
+ * {@link #finish(boolean) finish(false)} maps nothing: it is read in order through {@link
+ * #cursor()}, positional reads into a buffer of the reader's own, and its pages stay the kernel's
+ * page cache, never the process's memory. The file is in the machine's byte order: it is a scratch
+ * file, never a format read by another machine.
  */
 public final class FileArray implements Closeable {
   /** Bits of the bytes of one window: 1 GiB. */
@@ -107,9 +110,20 @@ public final class FileArray implements Closeable {
 
   /** Ends the write phase and maps the file for reading. */
   public void finish() throws IOException {
+    finish(true);
+  }
+
+  /**
+   * Ends the write phase; maps the file for {@link #getInt}, {@link #getLong} and {@link #getInts}
+   * when {@code map}, otherwise leaves it to be read in order through {@link #cursor()} alone.
+   */
+  public void finish(boolean map) throws IOException {
     Checks.checkState(!finished, "finish() twice");
     flush();
     finished = true;
+    if (!map) {
+      return;
+    }
     long window = 1L << windowBits;
     int windows = (int) Math.max(1, (bytes + window - 1) / window);
     maps = new ByteBuffer[windows];
@@ -145,6 +159,74 @@ public final class FileArray implements Closeable {
     assert len * 4 <= OVERLAP : len;
     long pos = index << 2;
     ints[(int) (pos >>> windowBits)].get((int) ((pos & windowMask) >>> 2), dst, off, len);
+  }
+
+  /**
+   * A reader of the array in order from unit 0, through a heap buffer of its own (positional reads
+   * of 1 MiB): nothing is mapped. One thread per cursor; any number of cursors at once.
+   */
+  public Cursor cursor() {
+    Checks.checkState(finished, "cursor() before finish()");
+    return new Cursor();
+  }
+
+  /** Reads the units of a finished array in order; see {@link #cursor()}. */
+  public final class Cursor {
+    private final ByteBuffer in = ByteBuffer.allocate(1 << 20).order(ByteOrder.nativeOrder());
+
+    /** File position of the next byte the buffer will be filled from. */
+    private long next;
+
+    private Cursor() {
+      in.limit(0);
+    }
+
+    /** The next int (one unit). */
+    public int nextInt() throws IOException {
+      fill(4);
+      return in.getInt();
+    }
+
+    /** The next long (two units). */
+    public long nextLong() throws IOException {
+      fill(8);
+      return in.getLong();
+    }
+
+    /** Copies the next {@code len} units into {@code dst[off, off + len)}. */
+    public void nextInts(int[] dst, int off, int len) throws IOException {
+      for (int k = 0; k < len; k++) {
+        fill(4);
+        dst[off + k] = in.getInt();
+      }
+    }
+
+    /** Passes over the next {@code units} units without copying them. */
+    public void skip(long units) throws IOException {
+      long n = units << 2;
+      int here = in.remaining();
+      if (n <= here) {
+        in.position(in.position() + (int) n);
+        return;
+      }
+      next += n - here;
+      in.limit(0);
+    }
+
+    private void fill(int n) throws IOException {
+      if (in.remaining() >= n) {
+        return;
+      }
+      in.compact();
+      while (in.position() < n) {
+        int got = channel.read(in, next);
+        if (got < 0) {
+          throw new java.io.EOFException(path + " ends at byte " + next);
+        }
+        next += got;
+      }
+      in.flip();
+    }
   }
 
   /** Deletes the file; reads after this fail. */

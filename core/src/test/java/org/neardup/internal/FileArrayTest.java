@@ -87,6 +87,66 @@ class FileArrayTest {
     }
   }
 
+  /**
+   * An array finished without a map is read back in order by cursors, across their 1 MiB buffer's
+   * refills, whether units are read one by one, in runs or skipped; two cursors read independently.
+   */
+  @Test
+  void cursor_unmapped_readsBackInOrderWithSkips() throws IOException {
+    for (long seed = 1; seed <= 3; seed++) {
+      SplittableRandom r = new SplittableRandom(seed);
+      int n = 300_000 + r.nextInt(300_000); // 1.2-2.4 MB: two or three buffer fills
+      int[] want = new int[n];
+      try (FileArray a = new FileArray(tmp.resolve("cursor" + seed))) {
+        for (int i = 0; i < n; i++) {
+          want[i] = r.nextInt();
+          a.appendInt(want[i]);
+        }
+        a.finish(false);
+        FileArray.Cursor whole = a.cursor();
+        FileArray.Cursor c = a.cursor();
+        int[] run = new int[40];
+        int at = 0;
+        while (at < n) {
+          int len = Math.min(n - at, 1 + r.nextInt(run.length));
+          switch (r.nextInt(4)) {
+            case 0 -> {
+              c.nextInts(run, 0, len);
+              assertThat(Arrays.copyOf(run, len))
+                  .as("seed %s at %s", seed, at)
+                  .isEqualTo(Arrays.copyOfRange(want, at, at + len));
+            }
+            case 1 -> {
+              len = Math.min(n - at, r.nextInt(400_000));
+              c.skip(len);
+            }
+            case 2 -> {
+              len = Math.min(n - at, 2);
+              if (len == 2) {
+                long v = c.nextLong();
+                int lo =
+                    java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN ? 0 : 1;
+                assertThat((int) v).isEqualTo(want[at + lo]);
+                assertThat((int) (v >>> 32)).isEqualTo(want[at + 1 - lo]);
+              } else {
+                c.skip(len);
+              }
+            }
+            default -> {
+              len = 1;
+              assertThat(c.nextInt()).as("seed %s at %s", seed, at).isEqualTo(want[at]);
+            }
+          }
+          at += len;
+        }
+        for (int i = 0; i < n; i++) {
+          assertThat(whole.nextInt()).isEqualTo(want[i]);
+        }
+        assertThatThrownBy(whole::nextInt).isInstanceOf(java.io.EOFException.class);
+      }
+    }
+  }
+
   @Test
   void finish_emptyAndMisuse_clearErrors() throws IOException {
     try (FileArray a = new FileArray(tmp.resolve("empty"))) {
@@ -96,6 +156,11 @@ class FileArrayTest {
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("after finish");
       assertThatThrownBy(a::finish).isInstanceOf(IllegalStateException.class);
+    }
+    try (FileArray a = new FileArray(tmp.resolve("open"))) {
+      assertThatThrownBy(a::cursor)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("before finish");
     }
     Files.writeString(tmp.resolve("taken"), "x");
     assertThatThrownBy(() -> new FileArray(tmp.resolve("taken")))
