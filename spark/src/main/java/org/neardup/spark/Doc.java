@@ -30,8 +30,17 @@ public final class Doc implements Serializable {
   /** The encoded shingle sketch (empty without verification). */
   public byte[] sketch = new byte[0];
 
-  /** The bytes to write to unique.jsonl or duplicates.jsonl. */
+  /**
+   * The bytes to write to unique.jsonl or duplicates.jsonl; for a JSONL or lines document, empty
+   * until the write reads its line again ({@link SplitRecords}).
+   */
   public byte[] record = new byte[0];
+
+  /**
+   * For a JSONL or lines document, a checksum of its line (0 for a line over the size limit), so
+   * that the write's second read of the line can tell that the file changed.
+   */
+  public int lineCheck;
 
   /**
    * For a document of an earlier run (incremental mode): the ordinal of its representative, which

@@ -40,6 +40,7 @@ import org.neardup.text.LineReader;
  */
 final class DocumentReader {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final byte[] NO_BYTES = new byte[0];
 
   /** One split of one file, and after the counting pass where its documents and lines start. */
   static final class Split implements Serializable {
@@ -90,7 +91,8 @@ final class DocumentReader {
       DedupSettings settings,
       long firstOrdinal,
       long[] countOut,
-      int allFiles) {
+      int allFiles,
+      List<SplitRecords.@Nullable Source> sources) {
     List<Split> splits = splits(files, settings.inputPartitions);
     if (splits.isEmpty()) {
       return jsc.emptyRDD();
@@ -120,6 +122,10 @@ final class DocumentReader {
       line += counts.get(i)[1];
     }
     countOut[0] = doc - firstOrdinal;
+    for (Split s : splits) {
+      InputFiles.File f = files.get(s.file);
+      sources.add(SplitRecords.Source.rereads(f.format()) ? new SplitRecords.Source(s, f) : null);
+    }
     if (doc > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
           "more than " + Integer.MAX_VALUE + " documents in one run; split the corpus");
@@ -268,7 +274,15 @@ final class DocumentReader {
         d.error =
             "document of " + lines.byteLength() + " bytes exceeds --max-doc-bytes " + maxBytes;
       } else {
-        analyse(d, decoder, lines.copy(), f.format(), settings, analyzer);
+        byte[] bytes = lines.copy();
+        d.lineCheck = SplitRecords.check(bytes);
+        analyse(d, decoder, bytes, f.format(), settings, analyzer);
+      }
+      if (SplitRecords.Source.rereads(f.format())) {
+        // Read again when the split is written (SplitRecords): every pass over the cache would
+        // otherwise copy them.
+        d.record = NO_BYTES;
+        d.location = "";
       }
       next = d;
       return true;
@@ -321,16 +335,18 @@ final class DocumentReader {
       d.error = "text has no letters or digits";
       return;
     }
-    d.record =
-        record != null
-            ? record
-            : ("{\"id\":" + d.idJson + ",\"text\":" + quote(text) + "}")
-                .getBytes(StandardCharsets.UTF_8);
+    d.record = record != null ? record : textRecord(d.idJson, text);
     d.fingerprint = a.fingerprint();
     if (analyzer.shingler() != null) {
       d.sketch = a.sketch().shingles().encode();
       d.bandKeys = a.sketch().bandKeys().clone();
     }
+  }
+
+  /** The record {@code {"id":...,"text":...}} of a document given as a text. */
+  static byte[] textRecord(@Nullable String idJson, String text) {
+    return ("{\"id\":" + idJson + ",\"text\":" + quote(text) + "}")
+        .getBytes(StandardCharsets.UTF_8);
   }
 
   /** The text of a JSONL record, or null with {@code d.error} set. */

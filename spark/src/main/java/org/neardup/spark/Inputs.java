@@ -6,11 +6,13 @@ import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads every input, text and Parquet, into one RDD of documents numbered in input order: each
  * partition holds a range of ordinals in ascending order, the partitions in order ({@link
- * OrdinalRanges}).
+ * OrdinalRanges}). For each partition, {@code sources} gets the text split whose records are read
+ * again at write time ({@link SplitRecords}), or null when its documents carry their records.
  */
 final class Inputs {
   private Inputs() {}
@@ -21,7 +23,8 @@ final class Inputs {
       List<InputFiles.File> files,
       HadoopConf conf,
       DedupSettings settings,
-      long firstOrdinal) {
+      long firstOrdinal,
+      List<SplitRecords.@Nullable Source> sources) {
     // Consecutive runs of text files and of Parquet files, each numbered after the ones before.
     JavaRDD<Doc> all = null;
     long next = firstOrdinal;
@@ -43,8 +46,11 @@ final class Inputs {
                 : rows.mapToPair(d -> new scala.Tuple2<>(d.ordinal, d))
                     .sortByKey(true, rows.getNumPartitions())
                     .values();
+        for (int p = 0; p < part.getNumPartitions(); p++) {
+          sources.add(null); // the records are in the documents
+        }
       } else {
-        part = DocumentReader.read(jsc, run, conf, settings, next, count, files.size());
+        part = DocumentReader.read(jsc, run, conf, settings, next, count, files.size(), sources);
       }
       next += count[0];
       all = all == null ? part : all.union(part);

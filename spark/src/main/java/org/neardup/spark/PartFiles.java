@@ -16,6 +16,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.jspecify.annotations.Nullable;
 import scala.Tuple2;
 
 /**
@@ -71,11 +72,15 @@ final class PartFiles {
    * Writes the four directories under {@code dir} and returns what was seen, the partitions'
    * results merged in partition (input) order.
    *
+   * @param sources per partition of {@code decided}, the text split whose records and locations are
+   *     read again ({@link SplitRecords}), or null
    * @param wanted ordinals of the documents whose ids the driver needs (the biggest clusters'
    *     representatives, the copies whose pairs are written where they are)
    */
   static Seen write(
       JavaRDD<Tuple2<Doc, Fact>> decided,
+      List<SplitRecords.@Nullable Source> sources,
+      int maxBytes,
       HadoopConf conf,
       String dir,
       boolean verify,
@@ -85,8 +90,13 @@ final class PartFiles {
     List<Seen> parts =
         decided
             .mapPartitionsWithIndex(
-                (index, it) ->
-                    List.of(writePartition(index, it, conf, dir, verify, asked.value())).iterator(),
+                (index, it) -> {
+                  SplitRecords.Source source = sources.get(index);
+                  Iterator<Tuple2<Doc, Fact>> docs =
+                      source == null ? it : SplitRecords.fill(it, source, conf, maxBytes);
+                  return List.of(writePartition(index, docs, conf, dir, verify, asked.value()))
+                      .iterator();
+                },
                 true)
             .collect();
     Seen all = new Seen();

@@ -114,7 +114,15 @@ public final class SparkDedupJob {
       firstNew =
           earlier.isEmpty() ? 0 : earlier.map(d -> d.ordinal).max(Comparator.naturalOrder()) + 1;
     }
-    JavaRDD<Doc> batch = Inputs.read(spark, jsc, files, conf, settings, firstNew);
+    List<SplitRecords.@Nullable Source> sources = new ArrayList<>();
+    JavaRDD<Doc> batch = Inputs.read(spark, jsc, files, conf, settings, firstNew, sources);
+    if (sources.size() != batch.getNumPartitions()) {
+      throw new IllegalStateException(
+          "expected one record source per partition: "
+              + batch.getNumPartitions()
+              + ", got "
+              + sources.size());
+    }
     batch.persist(StorageLevel.MEMORY_AND_DISK_SER());
     cached.add(batch);
     OrdinalRanges ranges = OrdinalRanges.of(batch);
@@ -331,7 +339,9 @@ public final class SparkDedupJob {
     // brings their ids, so that their pairs are written where they are (PairLines).
     java.util.HashSet<Integer> wanted = new java.util.HashSet<>(biggestReps);
     wanted.addAll(copies(jsc, members, hotShapes));
-    PartFiles.Seen seen = PartFiles.write(decided, conf, staging.toString(), verify, wanted);
+    PartFiles.Seen seen =
+        PartFiles.write(
+            decided, sources, settings.maxDocBytes, conf, staging.toString(), verify, wanted);
     java.util.Map<Integer, String> allIds = new java.util.HashMap<>();
     for (Tuple2<Integer, String> e : seen.ids) {
       allIds.put(e._1(), e._2());
