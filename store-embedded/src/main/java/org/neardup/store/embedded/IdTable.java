@@ -16,7 +16,8 @@ import org.neardup.verify.BandIndex;
  * hash's low 16 bits and the slot, bucketed by its top 16 bits), merged as a binary counter. It
  * replaced a hash table of 8-byte slots (10.7 to 21 bytes per id): 5 to 15 bytes less per document.
  * A lookup binary-searches each run (about n / 2^23 + 7 of them at n ids); growth never rehashes
- * more than 2^16 entries or merges more than a run's worth at once.
+ * more than 2^16 entries or merges more than a run's worth at once. At open, a snapshot's ids are
+ * filed in bulk ({@link #putDeferred}): up to 2^23 of them sorted into a run at once.
  */
 final class IdTable {
   /*
