@@ -2,6 +2,8 @@
 package org.neardup;
 
 import org.neardup.internal.LongIntMap;
+import org.neardup.internal.PagedLongArray;
+import org.neardup.verify.BandIndex;
 import org.neardup.verify.SketchStore;
 
 /**
@@ -29,6 +31,9 @@ final class Compaction {
     long[] fps = new long[n];
     long[] ords = new long[n];
     int next = 0;
+    // Band keys of the ordinals from pendingFrom on, added to the band index a run at a time.
+    PagedLongArray pending = new PagedLongArray();
+    int pendingFrom = 0;
     for (int o = old.removed.nextClearBit(0); o < old.count; o = old.removed.nextClearBit(o + 1)) {
       int i = next++;
       long docId = old.ids.docId(o);
@@ -45,6 +50,14 @@ final class Compaction {
         len = slice.length;
       }
       out.appendUnindexed(fp, sketch, off, len);
+      if (out.bands != null) {
+        pending.append(out.keyBuffer, 0, out.bandCount);
+        if (pending.size() >= BandIndex.MAX_RUN) {
+          out.bands.addAll(pending, 0, out.bandCount, pendingFrom, i + 1 - pendingFrom);
+          pending = new PagedLongArray();
+          pendingFrom = i + 1;
+        }
+      }
       int root = old.clusters.find(o);
       int earliest = newRoot.get(root);
       if (earliest < 0) {
@@ -56,6 +69,9 @@ final class Compaction {
       ords[i] = i;
     }
     assert next == n : "live count " + n + ", found " + next;
+    if (out.bands != null) {
+      out.bands.addAll(pending, 0, out.bandCount, pendingFrom, n - pendingFrom);
+    }
     out.publish(fps, ords, n);
     return out;
   }

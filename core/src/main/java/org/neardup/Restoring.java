@@ -86,6 +86,9 @@ final class Restoring {
         }
       }
     }
+    if (docs.bands != null) {
+      docs.bands.addAll(batch.bandKeys, 0, bandCount, first, n);
+    }
     docs.publish(fps, ords, n);
   }
 }

@@ -115,7 +115,8 @@ final class StoredDocuments {
    * Appends one document's columns without indexing its fingerprint (the caller adds a whole run to
    * the index at once, then {@link #publish}es it): its docId is already in {@link #ids}; its
    * fingerprint, a singleton cluster, and when verifying its band keys ({@code keyBuffer}) and
-   * sketch {@code [off, off + len)}.
+   * sketch {@code [off, off + len)} go to the sketch store, but not to the band index: the caller
+   * adds a run of ordinals' keys there at once ({@link BandIndex#addAll}) before it publishes them.
    */
   void appendUnindexed(long fingerprint, byte @Nullable [] sketch, int off, int len) {
     int ordinal = count++;
@@ -125,7 +126,6 @@ final class StoredDocuments {
     if (bands != null) {
       int pooled = sketches.add(keyBuffer, bandCount, sketch == null ? NO_BYTES : sketch, off, len);
       assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
-      bands.add(keyBuffer, ordinal);
     }
     live++;
   }

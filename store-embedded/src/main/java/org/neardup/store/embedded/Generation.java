@@ -57,8 +57,20 @@ final class Generation {
 
   /** Records a document the engine has just stored. */
   void add(long docId, byte[] id, int hash, long timestamp, long expiresAt) {
+    add(docId, id, hash, timestamp, expiresAt, false);
+  }
+
+  /**
+   * As {@link #add(long, byte[], int, long, long)}; with {@code unique}, the caller knows the id is
+   * not held, and the id table files it in bulk later ({@link IdTable#putDeferred}).
+   */
+  void add(long docId, byte[] id, int hash, long timestamp, long expiresAt, boolean unique) {
     int slot = docs.add(docId, id, 0, id.length, timestamp, expiresAt);
-    ids.put(hash, slot);
+    if (unique) {
+      ids.putDeferred(hash, slot);
+    } else {
+      ids.put(hash, slot);
+    }
   }
 
   /** Removes a live document from the engine and the id table. */

@@ -235,6 +235,7 @@ final class StoreLoader {
         if (apart && sketches != null) {
           restorer.takeSketchesFrom(sketches);
         }
+        restorer.beginSnapshot();
         restorers.put(e.number(), restorer);
       }
       while (r.next()) {
@@ -250,6 +251,9 @@ final class StoreLoader {
         } catch (IllegalArgumentException | IllegalStateException e) {
           throw new CorruptStoreException(file, "a document does not decode: " + e.getMessage());
         }
+      }
+      for (Restorer restorer : restorers.values()) {
+        restorer.endSnapshot();
       }
     }
   }
