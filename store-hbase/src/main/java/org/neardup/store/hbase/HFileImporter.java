@@ -214,7 +214,8 @@ final class HFileImporter implements CollectionTransfer.Importer {
     // removed before the export (as the puts' importer keeps the first it sees).
     if (root == o) {
       rootOrdinals.add(root);
-      rootNames.add(bytes(r.cluster()));
+      // A root's cluster is mostly named by its id: the same bytes, not a second copy.
+      rootNames.add(r.cluster().equals(r.id()) ? id : bytes(r.cluster()));
     } else if (!holds(doc, root) && removedRoots.add(root)) {
       rootOrdinals.add(root);
       rootNames.add(bytes(r.cluster()));

@@ -2,8 +2,15 @@
 package org.neardup.store.hbase;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
 import org.apache.hadoop.hbase.testing.TestingHBaseClusterOption;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -40,6 +47,27 @@ final class MiniHBase implements BeforeAllCallback, ExtensionContext.Store.Close
                 .build());
     c.start();
     return c;
+  }
+
+  /**
+   * The table's size on disk after a flush and a major compaction (waited for up to 20 minutes):
+   * its directory in HDFS, the store files plus a few hundred bytes of region and table descriptors
+   * (region metrics give store file sizes in whole megabytes).
+   */
+  static long onDisk(Configuration conf, TableName table) throws Exception {
+    try (Connection conn = ConnectionFactory.createConnection(conf);
+        Admin admin = conn.getAdmin()) {
+      admin.flush(table);
+      admin.majorCompact(table);
+      Thread.sleep(2_000);
+      long deadline = System.currentTimeMillis() + 1_200_000;
+      while (admin.getCompactionState(table) != CompactionState.NONE
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(500);
+      }
+      Path dir = CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(conf), table);
+      return dir.getFileSystem(conf).getContentSummary(dir).getLength();
+    }
   }
 
   /** The shared cluster's configuration. */
