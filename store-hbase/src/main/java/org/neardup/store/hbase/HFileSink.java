@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  * encoding, no compression. Not thread-safe.
  */
 final class HFileSink implements Closeable {
+  /** The files' block size (HBase's default); {@link CellBuilder}'s ring is sized to it. */
+  static final int BLOCK_SIZE = 64 * 1024;
+
   private final Configuration conf;
   private final FileSystem fs;
   private final Path dir;
@@ -60,7 +63,7 @@ final class HFileSink implements Closeable {
             .withIncludesMvcc(false)
             .withCompression(Compression.Algorithm.NONE)
             .withDataBlockEncoding(encoding)
-            .withBlockSize(64 * 1024)
+            .withBlockSize(BLOCK_SIZE)
             .withColumnFamily(family)
             .build();
   }
