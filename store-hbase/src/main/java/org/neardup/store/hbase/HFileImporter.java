@@ -49,9 +49,10 @@ import org.neardup.store.StoredRecord;
  * member, root-id and expiry rows, which sort otherwise, are sorted at {@link #finish()} and follow
  * in one pass (kinds {@code d < i < m < r < x}), on one thread. Index table, on another: the block
  * rows of each table t sorted by block value, then fingerprint, then ordinal (stable radix passes:
- * fingerprint, then block value), and the band rows by band key, merged into row order and written
- * as two halves by first byte (the second half on whichever thread is free first). Every file set
- * starts a new file at each region's start key, so a region gets one file per half that reaches it.
+ * fingerprint, then block value; one task per table), and the band rows by band key, merged into
+ * row order and written in four parts split at region starts (one task each; the documents thread
+ * takes tasks once it is done). Every file set starts a new file at each region's start key, so a
+ * region gets one file.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
@@ -108,6 +109,8 @@ final class HFileImporter implements CollectionTransfer.Importer {
   // over records in batches of DOC_BATCH, at most IN_FLIGHT batches ahead of the writer.
   private static final int DOC_BATCH = 4096;
   private static final int IN_FLIGHT = 4;
+  // The index's rows are written in this many parts, split at region starts, one task each.
+  private static final int INDEX_PARTS = 4;
   private final ExecutorService docWriter =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -324,9 +327,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
     try {
       // Two jobs, one per thread: the documents table's rows after the document rows (ids, then
       // cluster members, cluster ids and expiry rows, in the same files: one file per region, as
-      // a region that receives 3 files compacts them at once), and the index's rows, whose second
-      // half (by first byte) the first free thread writes. They share nothing but what add()
-      // collected, which all only read.
+      // a region that receives 3 files compacts them at once), and the index's rows, whose table
+      // sorts and parts the first free thread takes. They share nothing but what add() collected,
+      // which all only read.
       int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
@@ -455,46 +458,68 @@ final class HFileImporter implements CollectionTransfer.Importer {
   }
 
   /**
-   * The index's files: block and band rows, written in two halves by the rows' first byte, one here
-   * and one on {@code pool} (or here too if no thread of the pool took it first).
+   * The index's files: block and band rows, sorted per table and written in parts by the rows'
+   * first byte, each here or on {@code pool} (whichever thread is free first).
    */
   private List<Path> writeIndexRows(int n, int uid, ExecutorService pool) throws IOException {
     // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
-    // bytes, flag), so that each region gets one file per half.
+    // bytes, flag), written in INDEX_PARTS parts split at region starts, so that each region gets
+    // one file. The tables' sorts and the parts are tasks of their own, which this thread runs
+    // unless a free pool thread (the documents job's, once it is done) has taken them first: the
+    // index has more work than the documents table, and this way both threads share it.
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
     int[] byFingerprint =
         SortOrder.byKey(SortOrder.identity(n), docData.array(), FIELDS, FINGERPRINT, 64);
-    int[][] orders = new int[tables + 1][];
-    long[] blockValues = new long[n];
+    List<FutureTask<int[]>> sorts = new ArrayList<>();
     for (int t = 0; t < tables; t++) {
-      int bits = scheme.keyBits(t);
-      for (int d = 0; d < n; d++) {
-        blockValues[d] = Rows.blockValue(scheme, t, fingerprint(d)) >>> (64 - bits);
-      }
-      orders[t] =
-          SortOrder.byKey(
-              t == tables - 1 ? byFingerprint : byFingerprint.clone(), blockValues, bits);
+      int table = t;
+      sorts.add(
+          new FutureTask<>(
+              () -> {
+                int bits = scheme.keyBits(table);
+                long[] blockValues = new long[n];
+                for (int d = 0; d < n; d++) {
+                  blockValues[d] = Rows.blockValue(scheme, table, fingerprint(d)) >>> (64 - bits);
+                }
+                return SortOrder.byKey(byFingerprint.clone(), blockValues, bits);
+              }));
     }
-    blockValues = null;
+    sorts.forEach(pool::execute);
+    int[][] orders = new int[tables + 1][];
     orders[tables] = SortOrder.byKey(SortOrder.identity(bandKeys.size()), bandKeys.array(), 64);
-    // The halves meet at the middle region's start (its first byte), so that most regions get
-    // their rows from one half only.
-    int split = indexStarts.length > 1 ? indexStarts[indexStarts.length / 2][0] & 0xFF : 0x80;
-    int[] mid = new int[tables + 1];
-    int[] from = new int[tables + 1];
-    int[] to = new int[tables + 1];
-    for (int t = 0; t <= tables; t++) {
-      mid[t] = firstAtOrAfter(scheme, orders, t, split);
-      to[t] = orders[t].length;
+    for (int t = 0; t < tables; t++) {
+      sorts.get(t).run(); // a no-op if a pool thread has started it
+      orders[t] = await(sorts.get(t));
     }
-    FutureTask<List<Path>> high =
-        new FutureTask<>(() -> mergeIndexRows(scheme, orders, mid, to, uid, "index-b"));
-    pool.execute(high);
-    List<Path> files = new ArrayList<>(mergeIndexRows(scheme, orders, from, mid, uid, "index-a"));
-    high.run(); // a no-op if a pool thread has started it
-    files.addAll(await(high));
+    sorts = null;
+    // Part p starts at the first byte of region start indexStarts[p * starts / parts].
+    int parts = indexStarts.length > 1 ? Math.min(INDEX_PARTS, indexStarts.length) : 1;
+    int[][] bounds = new int[parts + 1][tables + 1];
+    for (int p = 1; p <= parts; p++) {
+      for (int t = 0; t <= tables; t++) {
+        bounds[p][t] =
+            p == parts
+                ? orders[t].length
+                : firstAtOrAfter(
+                    scheme, orders, t, indexStarts[p * indexStarts.length / parts][0] & 0xFF);
+      }
+    }
+    List<FutureTask<List<Path>>> merges = new ArrayList<>();
+    for (int p = 1; p < parts; p++) {
+      int[] from = bounds[p];
+      int[] to = bounds[p + 1];
+      String name = "index-" + (char) ('a' + p);
+      merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, orders, from, to, uid, name)));
+    }
+    merges.forEach(pool::execute);
+    List<Path> files =
+        new ArrayList<>(mergeIndexRows(scheme, orders, bounds[0], bounds[1], uid, "index-a"));
+    for (FutureTask<List<Path>> m : merges) {
+      m.run(); // a no-op if a pool thread has started it
+      files.addAll(await(m));
+    }
     return files;
   }
 
