@@ -38,7 +38,7 @@ import org.neardup.store.StoredRecord;
  * in one run on one mini-cluster in this JVM. Runs only when asked, through {@code
  * benchmarks/hbase-bulk-load.sh} or {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk=N
- * [-Dneardup.hbase.puts=P] [-Dneardup.hbase.scheme=5:2] [-Dneardup.hbase.compact=true]}; writes
+ * [-Dneardup.hbase.puts=P] [-Dneardup.hbase.scheme=4:1,5:2] [-Dneardup.hbase.compact=true]}; writes
  * store-hbase/target/hbase-bulk-load.txt. With {@code compact}, each import's tables are then
  * flushed and major-compacted (the index encoded FAST_DIFF as its family says) and their bytes on
  * disk per fingerprint reported.
@@ -74,12 +74,12 @@ class HBaseBulkLoadBench {
               .withLexicon(CollectionSettings.NO_LEXICON)
               .withVerify(false)
               .withRetention(Duration.ofDays(2));
-      CollectionSettings settings =
-          base.withAnalysis(
-              base.analysis()
-                  .withScheme(
-                      BlockScheme.parse(System.getProperty("neardup.hbase.scheme", "4:1"))));
-      report.add("scheme: " + settings.analysis().scheme());
+      List<CollectionSettings> schemes = new ArrayList<>();
+      for (String scheme : System.getProperty("neardup.hbase.scheme", "4:1").split(",")) {
+        schemes.add(base.withAnalysis(base.analysis().withScheme(BlockScheme.parse(scheme))));
+      }
+      CollectionSettings settings = schemes.get(0);
+      report.add("schemes: " + System.getProperty("neardup.hbase.scheme", "4:1"));
       long t0 = System.nanoTime();
       long[] sample = write(dump, settings, Math.max(n, p));
       report.add(
@@ -90,11 +90,14 @@ class HBaseBulkLoadBench {
               Files.size(dump),
               (System.nanoTime() - t0) / 1e9));
       save();
-      if (p > 0) {
-        run(cluster, dump, settings, "puts", p, sample);
-      }
-      if (n > 0) {
-        run(cluster, dump, settings, "hfiles", n, sample);
+      // The dump's header names the first scheme; an import takes the scheme it is given.
+      for (CollectionSettings s : schemes) {
+        if (p > 0) {
+          run(cluster, dump, s, "puts", p, sample);
+        }
+        if (n > 0) {
+          run(cluster, dump, s, "hfiles", n, sample);
+        }
       }
     } finally {
       Files.deleteIfExists(dump);
@@ -160,7 +163,8 @@ class HBaseBulkLoadBench {
       long[] sample)
       throws Exception {
     Map<String, String> options = new HashMap<>();
-    options.put("table-prefix", "bulk_" + mode);
+    BlockScheme scheme = settings.analysis().scheme();
+    options.put("table-prefix", "bulk_" + mode + scheme.blocks() + scheme.required());
     options.put("import", mode);
     try (HBaseStore store =
         (HBaseStore)
@@ -223,8 +227,8 @@ class HBaseBulkLoadBench {
       assertThat(found).isEqualTo(queried);
       if (Boolean.getBoolean("neardup.hbase.compact")) {
         long t1 = System.nanoTime();
-        long index = MiniHBase.onDisk(cluster.getConf(), store.index);
-        long docs = MiniHBase.onDisk(cluster.getConf(), store.docs);
+        long index = MiniHBase.onDisk(cluster, store.index);
+        long docs = MiniHBase.onDisk(cluster, store.docs);
         report.add(
             String.format(
                 Locale.ROOT,

@@ -230,7 +230,7 @@ class HBaseStoreBench {
       double blockRows =
           metrics.get("hbase_block_rows_read").doubleValue()
               / metrics.get("hbase_probes").doubleValue();
-      long bytes = MiniHBase.onDisk(cluster.getConf(), store.index);
+      long bytes = MiniHBase.onDisk(cluster, store.index);
       report.add(
           String.format(
               Locale.ROOT,
