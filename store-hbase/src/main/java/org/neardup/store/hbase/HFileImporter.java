@@ -59,10 +59,10 @@ import org.neardup.store.StoredRecord;
  *
  * <p>Memory: the client holds per document its ordinal, fingerprint, root and expiry (32 bytes, up
  * to 48 with the lists' room to grow), its id's bytes (~ 24 + id length) and its cluster's id when
- * it is a root, then at {@link #finish()} 8 bytes per sort of documents and 4 per block table;
- * about 200 bytes per fingerprint-only document at the peak (10M: about 2 GB), plus about 30 per
- * band key. Sketches are not held: the document rows go to their file as they come. Not
- * thread-safe.
+ * it is a root (a root's id's bytes, shared), then at {@link #finish()} 8 bytes per sort of
+ * documents and 4 per block table, plus 16 per table sort running (two at a time); about 200 bytes
+ * per fingerprint-only document at the peak (10M: about 2 GB), plus about 30 per band key. Sketches
+ * are not held: the document rows go to their file as they come. Not thread-safe.
  */
 final class HFileImporter implements CollectionTransfer.Importer {
   private static final byte[] REC = bytes("r");
