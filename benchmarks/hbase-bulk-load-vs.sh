@@ -8,19 +8,13 @@
 # Usage: benchmarks/hbase-bulk-load-vs.sh OLD_COMMIT ROUNDS [hbase-bulk-load.sh arguments...]
 #   e.g. benchmarks/hbase-bulk-load-vs.sh d39c087 1 1000000 0 3g   (about 4-5 minutes on a quiet box)
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/hbase-lib.sh"
 old_commit="$1"
 rounds="$2"
 shift 2
-old="$(mktemp -d /tmp/neardup-hbase-old.XXXXXX)"
-trap 'rm -rf "$old"' EXIT
-git -C "$root" archive "$old_commit" | tar -x -C "$old"
 bench=store-hbase/src/test/java/org/neardup/store/hbase
-cp "$root/$bench/HBaseBulkLoadBench.java" "$root/$bench/MiniHBase.java" "$old/$bench/"
-cp "$root/benchmarks/hbase-bulk-load.sh" "$old/benchmarks/"
-git -C "$old" init -q
-git -C "$old" add -A
-git -C "$old" -c user.name=bench -c user.email=bench@localhost commit -q -m "$old_commit + bench"
+old_tree "$old_commit" "$bench/HBaseBulkLoadBench.java" "$bench/MiniHBase.java" \
+  benchmarks/hbase-bulk-load.sh
 summary=()
 for ((i = 1; i <= rounds; i++)); do
   for side in old new; do

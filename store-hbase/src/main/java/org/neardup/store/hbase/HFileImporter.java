@@ -8,6 +8,7 @@ import static org.neardup.store.hbase.HBaseStore.bytes;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -43,29 +44,32 @@ import org.neardup.store.StoredRecord;
  * as timestamp, so that the collection answers as one built by inserts. Cells are built straight
  * into KeyValue bytes ({@link CellBuilder}); files carry no block encoding (a compaction encodes
  * them later). Documents table: the document rows go to the files as records arrive (they sort by
- * ordinal, the dump's order); the id, member, root-id and expiry rows, which sort otherwise, are
- * sorted at {@link #finish()} and follow in one pass (kinds {@code d < i < m < r < x}), on one
- * thread. Index table, on another: the block rows of each table t sorted by block value, then
- * fingerprint, then ordinal (stable radix passes: fingerprint, then block value), and the band rows
- * by band key, merged into row order and written as two halves by first byte (the second half on
- * whichever thread is free first). Every file set starts a new file at each region's start key, so
- * a region gets one file per half that reaches it.
+ * ordinal, the dump's order), written on a thread of their own from batches that {@link
+ * #add(StoredRecord)} hands over, so that reading the dump and writing take both cores; the id,
+ * member, root-id and expiry rows, which sort otherwise, are sorted at {@link #finish()} and follow
+ * in one pass (kinds {@code d < i < m < r < x}), on one thread. Index table, on another: the block
+ * rows of each table t sorted by block value, then fingerprint, then ordinal (stable radix passes:
+ * fingerprint, then block value; one task per table), and the band rows by band key, merged into
+ * row order and written in four parts split at region starts (one task each; the documents thread
+ * takes tasks once it is done). Every file set starts a new file at each region's start key, so a
+ * region gets one file.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
  *
  * <p>Memory: the client holds per document its ordinal, fingerprint, root and expiry (32 bytes, up
  * to 48 with the lists' room to grow), its id's bytes (~ 24 + id length) and its cluster's id when
- * it is a root, then at {@link #finish()} 8 bytes per sort of documents and 4 per block table;
- * about 200 bytes per fingerprint-only document at the peak (10M: about 2 GB), plus about 30 per
- * band key. Sketches are not held: the document rows go to their file as they come. Not
- * thread-safe.
+ * it is a root (a root's id's bytes, shared), then at {@link #finish()} 8 bytes per sort of
+ * documents and 4 per block table, plus 16 per table sort running (two at a time); about 200 bytes
+ * per fingerprint-only document at the peak (10M: about 2 GB), plus about 30 per band key. Sketches
+ * are not held: the document rows go to their file as they come. Not thread-safe.
  */
 final class HFileImporter implements CollectionTransfer.Importer {
   private static final byte[] REC = bytes("r");
   private static final byte[] SKETCH = bytes("s");
   private static final byte[] ROOT = bytes("p");
   private static final byte[] EMPTY = new byte[0];
+  private static final long[] NO_KEYS = new long[0];
 
   private final HBaseStore store;
   private final HBaseCollection c;
@@ -80,11 +84,18 @@ final class HFileImporter implements CollectionTransfer.Importer {
   private final HFileSink docs;
   private final CellBuilder docCells;
 
-  // Per document, in ordinal order (HBase ordinals: the dump's + 1).
-  private final LongList ordinals = new LongList();
-  private final LongList fingerprints = new LongList();
-  private final LongList roots = new LongList();
-  private final LongList expiries = new LongList();
+  // Per document, in ordinal order (HBase ordinals: the dump's + 1), 4 longs side by side: ordinal,
+  // fingerprint, root, expiry (the FIELDS offsets). The writers read them in sorted orders, at
+  // random documents: side by side they are one cache miss instead of one per array.
+  private static final int FIELDS = 4;
+  private static final int ORDINAL = 0;
+  private static final int FINGERPRINT = 1;
+  private static final int ROOT_FIELD = 2;
+  private static final int EXPIRY = 3;
+  private final LongList docData = new LongList();
+  private int docCount;
+  // Whether every ordinal so far is its document's index + 1 (no gaps in the dump).
+  private boolean dense = true;
   private final List<byte[]> ids = new ArrayList<>();
   // Band keys and the index of their document.
   private final LongList bandKeys = new LongList();
@@ -93,6 +104,22 @@ final class HFileImporter implements CollectionTransfer.Importer {
   private final LongList rootOrdinals = new LongList();
   private final List<byte[]> rootNames = new ArrayList<>();
   private final Set<Long> removedRoots = new HashSet<>();
+
+  // Document rows are written on a thread of their own while add() goes on reading: add() hands
+  // over records in batches of DOC_BATCH, at most IN_FLIGHT batches ahead of the writer.
+  private static final int DOC_BATCH = 4096;
+  private static final int IN_FLIGHT = 4;
+  // The index's rows are written in this many parts, split at region starts, one task each.
+  private static final int INDEX_PARTS = 4;
+  private final ExecutorService docWriter =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "neardup-hfile-docs");
+            t.setDaemon(true);
+            return t;
+          });
+  private final ArrayDeque<Future<?>> docBatches = new ArrayDeque<>();
+  private List<StoredRecord> docBatch = new ArrayList<>(DOC_BATCH);
 
   private long last = -1;
   private boolean done;
@@ -167,26 +194,20 @@ final class HFileImporter implements CollectionTransfer.Importer {
     long t0 = System.nanoTime();
     byte[] id = CollectionTransfer.Importer.checkNext(r, last, verify ? bands : -1);
     last = r.ordinal();
-    int uid = c.uid;
     long o = r.ordinal() + 1;
     long root = r.root() + 1;
     long exp = r.expiresAt();
-    long[] keys = verify ? r.bandKeys() : new long[0];
-    long ttl = ttl(exp);
-    // Qualifiers in order: p < r < s.
-    CellBuilder b = docCells.row().putInt(uid).put(Rows.DOC).putLong(o);
-    docs.append(b.longValue(ROOT, root, ttl));
-    docs.append(
-        b.bytesValue(
-            REC, new DocRecord(r.fingerprint(), r.timestamp(), exp, keys, r.id()).encode(), ttl));
-    if (verify) {
-      docs.append(b.bytesValue(SKETCH, r.sketch(), ttl));
+    long[] keys = verify ? r.bandKeys() : NO_KEYS;
+    docBatch.add(r);
+    if (docBatch.size() == DOC_BATCH) {
+      handOver();
     }
-    int doc = ordinals.size();
-    ordinals.add(o);
-    fingerprints.add(r.fingerprint());
-    roots.add(root);
-    expiries.add(exp);
+    int doc = docCount++;
+    docData.add(o);
+    docData.add(r.fingerprint());
+    docData.add(root);
+    docData.add(exp);
+    dense &= o == doc + 1;
     ids.add(id);
     for (long k : keys) {
       bandKeys.add(k);
@@ -196,30 +217,119 @@ final class HFileImporter implements CollectionTransfer.Importer {
     // removed before the export (as the puts' importer keeps the first it sees).
     if (root == o) {
       rootOrdinals.add(root);
-      rootNames.add(bytes(r.cluster()));
-    } else if (Arrays.binarySearch(ordinals.array(), 0, doc, root) < 0 && removedRoots.add(root)) {
+      // A root's cluster is mostly named by its id: the same bytes, not a second copy.
+      rootNames.add(r.cluster().equals(r.id()) ? id : bytes(r.cluster()));
+    } else if (!holds(doc, root) && removedRoots.add(root)) {
       rootOrdinals.add(root);
       rootNames.add(bytes(r.cluster()));
     }
     addNanos += System.nanoTime() - t0;
   }
 
+  /**
+   * Gives the batch of records to the document-row writer; waits for the oldest batch first when
+   * {@link #IN_FLIGHT} are pending (and throws what its writing threw).
+   */
+  private void handOver() throws IOException {
+    List<StoredRecord> batch = docBatch;
+    docBatch = new ArrayList<>(DOC_BATCH);
+    while (docBatches.size() >= IN_FLIGHT) {
+      await(docBatches.removeFirst());
+    }
+    docBatches.addLast(
+        docWriter.submit(
+            () -> {
+              writeDocuments(batch);
+              return null;
+            }));
+  }
+
+  /** The records' document rows, on the writer thread. Qualifiers in order: p < r < s. */
+  private void writeDocuments(List<StoredRecord> batch) throws IOException {
+    int uid = c.uid;
+    for (StoredRecord r : batch) {
+      long exp = r.expiresAt();
+      long ttl = ttl(exp);
+      CellBuilder b = docCells.row().putInt(uid).put(Rows.DOC).putLong(r.ordinal() + 1);
+      docs.append(b.longValue(ROOT, r.root() + 1, ttl));
+      long[] keys = verify ? r.bandKeys() : NO_KEYS;
+      docs.append(
+          b.bytesValue(
+              REC, new DocRecord(r.fingerprint(), r.timestamp(), exp, keys, r.id()).encode(), ttl));
+      if (verify) {
+        docs.append(b.bytesValue(SKETCH, r.sketch(), ttl));
+      }
+    }
+  }
+
+  /** Whether one of the first {@code count} documents has ordinal {@code o}. */
+  private boolean holds(int count, long o) {
+    if (dense) {
+      return o >= 1 && o <= count;
+    }
+    long[] a = docData.array();
+    int lo = 0;
+    int hi = count - 1;
+    while (lo <= hi) {
+      int m = (lo + hi) >>> 1;
+      long v = a[m * FIELDS + ORDINAL];
+      if (v < o) {
+        lo = m + 1;
+      } else if (v > o) {
+        hi = m - 1;
+      } else {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private long ordinal(int d) {
+    return docData.get(d * FIELDS + ORDINAL);
+  }
+
+  private long fingerprint(int d) {
+    return docData.get(d * FIELDS + FINGERPRINT);
+  }
+
+  private long root(int d) {
+    return docData.get(d * FIELDS + ROOT_FIELD);
+  }
+
+  private long expiry(int d) {
+    return docData.get(d * FIELDS + EXPIRY);
+  }
+
   @Override
   public long finish() throws IOException {
     if (done) {
-      return ordinals.size();
+      return docCount;
     }
     long t0 = System.nanoTime();
-    int n = ordinals.size();
+    int n = docCount;
+    try {
+      if (!docBatch.isEmpty()) {
+        handOver();
+      }
+      while (!docBatches.isEmpty()) {
+        await(docBatches.removeFirst());
+      }
+    } catch (IOException e) {
+      throw store.unavailable(e);
+    } finally {
+      stopDocWriter();
+    }
+    addNanos += System.nanoTime() - t0;
+    t0 = System.nanoTime();
     int uid = c.uid;
     List<Path> docFiles = new ArrayList<>();
     List<Path> indexFiles = new ArrayList<>();
     try {
       // Two jobs, one per thread: the documents table's rows after the document rows (ids, then
       // cluster members, cluster ids and expiry rows, in the same files: one file per region, as
-      // a region that receives 3 files compacts them at once), and the index's rows, whose second
-      // half (by first byte) the first free thread writes. They share nothing but what add()
-      // collected, which all only read.
+      // a region that receives 3 files compacts them at once), and the index's rows, whose table
+      // sorts and parts the first free thread takes. They share nothing but what add() collected,
+      // which all only read.
       int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
@@ -310,20 +420,20 @@ final class HFileImporter implements CollectionTransfer.Importer {
             "the dump holds id '"
                 + new String(ids.get(d), StandardCharsets.UTF_8)
                 + "' twice (ordinals "
-                + (ordinals.get(byId[i - 1]) - 1)
+                + (ordinal(byId[i - 1]) - 1)
                 + " and "
-                + (ordinals.get(d) - 1)
+                + (ordinal(d) - 1)
                 + ")");
       }
       b.row().putInt(uid).put(Rows.ID).put(ids.get(d));
-      s.append(b.longValue(VALUE, ordinals.get(d), ttl(expiries.get(d))));
+      s.append(b.longValue(VALUE, ordinal(d), ttl(expiry(d))));
     }
     byId = null;
     // Cluster members: by root, then ordinal.
-    int[] byRoot = SortOrder.byKey(SortOrder.identity(n), roots.array(), 64);
+    int[] byRoot = SortOrder.byKey(SortOrder.identity(n), docData.array(), FIELDS, ROOT_FIELD, 64);
     for (int d : byRoot) {
-      b.row().putInt(uid).put(Rows.MEMBERS).putLong(roots.get(d));
-      s.append(b.longQualifier(ordinals.get(d), ttl(expiries.get(d))));
+      b.row().putInt(uid).put(Rows.MEMBERS).putLong(root(d));
+      s.append(b.longQualifier(ordinal(d), ttl(expiry(d))));
     }
     byRoot = null;
     // Clusters' ids (no TTL: later members name their cluster by it).
@@ -335,11 +445,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
     byRootId = null;
     // Expiry rows, by expiry then ordinal.
-    int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), expiries.array(), 64);
+    int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), docData.array(), FIELDS, EXPIRY, 64);
     for (int d : byExpiry) {
-      long exp = expiries.get(d);
+      long exp = expiry(d);
       if (exp != Long.MAX_VALUE) {
-        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinals.get(d));
+        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinal(d));
         s.append(b.bytesValue(VALUE, EMPTY, ttl(exp)));
       }
     }
@@ -348,45 +458,68 @@ final class HFileImporter implements CollectionTransfer.Importer {
   }
 
   /**
-   * The index's files: block and band rows, written in two halves by the rows' first byte, one here
-   * and one on {@code pool} (or here too if no thread of the pool took it first).
+   * The index's files: block and band rows, sorted per table and written in parts by the rows'
+   * first byte, each here or on {@code pool} (whichever thread is free first).
    */
   private List<Path> writeIndexRows(int n, int uid, ExecutorService pool) throws IOException {
     // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
-    // bytes, flag), so that each region gets one file per half.
+    // bytes, flag), written in INDEX_PARTS parts split at region starts, so that each region gets
+    // one file. The tables' sorts and the parts are tasks of their own, which this thread runs
+    // unless a free pool thread (the documents job's, once it is done) has taken them first: the
+    // index has more work than the documents table, and this way both threads share it.
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
-    int[] byFingerprint = SortOrder.byKey(SortOrder.identity(n), fingerprints.array(), 64);
-    int[][] orders = new int[tables + 1][];
-    long[] blockValues = new long[n];
+    int[] byFingerprint =
+        SortOrder.byKey(SortOrder.identity(n), docData.array(), FIELDS, FINGERPRINT, 64);
+    List<FutureTask<int[]>> sorts = new ArrayList<>();
     for (int t = 0; t < tables; t++) {
-      int bits = scheme.keyBits(t);
-      for (int d = 0; d < n; d++) {
-        blockValues[d] = Rows.blockValue(scheme, t, fingerprints.get(d)) >>> (64 - bits);
-      }
-      orders[t] =
-          SortOrder.byKey(
-              t == tables - 1 ? byFingerprint : byFingerprint.clone(), blockValues, bits);
+      int table = t;
+      sorts.add(
+          new FutureTask<>(
+              () -> {
+                int bits = scheme.keyBits(table);
+                long[] blockValues = new long[n];
+                for (int d = 0; d < n; d++) {
+                  blockValues[d] = Rows.blockValue(scheme, table, fingerprint(d)) >>> (64 - bits);
+                }
+                return SortOrder.byKey(byFingerprint.clone(), blockValues, bits);
+              }));
     }
-    blockValues = null;
+    sorts.forEach(pool::execute);
+    int[][] orders = new int[tables + 1][];
     orders[tables] = SortOrder.byKey(SortOrder.identity(bandKeys.size()), bandKeys.array(), 64);
-    // The halves meet at the middle region's start (its first byte), so that most regions get
-    // their rows from one half only.
-    int split = indexStarts.length > 1 ? indexStarts[indexStarts.length / 2][0] & 0xFF : 0x80;
-    int[] mid = new int[tables + 1];
-    int[] from = new int[tables + 1];
-    int[] to = new int[tables + 1];
-    for (int t = 0; t <= tables; t++) {
-      mid[t] = firstAtOrAfter(scheme, orders, t, split);
-      to[t] = orders[t].length;
+    for (int t = 0; t < tables; t++) {
+      sorts.get(t).run(); // a no-op if a pool thread has started it
+      orders[t] = await(sorts.get(t));
     }
-    FutureTask<List<Path>> high =
-        new FutureTask<>(() -> mergeIndexRows(scheme, orders, mid, to, uid, "index-b"));
-    pool.execute(high);
-    List<Path> files = new ArrayList<>(mergeIndexRows(scheme, orders, from, mid, uid, "index-a"));
-    high.run(); // a no-op if a pool thread has started it
-    files.addAll(await(high));
+    sorts = null;
+    // Part p starts at the first byte of region start indexStarts[p * starts / parts].
+    int parts = indexStarts.length > 1 ? Math.min(INDEX_PARTS, indexStarts.length) : 1;
+    int[][] bounds = new int[parts + 1][tables + 1];
+    for (int p = 1; p <= parts; p++) {
+      for (int t = 0; t <= tables; t++) {
+        bounds[p][t] =
+            p == parts
+                ? orders[t].length
+                : firstAtOrAfter(
+                    scheme, orders, t, indexStarts[p * indexStarts.length / parts][0] & 0xFF);
+      }
+    }
+    List<FutureTask<List<Path>>> merges = new ArrayList<>();
+    for (int p = 1; p < parts; p++) {
+      int[] from = bounds[p];
+      int[] to = bounds[p + 1];
+      String name = "index-" + (char) ('a' + p);
+      merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, orders, from, to, uid, name)));
+    }
+    merges.forEach(pool::execute);
+    List<Path> files =
+        new ArrayList<>(mergeIndexRows(scheme, orders, bounds[0], bounds[1], uid, "index-a"));
+    for (FutureTask<List<Path>> m : merges) {
+      m.run(); // a no-op if a pool thread has started it
+      files.addAll(await(m));
+    }
     return files;
   }
 
@@ -430,18 +563,18 @@ final class HFileImporter implements CollectionTransfer.Importer {
         int e = orders[m][pos[m]++];
         head[m] = pos[m] < to[m] ? head(scheme, orders[m][pos[m]], m) : Long.MAX_VALUE;
         if (m < tables) {
-          long fp = fingerprints.get(e);
+          long fp = fingerprint(e);
           b.row()
               .putHigh(Rows.blockValue(scheme, m, fp), Rows.KEY_BYTES)
               .put((byte) m)
               .putInt(uid)
               .putLong(fp);
-          s.append(b.longQualifier(ordinals.get(e), ttl(expiries.get(e))));
+          s.append(b.longQualifier(ordinal(e), ttl(expiry(e))));
         } else {
           int d = (int) bandDocs.get(e);
           long key = bandKeys.get(e);
           b.row().putHigh(key, Rows.KEY_BYTES).put(Rows.BAND_FLAG).putInt(uid).putLong(key);
-          s.append(b.longQualifier(ordinals.get(d), ttl(expiries.get(d))));
+          s.append(b.longQualifier(ordinal(d), ttl(expiry(d))));
         }
       }
       s.close();
@@ -457,7 +590,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
     if (t == scheme.tables()) {
       return ((bandKeys.get(e) >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
     }
-    return ((Rows.blockValue(scheme, t, fingerprints.get(e)) >>> 24) << 8) | t;
+    return ((Rows.blockValue(scheme, t, fingerprint(e)) >>> 24) << 8) | t;
   }
 
   /** Moves the files into the table's regions. */
@@ -476,6 +609,19 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
   }
 
+  /** Stops the document-row writer (interrupting a batch it writes) and waits until it has. */
+  private void stopDocWriter() throws IOException {
+    docWriter.shutdownNow();
+    try {
+      if (!docWriter.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
+        throw new IOException("the import's document writer did not stop within 5 minutes");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted stopping the import's writer");
+    }
+  }
+
   @Override
   public void close() throws IOException {
     if (done) {
@@ -483,6 +629,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
     done = true;
     try {
+      stopDocWriter();
       docs.close();
     } finally {
       try {

@@ -27,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  * encoding, no compression. Not thread-safe.
  */
 final class HFileSink implements Closeable {
+  /** The files' block size (HBase's default); {@link CellBuilder}'s ring is sized to it. */
+  static final int BLOCK_SIZE = 64 * 1024;
+
   private final Configuration conf;
   private final FileSystem fs;
   private final Path dir;
@@ -60,7 +63,7 @@ final class HFileSink implements Closeable {
             .withIncludesMvcc(false)
             .withCompression(Compression.Algorithm.NONE)
             .withDataBlockEncoding(encoding)
-            .withBlockSize(64 * 1024)
+            .withBlockSize(BLOCK_SIZE)
             .withColumnFamily(family)
             .build();
   }
@@ -68,16 +71,10 @@ final class HFileSink implements Closeable {
   /** Appends a cell; its key must not sort before the previous one's. */
   void append(KeyValue kv) throws IOException {
     HFile.Writer w = writer;
+    byte[] next = nextStart;
     if (w == null
-        || (nextStart != null
-            && Bytes.compareTo(
-                    kv.getRowArray(),
-                    kv.getRowOffset(),
-                    kv.getRowLength(),
-                    nextStart,
-                    0,
-                    nextStart.length)
-                >= 0)) {
+        || (next != null
+            && atOrAfter(kv.getRowArray(), kv.getRowOffset(), kv.getRowLength(), next))) {
       w =
           roll(
               Arrays.copyOfRange(
@@ -85,6 +82,23 @@ final class HFileSink implements Closeable {
     }
     w.append(kv);
     cells++;
+  }
+
+  /**
+   * Whether the row at {@code a[off, off + len)} sorts at or after {@code start}, unsigned. Rows
+   * mostly differ from the next region's start in their first byte, where this returns; {@code
+   * Bytes.compareTo} cost 18% of an import's writer threads' samples here (JFR, 1M fingerprints).
+   */
+  static boolean atOrAfter(byte[] a, int off, int len, byte[] start) {
+    int n = Math.min(len, start.length);
+    for (int i = 0; i < n; i++) {
+      int x = a[off + i] & 0xFF;
+      int y = start[i] & 0xFF;
+      if (x != y) {
+        return x > y;
+      }
+    }
+    return len >= start.length;
   }
 
   private HFile.Writer roll(byte[] row) throws IOException {

@@ -31,6 +31,14 @@ final class SortOrder {
    * count. May return {@code order} itself, reordered, or a new array.
    */
   static int[] byKey(int[] order, long[] keys, int bits) {
+    return byKey(order, keys, 1, 0, bits);
+  }
+
+  /**
+   * {@code order} stably sorted by {@code keys[order[i] * stride + offset]}, of which the low
+   * {@code bits} bits count: keys interleaved with other fields, {@code stride} longs per element.
+   */
+  static int[] byKey(int[] order, long[] keys, int stride, int offset, int bits) {
     int n = order.length;
     if (n == 0) {
       return order;
@@ -43,9 +51,9 @@ final class SortOrder {
       int mask = (1 << width) - 1;
       java.util.Arrays.fill(count, 0, mask + 1, 0);
       for (int i = 0; i < n; i++) {
-        count[(int) (keys[in[i]] >>> shift) & mask]++;
+        count[(int) (keys[in[i] * stride + offset] >>> shift) & mask]++;
       }
-      if (count[(int) (keys[in[0]] >>> shift) & mask] == n) {
+      if (count[(int) (keys[in[0] * stride + offset] >>> shift) & mask] == n) {
         continue; // one digit value for every element: nothing moves
       }
       int sum = 0;
@@ -56,7 +64,7 @@ final class SortOrder {
       }
       for (int i = 0; i < n; i++) {
         int e = in[i];
-        out[count[(int) (keys[e] >>> shift) & mask]++] = e;
+        out[count[(int) (keys[e * stride + offset] >>> shift) & mask]++] = e;
       }
       int[] t = in;
       in = out;

@@ -70,6 +70,42 @@ class CellBuilderTest {
     }
   }
 
+  /**
+   * One builder reuses its ring of cells: every cell equals HBase's own, whatever the sizes the
+   * slot held before, and is still intact when RING - 1 more cells have been built (HFile.Writer
+   * holds on to a few of the last cells it was given).
+   */
+  @Test
+  void ring_reusedCellsOfAnySize_intactForRingMinusOneLaterCells() {
+    long seed = 19L;
+    SplittableRandom r = new SplittableRandom(seed);
+    long ts = 1_764_000_000_000L;
+    CellBuilder b = new CellBuilder(FAMILY, ts);
+    java.util.ArrayDeque<KeyValue> cells = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<byte[]> copies = new java.util.ArrayDeque<>();
+    for (int i = 0; i < 3 * CellBuilder.RING; i++) {
+      // Sizes from the smallest cell to well above the slots' first arrays (96 bytes).
+      byte[] tail = bytes(r, r.nextInt(8) == 0 ? 200 : 8);
+      b.row().putInt(i).put(tail);
+      byte[] row = java.util.Arrays.copyOf(b.row, b.rowLength);
+      long ttl = r.nextBoolean() ? CellBuilder.NO_TTL : r.nextLong(1L << 40);
+      byte[] v = bytes(r, r.nextInt(8) == 0 ? 300 : 4);
+      KeyValue kv = b.bytesValue(new byte[] {'q'}, v, ttl);
+      byte[] copy = copy(kv);
+      assertThat(copy)
+          .as("seed %s, cell %s", seed, i)
+          .isEqualTo(copy(expected(row, new byte[] {'q'}, ts, v, ttl)));
+      cells.addLast(kv);
+      copies.addLast(copy);
+      if (cells.size() == CellBuilder.RING) {
+        // The oldest of the last RING cells: RING - 1 have been built since.
+        assertThat(copy(cells.removeFirst()))
+            .as("seed %s, cell %s", seed, i - CellBuilder.RING + 1)
+            .isEqualTo(copies.removeFirst());
+      }
+    }
+  }
+
   @Test
   void put_rowTooLong_refusedWithItsLength() {
     CellBuilder b = new CellBuilder(FAMILY, 1);

@@ -23,6 +23,7 @@ import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.neardup.Analysis;
+import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionDump;
 import org.neardup.store.CollectionSettings;
@@ -37,14 +38,18 @@ import org.neardup.store.StoredRecord;
  * in one run on one mini-cluster in this JVM. Runs only when asked, through {@code
  * benchmarks/hbase-bulk-load.sh} or {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk=N
- * [-Dneardup.hbase.puts=P]}; writes store-hbase/target/hbase-bulk-load.txt.
+ * [-Dneardup.hbase.puts=P] [-Dneardup.hbase.scheme=4:1,5:2] [-Dneardup.hbase.compact=true]}; writes
+ * store-hbase/target/hbase-bulk-load.txt. With {@code compact}, each import's tables are then
+ * flushed and major-compacted (the index encoded FAST_DIFF as its family says) and their bytes on
+ * disk per fingerprint reported.
  *
- * <p>Records: fingerprint-only collection (k = 3, 4:1, 2-day retention, so every cell has a TTL and
- * every document an expiry row), random 16-hex-digit ids, one in four within 3 bits of an earlier
- * fingerprint and in its cluster. The dump is written first (not timed); the time runs from opening
- * the dump to {@code finish()} returning, the collection registered. Afterwards 1,000 stored
- * fingerprints, each flipped by 1 bit, must each find their document. The report is rewritten after
- * each step, so that a run stopped midway keeps what it measured.
+ * <p>Records: fingerprint-only collection (k = 3, 4:1 unless {@code neardup.hbase.scheme} says
+ * otherwise, 2-day retention, so every cell has a TTL and every document an expiry row), random
+ * 16-hex-digit ids, one in four within 3 bits of an earlier fingerprint and in its cluster. The
+ * dump is written first (not timed); the time runs from opening the dump to {@code finish()}
+ * returning, the collection registered. Afterwards 1,000 stored fingerprints, each flipped by 1
+ * bit, must each find their document. The report is rewritten after each step, so that a run
+ * stopped midway keeps what it measured.
  */
 @EnabledIfSystemProperty(named = "neardup.hbase.bulk", matches = "[0-9]+")
 class HBaseBulkLoadBench {
@@ -64,11 +69,17 @@ class HBaseBulkLoadBench {
             Files.readString(Path.of("/proc/loadavg")).trim()));
     Path dump = Path.of("target", "bulk-bench.ndump");
     try {
-      CollectionSettings settings =
+      CollectionSettings base =
           CollectionSettings.defaults()
               .withLexicon(CollectionSettings.NO_LEXICON)
               .withVerify(false)
               .withRetention(Duration.ofDays(2));
+      List<CollectionSettings> schemes = new ArrayList<>();
+      for (String scheme : System.getProperty("neardup.hbase.scheme", "4:1").split(",")) {
+        schemes.add(base.withAnalysis(base.analysis().withScheme(BlockScheme.parse(scheme))));
+      }
+      CollectionSettings settings = schemes.get(0);
+      report.add("schemes: " + System.getProperty("neardup.hbase.scheme", "4:1"));
       long t0 = System.nanoTime();
       long[] sample = write(dump, settings, Math.max(n, p));
       report.add(
@@ -79,11 +90,14 @@ class HBaseBulkLoadBench {
               Files.size(dump),
               (System.nanoTime() - t0) / 1e9));
       save();
-      if (p > 0) {
-        run(cluster, dump, settings, "puts", p, sample);
-      }
-      if (n > 0) {
-        run(cluster, dump, settings, "hfiles", n, sample);
+      // The dump's header names the first scheme; an import takes the scheme it is given.
+      for (CollectionSettings s : schemes) {
+        if (p > 0) {
+          run(cluster, dump, s, "puts", p, sample);
+        }
+        if (n > 0) {
+          run(cluster, dump, s, "hfiles", n, sample);
+        }
       }
     } finally {
       Files.deleteIfExists(dump);
@@ -147,9 +161,10 @@ class HBaseBulkLoadBench {
       String mode,
       int count,
       long[] sample)
-      throws IOException {
+      throws Exception {
     Map<String, String> options = new HashMap<>();
-    options.put("table-prefix", "bulk_" + mode);
+    BlockScheme scheme = settings.analysis().scheme();
+    options.put("table-prefix", "bulk_" + mode + scheme.blocks() + scheme.required());
     options.put("import", mode);
     try (HBaseStore store =
         (HBaseStore)
@@ -210,6 +225,24 @@ class HBaseBulkLoadBench {
               found,
               queried));
       assertThat(found).isEqualTo(queried);
+      if (Boolean.getBoolean("neardup.hbase.compact")) {
+        long t1 = System.nanoTime();
+        long index = MiniHBase.onDisk(cluster, store.index);
+        long docs = MiniHBase.onDisk(cluster, store.docs);
+        report.add(
+            String.format(
+                Locale.ROOT,
+                "import=%s, %s, after flush + major compaction (%.1f s): index %,d bytes = %.1f"
+                    + " bytes per fingerprint, documents %,d bytes = %.1f per fingerprint",
+                mode,
+                settings.analysis().scheme(),
+                (System.nanoTime() - t1) / 1e9,
+                index,
+                index / (double) count,
+                docs,
+                docs / (double) count));
+        save();
+      }
     }
   }
 }

@@ -21,9 +21,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.ConnectionImplementation;
 import org.apache.hadoop.hbase.client.MetricsConnection;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
@@ -233,7 +230,7 @@ class HBaseStoreBench {
       double blockRows =
           metrics.get("hbase_block_rows_read").doubleValue()
               / metrics.get("hbase_probes").doubleValue();
-      long bytes = onDisk(cluster, store.index);
+      long bytes = MiniHBase.onDisk(cluster, store.index);
       report.add(
           String.format(
               Locale.ROOT,
@@ -350,29 +347,6 @@ class HBaseStoreBench {
                     (v - rpcs0.getOrDefault(k, 0L)) / (double) latencies.length)));
     report.add(perBatch.toString());
     report.add("metrics: " + new TreeMap<>(store.metrics()));
-  }
-
-  /** The table's store files' size after a flush and a major compaction. */
-  private static long onDisk(TestingHBaseCluster cluster, TableName table) throws Exception {
-    try (org.apache.hadoop.hbase.client.Connection conn =
-            org.apache.hadoop.hbase.client.ConnectionFactory.createConnection(cluster.getConf());
-        Admin admin = conn.getAdmin()) {
-      admin.flush(table);
-      admin.majorCompact(table);
-      Thread.sleep(2_000);
-      long deadline = System.currentTimeMillis() + 600_000;
-      while (admin.getCompactionState(table) != CompactionState.NONE
-          && System.currentTimeMillis() < deadline) {
-        Thread.sleep(500);
-      }
-      // The table's directory in HDFS: its store files, plus a few hundred bytes of region and
-      // table descriptors. (Region metrics give store file sizes in whole megabytes.)
-      org.apache.hadoop.fs.Path dir =
-          org.apache.hadoop.hbase.util.CommonFSUtils.getTableDir(
-              org.apache.hadoop.hbase.util.CommonFSUtils.getRootDir(cluster.getConf()), table);
-      long bytes = dir.getFileSystem(cluster.getConf()).getContentSummary(dir).getLength();
-      return bytes;
-    }
   }
 
   /**
