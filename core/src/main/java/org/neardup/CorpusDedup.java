@@ -517,13 +517,7 @@ public final class CorpusDedup {
     Objects.requireNonNull(out, "out");
     Objects.requireNonNull(scheme, "scheme");
     Objects.requireNonNull(stats, "stats");
-    IntFunction<ShingleSketch> sketches =
-        sketches0 == null
-            ? null
-            : o -> {
-              stats.sketchReads.increment();
-              return sketches0.apply(o);
-            };
+    IntFunction<ShingleSketch> sketches = sketches0 == null ? null : counted(sketches0, stats);
     Checks.checkArgument(
         count >= 0 && count <= fingerprints.length, "count %s out of range", count);
     Checks.checkArgument(threads >= 1, "threads must be >= 1, got %s", threads);
@@ -538,16 +532,14 @@ public final class CorpusDedup {
     long t1 = System.nanoTime();
     stats.headNanos = t1 - t0;
     AtomicLong reported = new AtomicLong();
-    AllPairs.find(
+    fingerprintPairs(
         fps,
         maxDistance,
         scheme,
         threads,
+        excluded,
+        stats,
         (i, j, d) -> {
-          if (isExcluded(excluded, i) || isExcluded(excluded, j)) {
-            return;
-          }
-          stats.fingerprintPairs.increment();
           if (!verify) {
             stats.candidates.increment();
             out.accept(i, j, d, Double.NaN);
@@ -596,6 +588,41 @@ public final class CorpusDedup {
     return reported.get();
   }
 
+  /** {@code sketches} counting each read in {@code stats.sketchReads}. */
+  private static IntFunction<ShingleSketch> counted(
+      IntFunction<ShingleSketch> sketches, Stats stats) {
+    return o -> {
+      stats.sketchReads.increment();
+      return sketches.apply(o);
+    };
+  }
+
+  /**
+   * The fingerprint pairs within {@code maxDistance} ({@link AllPairs#find}) between documents not
+   * {@code excluded}, each counted in {@code stats.fingerprintPairs}, to {@code out}.
+   */
+  private static void fingerprintPairs(
+      long[] fingerprints,
+      int maxDistance,
+      BlockScheme scheme,
+      int threads,
+      java.util.@Nullable BitSet excluded,
+      Stats stats,
+      AllPairs.PairConsumer out) {
+    AllPairs.find(
+        fingerprints,
+        maxDistance,
+        scheme,
+        threads,
+        (i, j, d) -> {
+          if (isExcluded(excluded, i) || isExcluded(excluded, j)) {
+            return;
+          }
+          stats.fingerprintPairs.increment();
+          out.accept(i, j, d);
+        });
+  }
+
   /**
    * {@link #find} with the band keys and heads in files ({@link Columns#onDisk()}): the same pairs
    * and the same counts, with the keys and heads of at most one window of documents in the heap
@@ -617,11 +644,7 @@ public final class CorpusDedup {
       throws java.io.IOException {
     Checks.checkArgument(count <= fps.length, "count %s out of range", count);
     Checks.checkArgument(threads >= 1, "threads must be >= 1, got %s", threads);
-    IntFunction<ShingleSketch> sketches =
-        o -> {
-          stats.sketchReads.increment();
-          return sketches0.apply(o);
-        };
+    IntFunction<ShingleSketch> sketches = counted(sketches0, stats);
     long[] fingerprints = count == fps.length ? fps : Arrays.copyOf(fps, count);
     int bands = columns.bands;
     Gather g =
@@ -635,18 +658,14 @@ public final class CorpusDedup {
     stats.headNanos = 0;
     FingerprintPairs fpPairs =
         new FingerprintPairs(g, fingerprints, sketches, threshold, threads, stats, reported, out);
-    AllPairs.find(
+    fingerprintPairs(
         fingerprints,
         maxDistance,
         scheme,
         threads,
-        (i, j, d) -> {
-          if (isExcluded(excluded, i) || isExcluded(excluded, j)) {
-            return;
-          }
-          stats.fingerprintPairs.increment();
-          fpPairs.add(i, j);
-        });
+        excluded,
+        stats,
+        (i, j, d) -> fpPairs.add(i, j));
     fpPairs.flush();
     long t2 = System.nanoTime();
     stats.fingerprintNanos = t2 - t1;

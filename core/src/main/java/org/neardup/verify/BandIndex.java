@@ -356,35 +356,20 @@ public final class BandIndex {
 
   /** The table's live entries in ascending ordinal order (slot form), tableLive of them. */
   private long[] tableByOrdinal() {
-    long[] entries = new long[tableLive];
-    int n = 0;
-    Table previous = null;
-    for (int j = 0; j < directory.length(); j++) {
-      Table t = directory.get(j);
-      if (t == previous) {
-        continue;
-      }
-      previous = t;
-      for (long e : t.slots) {
-        if (e != 0 && (int) e != 0) {
-          entries[n++] = e << 32 | e >>> 32; // ordinal on top: sorts by ordinal (all positive)
-        }
-      }
+    long[] entries = tableEntries();
+    for (int i = 0; i < entries.length; i++) {
+      entries[i] =
+          entries[i] << 32 | entries[i] >>> 32; // ordinal on top: sorts by ordinal (all positive)
     }
-    assert n == tableLive : n + " != " + tableLive;
-    java.util.Arrays.sort(entries, 0, n);
-    for (int i = 0; i < n; i++) {
+    java.util.Arrays.sort(entries);
+    for (int i = 0; i < entries.length; i++) {
       entries[i] = entries[i] << 32 | entries[i] >>> 32;
     }
     return entries;
   }
 
-  /**
-   * Sorts the table's live entries into a new run, starts an empty table of the same size, and
-   * merges the newest runs while the newer is at least half the older and the merge fits {@link
-   * #maxRun} (a binary counter: each entry is merged about log2(maxRun / freezeAt) times).
-   */
-  private void freeze() {
+  /** The table's live entries (slot form) in slot order, tableLive of them. */
+  private long[] tableEntries() {
     long[] entries = new long[tableLive];
     int n = 0;
     Table previous = null;
@@ -401,7 +386,17 @@ public final class BandIndex {
       }
     }
     assert n == tableLive : n + " != " + tableLive;
-    BandRun run = BandRun.of(entries, n);
+    return entries;
+  }
+
+  /**
+   * Sorts the table's live entries into a new run, starts an empty table of the same size, and
+   * merges the newest runs while the newer is at least half the older and the merge fits {@link
+   * #maxRun} (a binary counter: each entry is merged about log2(maxRun / freezeAt) times).
+   */
+  private void freeze() {
+    long[] entries = tableEntries();
+    BandRun run = BandRun.of(entries, entries.length);
     newTable(freezeAt);
     pushRun(run);
   }

@@ -19,10 +19,8 @@ import java.util.Locale;
 import java.util.NoSuchElementException;
 import java.util.zip.GZIPInputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.util.TaskCompletionListener;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -239,20 +237,9 @@ final class DocumentReader {
           return true;
         }
         lineNo = s.firstLine;
-        SplitLines lines = new SplitLines(conf.get(), f.path(), s.start, s.end, f.gzip(), maxBytes);
+        SplitLines lines =
+            SplitLines.forTask(conf.get(), f.path(), s.start, s.end, f.gzip(), maxBytes);
         in = lines;
-        TaskContext task = TaskContext.get();
-        if (task != null) { // a task stopped early still closes its file
-          task.addTaskCompletionListener(
-              (TaskCompletionListener)
-                  t -> {
-                    try {
-                      lines.close();
-                    } catch (IOException e) {
-                      // the task is over; nothing is read from it again
-                    }
-                  });
-        }
       }
       SplitLines lines = in;
       InputFiles.File f = file;

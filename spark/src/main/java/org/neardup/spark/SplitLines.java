@@ -9,6 +9,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
+import org.apache.spark.util.TaskCompletionListener;
 import org.neardup.text.LineReader;
 
 /**
@@ -47,6 +49,29 @@ final class SplitLines implements Closeable {
       // The rest of the line that started in the previous split (or just its '\n').
       lines.next();
     }
+  }
+
+  /**
+   * Opens a split's lines for the running Spark task, closed when the task completes, even a task
+   * stopped early (outside a task, the caller closes them).
+   */
+  static SplitLines forTask(
+      Configuration conf, String path, long start, long end, boolean gzip, int maxBytes)
+      throws IOException {
+    SplitLines lines = new SplitLines(conf, path, start, end, gzip, maxBytes);
+    TaskContext task = TaskContext.get();
+    if (task != null) {
+      task.addTaskCompletionListener(
+          (TaskCompletionListener)
+              t -> {
+                try {
+                  lines.close();
+                } catch (IOException e) {
+                  // the task is over; nothing is read from it again
+                }
+              });
+    }
+    return lines;
   }
 
   /** Advances to the next line of this split; false when there is none. */

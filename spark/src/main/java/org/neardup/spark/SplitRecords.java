@@ -11,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.zip.CRC32C;
-import org.apache.spark.TaskContext;
-import org.apache.spark.util.TaskCompletionListener;
 import scala.Tuple2;
 
 /**
@@ -68,19 +66,7 @@ final class SplitRecords {
       throws IOException {
     DocumentReader.Split s = source.split;
     InputFiles.File f = source.file;
-    SplitLines lines = new SplitLines(conf.get(), f.path(), s.start, s.end, f.gzip(), maxBytes);
-    TaskContext task = TaskContext.get();
-    if (task != null) { // a task stopped early still closes its file
-      task.addTaskCompletionListener(
-          (TaskCompletionListener)
-              t -> {
-                try {
-                  lines.close();
-                } catch (IOException e) {
-                  // the task is over; nothing is read from it again
-                }
-              });
-    }
+    SplitLines lines = SplitLines.forTask(conf.get(), f.path(), s.start, s.end, f.gzip(), maxBytes);
     boolean jsonl = f.format() == InputFiles.Format.JSONL;
     CharsetDecoder decoder =
         StandardCharsets.UTF_8

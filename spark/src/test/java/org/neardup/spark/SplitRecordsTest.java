@@ -91,26 +91,38 @@ class SplitRecordsTest {
     return true;
   }
 
-  /** Reads {@code file} in {@code splits} splits, then fills the documents in as the write does. */
-  private static List<Doc> readAndFill(Path file, int splits) throws IOException {
+  /**
+   * Reads {@code file} in {@code splits} splits as the job does; each split's source to sources.
+   */
+  private static JavaRDD<Doc> read(
+      Path file, int splits, List<SplitRecords.@Nullable Source> sources) throws IOException {
     DedupSettings s = new DedupSettings();
     s.inputPartitions = splits;
     s.maxDocBytes = MAX_BYTES;
-    HadoopConf conf = new HadoopConf(spark.sparkContext().hadoopConfiguration());
     List<InputFiles.File> files =
         InputFiles.expand(
             List.of(file.toString()),
             InputFiles.Format.AUTO,
             spark.sparkContext().hadoopConfiguration());
+    return DocumentReader.read(jsc, files, conf(), s, 0, new long[1], 1, sources);
+  }
+
+  private static HadoopConf conf() {
+    return new HadoopConf(spark.sparkContext().hadoopConfiguration());
+  }
+
+  /** Reads {@code file} in {@code splits} splits, then fills the documents in as the write does. */
+  private static List<Doc> readAndFill(Path file, int splits) throws IOException {
     List<SplitRecords.@Nullable Source> sources = new ArrayList<>();
-    JavaRDD<Doc> docs = DocumentReader.read(jsc, files, conf, s, 0, new long[1], 1, sources);
+    JavaRDD<Doc> docs = read(file, splits, sources);
     assertThat(sources).hasSize(docs.getNumPartitions());
     // As read and cached: no record, no location (they are what the write reads again).
     for (Doc d : docs.collect()) {
       assertThat(d.record).isEmpty();
       assertThat(d.location).isEmpty();
     }
-    int maxBytes = s.maxDocBytes;
+    int maxBytes = MAX_BYTES;
+    HadoopConf conf = conf();
     return docs.mapPartitionsWithIndex(
             (i, it) -> {
               Iterator<Tuple2<Doc, Fact>> decided =
@@ -193,17 +205,8 @@ class SplitRecordsTest {
     Path file = tmp.resolve("changing.jsonl");
     List<byte[]> lines = lines(true);
     write(file, lines);
-    DedupSettings s = new DedupSettings();
-    s.inputPartitions = 2;
-    s.maxDocBytes = MAX_BYTES;
-    HadoopConf conf = new HadoopConf(spark.sparkContext().hadoopConfiguration());
-    List<InputFiles.File> files =
-        InputFiles.expand(
-            List.of(file.toString()),
-            InputFiles.Format.AUTO,
-            spark.sparkContext().hadoopConfiguration());
     List<SplitRecords.@Nullable Source> sources = new ArrayList<>();
-    List<Doc> docs = DocumentReader.read(jsc, files, conf, s, 0, new long[1], 1, sources).collect();
+    List<Doc> docs = read(file, 2, sources).collect();
     // A line inserted at the top: every document is one line further down.
     List<byte[]> changed = new ArrayList<>(lines);
     changed.add(0, "{\"id\":\"new\",\"text\":\"inserted later\"}".getBytes(StandardCharsets.UTF_8));
@@ -215,7 +218,7 @@ class SplitRecordsTest {
       }
     }
     Iterator<Tuple2<Doc, Fact>> filled =
-        SplitRecords.fill(first.iterator(), sources.get(0), conf, MAX_BYTES);
+        SplitRecords.fill(first.iterator(), sources.get(0), conf(), MAX_BYTES);
     assertThatThrownBy(
             () -> {
               while (filled.hasNext()) {
