@@ -546,18 +546,8 @@ public final class CorpusDedup {
             reported.incrementAndGet();
             return;
           }
-          if (bandKeys.share(i, j, bands)) {
-            return; // the band phase verifies it
-          }
-          stats.candidates.increment();
-          if (!heads.mayReach(i, j)) {
-            stats.headRejected.increment();
-            return;
-          }
-          stats.verified.increment();
-          double s = ShingleSketch.jaccardAtLeast(sketches.apply(i), sketches.apply(j), threshold);
-          if (s >= threshold) {
-            out.accept(i, j, d, s);
+          if (fingerprintPair(
+              i, j, i, j, d, bandKeys, bands, heads, sketches, threshold, stats, out)) {
             reported.incrementAndGet();
           }
         });
@@ -586,6 +576,42 @@ public final class CorpusDedup {
     stats.bandNanos = System.nanoTime() - t2;
     stats.reported.add(reported.get());
     return reported.get();
+  }
+
+  /**
+   * One fingerprint pair of ordinals {@code i < j} at distance {@code d}, whose band keys and heads
+   * are at {@code si} and {@code sj}: left to the band phase when the two share a band key, else
+   * counted as a candidate, dropped when the heads cannot reach the threshold, else verified on the
+   * sketches and sent to {@code out} when similar enough. Returns whether it was sent.
+   */
+  private static boolean fingerprintPair(
+      int i,
+      int j,
+      int si,
+      int sj,
+      int d,
+      BandKeys keys,
+      int bands,
+      Heads heads,
+      IntFunction<ShingleSketch> sketches,
+      double threshold,
+      Stats stats,
+      PairSink out) {
+    if (keys.share(si, sj, bands)) {
+      return false; // the band phase verifies it
+    }
+    stats.candidates.increment();
+    if (!heads.mayReach(si, sj)) {
+      stats.headRejected.increment();
+      return false;
+    }
+    stats.verified.increment();
+    double s = ShingleSketch.jaccardAtLeast(sketches.apply(i), sketches.apply(j), threshold);
+    if (s < threshold) {
+      return false;
+    }
+    out.accept(i, j, d, s);
+    return true;
   }
 
   /** {@code sketches} counting each read in {@code stats.sketchReads}. */
@@ -935,21 +961,19 @@ public final class CorpusDedup {
               for (int p = from; p < Math.min(total, from + 4096); p++) {
                 int i = (int) (pairs[p] >>> 32);
                 int j = (int) pairs[p];
-                int si = slotOf[i];
-                int sj = slotOf[j];
-                if (keys.share(si, sj, bands)) {
-                  continue; // the band phase verifies it
-                }
-                stats.candidates.increment();
-                if (!heads.mayReach(si, sj)) {
-                  stats.headRejected.increment();
-                  continue;
-                }
-                stats.verified.increment();
-                double s =
-                    ShingleSketch.jaccardAtLeast(sketches.apply(i), sketches.apply(j), threshold);
-                if (s >= threshold) {
-                  out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
+                if (fingerprintPair(
+                    i,
+                    j,
+                    slotOf[i],
+                    slotOf[j],
+                    Long.bitCount(fps[i] ^ fps[j]),
+                    keys,
+                    bands,
+                    heads,
+                    sketches,
+                    threshold,
+                    stats,
+                    out)) {
                   reported.incrementAndGet();
                 }
               }
