@@ -7,15 +7,18 @@
 # compiled here against jars fetched with `mvn dependency:copy`; it is never a dependency of the
 # product.
 #
-#   benchmarks/fingerprint-vs-baseline.sh [DOCS.jsonl] [MEGABYTES]
+#   benchmarks/fingerprint-vs-baseline.sh [DOCS.jsonl] [MEGABYTES] [PARTS]
 #
 # DOCS.jsonl defaults to ../shared/data/dev/docs.jsonl (fields id, lang, text); MEGABYTES (default
 # 100) is how much text (UTF-8 bytes of the text fields) each measurement covers: the documents are
-# repeated to that size. MB/s is always MB of text fields per second of wall time.
+# repeated to that size. MB/s is always MB of text fields per second of wall time. PARTS (default
+# "zh en mixed") picks the measurements: "zh en" leaves out the mixed text (a quiet run of all three
+# took 5-6 minutes). Start-up is always measured.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="$(realpath "${1:-$root/../shared/data/dev/docs.jsonl}")"
 mb="${2:-100}"
+parts=" ${3:-zh en mixed} "
 work="$root/benchmarks/target/fp-baseline"
 lib="$work/lib"
 mkdir -p "$work" "$lib"
@@ -75,23 +78,30 @@ ratio() { # LANG KIND
     "$work/$1.neardup" "$work/$1.$2.baseline"
 }
 
-echo "== Chinese: neardup fingerprint (whole process, taskset -c 0) against jieba-analysis TF-IDF simhash (warm, taskset -c 0)"
-neardup_mbs zh
-baseline_mbs zh zh
-ratio zh zh
-echo "== English and mixed: against Lucene's StandardAnalyzer and a letters-and-digits tokenizer, same simhash"
-neardup_mbs en
-baseline_mbs en lucene
-baseline_mbs en letters
-ratio en lucene
-ratio en letters
-neardup_mbs mixed
-baseline_mbs mixed lucene
-baseline_mbs mixed letters
-baseline_mbs mixed zh
-ratio mixed lucene
-ratio mixed letters
-ratio mixed zh
+if [[ "$parts" == *" zh "* ]]; then
+  echo "== Chinese: neardup fingerprint (whole process, taskset -c 0) against jieba-analysis TF-IDF simhash (warm, taskset -c 0)"
+  neardup_mbs zh
+  baseline_mbs zh zh
+  ratio zh zh
+fi
+if [[ "$parts" == *" en "* ]]; then
+  echo "== English: against Lucene's StandardAnalyzer and a letters-and-digits tokenizer, same simhash"
+  neardup_mbs en
+  baseline_mbs en lucene
+  baseline_mbs en letters
+  ratio en lucene
+  ratio en letters
+fi
+if [[ "$parts" == *" mixed "* ]]; then
+  echo "== Mixed: the same baselines, and jieba's"
+  neardup_mbs mixed
+  baseline_mbs mixed lucene
+  baseline_mbs mixed letters
+  baseline_mbs mixed zh
+  ratio mixed lucene
+  ratio mixed letters
+  ratio mixed zh
+fi
 
 echo "== start-up (taskset -c 0; median of 5; with the class-data archive and with NEARDUP_CDS=0, alternating)"
 median() { sort -n | sed -n 3p; }

@@ -42,5 +42,14 @@ neardup_java_defaults() {
   if [ "$command" = "send" ] && [[ ! "$user_opts" =~ $collector|TieredStopAtLevel|TieredCompilation ]]; then
     defaults="$defaults -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
   fi
+  # fingerprint runs C2 on the same core as the work when a user gives it one (taskset -c 0): less
+  # inlining of already-compiled methods (InlineSmallCode 2500 -> 1000 bytes), and C2 compiles a
+  # running loop on stack replacement only after 1,000,000 back-edges instead of 40,000 (C1's at
+  # 60,000 is unchanged), unless NEARDUP_JAVA_OPTS sets either or a compiler level. C2's CPU in a 35 MB zh run
+  # halved (1.25-1.69 -> 0.75-0.80 s) and the whole process took 0.81-0.85x the CPU at 35 and
+  # 105 MB, the analysis threads no slower (docs/BENCHMARKS.md, the eleventh session).
+  if [ "$command" = "fingerprint" ] && [[ ! "$user_opts" =~ InlineSmallCode|Tier4BackEdgeThreshold|TieredStopAtLevel|TieredCompilation ]]; then
+    defaults="$defaults -XX:InlineSmallCode=1000 -XX:Tier4BackEdgeThreshold=1000000"
+  fi
   echo "$defaults"
 }

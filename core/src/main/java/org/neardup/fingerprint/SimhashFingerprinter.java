@@ -68,14 +68,9 @@ final class SimhashFingerprinter implements Fingerprinter {
   @Override
   public void normalize(CharSequence text, TextBuffer out) {
     int mark = out.length();
-    HtmlText.Mode mode = settings.html().mode();
-    if (mode != null && HtmlText.looksLikeHtml(text)) {
-      TextBuffer visible = new TextBuffer(text.length() / 2 + 16);
-      HtmlText.extract(text, mode, visible);
-      TextNormalizer.normalize(visible, 0, visible.length(), out);
-    } else {
-      TextNormalizer.normalize(text, 0, text.length(), out);
-    }
+    TextBuffer raw = new TextBuffer(text.length());
+    raw.setTo(text);
+    normalizeTo(raw, new TextBuffer(text.length() / 2 + 16), out);
     if (foldHan) {
       HanFolder.fold(out, mark);
     }
@@ -121,19 +116,29 @@ final class SimhashFingerprinter implements Fingerprinter {
   }
 
   /**
+   * Appends the normalised text of {@code raw} to {@code out}, its visible text first when it is a
+   * page. On char arrays only: a CharSequence that is a String here and a TextBuffer there made C2
+   * compile the loops again at the first page (docs/BENCHMARKS.md, the eleventh session).
+   */
+  private void normalizeTo(TextBuffer raw, TextBuffer visible, TextBuffer out) {
+    HtmlText.Mode mode = settings.html().mode();
+    if (mode != null && HtmlText.looksLikeHtml(raw.array(), 0, raw.length())) {
+      visible.clear();
+      HtmlText.extract(raw.array(), 0, raw.length(), mode, visible);
+      TextNormalizer.normalize(visible.array(), 0, visible.length(), out);
+    } else {
+      TextNormalizer.normalize(raw.array(), 0, raw.length(), out);
+    }
+  }
+
+  /**
    * Fills s.topHashes / s.topWeights with the kept features, heaviest first; returns their count.
    */
   private int extract(CharSequence text, Scratch s, boolean keepWords) {
     s.reset(keepWords);
     TextBuffer norm = s.norm;
-    HtmlText.Mode mode = settings.html().mode();
-    if (mode != null && HtmlText.looksLikeHtml(text)) {
-      s.visible.clear();
-      HtmlText.extract(text, mode, s.visible);
-      TextNormalizer.normalize(s.visible, 0, s.visible.length(), norm);
-    } else {
-      TextNormalizer.normalize(text, 0, text.length(), norm);
-    }
+    s.raw.setTo(text);
+    normalizeTo(s.raw, s.visible, norm);
     if (foldHan) {
       HanFolder.fold(norm, 0);
     }
@@ -146,6 +151,7 @@ final class SimhashFingerprinter implements Fingerprinter {
 
   /** Per-thread state; also the WordSink the tokenizer feeds. */
   private final class Scratch implements WordSink {
+    final TextBuffer raw = new TextBuffer();
     final TextBuffer visible = new TextBuffer();
     final TextBuffer norm = new TextBuffer();
     final TermHasher hasher = new TermHasher();

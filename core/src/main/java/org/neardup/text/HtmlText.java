@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -22,9 +23,9 @@ import java.util.Map;
  * headers, footers, asides, forms and buttons, and when the page has an {@code article} or {@code
  * main} element keeps only what is inside them.
  *
- * <p>A streaming scanner, not a DOM: one pass, no allocation per tag beyond a reused name buffer;
- * malformed markup degrades to "text between tags". jsoup is the reference it is tested against.
- * Stateless and thread-safe.
+ * <p>A streaming scanner, not a DOM: one pass over a char array, no allocation per tag; malformed
+ * markup degrades to "text between tags". jsoup is the reference it is tested against. Stateless
+ * and thread-safe.
  */
 public final class HtmlText {
 
@@ -53,68 +54,43 @@ public final class HtmlText {
 
   /** Whether {@code text} looks like HTML (see the class comment). */
   public static boolean looksLikeHtml(CharSequence text) {
-    int n = text.length();
-    for (int i = 0; i < n; i++) {
-      if (text.charAt(i) != '<') {
+    return looksLikeHtml(chars(text), 0, text.length());
+  }
+
+  /** Whether {@code text[from, to)} looks like HTML (see the class comment). */
+  public static boolean looksLikeHtml(char[] text, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (text[i] != '<') {
         continue;
       }
       int j = i + 1;
-      if (j < n && text.charAt(j) == '!') {
-        if (regionMatchesIgnoreCase(text, j + 1, "doctype")) {
+      if (j < to && text[j] == '!') {
+        if (regionMatchesIgnoreCase(text, j + 1, to, "doctype")) {
           int k = j + 8;
-          while (k < n && isSpace(text.charAt(k))) {
+          while (k < to && isSpace(text[k])) {
             k++;
           }
-          if (regionMatchesIgnoreCase(text, k, "html")) {
+          if (regionMatchesIgnoreCase(text, k, to, "html")) {
             return true;
           }
         }
         continue;
       }
-      if (j < n && text.charAt(j) == '/') {
+      if (j < to && text[j] == '/') {
         continue;
       }
       int end = j;
-      while (end < n && end - j < 8 && isAsciiLetterOrDigit(text.charAt(end))) {
+      while (end < to && end - j < 8 && isAsciiLetterOrDigit(text[end])) {
         end++;
       }
-      if (end == j
-          || (end < n
-              && !(isSpace(text.charAt(end))
-                  || text.charAt(end) == '>'
-                  || text.charAt(end) == '/'))) {
+      if (end == j || end == to || !(isSpace(text[end]) || text[end] == '>' || text[end] == '/')) {
         continue;
       }
-      if (end == n) {
-        continue;
-      }
-      if (isDetectTag(text, j, end)) {
+      if ((kind(nameKey(text, j, end)) & DETECT) != 0) {
         return true;
       }
     }
     return false;
-  }
-
-  private static boolean isDetectTag(CharSequence s, int start, int end) {
-    int len = end - start;
-    char a = lower(s.charAt(start));
-    switch (len) {
-      case 1:
-        return a == 'p';
-      case 2:
-        char b = lower(s.charAt(start + 1));
-        return (a == 'b' && b == 'r') || (a == 'h' && b >= '1' && b <= '6');
-      case 3:
-        return regionMatchesIgnoreCase(s, start, "div");
-      case 4:
-        return regionMatchesIgnoreCase(s, start, "html")
-            || regionMatchesIgnoreCase(s, start, "body")
-            || regionMatchesIgnoreCase(s, start, "span");
-      case 7:
-        return regionMatchesIgnoreCase(s, start, "article");
-      default:
-        return false;
-    }
   }
 
   /** Returns the text of {@code html} in the given mode. */
@@ -126,74 +102,91 @@ public final class HtmlText {
 
   /** Appends the text of {@code html} in the given mode to {@code out}. */
   public static void extract(CharSequence html, Mode mode, TextBuffer out) {
+    extract(chars(html), 0, html.length(), mode, out);
+  }
+
+  /** Appends the text of {@code html[from, to)} in the given mode to {@code out}. */
+  public static void extract(char[] html, int from, int to, Mode mode, TextBuffer out) {
     if (mode == Mode.MAIN) {
-      int[] range = mainRange(html);
-      if (range != null) {
-        scan(html, range[0], range[1], true, out);
+      long range = mainRange(html, from, to);
+      if (range >= 0) {
+        scan(html, (int) (range >>> 32), (int) range, true, out);
         return;
       }
-      scan(html, 0, html.length(), true, out);
-    } else {
-      scan(html, 0, html.length(), false, out);
     }
+    scan(html, from, to, mode == Mode.MAIN, out);
+  }
+
+  /** The chars of {@code text} in [0, length()): its own array when it is a TextBuffer. */
+  private static char[] chars(CharSequence text) {
+    return text instanceof TextBuffer ? ((TextBuffer) text).chars : text.toString().toCharArray();
   }
 
   /**
    * The span from the first {@code <article>} or {@code <main>} start tag to the end of the last
-   * matching end tag, or null when the page has neither.
+   * matching end tag, as start << 32 | end, or -1 when the page has neither.
    */
-  private static int[] mainRange(CharSequence s) {
+  private static long mainRange(char[] s, int from, int to) {
     int start = -1;
     int end = -1;
-    for (String name : new String[] {"article", "main"}) {
-      int open = findTag(s, 0, name, false);
+    for (long name : new long[] {ARTICLE, MAIN}) {
+      int open = findTag(s, from, to, name, false);
       if (open < 0) {
         continue;
       }
       int close = -1;
-      for (int at = open; (at = findTag(s, at + 1, name, true)) >= 0; ) {
+      for (int at = open; (at = findTag(s, at + 1, to, name, true)) >= 0; ) {
         close = at;
       }
       if (close < 0) {
-        close = s.length();
+        close = to;
       }
       if (start < 0 || open < start) {
         start = open;
       }
       end = Math.max(end, close);
     }
-    return start < 0 ? null : new int[] {start, Math.max(start, end)};
+    return start < 0 ? -1 : (long) start << 32 | Math.max(start, end);
   }
 
-  /** Index of the next {@code <name} (or {@code </name} when closing) tag at or after from. */
-  private static int findTag(CharSequence s, int from, String name, boolean closing) {
-    int n = s.length();
-    for (int i = from; i < n; i++) {
-      if (s.charAt(i) != '<') {
+  /**
+   * Index of the next {@code <name} (or {@code </name} when closing) tag at or after from, where
+   * name is a {@link #nameKey} and the name is followed by a space, '>', '/' or the end.
+   */
+  private static int findTag(char[] s, int from, int to, long name, boolean closing) {
+    for (int i = from; i < to; i++) {
+      if (s[i] != '<') {
         continue;
       }
       int j = i + 1;
       if (closing) {
-        if (j >= n || s.charAt(j) != '/') {
+        if (j >= to || s[j] != '/') {
           continue;
         }
         j++;
       }
-      if (regionMatchesIgnoreCase(s, j, name)) {
-        int k = j + name.length();
-        if (k >= n || isSpace(s.charAt(k)) || s.charAt(k) == '>' || s.charAt(k) == '/') {
-          return i;
-        }
+      int k = j;
+      while (k < to && isAsciiLetter(s[k])) {
+        k++;
+      }
+      if (nameKey(s, j, k) == name && (k >= to || isSpace(s[k]) || s[k] == '>' || s[k] == '/')) {
+        return i;
       }
     }
     return -1;
   }
 
-  private static void scan(CharSequence s, int from, int to, boolean main, TextBuffer out) {
-    StringBuilder name = new StringBuilder(16);
+  /*
+   * The scanner works on a char[] with plain loops: on a CharSequence (a String or a TextBuffer)
+   * with String.regionMatches-like helpers, C2 compiled it four times in one process, each after a
+   * profile_predicate trap in the helpers' loops on the first page with another shape of tag
+   * (7.9 s of compile wall in a 105 MB run, docs/BENCHMARKS.md). A tag name is matched by its
+   * nameKey in one table, not by string switches.
+   */
+  private static void scan(char[] s, int from, int to, boolean main, TextBuffer out) {
     int i = from;
     while (i < to) {
-      char c = s.charAt(i);
+      char c = s[i];
       if (c == '&') {
         i = decodeReference(s, i, to, out);
         continue;
@@ -204,35 +197,34 @@ public final class HtmlText {
         continue;
       }
       // c == '<'
-      if (regionMatches(s, i, "<!--")) {
-        int close = indexOf(s, "-->", i + 4, to);
+      if (i + 3 < to && s[i + 1] == '!' && s[i + 2] == '-' && s[i + 3] == '-') {
+        int close = indexOfCommentEnd(s, i + 4, to);
         i = close < 0 ? to : close + 3;
         continue;
       }
-      if (i + 1 < to && (s.charAt(i + 1) == '!' || s.charAt(i + 1) == '?')) {
+      if (i + 1 < to && (s[i + 1] == '!' || s[i + 1] == '?')) {
         i = skipTag(s, i + 1, to);
         continue;
       }
-      boolean closing = i + 1 < to && s.charAt(i + 1) == '/';
+      boolean closing = i + 1 < to && s[i + 1] == '/';
       int nameStart = closing ? i + 2 : i + 1;
-      if (nameStart >= to || !isAsciiLetter(s.charAt(nameStart))) {
+      if (nameStart >= to || !isAsciiLetter(s[nameStart])) {
         out.append(c); // a literal '<', as in "a < b"
         i++;
         continue;
       }
       int nameEnd = nameStart;
-      name.setLength(0);
-      while (nameEnd < to && isTagNameChar(s.charAt(nameEnd))) {
-        name.append(lower(s.charAt(nameEnd)));
+      while (nameEnd < to && isTagNameChar(s[nameEnd])) {
         nameEnd++;
       }
+      long name = nameKey(s, nameStart, nameEnd);
+      int kind = kind(name);
       int after = skipTag(s, nameEnd, to);
-      String tag = name.toString();
-      if (!closing && (isRawText(tag) || (main && isBoilerplate(tag)))) {
-        after = skipElement(s, after, to, tag);
+      if (!closing && ((kind & RAW) != 0 || (main && (kind & BOILERPLATE) != 0))) {
+        after = skipElement(s, after, to, name, (kind & RAW) != 0);
       }
       // A line break, so that the lines of a page stay lines (VolatileLines works on lines).
-      if (isBlock(tag) && out.length > 0 && !isSpace(out.chars[out.length - 1])) {
+      if ((kind & BLOCK) != 0 && out.length > 0 && !isSpace(out.chars[out.length - 1])) {
         out.append('\n');
       }
       i = after;
@@ -242,10 +234,10 @@ public final class HtmlText {
   /**
    * From just after a tag name, returns the index after the tag's closing '>', honouring quotes.
    */
-  private static int skipTag(CharSequence s, int i, int to) {
+  private static int skipTag(char[] s, int i, int to) {
     char quote = 0;
     for (; i < to; i++) {
-      char c = s.charAt(i);
+      char c = s[i];
       if (quote != 0) {
         if (c == quote) {
           quote = 0;
@@ -260,30 +252,34 @@ public final class HtmlText {
   }
 
   /**
-   * Skips the content of element {@code tag} whose start tag ended at {@code i}: to just after its
-   * end tag, counting nested elements of the same name, or to {@code to} if it is never closed.
+   * Skips the content of the element named {@code name} (a {@link #nameKey}) whose start tag ended
+   * at {@code i}: to just after its end tag, counting nested elements of the same name unless it is
+   * raw text, or to {@code to} if it is never closed.
    */
-  private static int skipElement(CharSequence s, int i, int to, String tag) {
-    boolean raw = isRawText(tag);
+  private static int skipElement(char[] s, int i, int to, long name, boolean raw) {
     int depth = 1;
     while (i < to) {
-      int lt = indexOf(s, "<", i, to);
-      if (lt < 0) {
+      int lt = i;
+      while (lt < to && s[lt] != '<') {
+        lt++;
+      }
+      if (lt == to) {
         return to;
       }
-      boolean closing = lt + 1 < to && s.charAt(lt + 1) == '/';
+      boolean closing = lt + 1 < to && s[lt + 1] == '/';
       int nameStart = closing ? lt + 2 : lt + 1;
-      if (regionMatchesIgnoreCase(s, nameStart, tag)) {
-        int k = nameStart + tag.length();
-        if (k >= to || !isTagNameChar(s.charAt(k))) {
-          if (closing) {
-            depth--;
-            if (depth == 0) {
-              return skipTag(s, k, to);
-            }
-          } else if (!raw) {
-            depth++;
+      int k = nameStart;
+      while (k < to && isTagNameChar(s[k])) {
+        k++;
+      }
+      if (k > nameStart && nameKey(s, nameStart, k) == name) {
+        if (closing) {
+          depth--;
+          if (depth == 0) {
+            return skipTag(s, k, to);
           }
+        } else if (!raw) {
+          depth++;
         }
       }
       i = lt + 1;
@@ -291,19 +287,29 @@ public final class HtmlText {
     return to;
   }
 
+  /** Index of the next "-->" at or after from that ends before to, or -1. */
+  private static int indexOfCommentEnd(char[] s, int from, int to) {
+    for (int i = from; i + 2 < to; i++) {
+      if (s[i] == '-' && s[i + 1] == '-' && s[i + 2] == '>') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** Decodes the character reference at s[i] == '&'; returns the index after it. */
-  private static int decodeReference(CharSequence s, int i, int to, TextBuffer out) {
+  private static int decodeReference(char[] s, int i, int to, TextBuffer out) {
     int j = i + 1;
-    if (j < to && s.charAt(j) == '#') {
+    if (j < to && s[j] == '#') {
       int k = j + 1;
-      boolean hex = k < to && (s.charAt(k) == 'x' || s.charAt(k) == 'X');
+      boolean hex = k < to && (s[k] == 'x' || s[k] == 'X');
       if (hex) {
         k++;
       }
       int digitsStart = k;
       long cp = 0;
       while (k < to && k - digitsStart < 8) {
-        int d = asciiDigit(s.charAt(k), hex);
+        int d = asciiDigit(s[k], hex);
         if (d < 0) {
           break;
         }
@@ -314,7 +320,7 @@ public final class HtmlText {
         out.append('&');
         return i + 1;
       }
-      if (k < to && s.charAt(k) == ';') {
+      if (k < to && s[k] == ';') {
         k++;
       }
       appendCodePoint(cp, out);
@@ -323,14 +329,14 @@ public final class HtmlText {
     // Named: the longest name in the table that starts here.
     int limit = Math.min(to, j + MAX_ENTITY);
     int end = j;
-    while (end < limit && isAsciiLetterOrDigit(s.charAt(end))) {
+    while (end < limit && isAsciiLetterOrDigit(s[end])) {
       end++;
     }
-    if (end < limit && s.charAt(end) == ';') {
+    if (end < limit && s[end] == ';') {
       end++;
     }
     for (int e = end; e > j; e--) {
-      String value = Entities.MAP.get(s.subSequence(j, e).toString());
+      String value = Entities.MAP.get(new String(s, j, e - j));
       if (value != null) {
         out.append(value, 0, value.length());
         return e;
@@ -364,82 +370,113 @@ public final class HtmlText {
     return -1;
   }
 
-  private static boolean isRawText(String tag) {
-    switch (tag) {
-      case "script":
-      case "style":
-      case "head":
-      case "template":
-      case "noscript":
-      case "textarea":
-      case "title":
-        return true;
-      default:
-        return false;
+  /*
+   * Tag names as keys: nameKey packs a name of at most 10 ASCII letters and digits, case folded,
+   * 6 bits per char (digits 1-10, letters 11-36; no char packs to 0, so names of different lengths
+   * never share a key) into a long; any other name is -1, which no table entry has. KEYS is sorted
+   * and KINDS[i] holds the flags of KEYS[i]: what scan does with the element.
+   */
+  private static final int RAW = 1; // its content is not text: skipped with the element
+  private static final int BOILERPLATE = 2; // skipped in Mode.MAIN
+  private static final int BLOCK = 4; // ends a line
+  private static final int DETECT = 8; // makes looksLikeHtml say yes
+
+  private static final long[] KEYS;
+  private static final byte[] KINDS;
+  private static final long ARTICLE = nameKey("article");
+  private static final long MAIN = nameKey("main");
+
+  static {
+    String[][] kinds = {
+      {"script", "style", "head", "template", "noscript", "textarea", "title"},
+      {"nav", "header", "footer", "aside", "form", "button", "select", "menu"},
+      {
+        "p",
+        "div",
+        "br",
+        "li",
+        "ul",
+        "ol",
+        "tr",
+        "td",
+        "th",
+        "table",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "article",
+        "section",
+        "main",
+        "header",
+        "footer",
+        "nav",
+        "aside",
+        "blockquote",
+        "pre",
+        "hr",
+        "dl",
+        "dt",
+        "dd",
+        "figure",
+        "figcaption",
+        "form",
+        "option",
+        "address",
+        "body",
+        "html",
+        "title",
+        "head",
+        "img"
+      },
+      {"p", "br", "h1", "h2", "h3", "h4", "h5", "h6", "div", "html", "body", "span", "article"}
+    };
+    Map<Long, Integer> flags = new HashMap<>();
+    for (int k = 0; k < kinds.length; k++) {
+      for (String name : kinds[k]) {
+        flags.merge(nameKey(name), 1 << k, (a, b) -> a | b);
+      }
+    }
+    KEYS = flags.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+    KINDS = new byte[KEYS.length];
+    for (int k = 0; k < KEYS.length; k++) {
+      KINDS[k] = (byte) (int) flags.get(KEYS[k]);
     }
   }
 
-  private static boolean isBoilerplate(String tag) {
-    switch (tag) {
-      case "nav":
-      case "header":
-      case "footer":
-      case "aside":
-      case "form":
-      case "button":
-      case "select":
-      case "menu":
-        return true;
-      default:
-        return false;
-    }
+  private static long nameKey(String name) {
+    return nameKey(name.toCharArray(), 0, name.length());
   }
 
-  private static boolean isBlock(String tag) {
-    switch (tag) {
-      case "p":
-      case "div":
-      case "br":
-      case "li":
-      case "ul":
-      case "ol":
-      case "tr":
-      case "td":
-      case "th":
-      case "table":
-      case "h1":
-      case "h2":
-      case "h3":
-      case "h4":
-      case "h5":
-      case "h6":
-      case "article":
-      case "section":
-      case "main":
-      case "header":
-      case "footer":
-      case "nav":
-      case "aside":
-      case "blockquote":
-      case "pre":
-      case "hr":
-      case "dl":
-      case "dt":
-      case "dd":
-      case "figure":
-      case "figcaption":
-      case "form":
-      case "option":
-      case "address":
-      case "body":
-      case "html":
-      case "title":
-      case "head":
-      case "img":
-        return true;
-      default:
-        return false;
+  /** The key of the name s[start, end) (see above), or -1 if no tag of the table can have it. */
+  static long nameKey(char[] s, int start, int end) {
+    if (end - start > 10 || end <= start) {
+      return -1;
     }
+    long key = 0;
+    for (int i = start; i < end; i++) {
+      char c = s[i];
+      int v;
+      if (c >= 'a' && c <= 'z') {
+        v = c - 'a' + 11;
+      } else if (c >= 'A' && c <= 'Z') {
+        v = c - 'A' + 11;
+      } else if (c >= '0' && c <= '9') {
+        v = c - '0' + 1;
+      } else {
+        return -1;
+      }
+      key = key << 6 | v;
+    }
+    return key;
+  }
+
+  /** The flags of the tag whose {@link #nameKey} is {@code key}; 0 for any other name. */
+  private static int kind(long key) {
+    int at = Arrays.binarySearch(KEYS, key);
+    return at < 0 ? 0 : KINDS[at];
   }
 
   private static boolean isTagNameChar(char c) {
@@ -458,43 +495,19 @@ public final class HtmlText {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
   }
 
-  private static char lower(char c) {
-    return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
-  }
-
-  private static boolean regionMatches(CharSequence s, int at, String what) {
-    if (at < 0 || at + what.length() > s.length()) {
+  /** Whether s[at, at + lowerWhat.length()) ends by {@code to} and is lowerWhat, ignoring case. */
+  private static boolean regionMatchesIgnoreCase(char[] s, int at, int to, String lowerWhat) {
+    int n = lowerWhat.length();
+    if (at < 0 || at + n > to) {
       return false;
     }
-    for (int k = 0; k < what.length(); k++) {
-      if (s.charAt(at + k) != what.charAt(k)) {
+    for (int k = 0; k < n; k++) {
+      char c = s[at + k];
+      if ((c >= 'A' && c <= 'Z' ? (char) (c + 32) : c) != lowerWhat.charAt(k)) {
         return false;
       }
     }
     return true;
-  }
-
-  private static boolean regionMatchesIgnoreCase(CharSequence s, int at, String lowerWhat) {
-    if (at < 0 || at + lowerWhat.length() > s.length()) {
-      return false;
-    }
-    for (int k = 0; k < lowerWhat.length(); k++) {
-      if (lower(s.charAt(at + k)) != lowerWhat.charAt(k)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static int indexOf(CharSequence s, String what, int from, int to) {
-    char first = what.charAt(0);
-    int last = to - what.length();
-    for (int i = from; i <= last; i++) {
-      if (s.charAt(i) == first && regionMatches(s, i, what)) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private static Map<String, String> loadEntities() {

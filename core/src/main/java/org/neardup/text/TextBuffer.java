@@ -78,6 +78,21 @@ public final class TextBuffer implements CharSequence {
     }
   }
 
+  /** Replaces the content with the chars of {@code text}. */
+  public void setTo(CharSequence text) {
+    length = 0;
+    int n = text.length();
+    ensureSpare(n);
+    if (text instanceof String) {
+      ((String) text).getChars(0, n, chars, 0);
+    } else {
+      for (int i = 0; i < n; i++) {
+        chars[i] = text.charAt(i);
+      }
+    }
+    length = n;
+  }
+
   public void append(char[] s, int start, int end) {
     ensureSpare(end - start);
     System.arraycopy(s, start, chars, length, end - start);

@@ -114,19 +114,36 @@ public final class TextNormalizer {
 
   /** Appends the normalised form of {@code text[start, end)} to {@code out}. */
   public static void normalize(CharSequence text, int start, int end, TextBuffer out) {
+    if (text instanceof TextBuffer) {
+      normalize(((TextBuffer) text).chars, start, end, out);
+    } else {
+      char[] chars = new char[end - start];
+      text.toString().getChars(start, end, chars, 0);
+      normalize(chars, 0, chars.length, out);
+    }
+  }
+
+  /**
+   * Appends the normalised form of {@code text[start, end)} to {@code out}.
+   *
+   * <p>The hot path's form: on a CharSequence that was a String for plain texts and a TextBuffer
+   * for pages, C2 compiled the loop five times in one process after profile_predicate traps on the
+   * second type (docs/BENCHMARKS.md, the eleventh session).
+   */
+  public static void normalize(char[] text, int start, int end, TextBuffer out) {
     int mark = out.length;
     out.ensureSpare(end - start);
     char[] dst = out.chars;
     int n = mark;
     for (int i = start; i < end; i++) {
-      char c = text.charAt(i);
+      char c = text[i];
       char f = FOLD[c];
       if (f != UNSAFE) {
         dst[n++] = f;
       } else if (Character.isHighSurrogate(c)
           && i + 1 < end
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        int cp = Character.toCodePoint(c, text.charAt(i + 1));
+          && Character.isLowSurrogate(text[i + 1])) {
+        int cp = Character.toCodePoint(c, text[i + 1]);
         if (!isSafeSupplementary(cp)) {
           out.length = mark;
           slow(text, start, end, out);
@@ -147,14 +164,12 @@ public final class TextNormalizer {
     out.length = n;
   }
 
-  private static void slow(CharSequence text, int start, int end, TextBuffer out) {
+  private static void slow(char[] text, int start, int end, TextBuffer out) {
     StringBuilder clean = new StringBuilder(end - start);
     for (int i = start; i < end; i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < end
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        clean.append(c).append(text.charAt(++i));
+      char c = text[i];
+      if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(text[i + 1])) {
+        clean.append(c).append(text[++i]);
       } else {
         clean.append(Character.isSurrogate(c) ? '\uFFFD' : c);
       }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.jsoup.Jsoup;
 import org.junit.jupiter.api.Test;
 
@@ -93,5 +94,63 @@ class HtmlTextTest {
           .as(p)
           .isEqualTo(words(Jsoup.parse(p).body().text()));
     }
+  }
+
+  @Test
+  void extract_rangeOfLargerArray_sameAsTheTextAlone() {
+    // The fingerprinter passes its reused buffer's array: nothing outside [from, to) may be read,
+    // though the chars around it (a tag, a comment, an end tag) would change the answer if it were.
+    String[] parts = {
+      "<",
+      ">",
+      "</",
+      "<!--",
+      "-->",
+      "p",
+      "DIV",
+      "main",
+      "article",
+      "script",
+      "nav",
+      " ",
+      "\"",
+      "&",
+      "&amp;",
+      "&#x4e2d;",
+      "中文",
+      "text",
+      "-",
+      "h1",
+      "/",
+      "figcaption",
+      "articles"
+    };
+    Random random = new Random(20);
+    for (int t = 0; t < 20_000; t++) {
+      StringBuilder page = new StringBuilder();
+      for (int k = random.nextInt(30); k > 0; k--) {
+        page.append(parts[random.nextInt(parts.length)]);
+      }
+      String text = page.toString();
+      char[] around = ("<p>x<!--" + text + "--></main></article>").toCharArray();
+      assertThat(HtmlText.looksLikeHtml(around, 8, 8 + text.length()))
+          .as(text)
+          .isEqualTo(HtmlText.looksLikeHtml(text));
+      for (HtmlText.Mode mode : HtmlText.Mode.values()) {
+        TextBuffer out = new TextBuffer();
+        HtmlText.extract(around, 8, 8 + text.length(), mode, out);
+        assertThat(out.toString()).as(text).isEqualTo(HtmlText.extract(text, mode));
+      }
+    }
+  }
+
+  @Test
+  void tagNames_caseAndLengthAndOtherChars_keyedApart() {
+    assertThat(HtmlText.extract("a<BR>b<Br/>c", HtmlText.Mode.VISIBLE)).isEqualTo("a\nb\nc");
+    // Not block tags: longer, shorter or with other name chars than a known one.
+    assertThat(HtmlText.extract("a<brx>b<b>c<br-x>d<figcaptionx>e", HtmlText.Mode.VISIBLE))
+        .isEqualTo("abcde");
+    assertThat(HtmlText.extract("a<script2>b</script2>c", HtmlText.Mode.VISIBLE)).isEqualTo("abc");
+    assertThat(HtmlText.extract("<nav>x<nav>y</nav>z</nav>w", HtmlText.Mode.MAIN)).isEqualTo("w");
   }
 }
