@@ -743,6 +743,7 @@ final class SnapshotFormat {
           openSketches(sketchFile);
           span = new SketchSpan(new long[] {Files.size(sketchFile)});
           sketchFiles.add(sketchFile);
+          channels = new FileChannel[1]; // a compaction's whole(), read apart
         } else if (sketchFile != null) {
           long[] sizes = new long[kept.size() + 1];
           for (int i = 0; i < kept.size(); i++) {
