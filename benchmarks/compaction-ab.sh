@@ -7,12 +7,14 @@
 # snapshot, the bytes the snapshot wrote, the bytes the directory then holds, and the process'
 # CPU seconds, then per build the mean, and B's bytes written and snapshot seconds over A's.
 # Format 4 (a compaction keeps the earlier sketch files) against a build that copies every sketch:
-# JAR_A the old build, JAR_B the new, or the same new build twice with COPY_A=1 (A runs
-# `Checkpoint --copy`: every sketch copied, as before format 4).
+# JAR_A the old build, JAR_B the new, or the same new build twice with FLAGS_A=--copy (A copies
+# every sketch, as before format 4). A checkpoint rebuilds the collections (every sketch read
+# whole); FLAGS_A and FLAGS_B "--no-rebuild" measure a background compaction's snapshot instead.
 # Usage: benchmarks/compaction-ab.sh DATA CP_A CP_B [ROUNDS]
 #   CP_A, CP_B: java class paths (a neardup.jar, or classes:neardup.jar to put a build's classes
 #   first). env COPY (where the copies go; default a temp dir, needs twice DATA's size free),
-#   JAVA_OPTS (default -Xmx3g), COPY_A=1 (see above).
+#   JAVA_OPTS (default -Xmx3g; a 1M news directory's rebuild needs -Xmx4g), FLAGS_A, FLAGS_B
+#   (Checkpoint's flags for each build: --copy, --no-rebuild; a build before format 4 takes none).
 set -euo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 DATA CP_A CP_B [ROUNDS]" >&2; exit 2; }
 data="$1"
@@ -35,8 +37,8 @@ for round in $(seq 1 "$rounds"); do
     mkdir -p "$copy/data"
     for f in "$data"/*.nd*; do cp "$f" "$copy/data/"; done
     cat "$copy"/data/*.nd* > /dev/null # the same warm page cache for both
-    flag=""
-    [ "$side" = 0 ] && [ "${COPY_A:-0}" = 1 ] && flag="--copy"
+    flag="${FLAGS_B:-}"
+    [ "$side" = 0 ] && flag="${FLAGS_A:-}"
     line=$( { /usr/bin/time -f "cpu %U %S" java $opts -cp "${cps[$side]}" \
       org.neardup.store.embedded.Checkpoint $flag "$copy/data"; } 2>&1 | grep -E "opened in|^cpu" | tr '\n' ' ')
     held=$(du -sb "$copy/data" | cut -f1)
