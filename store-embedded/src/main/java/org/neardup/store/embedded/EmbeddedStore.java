@@ -75,6 +75,7 @@ public final class EmbeddedStore implements FingerprintStore {
   private final int minDeadForRebuild;
   private final boolean snapshotOnClose;
   private final @Nullable SketchFiles sketchFiles;
+  private final boolean copySketches;
   private final FileChannel lockChannel;
   private final FileLock fileLock;
   private Log log;
@@ -88,6 +89,8 @@ public final class EmbeddedStore implements FingerprintStore {
   // Written under compactionLock (or while opening); read by maintenance and metrics.
   private volatile long snapshotSegment = -1;
   private volatile long lastSnapshotBytes;
+  // What the last compaction wrote: its snapshot file and its own sketch file (not the kept ones).
+  private volatile long lastSnapshotWritten;
   private volatile long replayedBytes;
   private volatile long appendedAtCut;
 
@@ -113,6 +116,7 @@ public final class EmbeddedStore implements FingerprintStore {
     this.minDeadForRebuild = b.minDeadForRebuild;
     this.snapshotOnClose = b.snapshotOnClose;
     this.sketchFiles = b.sketchesOnHeap ? null : new SketchFiles(b.dir);
+    this.copySketches = b.copySketches;
     Files.createDirectories(dir);
     this.lockChannel =
         FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -422,22 +426,32 @@ public final class EmbeddedStore implements FingerprintStore {
       }
       long size;
       long now = clock.millis();
-      try (SnapshotFormat.Writer w =
-          new SnapshotFormat.Writer(
-              dir, closedSegment, clock.millis(), entries, paced ? snapshotBytesPerSecond : 0)) {
+      List<Path> listed = new ArrayList<>(); // the new snapshot's sketch files
+      SnapshotFormat.Reader old =
+          previous < 0
+              ? null
+              : new SnapshotFormat.Reader(dir.resolve(SnapshotFormat.fileName(previous)), true);
+      try (SnapshotFormat.Reader closeOld = old;
+          SnapshotFormat.Writer w =
+              new SnapshotFormat.Writer(
+                  dir,
+                  closedSegment,
+                  clock.millis(),
+                  entries,
+                  paced ? snapshotBytesPerSecond : 0,
+                  keep(old, previous, closedSegment, listed))) {
         if (paced) {
           pacedWriter = w;
           if (closed || maintenance == null || maintenance.isShutdown()) {
             w.hurry();
           }
         }
-        SnapshotCopier copier = new SnapshotCopier(w, cut, now);
-        if (previous >= 0) {
-          Path old = dir.resolve(SnapshotFormat.fileName(previous));
-          try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(old)) {
-            while (r.next()) {
-              copier.add(r.body(), r.length());
-            }
+        listed.add(dir.resolve(SnapshotFormat.sketchFileName(closedSegment)));
+        long[] keptAt = keptAt(old, listed);
+        SnapshotCopier copier = new SnapshotCopier(w, cut, now, old, keptAt);
+        if (old != null) {
+          while (old.next()) {
+            copier.add(old.body(), old.length(), old.entryOffset(), old.entryLength());
           }
         }
         for (long n = previous + 1; n <= closedSegment; n++) {
@@ -458,6 +472,7 @@ public final class EmbeddedStore implements FingerprintStore {
         }
         copier.flush();
         size = w.commit();
+        lastSnapshotWritten = w.bytesWritten();
       } catch (IOException | RuntimeException e) {
         for (EmbeddedCollection c : cut.values()) {
           c.abortRebuild();
@@ -479,11 +494,70 @@ public final class EmbeddedStore implements FingerprintStore {
           c.finishRebuild();
         }
       }
+      try {
+        // The new snapshot is durable: no open will read the files it does not list. A generation
+        // reading one keeps its handle (the disk comes back when the generation is replaced).
+        SnapshotFormat.deleteSketchesBut(dir, listed);
+      } catch (IOException e) {
+        LOG.log(Level.WARNING, "cannot delete an unlisted sketch file; the next open will", e);
+      }
       compactions.incrementAndGet();
       lastCompactionMillis = (System.nanoTime() - t0) / 1_000_000;
     } finally {
       compactionLock.unlock();
     }
+  }
+
+  /**
+   * The sketch files of {@code old} (the previous snapshot, read apart) that the next snapshot
+   * keeps, as {@link SketchPolicy} weighs them; their paths are added to {@code listed}.
+   */
+  private List<SnapshotFormat.Kept> keep(
+      SnapshotFormat.@Nullable Reader old, long previous, long closedSegment, List<Path> listed)
+      throws IOException {
+    if (copySketches || old == null || old.sketchFiles().isEmpty()) {
+      return List.of();
+    }
+    List<Path> files = old.sketchFiles();
+    SketchSpan span = old.span();
+    long[] sizes = new long[files.size()];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = Files.size(files.get(i));
+    }
+    long added = 0;
+    for (long n = previous + 1; n <= closedSegment; n++) {
+      Path f = dir.resolve(LogFormat.fileName(n));
+      added += Files.exists(f) ? Files.size(f) : 0;
+    }
+    boolean[] fold = SketchPolicy.fold(sizes, old.footerLive(), added);
+    List<SnapshotFormat.Kept> kept = new ArrayList<>();
+    for (int i = 0; i < sizes.length; i++) {
+      if (!fold[i]) {
+        long segment = i < old.kept().size() ? old.kept().get(i).segment() : previous;
+        kept.add(new SnapshotFormat.Kept(segment, sizes[i]));
+        listed.add(files.get(i));
+      }
+    }
+    assert span.files() == sizes.length;
+    return kept;
+  }
+
+  /** For each file of {@code old}'s span, where it starts among the {@code listed}, or -1. */
+  private static long[] keptAt(SnapshotFormat.@Nullable Reader old, List<Path> listed)
+      throws IOException {
+    if (old == null) {
+      return new long[0];
+    }
+    List<Path> files = old.sketchFiles();
+    long[] at = new long[files.size()];
+    java.util.Arrays.fill(at, -1);
+    long start = 0;
+    for (int k = 0; k + 1 < listed.size(); k++) { // the last is the new snapshot's own
+      int i = files.indexOf(listed.get(k));
+      at[i] = start;
+      start += Files.size(listed.get(k));
+    }
+    return at;
   }
 
   @Override
@@ -495,6 +569,7 @@ public final class EmbeddedStore implements FingerprintStore {
     m.put("log_fsync_seconds_total", log.syncNanos.sum() / 1e9);
     m.put("log_bytes_since_snapshot", logBytesSinceSnapshot());
     m.put("snapshot_bytes", lastSnapshotBytes);
+    m.put("last_snapshot_bytes_written", lastSnapshotWritten);
     m.put("compactions_total", compactions.get());
     m.put("rebuilds_total", rebuilds.get());
     m.put("last_compaction_seconds", lastCompactionMillis / 1e3);
@@ -600,6 +675,7 @@ public final class EmbeddedStore implements FingerprintStore {
     private int minDeadForRebuild = 1 << 16;
     private boolean snapshotOnClose = true;
     private boolean sketchesOnHeap = false;
+    private boolean copySketches = false;
 
     private Builder(Path dir) {
       this.dir = Objects.requireNonNull(dir, "dir");
@@ -698,6 +774,16 @@ public final class EmbeddedStore implements FingerprintStore {
      */
     public Builder sketchesOnHeap(boolean on) {
       this.sketchesOnHeap = on;
+      return this;
+    }
+
+    /**
+     * Whether every compaction copies every sketch into its snapshot's own sketch file, as before
+     * format version 4, instead of keeping the earlier snapshots' files where {@link SketchPolicy}
+     * says so; off by default. For tests and side-by-side measurements.
+     */
+    Builder copySketches(boolean on) {
+      this.copySketches = on;
       return this;
     }
 

@@ -101,11 +101,12 @@ final class Restorer {
   }
 
   /**
-   * Makes the generation's sketch file start from a version 3 snapshot's sketch file, so that
-   * documents restored with an entry place ({@link #restore(byte[], int, long, long, int)}) keep
-   * their sketch there, unread. Before the first restore; does nothing for sketches on the heap.
+   * Makes the generation's sketch file start from a snapshot's sketch files (version 3 or 4, in the
+   * order of the snapshot's span), so that documents restored with an entry place ({@link
+   * #restore(byte[], int, long, long, int)}) keep their sketch there, unread. Before the first
+   * restore; does nothing for sketches on the heap.
    */
-  void takeSketchesFrom(Path snapshotSketches) {
+  void takeSketchesFrom(List<Path> snapshotSketches) {
     SketchFiles.Owner o = sketchFiles;
     if (o == null) {
       return;

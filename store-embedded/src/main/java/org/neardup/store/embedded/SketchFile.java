@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.PagedIntArray;
 import org.neardup.internal.PagedLongArray;
@@ -27,11 +28,12 @@ import org.neardup.verify.SketchStore;
  * in {@code .tmp}, deleted on open). So nothing here is ever fsynced, and a power cut costs
  * nothing.
  *
- * <p>A sketch file may start from a snapshot's sketch file (its <em>base</em>, {@link
- * SnapshotFormat}), whose entries have the same layout: a store that opens takes the entries of the
- * snapshot's documents from there in place ({@link #takeFromBase}) instead of copying them, and
- * appends only the documents stored after the snapshot to its own file. The base is read, never
- * written or deleted here.
+ * <p>A sketch file may start from a snapshot's sketch files (its <em>base</em>, {@link
+ * SnapshotFormat}: the sketch files the snapshot lists, laid end to end as a {@link SketchSpan}),
+ * whose entries have the same layout: a store that opens takes the entries of the snapshot's
+ * documents from there in place ({@link #takeFromBase}) instead of copying them, and appends only
+ * the documents stored after the snapshot to its own file. The base is read, never written or
+ * deleted here.
  *
  * <p>Thread-safety: as {@link SketchStore} says (the deduplicator's lock orders writers and
  * readers). After {@link #close()}, a read of a sketch gives an empty one (a probe of a replaced
@@ -43,8 +45,9 @@ final class SketchFile implements SketchStore {
    * (little-endian) then the sketch. ends(i) is offsets[i + 1] unless `gaps` holds i (an entry
    * taken from the base followed by one that is not its neighbour there: the base's entries of
    * documents that were not restored lie between), and `lastEnd` for the last entry. Logical bytes
-   * [0, baseLength) are the base file's, [baseLength, end) this file's at (logical - baseLength):
-   * base entries come first, so offsets increase. Of this file's bytes, those below `flushed` are
+   * [0, baseLength) are the base files' (their span), [baseLength, end) this file's at (logical -
+   * baseLength). Offsets mostly increase; one below its block's first (a version 4 snapshot's
+   * entry in an older file after one its compaction copied) is FAR. Of this file's bytes, those below `flushed` are
    * in the file, the rest in `tail` from 0; an entry never straddles the two (a full tail is
    * written out before an entry that does not fit, and an entry larger than the tail goes straight
    * to the file).
@@ -66,8 +69,9 @@ final class SketchFile implements SketchStore {
   private final PagedIntArray relative;
   private final LongLongMap far = new LongLongMap();
   private final LongLongMap gaps = new LongLongMap();
-  private final @Nullable Path base;
-  private volatile @Nullable FileChannel baseChannel;
+  private final List<Path> base;
+  private final SketchSpan baseSpan;
+  private final @Nullable FileChannel[] baseChannels;
   private final long baseLength;
   private long lastEnd;
   // Set by takeFromBase: where the next adds' entries are in the base (-1: in the add's bytes).
@@ -82,26 +86,30 @@ final class SketchFile implements SketchStore {
   private volatile boolean closed;
 
   SketchFile(Path file, int bandCount, int expectedSize) {
-    this(file, bandCount, expectedSize, null);
+    this(file, bandCount, expectedSize, List.of());
   }
 
   /**
-   * @param base a snapshot's sketch file to take entries from ({@link #takeFromBase}), or null
+   * @param base a snapshot's sketch files to take entries from ({@link #takeFromBase}), in the
+   *     order of its span, or empty
    */
-  SketchFile(Path file, int bandCount, int expectedSize, @Nullable Path base) {
+  SketchFile(Path file, int bandCount, int expectedSize, List<Path> base) {
     this.file = file;
-    this.base = base;
-    if (base != null) {
-      try {
-        FileChannel b = FileChannel.open(base, StandardOpenOption.READ);
-        this.baseChannel = b;
-        this.baseLength = b.size();
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot open the snapshot's sketch file " + base, e);
+    this.base = List.copyOf(base);
+    this.baseChannels = new FileChannel[base.size()];
+    long[] sizes = new long[base.size()];
+    try {
+      for (int i = 0; i < sizes.length; i++) {
+        FileChannel b = FileChannel.open(base.get(i), StandardOpenOption.READ);
+        baseChannels[i] = b;
+        sizes[i] = b.size();
       }
-    } else {
-      this.baseLength = 0;
+    } catch (IOException e) {
+      closeBase();
+      throw new UncheckedIOException("cannot open the snapshot's sketch files " + base, e);
     }
+    this.baseSpan = new SketchSpan(sizes);
+    this.baseLength = baseSpan.length();
     this.flushed = baseLength;
     this.end = baseLength;
     this.lastEnd = 0;
@@ -128,14 +136,14 @@ final class SketchFile implements SketchStore {
    * only (a restore hands each batch's places over with the batch).
    */
   void takeFromBase(@Nullable PagedLongArray offset, @Nullable PagedIntArray length) {
-    assert offset == null || base != null : "no base to take entries from";
+    assert offset == null || !base.isEmpty() : "no base to take entries from";
     fromBase = offset;
     fromBaseLength = length;
     fromBaseNext = 0;
   }
 
-  /** The snapshot sketch file this one takes entries from, or null. */
-  @Nullable Path base() {
+  /** The snapshot sketch files this one takes entries from (empty: none). */
+  List<Path> base() {
     return base;
   }
 
@@ -152,17 +160,18 @@ final class SketchFile implements SketchStore {
       long at = places.get(k);
       if (at >= 0) {
         int length = java.util.Objects.requireNonNull(fromBaseLength).get(k);
-        if (at < lastEnd || at + length > baseLength || length < n * 8) {
+        int f = baseSpan.fileOf(at);
+        if (f < 0 || at + length > baseSpan.start(f) + baseSpan.size(f) || length < n * 8) {
           throw new IllegalStateException(
               "entry at "
                   + at
                   + " of "
                   + length
-                  + " bytes is not after the last ("
-                  + lastEnd
-                  + ") inside the base's "
+                  + " bytes is not inside one of the base's "
+                  + base.size()
+                  + " files ("
                   + baseLength
-                  + " bytes with room for "
+                  + " bytes) with room for "
                   + n
                   + " band keys");
         }
@@ -229,28 +238,32 @@ final class SketchFile implements SketchStore {
     if (!channel.isOpen()) {
       channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
-    FileChannel b = baseChannel;
-    if (base != null && b != null && !b.isOpen()) {
-      // Still readable after a compaction deleted its name: this one never closes it but here.
-      baseChannel = FileChannel.open(base, StandardOpenOption.READ);
+    for (int i = 0; i < baseChannels.length; i++) {
+      FileChannel b = baseChannels[i];
+      if (b != null && !b.isOpen()) {
+        // Still readable after a compaction deleted its name: an interrupt closed the channel,
+        // and the name may be gone; then this entry's read fails with the file's name.
+        baseChannels[i] = FileChannel.open(base.get(i), StandardOpenOption.READ);
+      }
     }
   }
 
-  private FileChannel baseChannel() throws ClosedChannelException {
-    FileChannel b = baseChannel;
-    if (b == null) {
+  private FileChannel baseChannel(int i) throws ClosedChannelException {
+    FileChannel b = baseChannels[i];
+    if (b == null || closed) {
       throw new ClosedChannelException();
     }
     return b;
   }
 
   private void closeBase() {
-    FileChannel b = baseChannel;
-    if (b != null) {
-      try {
-        b.close();
-      } catch (IOException e) {
-        // read-only: nothing was lost
+    for (FileChannel b : baseChannels) {
+      if (b != null) {
+        try {
+          b.close();
+        } catch (IOException e) {
+          // read-only: nothing was lost
+        }
       }
     }
   }
@@ -265,7 +278,7 @@ final class SketchFile implements SketchStore {
       blockStart.append(offset);
     }
     long rel = offset - blockStart.get(size >>> BLOCK_BITS);
-    if (rel < 0xFFFF_FFFFL) {
+    if (rel >= 0 && rel < 0xFFFF_FFFFL) {
       relative.append((int) rel);
     } else {
       relative.append(FAR);
@@ -329,18 +342,23 @@ final class SketchFile implements SketchStore {
 
   private void readFully(ByteBuffer b, long position) throws IOException {
     boolean inBase = position < baseLength;
-    long at = inBase ? position : position - baseLength;
+    int f = inBase ? baseSpan.fileOf(position) : -1;
+    long at = inBase ? position - baseSpan.start(f) : position - baseLength;
     while (b.hasRemaining()) {
       int r;
       try {
-        r = inBase ? baseChannel().read(b, at) : channel.read(b, at);
+        r = inBase ? baseChannel(f).read(b, at) : channel.read(b, at);
       } catch (ClosedChannelException e) {
         reopen(e);
         continue;
       }
       if (r < 0) {
         throw new IOException(
-            "sketch file " + (inBase ? base : file) + " ends at " + at + ", before its entry");
+            "sketch file "
+                + (inBase ? base.get(f) : file)
+                + " ends at "
+                + at
+                + ", before its entry");
       }
       at += r;
     }

@@ -30,25 +30,25 @@ final class SketchFiles {
   final class Owner implements SketchStore.Factory {
     private final int collection;
     private final List<SketchFile> made = new ArrayList<>();
-    private @Nullable Path base;
+    private List<Path> base = List.of();
 
     private Owner(int collection) {
       this.collection = collection;
     }
 
     /**
-     * Makes the next file this owner creates start from a snapshot's sketch file ({@link
-     * SketchFile#takeFromBase}); set before the generation's engine is made.
+     * Makes the next file this owner creates start from a snapshot's sketch files, in the order of
+     * its span ({@link SketchFile#takeFromBase}); set before the generation's engine is made.
      */
-    synchronized void base(@Nullable Path snapshotSketches) {
-      this.base = snapshotSketches;
+    synchronized void base(List<Path> snapshotSketches) {
+      this.base = List.copyOf(snapshotSketches);
     }
 
     @Override
     public synchronized SketchStore create(int bandCount, int expectedSize) {
       Path file = dir.resolve("sketches-" + collection + "-" + next.incrementAndGet() + ".tmp");
       SketchFile f = new SketchFile(file, bandCount, expectedSize, base);
-      base = null; // a compaction's copy writes its own entries
+      base = List.of(); // a compaction's copy writes its own entries
       made.add(f);
       return f;
     }

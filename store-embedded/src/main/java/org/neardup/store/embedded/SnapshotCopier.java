@@ -3,12 +3,19 @@ package org.neardup.store.embedded;
 
 import java.io.IOException;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.neardup.store.CorruptStoreException;
 
 /**
  * Copies insert records into a snapshot in order, {@value #CHUNK} at a time, for a compaction, so
  * that the live clusters of a chunk are looked up under one hold of the collection's read lock (a
  * lock per document contended with the inserts a compaction runs beside).
+ *
+ * <p>A record of the previous snapshot comes as its head and the place of its sketch entry there
+ * ({@link SnapshotFormat.Reader} apart): the new snapshot refers to the entry where it is when its
+ * file is kept (the entry is neither read nor written), and the entry is read and written anew when
+ * its file is folded ({@link SketchPolicy}) or its collection is being rebuilt (the new generation
+ * restores whole bodies).
  */
 final class SnapshotCopier {
   static final int CHUNK = 256;
@@ -16,24 +23,57 @@ final class SnapshotCopier {
   private final SnapshotFormat.Writer w;
   private final Map<Integer, EmbeddedCollection> cut;
   private final long now;
+  private final SnapshotFormat.@Nullable Reader old;
+  private final long[] keptAt;
   private final byte[][] bodies = new byte[CHUNK][];
   private final int[] lengths = new int[CHUNK];
+  private final long[] entryAt = new long[CHUNK];
+  private final int[] entryLength = new int[CHUNK];
   private final long[] docIds = new long[CHUNK];
   private final long[] clusters = new long[CHUNK];
   private int n;
 
+  /** A copier of whole records only (no previous snapshot read apart). */
   SnapshotCopier(SnapshotFormat.Writer w, Map<Integer, EmbeddedCollection> cut, long now) {
+    this(w, cut, now, null, new long[0]);
+  }
+
+  /**
+   * @param old the previous snapshot, read apart, whose entries the records added with a place are
+   *     in
+   * @param keptAt for each file of {@code old}'s span, where it starts in the span of the files
+   *     {@code w} keeps, or -1 when it is folded (its entries are written anew)
+   */
+  SnapshotCopier(
+      SnapshotFormat.Writer w,
+      Map<Integer, EmbeddedCollection> cut,
+      long now,
+      SnapshotFormat.@Nullable Reader old,
+      long[] keptAt) {
     this.w = w;
     this.cut = cut;
     this.now = now;
+    this.old = old;
+    this.keptAt = keptAt.clone();
   }
 
   /** Takes a copy of the record (the reader reuses its buffer). */
   void add(byte[] body, int length) throws IOException {
-    if (bodies[n] == null || bodies[n].length < length) {
-      bodies[n] = new byte[Math.max(length, 256)];
+    add(body, length, -1, 0);
+  }
+
+  /**
+   * Takes a copy of a head whose sketch entry is at {@code at} of the previous snapshot's span
+   * ({@code at} -1: a whole record).
+   */
+  void add(byte[] body, int length, long at, int entry) throws IOException {
+    int room = at < 0 ? length : length + entry;
+    if (bodies[n] == null || bodies[n].length < room) {
+      bodies[n] = new byte[Math.max(room, 256)];
     }
     System.arraycopy(body, 0, bodies[n], 0, length);
+    entryAt[n] = at;
+    entryLength[n] = entry;
     lengths[n++] = length;
     if (n == CHUNK) {
       flush();
@@ -54,7 +94,11 @@ final class SnapshotCopier {
         c.snapshotClusters(docIds, to - from, now, clusters);
         for (int i = from; i < to; i++) {
           if (clusters[i - from] >= 0) {
-            write(c, bodies[i], lengths[i], clusters[i - from]);
+            if (entryAt[i] < 0) {
+              write(c, bodies[i], lengths[i], clusters[i - from]);
+            } else {
+              writeHead(c, bodies[i], lengths[i], entryAt[i], entryLength[i], clusters[i - from]);
+            }
           }
         }
       }
@@ -75,5 +119,33 @@ final class SnapshotCopier {
     }
     w.document(body, 0, kept);
     c.rebuildRestore(body, kept, now);
+  }
+
+  private void writeHead(
+      EmbeddedCollection c, byte[] head, int length, long at, int entry, long cluster)
+      throws IOException {
+    SnapshotFormat.Reader r = old;
+    if (r == null) {
+      throw new IllegalStateException("a head without the snapshot it came from");
+    }
+    Bytes.putLong(head, LogFormat.CLUSTER, cluster); // a snapshot's heads hold no Joined
+    SketchSpan span = r.span();
+    int f = span.fileOf(at);
+    long to = f < 0 || keptAt[f] < 0 ? -1 : keptAt[f] + (at - span.start(f));
+    try {
+      if (to >= 0) {
+        w.reference(head, length, to, entry);
+      }
+      if (to < 0 || c.isRebuilding()) {
+        int whole = r.whole(head, length, at, entry);
+        if (to < 0) {
+          w.document(head, 0, whole);
+        }
+        c.rebuildRestore(head, whole, now);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CorruptStoreException(
+          w.path(), "a document of the previous snapshot does not decode: " + e.getMessage());
+    }
   }
 }

@@ -21,61 +21,82 @@ import org.neardup.store.CorruptStoreException;
 
 /**
  * The snapshot's file format: every live document of every collection as of the end of one log
- * segment, in two files since version 3: the part of each document that opening a store needs (ids,
- * times, clusters, fingerprints, band keys), and beside it the sketches, which only verification
+ * segment, in two kinds of files since version 3: the part of each document that opening a store
+ * needs (ids, times, clusters, fingerprints, band keys), and the sketches, which only verification
  * reads and which a store keeps in a file anyway ({@link SketchFile}): an open reads the first file
- * and points its sketch files at the second, never reading or copying a sketch.
+ * and points its sketch files at the others, never reading or copying a sketch.
+ *
+ * <p>Since version 4 a snapshot's sketch entries may stay in the sketch files of earlier snapshots:
+ * its header lists those files (Kept), and each document says where its entry is in the sequence of
+ * the kept files followed by the snapshot's own sketch file ({@link SketchSpan}). A compaction thus
+ * writes to its own sketch file only the sketches stored since the previous snapshot, and the live
+ * entries of the kept files it folds in ({@link SketchPolicy}); it never modifies a kept file, so a
+ * crash at any point leaves the previous snapshot whole.
  *
  * <pre>
- * Snapshot    --> Header, CollectionCount, Collection^CollectionCount, Document*, End, Footer
+ * Snapshot    --> Header, CollectionCount, Collection^CollectionCount, KeptCount, Kept^KeptCount,
+ *                 Document*, End, Footer      (KeptCount and Kept: version 4 only)
  * Header      --> Magic, Version, LastSegment, CreatedAt
  * Magic       --> the 8 bytes "NDUPSNAP"
- * Version     --> int32: 3 (this build also reads 1 and 2)
+ * Version     --> int32: 4 (this build also reads 1, 2 and 3)
  * LastSegment --> int64: the snapshot holds the effect of log segments up to this one
  * CreatedAt   --> int64: epoch milliseconds
  * CollectionCount --> int32
  * Collection  --> Number (int32), NextDocId (int64), Documents (int64), Name, Settings, AnalyzerId
  * Documents   --> about how many documents follow for it (to size memory before loading)
  * Name, Settings, AnalyzerId --> uint16 length, UTF-8 bytes
- * Document    --> Length, EntryLength, Head (version 3) | Length, Body (versions 1 and 2)
+ * KeptCount   --> int32, in [0, 4096]
+ * Kept        --> Segment (int64), Size (int64): the sketch file of snapshot Segment, Size bytes
+ * Document    --> Length, EntryLength, EntryAt, Head (version 4) | Length, EntryLength, Head
+ *                 (version 3) | Length, Body (versions 1 and 2)
  * Length      --> int32, in [1, 64 MiB]: the bytes of Head or Body
- * EntryLength --> int32, in [0, 64 MiB]: the bytes of the document's Entry in the sketch file
+ * EntryLength --> int32, in [0, 64 MiB]: the bytes of the document's Entry in a sketch file
+ * EntryAt     --> int64: where the Entry starts in the Kept files and then this snapshot's own
+ *                 sketch file, laid end to end; an Entry lies inside one file, between its
+ *                 SketchHeader and its SketchFooter. Entries in the own file follow each other in
+ *                 document order from byte 20 of it (version 3: all entries are there, so)
  * Body        --> an Insert body of {@link LogFormat} without Joined (JoinedCount 0), or an
  *                 InsertV1 body, whose Cluster is the representative when the snapshot was written
  *                 (version 1: InsertV1 only)
  * Head        --> a Body whose Analysis stops after its band keys: Fingerprint, Letters, BandCount,
  *                 BandKey^BandCount (see org.neardup.Analysis#encode()); its Sketch is in the Entry
  * End         --> int32: 0
- * Footer      --> DocumentCount (int64), EntryBytes (int64, version 3 only), Checksum, EndMagic
- * EntryBytes  --> the sum of every EntryLength: the sketch file is 20 + EntryBytes + 12 bytes
+ * Footer      --> DocumentCount (int64), EntryBytes (int64, versions 3 and 4), Live^(KeptCount+1)
+ *                 (version 4), Checksum, EndMagic
+ * EntryBytes  --> the sum of the EntryLengths in the own sketch file: it is 20 + EntryBytes + 12
+ *                 bytes
+ * Live        --> int64: the sum of the EntryLengths of the documents in each Kept file, then in
+ *                 the own file: what a later compaction weighs against the file's size
  * Checksum    --> CRC32C of every byte of the file before it
  * EndMagic    --> the 8 bytes "NDUPSEND"
  *
- * Sketches    --> SketchHeader, Entry*, SketchFooter      (snapshot-N.ndsketch, version 3)
+ * Sketches    --> SketchHeader, Entry*, SketchFooter      (snapshot-N.ndsketch, versions 3 and 4)
  * SketchHeader --> the 8 bytes "NDUPSKCH", SketchVersion (int32: 1), LastSegment (int64)
  * Entry       --> BandKey^BandCount as little-endian int64, then the Analysis' Sketch: the layout
  *                 of a {@link SketchFile} entry, so that file reads it in place
  * SketchFooter --> Checksum (CRC32C of every byte of the sketch file before it), "NDUPSKND"
  * </pre>
  *
- * Entries follow each other in document order, so a document's Entry starts where the previous one
- * ended (the first at byte 20). Documents of one collection appear in increasing DocId order, which
- * is their insertion order, so restoring them in file order rebuilds every cluster with its
- * earliest member as representative. A snapshot is written to {@code .tmp} files, forced, and
- * renamed into place, the sketch file first; a snapshot that fails any check is refused with a
- * {@link CorruptStoreException}, never loaded in part. A reader that reassembles whole bodies
- * ({@link Reader#Reader(Path)}: a compaction, an export) checks both files' checksums; one that
- * leaves the sketches apart ({@link Reader#Reader(Path, boolean)}: an open) checks the first file's
- * checksum and the sketch file's header, end magic and length, not its every byte: reading them is
+ * Documents of one collection appear in increasing DocId order, which is their insertion order, so
+ * restoring them in file order rebuilds every cluster with its earliest member as representative. A
+ * snapshot is written to {@code .tmp} files, forced, and renamed into place, the sketch file first;
+ * a snapshot that fails any check is refused with a {@link CorruptStoreException}, never loaded in
+ * part. A reader that reassembles whole bodies ({@link Reader#Reader(Path)}: a compaction's
+ * rebuild, an export) reads each entry where it is and checks its band keys against the head's
+ * (version 3: it streams the one sketch file and checks its checksum); one that leaves the sketches
+ * apart ({@link Reader#Reader(Path, boolean)}: an open, a compaction) checks the first file's
+ * checksum and each sketch file's header, end magic and length, not its every byte: reading them is
  * what the split saves. A sketch that went bad on disk then shows when a check verifies against it,
- * as with a sketch file's page after a disk fault.
+ * as with a sketch file's page after a disk fault. A sketch file is deleted once no snapshot on
+ * disk lists it ({@link #delete}, and the open's clean-up).
  */
 final class SnapshotFormat {
   static final long MAGIC = 0x4E44_5550_534E_4150L; // "NDUPSNAP"
   static final long END_MAGIC = 0x4E44_5550_5345_4E44L; // "NDUPSEND"
   static final long SKETCH_MAGIC = 0x4E44_5550_534B_4348L; // "NDUPSKCH"
   static final long SKETCH_END_MAGIC = 0x4E44_5550_534B_4E44L; // "NDUPSKND"
-  static final int VERSION = 3;
+  static final int VERSION = 4;
+  static final int MAX_KEPT = 4096;
   static final int OLDEST_VERSION = 1;
   static final int SKETCH_VERSION = 1;
   static final int SKETCH_HEADER = 20;
@@ -122,10 +143,34 @@ final class SnapshotFormat {
     return LogFormat.numberOf(file.getFileName().toString(), PREFIX, SKETCH_SUFFIX);
   }
 
-  /** Deletes snapshot {@code lastSegment} and its sketch file, if they exist. */
+  /**
+   * Deletes snapshot {@code lastSegment}, if it exists, but not its sketch file, which a later
+   * snapshot may list (version 4): {@link #deleteSketchesBut} deletes those none lists.
+   */
   static void delete(Path dir, long lastSegment) throws IOException {
     Files2.deleteIfExists(dir.resolve(fileName(lastSegment)));
-    Files2.deleteIfExists(dir.resolve(sketchFileName(lastSegment)));
+  }
+
+  /**
+   * Deletes every snapshot sketch file in {@code dir} but the {@code listed} ones (those of the
+   * snapshot in use): once that snapshot is durable, none other can be read again.
+   */
+  static void deleteSketchesBut(Path dir, java.util.Collection<Path> listed) throws IOException {
+    java.util.Set<Path> keep = new java.util.HashSet<>();
+    for (Path p : listed) {
+      keep.add(p.getFileName());
+    }
+    List<Path> gone = new ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        if (sketchSegmentOf(p) >= 0 && !keep.contains(p.getFileName())) {
+          gone.add(p);
+        }
+      }
+    }
+    for (Path p : gone) {
+      Files2.deleteIfExists(p);
+    }
   }
 
   /**
@@ -172,6 +217,9 @@ final class SnapshotFormat {
       String name,
       String settings,
       String analyzerId) {}
+
+  /** A sketch file that a version 4 snapshot lists: {@code sketchFileName(segment)}, size bytes. */
+  record Kept(long segment, long size) {}
 
   /** A file written through a direct buffer, with the CRC32C of everything written. */
   private static final class Out {
@@ -238,6 +286,9 @@ final class SnapshotFormat {
     private final Out main;
     private final Out sketches;
     private final long bytesPerSecond;
+    private final List<Kept> kept;
+    private final SketchSpan keptSpan;
+    private final long[] live; // per kept file, then the own one
     private volatile boolean hurry;
     private long documents;
     private long entryBytes;
@@ -266,6 +317,32 @@ final class SnapshotFormat {
         List<CollectionEntry> collections,
         long bytesPerSecond)
         throws IOException {
+      this(dir, lastSegment, createdAt, collections, bytesPerSecond, List.of());
+    }
+
+    /**
+     * A writer whose documents may keep their entries in the sketch files of earlier snapshots
+     * ({@link #reference}), listed in {@code kept} in the order of the span their EntryAt places
+     * them in (see the class doc).
+     */
+    Writer(
+        Path dir,
+        long lastSegment,
+        long createdAt,
+        List<CollectionEntry> collections,
+        long bytesPerSecond,
+        List<Kept> kept)
+        throws IOException {
+      if (kept.size() > MAX_KEPT) {
+        throw new IllegalArgumentException(kept.size() + " kept sketch files, at most " + MAX_KEPT);
+      }
+      this.kept = List.copyOf(kept);
+      long[] sizes = new long[kept.size()];
+      for (int i = 0; i < sizes.length; i++) {
+        sizes[i] = kept.get(i).size();
+      }
+      this.keptSpan = new SketchSpan(sizes);
+      this.live = new long[kept.size() + 1];
       this.target = dir.resolve(fileName(lastSegment));
       this.sketchTarget = dir.resolve(sketchFileName(lastSegment));
       this.bytesPerSecond = bytesPerSecond;
@@ -286,6 +363,10 @@ final class SnapshotFormat {
           writeString(c.name());
           writeString(c.settings());
           writeString(c.analyzerId());
+        }
+        main.room(4).putInt(kept.size());
+        for (Kept k : kept) {
+          main.room(16).putLong(k.segment()).putLong(k.size());
         }
         sketches.room(SKETCH_HEADER).putLong(SKETCH_MAGIC).putInt(SKETCH_VERSION);
         sketches.buf.putLong(lastSegment);
@@ -318,7 +399,10 @@ final class SnapshotFormat {
       int keys = (int) (split & 0xFF);
       int sketch = len - head;
       int entry = keys * 8 + sketch;
-      main.room(8).putInt(head).putInt(entry);
+      main.room(16)
+          .putInt(head)
+          .putInt(entry)
+          .putLong(keptSpan.length() + SKETCH_HEADER + entryBytes);
       main.write(b, 0, head);
       ByteBuffer out = sketches.room(keys * 8);
       for (int k = 0; k < keys; k++) {
@@ -327,10 +411,53 @@ final class SnapshotFormat {
       sketches.write(b, head, sketch);
       documents++;
       entryBytes += entry;
-      bytes += 8 + head + entry;
+      live[live.length - 1] += entry;
+      bytes += 16 + head + entry;
       if (bytesPerSecond > 0 && bytes - paced >= PACE_CHUNK) {
         keepPace();
       }
+    }
+
+    /**
+     * Appends a document whose Entry stays where it is in a kept sketch file: its Head (a body cut
+     * after its band keys, as {@link Reader} gives it apart) and where its Entry is in the kept
+     * files laid end to end.
+     *
+     * @throws IllegalArgumentException if the head does not end at its band keys, or the entry does
+     *     not lie inside one kept file's entries
+     */
+    void reference(byte[] head, int len, long entryAt, int entryLength) throws IOException {
+      long split = sketchAt(head, len);
+      if ((split >>> 8) != len) {
+        throw new IllegalArgumentException("a head goes on after its band keys");
+      }
+      int f = keptSpan.fileOf(entryAt);
+      if (f < 0
+          || entryLength < (split & 0xFF) * 8
+          || entryAt < keptSpan.start(f) + SKETCH_HEADER
+          || entryAt + entryLength > keptSpan.start(f) + keptSpan.size(f) - SKETCH_FOOTER) {
+        throw new IllegalArgumentException(
+            "an entry of "
+                + entryLength
+                + " bytes at "
+                + entryAt
+                + " is not inside the entries of one of "
+                + kept.size()
+                + " kept sketch files");
+      }
+      main.room(16).putInt(len).putInt(entryLength).putLong(entryAt);
+      main.write(head, 0, len);
+      documents++;
+      live[f] += entryLength;
+      bytes += 16 + len;
+      if (bytesPerSecond > 0 && bytes - paced >= PACE_CHUNK) {
+        keepPace();
+      }
+    }
+
+    /** The bytes written to the own sketch file and the snapshot so far (the kept not counted). */
+    long bytesWritten() {
+      return bytes;
     }
 
     /** From any thread: write the rest at full speed (the store is closing). */
@@ -373,11 +500,15 @@ final class SnapshotFormat {
 
     /**
      * Finishes both files, forces them and renames them into place, the sketch file first (a
-     * snapshot is there once its first file is); returns their size.
+     * snapshot is there once its first file is); returns the bytes of the snapshot on disk: both
+     * files and the kept sketch files.
      */
     long commit() throws IOException {
       sketches.finish(SKETCH_END_MAGIC);
       main.room(20).putInt(0).putLong(documents).putLong(entryBytes);
+      for (long l : live) {
+        main.room(8).putLong(l);
+      }
       main.finish(END_MAGIC);
       Files2.move(
           sketches.tmp,
@@ -388,7 +519,7 @@ final class SnapshotFormat {
           main.tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       Files2.syncDirectory(target.getParent());
       done = true;
-      return Files.size(target) + Files.size(sketchTarget);
+      return Files.size(target) + Files.size(sketchTarget) + keptSpan.length();
     }
 
     @Override
@@ -517,6 +648,12 @@ final class SnapshotFormat {
     private final @Nullable Path sketchFile;
     private @Nullable In sketches; // version 3, bodies reassembled
     private long sketchFileSize;
+    private final List<Kept> kept = new ArrayList<>(); // version 4
+    private final List<Path> sketchFiles = new ArrayList<>(); // the kept, then the own
+    private SketchSpan span = new SketchSpan(new long[0]);
+    private long[] liveSeen = new long[0];
+    private long @Nullable [] live; // the footer's, once read
+    private @Nullable FileChannel[] channels; // version 4: positioned reads of entries
     private final long lastSegment;
     private final long createdAt;
     private final List<CollectionEntry> collections = new ArrayList<>();
@@ -526,6 +663,7 @@ final class SnapshotFormat {
     private int length;
     private long entryOffset = -1;
     private int entryLength;
+    private long entryAt;
 
     /** A reader that gives whole bodies, the sketch of a version 3 snapshot put back in place. */
     Reader(Path file) throws IOException {
@@ -590,13 +728,115 @@ final class SnapshotFormat {
                   readString(),
                   readString()));
         }
+        if (version >= 4) {
+          int keptCount = in.readInt();
+          if (keptCount < 0 || keptCount > MAX_KEPT) {
+            throw new CorruptStoreException(
+                file, in.offset - 4, "kept sketch file count " + keptCount + " is impossible");
+          }
+          for (int i = 0; i < keptCount; i++) {
+            kept.add(new Kept(in.readLong(), in.readLong()));
+          }
+        }
         sketchFile = version >= 3 ? file.resolveSibling(sketchFileName(lastSegment)) : null;
-        if (sketchFile != null) {
+        if (sketchFile != null && version == 3) {
           openSketches(sketchFile);
+          span = new SketchSpan(new long[] {Files.size(sketchFile)});
+          sketchFiles.add(sketchFile);
+          channels = new FileChannel[1]; // a compaction's whole(), read apart
+        } else if (sketchFile != null) {
+          long[] sizes = new long[kept.size() + 1];
+          for (int i = 0; i < kept.size(); i++) {
+            Kept k = kept.get(i);
+            Path f = file.resolveSibling(sketchFileName(k.segment()));
+            sizes[i] = checkSketchFile(f, k.segment(), k.size());
+            sketchFiles.add(f);
+          }
+          sizes[kept.size()] = checkSketchFile(sketchFile, lastSegment, -1);
+          sketchFiles.add(sketchFile);
+          if (!apart) {
+            for (int i = 0; i < sizes.length; i++) {
+              checkSketchChecksum(sketchFiles.get(i), sizes[i]);
+            }
+          }
+          span = new SketchSpan(sizes);
+          liveSeen = new long[sizes.length];
+          channels = new FileChannel[sizes.length];
         }
       } catch (IOException | RuntimeException e) {
         close();
         throw e;
+      }
+    }
+
+    /**
+     * Checks a version 4 snapshot's sketch file: there, its header naming {@code segment}, its size
+     * ({@code size}, unless -1) and its end magic; returns its size.
+     */
+    private long checkSketchFile(Path f, long segment, long size) throws IOException {
+      if (!Files.exists(f)) {
+        throw new CorruptStoreException(
+            file, "its sketch file " + f.getFileName() + " is missing (the snapshot lists it)");
+      }
+      try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+        long actual = ch.size();
+        if (size >= 0 && actual != size) {
+          throw new CorruptStoreException(
+              f, Math.min(actual, size), "has " + actual + " bytes, the snapshot lists " + size);
+        }
+        if (actual < SKETCH_HEADER + SKETCH_FOOTER) {
+          throw new CorruptStoreException(f, actual, "too short for a sketch file");
+        }
+        ByteBuffer head = ByteBuffer.allocate(SKETCH_HEADER);
+        readAt(ch, head, 0);
+        ByteBuffer end = ByteBuffer.allocate(8);
+        readAt(ch, end, actual - 8);
+        long magic = head.getLong(0);
+        int v = head.getInt(8);
+        long seg = head.getLong(12);
+        if (magic != SKETCH_MAGIC || v != SKETCH_VERSION || seg != segment) {
+          throw new CorruptStoreException(
+              f,
+              0,
+              String.format(
+                  Locale.ROOT,
+                  "not the sketch file of snapshot %d: magic %016x, version %d, segment %d",
+                  segment,
+                  magic,
+                  v,
+                  seg));
+        }
+        if (end.getLong(0) != SKETCH_END_MAGIC) {
+          throw new CorruptStoreException(
+              f, actual - 8, "end magic \"NDUPSKND\" missing (truncated sketch file)");
+        }
+        return actual;
+      }
+    }
+
+    /** Reads a whole sketch file of {@code size} bytes to check its checksum (read whole). */
+    private static void checkSketchChecksum(Path f, long size) throws IOException {
+      try (In s = new In(f)) {
+        long left = size - SKETCH_FOOTER;
+        while (left > 0) {
+          int k = (int) Math.min(left, BUFFER);
+          if (!s.need(k)) {
+            throw s.truncated();
+          }
+          s.buf.position(s.buf.position() + k);
+          s.offset += k;
+          left -= k;
+        }
+        s.checkFooter(SKETCH_END_MAGIC, "\"NDUPSKND\"");
+      }
+    }
+
+    private static void readAt(FileChannel ch, ByteBuffer b, long at) throws IOException {
+      while (b.hasRemaining()) {
+        int r = ch.read(b, at + b.position());
+        if (r < 0) {
+          throw new EOFException();
+        }
       }
     }
 
@@ -659,9 +899,56 @@ final class SnapshotFormat {
       return collections;
     }
 
-    /** The sketch file of a version 3 snapshot, or null for an older one. */
+    /** The own sketch file of a version 3 or 4 snapshot, or null for an older one. */
     @Nullable Path sketchFile() {
       return sketchFile;
+    }
+
+    /**
+     * Every sketch file the snapshot's entries are in, in the order of the span {@link
+     * #entryOffset()} places them in: the kept files, then the own (empty before version 3).
+     */
+    List<Path> sketchFiles() {
+      return sketchFiles;
+    }
+
+    /** The footer's Live per file of {@link #sketchFiles()}, once {@link #next()} gave false. */
+    long @Nullable [] live() {
+      return live;
+    }
+
+    /** The kept sketch files the header lists (version 4; empty before). */
+    List<Kept> kept() {
+      return kept;
+    }
+
+    /** The span of {@link #sketchFiles()} (version 4; before, the own file's offsets). */
+    SketchSpan span() {
+      return span;
+    }
+
+    /**
+     * The Live of the footer, per file of {@link #sketchFiles()}: read at its place without the
+     * rest (a compaction weighs the files before it reads the documents), and checked against the
+     * documents when the reader gets to the footer. Version 3: its one file, all live; older: none.
+     */
+    long[] footerLive() throws IOException {
+      if (version < 3) {
+        return new long[0];
+      }
+      int n = version == 3 ? 1 : kept.size() + 1;
+      long size = in.channel.size();
+      ByteBuffer b = ByteBuffer.allocate(8 * n);
+      long at = size - 12 - 8L * n;
+      if (at < 0) {
+        throw in.truncated();
+      }
+      readAt(in.channel, b, at);
+      long[] out = new long[n];
+      for (int i = 0; i < n; i++) {
+        out[i] = b.getLong(i * 8);
+      }
+      return out;
     }
 
     /**
@@ -691,6 +978,10 @@ final class SnapshotFormat {
               in.offset - 4,
               "sketch entry length " + entry + " is outside [0, " + LogFormat.MAX_BODY + "]");
         }
+      }
+      if (version >= 4) {
+        entryAt = in.readLong();
+        checkPlace(entryAt, entry);
       }
       int room = apart ? len : len + entry;
       if (body.length < room) {
@@ -732,6 +1023,14 @@ final class SnapshotFormat {
             in.offset - len,
             "sketch entry of " + entry + " bytes cannot hold " + keyCount + " band keys");
       }
+      if (version >= 4) {
+        entryOffset = entryAt;
+        entryLength = entry;
+        if (!apart) {
+          length = whole(body, len, entryAt, entry);
+        }
+        return;
+      }
       if (apart) {
         entryOffset = SKETCH_HEADER + entryBytes;
         entryLength = entry;
@@ -755,6 +1054,74 @@ final class SnapshotFormat {
       }
       length = len + entry - keyCount * 8;
       entryBytes += entry;
+    }
+
+    /**
+     * Version 4: checks that an entry lies inside one sketch file's entries and, in the own file,
+     * right after the previous entry there, and counts it.
+     */
+    private void checkPlace(long at, int entry) throws CorruptStoreException {
+      int f = span.fileOf(at);
+      int own = span.files() - 1;
+      boolean inside =
+          f >= 0
+              && at >= span.start(f) + SKETCH_HEADER
+              && at + entry <= span.start(f) + span.size(f) - SKETCH_FOOTER
+              && (f != own || at == span.start(own) + SKETCH_HEADER + entryBytes);
+      if (!inside) {
+        throw new CorruptStoreException(
+            file,
+            in.offset - 8,
+            "a sketch entry of "
+                + entry
+                + " bytes at "
+                + at
+                + " is not in place in the "
+                + span.length()
+                + " bytes of its "
+                + span.files()
+                + " sketch files");
+      }
+      liveSeen[f] += entry;
+      if (f == own) {
+        entryBytes += entry;
+      }
+    }
+
+    /**
+     * Puts the sketch of the Entry at {@code at} (in the span of {@link #sketchFiles()}, version 4)
+     * after the head {@code buf[0, len)}, checking its band keys against the head's; returns the
+     * whole body's length. {@code buf} must have room for {@code len + entry} bytes.
+     */
+    int whole(byte[] buf, int len, long at, int entry) throws IOException {
+      int keyCount = (int) (sketchAt(buf, len) & 0xFF);
+      int f = span.fileOf(at);
+      FileChannel[] chs = channels;
+      if (f < 0 || chs == null) {
+        throw new CorruptStoreException(file, "a sketch entry at " + at + " is in no sketch file");
+      }
+      FileChannel ch = chs[f];
+      if (ch == null) {
+        ch = FileChannel.open(sketchFiles.get(f), StandardOpenOption.READ);
+        chs[f] = ch;
+      }
+      long from = at - span.start(f);
+      ByteBuffer keys = ByteBuffer.allocate(keyCount * 8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      try {
+        readAt(ch, keys, from);
+        for (int k = 0; k < keyCount; k++) {
+          if (keys.getLong(k * 8) != Bytes.getLong(buf, len - (keyCount - k) * 8)) {
+            throw new CorruptStoreException(
+                sketchFiles.get(f),
+                from + k * 8,
+                "band key " + k + " differs from the snapshot's for document " + documents);
+          }
+        }
+        readAt(ch, ByteBuffer.wrap(buf, len, entry - keyCount * 8).slice(), from + keyCount * 8);
+      } catch (EOFException e) {
+        throw new CorruptStoreException(sketchFiles.get(f), from, "the file ends inside an entry");
+      }
+      return len + entry - keyCount * 8;
     }
 
     byte[] body() {
@@ -781,6 +1148,10 @@ final class SnapshotFormat {
     private void finish() throws IOException {
       long count = in.readLong();
       long entries = version >= 3 ? in.readLong() : 0;
+      long[] l = new long[version >= 4 ? span.files() : 0];
+      for (int i = 0; i < l.length; i++) {
+        l[i] = in.readLong();
+      }
       in.checkFooter(END_MAGIC, "\"NDUPSEND\"");
       if (count != documents) {
         throw new CorruptStoreException(
@@ -799,6 +1170,26 @@ final class SnapshotFormat {
       }
       Path f = sketchFile;
       assert f != null;
+      if (version >= 4) {
+        if (!java.util.Arrays.equals(l, liveSeen)) {
+          throw new CorruptStoreException(
+              file,
+              "footer counts live sketch bytes "
+                  + java.util.Arrays.toString(l)
+                  + " per file, the documents "
+                  + java.util.Arrays.toString(liveSeen));
+        }
+        live = l;
+        long expected = SKETCH_HEADER + entryBytes + SKETCH_FOOTER;
+        long actual = span.size(span.files() - 1);
+        if (actual != expected) {
+          throw new CorruptStoreException(
+              f,
+              Math.min(actual, expected),
+              "the sketch file has " + actual + " bytes, its snapshot's entries make " + expected);
+        }
+        return;
+      }
       if (apart) {
         long expected = SKETCH_HEADER + entryBytes + SKETCH_FOOTER;
         if (sketchFileSize != expected) {
@@ -840,6 +1231,14 @@ final class SnapshotFormat {
         In s = sketches;
         if (s != null) {
           s.close();
+        }
+        FileChannel[] chs = channels;
+        if (chs != null) {
+          for (FileChannel ch : chs) {
+            if (ch != null) {
+              ch.close();
+            }
+          }
         }
       }
     }

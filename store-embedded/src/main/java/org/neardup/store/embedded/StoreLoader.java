@@ -48,6 +48,7 @@ final class StoreLoader {
   private final List<Loaded> collections = new ArrayList<>();
   private int nextCollectionNumber = 1;
   private long snapshotSegment = -1;
+  private List<Path> listedSketches = List.of(); // the sketch files the loaded snapshot lists
   private long lastSnapshotBytes;
   private long replayedBytes;
   private long truncatedBytes;
@@ -123,8 +124,10 @@ final class StoreLoader {
       Path snap = snapshots.lastEntry().getValue();
       loadSnapshot(snap, now, pending, restorers);
       snapshotSegment = snapshots.lastKey();
-      Path sketches = dir.resolve(SnapshotFormat.sketchFileName(snapshotSegment));
-      lastSnapshotBytes = Files.size(snap) + (Files.exists(sketches) ? Files.size(sketches) : 0);
+      lastSnapshotBytes = Files.size(snap);
+      for (Path f : listedSketches) {
+        lastSnapshotBytes += Files.size(f);
+      }
     }
     long expect = snapshotSegment + 1;
     long last = snapshotSegment;
@@ -155,14 +158,7 @@ final class StoreLoader {
     for (long s : snapshots.headMap(snapshotSegment, false).keySet()) {
       SnapshotFormat.delete(dir, s);
     }
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        long s = SnapshotFormat.sketchSegmentOf(p);
-        if (s >= 0 && s != snapshotSegment) {
-          Files2.deleteIfExists(p); // a sketch file whose snapshot is gone
-        }
-      }
-    }
+    SnapshotFormat.deleteSketchesBut(dir, listedSketches); // those no snapshot lists
     for (Map.Entry<Long, Path> e : segments.headMap(snapshotSegment, true).entrySet()) {
       Files2.deleteIfExists(e.getValue());
     }
@@ -222,7 +218,8 @@ final class StoreLoader {
     // file (not on the heap); the records then come without them.
     boolean apart = sketchFiles.apply(0) != null;
     try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(file, apart)) {
-      Path sketches = r.sketchFile();
+      List<Path> sketches = r.sketchFiles();
+      listedSketches = sketches;
       for (SnapshotFormat.CollectionEntry e : r.collections()) {
         Pending p = define(file, e.number(), e.name(), e.settings(), e.analyzerId(), e.nextDocId());
         pending.put(e.number(), p);
@@ -232,7 +229,7 @@ final class StoreLoader {
         Restorer restorer =
             new Restorer(
                 p.settings, p.analyzer, expected, true, true, sketchFiles.apply(e.number()));
-        if (apart && sketches != null) {
+        if (apart && !sketches.isEmpty()) {
           restorer.takeSketchesFrom(sketches);
         }
         restorer.beginSnapshot();

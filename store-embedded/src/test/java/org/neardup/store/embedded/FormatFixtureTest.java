@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -99,6 +100,84 @@ class FormatFixtureTest {
         EmbeddedStore.builder(dir).clock(new ManualClock()).background(false).open()) {
       assertFixtureDocuments(s);
     }
+  }
+
+  /**
+   * A version 3 directory (written by BulkLoad of the build before format 4: 300 texts of 30 words,
+   * their sketches in snapshot-0.ndsketch) opens; a checkpoint (a rebuild, every sketch read whole
+   * from that file, which it keeps) and a compaction without a rebuild write version 4 snapshots,
+   * and every step, and a reopen, answers alike: each stored analysis finds its own document,
+   * verified against its sketch.
+   */
+  @Test
+  public void version3Directory_opensAndCompactsToVersion4() throws IOException {
+    String[] files = {
+      "snapshot-00000000000000000000.ndsnap", "snapshot-00000000000000000000.ndsketch"
+    };
+    for (String f : files) {
+      try (InputStream in = getClass().getResourceAsStream("fixture-v3/" + f)) {
+        assertThat(in).as("fixture file %s", f).isNotNull();
+        Files.copy(in, dir.resolve(f));
+      }
+    }
+    Path snapshot = dir.resolve(files[0]);
+    Files.write(snapshot, withThisBuildsAnalyzers(Files.readAllBytes(snapshot)));
+    List<org.neardup.Analysis> stored = new ArrayList<>();
+    List<String> ids = new ArrayList<>();
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(snapshot)) {
+      while (r.next()) {
+        int at = LogFormat.analysisOffset(r.body(), r.length());
+        stored.add(org.neardup.Analysis.decode(r.body(), at, r.length() - at));
+        int n = LogFormat.idLength(r.body());
+        ids.add(new String(r.body(), LogFormat.ID, n, java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    assertThat(ids).hasSize(300);
+    List<List<String>> answers = new ArrayList<>();
+    for (int step = 0; step < 3; step++) {
+      try (EmbeddedStore s =
+          EmbeddedStore.builder(dir)
+              .clock(new ManualClock())
+              .background(false)
+              .snapshotOnClose(false)
+              .open()) {
+        Collection c = s.collection("news");
+        answers.add(answers(c, stored));
+        if (step == 0) {
+          s.checkpoint(); // rebuilds: reads every sketch whole from the version 3 file
+          assertThat(dir.resolve(files[1])).exists(); // kept, not copied
+          answers.add(answers(c, stored));
+        } else if (step == 1) {
+          s.compactNow();
+          answers.add(answers(c, stored));
+        }
+      }
+    }
+    for (int i = 0; i < ids.size(); i++) {
+      assertThat(answers.get(0).get(i)).startsWith("checked " + ids.get(i) + "@0/1000");
+    }
+    for (List<String> a : answers) {
+      assertThat(a).isEqualTo(answers.get(0));
+    }
+    try (SnapshotFormat.Reader r =
+        new SnapshotFormat.Reader(StoreTesting.onlyFile(dir, ".ndsnap"), true)) {
+      assertThat(StoreTesting.files(dir, ".ndsketch"))
+          .containsExactlyInAnyOrderElementsOf(r.sketchFiles());
+    }
+  }
+
+  private static List<String> answers(Collection c, List<org.neardup.Analysis> stored) {
+    List<String> out = new ArrayList<>();
+    for (org.neardup.Analysis a : stored) {
+      org.neardup.store.Outcome o = c.check(a);
+      StringBuilder b = new StringBuilder(o.status().toString().toLowerCase(java.util.Locale.ROOT));
+      for (org.neardup.store.Outcome.Match m : o.matches()) {
+        b.append(' ').append(m.id()).append('@').append(m.distance()).append('/');
+        b.append(Math.round(m.similarity() * 1000));
+      }
+      out.add(b.toString());
+    }
+    return out;
   }
 
   /**

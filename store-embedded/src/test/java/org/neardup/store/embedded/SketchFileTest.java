@@ -100,7 +100,7 @@ class SketchFileTest {
     Path baseFile = dir.resolve("snapshot.ndsketch");
     Files.write(baseFile, base.toByteArray());
     Path file = dir.resolve("s.tmp");
-    try (SketchFile f = new SketchFile(file, bands, 0, baseFile)) {
+    try (SketchFile f = new SketchFile(file, bands, 0, java.util.List.of(baseFile))) {
       f.takeFromBase(at, length);
       for (int i = 0; i < keysOf.size(); i++) {
         // The bytes given are ignored: the entry is the base's.
