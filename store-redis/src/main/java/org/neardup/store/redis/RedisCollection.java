@@ -129,6 +129,12 @@ final class RedisCollection implements Collection {
      */
     byte[] tails = new byte[0];
 
+    /**
+     * The collection's count of removals read before the probe's keys ({@code st}'s field {@code
+     * removals}): while it is unchanged, the keys only grew since (see {@code commit.lua}).
+     */
+    byte[] removals = ZERO;
+
     final CandidateTable table = new CandidateTable();
     final Map<Long, String> ids = new HashMap<>();
     final Map<Long, String> rootIds = new HashMap<>();
@@ -161,37 +167,35 @@ final class RedisCollection implements Collection {
     final BandEntries.Grouped bandGroups;
     final Response<Boolean> exists;
     final Response<byte[]> seq;
+    final Response<byte[]> removals;
 
-    /** The block keys' entries, in block order (one MGET). */
-    final Response<List<byte[]>> blocks;
+    /** The block keys' entries in block order, then the band buckets' in group order (one MGET). */
+    final Response<List<byte[]>> keyEntries;
 
-    /** The entries of the band buckets, in group order (one MGET), or null without band keys. */
-    final @Nullable Response<List<byte[]>> bandBuckets;
-
-    Reads(Analysis a, AbstractPipeline p, Response<Boolean> exists, Response<byte[]> seq) {
+    Reads(
+        Analysis a,
+        AbstractPipeline p,
+        Response<Boolean> exists,
+        Response<byte[]> seq,
+        Response<byte[]> removals) {
       this.analysis = a;
       this.blockKeys = entries.keys(a.fingerprint());
       this.bandKeys = bandKeys(a);
       this.bandGroups = bandGroups(bandKeys);
       this.exists = exists;
       this.seq = seq;
-      // One command for the block keys and one for the band keys, not one per key (issue 15,
-      // speed: a command costs Redis ~1-2 us before its work, 8 fewer per verified check).
-      byte[][] blockNames = new byte[blockKeys.length][];
-      for (int t = 0; t < blockKeys.length; t++) {
-        blockNames[t] = keys.block(blockKeys[t]);
-      }
-      blocks = p.mget(blockNames);
+      this.removals = removals;
+      // One command for the block keys and the band buckets, not one per key (issue 15, speed: a
+      // command costs Redis ~1-2 us before its work).
       int[] buckets = bandGroups.buckets();
-      if (buckets.length == 0) {
-        bandBuckets = null;
-      } else {
-        byte[][] bandNames = new byte[buckets.length][];
-        for (int g = 0; g < buckets.length; g++) {
-          bandNames[g] = keys.band(buckets[g]);
-        }
-        bandBuckets = p.mget(bandNames);
+      byte[][] names = new byte[blockKeys.length + buckets.length][];
+      for (int t = 0; t < blockKeys.length; t++) {
+        names[t] = keys.block(blockKeys[t]);
       }
+      for (int g = 0; g < buckets.length; g++) {
+        names[blockKeys.length + g] = keys.band(buckets[g]);
+      }
+      keyEntries = p.mget(names);
     }
 
     /**
@@ -207,13 +211,15 @@ final class RedisCollection implements Collection {
       }
       byte[] s = seq.get();
       probe.seq = s == null ? 0 : Long.parseLong(new String(s, StandardCharsets.US_ASCII));
+      byte[] rm = removals.get();
+      probe.removals = rm == null ? ZERO : rm;
       Map<Long, Integer> found = new java.util.LinkedHashMap<>();
       long q = analysis.fingerprint();
-      List<byte[]> blockEntries = blocks.get();
+      List<byte[]> all = keyEntries.get();
       int nk = bandGroups.buckets().length;
       probe.tails = new byte[TAIL * (blockKeys.length + nk)];
       for (int t = 0; t < blockKeys.length; t++) {
-        byte[] e = blockEntries.get(t);
+        byte[] e = all.get(t);
         if (e == null) {
           continue;
         }
@@ -230,27 +236,24 @@ final class RedisCollection implements Collection {
         }
         tail(probe.tails, t, e, off, entries.width);
       }
-      if (bandBuckets != null) {
-        List<byte[]> buckets = bandBuckets.get();
-        for (int g = 0; g < buckets.size(); g++) {
-          byte[] e = buckets.get(g);
-          if (e == null) {
-            continue;
-          }
-          int off = 0;
-          for (; off + BandEntries.WIDTH <= e.length; off += BandEntries.WIDTH) {
-            long o = BlockEntries.ordinal(e, off);
-            if (o > probe.seq) {
-              break;
-            }
-            if (bandGroups.has(g, BandEntries.rest(e, off))) {
-              // Also when its block entry passed: that filter is only a lower bound of the
-              // distance, so the decision must know whether the candidate shares a band key.
-              found.merge(o, VIA_BUCKET, (x, y) -> x | y);
-            }
-          }
-          tail(probe.tails, blockKeys.length + g, e, off, BandEntries.WIDTH);
+      for (int g = 0; g < nk; g++) {
+        byte[] e = all.get(blockKeys.length + g);
+        if (e == null) {
+          continue;
         }
+        int off = 0;
+        for (; off + BandEntries.WIDTH <= e.length; off += BandEntries.WIDTH) {
+          long o = BlockEntries.ordinal(e, off);
+          if (o > probe.seq) {
+            break;
+          }
+          if (bandGroups.has(g, BandEntries.rest(e, off))) {
+            // Also when its block entry passed: that filter is only a lower bound of the
+            // distance, so the decision must know whether the candidate shares a band key.
+            found.merge(o, VIA_BUCKET, (x, y) -> x | y);
+          }
+        }
+        tail(probe.tails, blockKeys.length + g, e, off, BandEntries.WIDTH);
       }
       long[] out = new long[2 * found.size()];
       int i = 0;
@@ -261,6 +264,11 @@ final class RedisCollection implements Collection {
       return out;
     }
   }
+
+  /** The field of {@code st} counting removals (remove.lua), and its value when absent. */
+  private static final byte[] REMOVALS = bytes("removals");
+
+  private static final byte[] ZERO = bytes("0");
 
   /** Bytes per key of a probe's tails: a 4-byte offset and a 5-byte ordinal. */
   private static final int TAIL = 9;
@@ -387,8 +395,10 @@ final class RedisCollection implements Collection {
       // seq first: whatever is stored after this read has a greater ordinal, and is left out.
       Response<Boolean> exists = p.exists(keys.meta);
       Response<byte[]> seq = p.get(keys.seq);
+      // Removals before the keys too: a commit that sees the same count knows they only grew since.
+      Response<byte[]> removals = p.hget(keys.stats, REMOVALS);
       for (Analysis a : analyses) {
-        reads.add(new Reads(a, p, exists, seq));
+        reads.add(new Reads(a, p, exists, seq, removals));
       }
       p.sync();
     }
@@ -542,6 +552,7 @@ final class RedisCollection implements Collection {
       args.add(rests);
       args.add(probe.tails);
       args.add(bytes(store.appendEntries(verify) ? 1 : 0));
+      args.add(probe.removals);
       for (int g = 0; g < buckets.length; g++) {
         args.add(groups.restBytes(g));
       }

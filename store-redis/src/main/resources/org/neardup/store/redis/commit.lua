@@ -21,6 +21,7 @@
 --       endian) of the first entry above seen in the string the probe read (its length when none)
 --       and the 5-byte ordinal of the entry just before that offset (zeros at offset 0),
 --       15 '1' to APPEND the entries, '0' to write each key whole (the store's append-entries),
+--       16 the removals counter (st's field 'removals') the probe read before its keys,
 --       then per band bucket the query's distinct band rests in it (3 bytes each, concatenated),
 --       then n pairs (ordinal, root), then nr distinct roots (ascending).
 -- Why tails (issue 15, redis-server CPU): Redis's Lua hashes every byte of every string it brings
@@ -32,6 +33,15 @@
 -- string room to grow (Redis doubles the allocation when it must grow it): ~25% more memory on
 -- block keys and band buckets on average (see BENCHMARKS); with append-entries=false the commit
 -- writes each key whole (GET and SET), leaving no room, at the old cost in CPU.
+-- Why append first (issue 15, redis-server CPU: each redis.call costs more than its command):
+-- when no removal ran since the probe (st's 'removals' is the one the probe read before its keys;
+-- remove.lua counts every removal there) a key has only grown since the probe read it, so the
+-- entries above seen are exactly the bytes from the probe's tail offset to the key's length before
+-- this commit's APPEND, which APPEND's answer gives: a key nobody wrote since costs one call (the
+-- APPEND) instead of two (GETRANGE and APPEND), and a key that did grow is read from the tail
+-- offset to before this commit's own entries. A conflict found there takes back what this commit
+-- appended (each key cut back to its length before, rare) and answers retry. After a removal, and
+-- with append-entries=false, the keys are checked before they are written, as before.
 -- Record and sketch buckets (base .. 'd' / 's' .. floor(ordinal / 128), field ordinal % 128) share
 -- the hash tag of the declared keys, so they live in the same slot.
 -- Each commit answers {'stored', ordinal} (a new document), {'stored', ordinal, the id of the
@@ -48,6 +58,7 @@
 -- whole call alone, so nobody sees the deferred writes missing.
 local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
 local seq = nil
+local removals = nil
 local stored, duplicates = 0, 0
 local expiries = {}
 -- The records and sketches stored by this call, written at its end with one HSET per bucket (two
@@ -120,53 +131,68 @@ local function commit(KEYS, ARGV)
     end
     return redis.call('GET', key) or ''
   end
-  if seq > seen then
-    for i = 1, nb do
-      local s = tail(KEYS[7 + i], i, ew)
-      if s ~= '' then
-        local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
-        local at = #s - ew + 1
-        while at >= 1 do
-          local a, b, c, d, e = string.byte(s, at, at + 4)
-          local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
-          if o <= seen then
-            break
-          end
-          local dist = 0
-          for j = 1, w do
-            local x = bit.bxor(q[j], string.byte(s, at + 4 + j))
-            dist = dist + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
-          end
-          if dist <= k then
-            return retry()
-          end
-          at = at - ew
+  -- Whether the entries of s (a key's bytes, whole entries of width ew) above seen hold one within
+  -- k bits of the query's block rest i.
+  local function blockConflict(s, i)
+    local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
+    local at = #s - ew + 1
+    while at >= 1 do
+      local a, b, c, d, e = string.byte(s, at, at + 4)
+      local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
+      if o <= seen then
+        return false
+      end
+      local dist = 0
+      for j = 1, w do
+        local x = bit.bxor(q[j], string.byte(s, at + 4 + j))
+        dist = dist + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
+      end
+      if dist <= k then
+        return true
+      end
+      at = at - ew
+    end
+    return false
+  end
+  -- Whether the entries of band bucket string s above seen hold one equal to a query's band rest
+  -- of bucket i.
+  local function bandConflict(s, i)
+    local q = ARGV[16 + i]
+    local at = #s - 7
+    while at >= 1 do
+      local a, b, c, d, e = string.byte(s, at, at + 4)
+      local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
+      if o <= seen then
+        return false
+      end
+      local r = string.sub(s, at + 5, at + 7)
+      for j = 1, #q, 3 do
+        if string.sub(q, j, j + 2) == r then
+          return true
         end
+      end
+      at = at - 8
+    end
+    return false
+  end
+  local append = ARGV[15] == '1'
+  if removals == nil then
+    removals = redis.call('HGET', KEYS[5], 'removals') or '0'
+  end
+  local fast = append and removals == ARGV[16]
+  if not fast and seq > seen then
+    for i = 1, nb do
+      if blockConflict(tail(KEYS[7 + i], i, ew), i) then
+        return retry()
       end
     end
     for i = 1, nk do
-      local s = tail(KEYS[7 + nb + i], nb + i, 8)
-      if s ~= '' then
-        local q = ARGV[15 + i]
-        local at = #s - 7
-        while at >= 1 do
-          local a, b, c, d, e = string.byte(s, at, at + 4)
-          local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
-          if o <= seen then
-            break
-          end
-          local r = string.sub(s, at + 5, at + 7)
-          for j = 1, #q, 3 do
-            if string.sub(q, j, j + 2) == r then
-              return retry()
-            end
-          end
-          at = at - 8
-        end
+      if bandConflict(tail(KEYS[7 + nb + i], nb + i, 8), i) then
+        return retry()
       end
     end
   end
-  local mbase = 15 + nk
+  local mbase = 16 + nk
   for j = 1, n do
     local m = tonumber(ARGV[mbase + 2 * j - 1])
     if not pending[m] and redis.call('HEXISTS', base .. 'd' .. bucket(m), field(m)) == 0 then
@@ -177,33 +203,81 @@ local function commit(KEYS, ARGV)
       return retry()
     end
   end
+  local ob = string.char(math.floor(o / 4294967296) % 256, math.floor(o / 16777216) % 256,
+    math.floor(o / 65536) % 256, math.floor(o / 256) % 256, o % 256)
+  local function bandEntries(i)
+    local q = ARGV[16 + i]
+    local add = {}
+    for j = 1, #q, 3 do
+      add[#add + 1] = ob .. string.sub(q, j, j + 2)
+    end
+    return table.concat(add)
+  end
+  if fast then
+    -- Append, then check what was appended since the probe (see "Why append first" above).
+    local done = {}
+    local function undo()
+      for j = 1, #done, 2 do
+        if done[j + 1] == 0 then
+          redis.call('DEL', done[j])
+        else
+          redis.call('SET', done[j], redis.call('GETRANGE', done[j], 0, done[j + 1] - 1))
+        end
+      end
+      return retry()
+    end
+    -- The bytes of key i above seen before this commit's entries, given its length pre then.
+    local function since(key, i, pre)
+      local t = (i - 1) * 9
+      local a, b, c, d = string.byte(tails, t + 1, t + 4)
+      local off = ((a * 256 + b) * 256 + c) * 256 + d
+      if pre == off or pre == 0 then
+        return ''
+      end
+      -- Shorter than at the probe cannot happen without a removal: read the key whole then.
+      return redis.call('GETRANGE', key, pre > off and off or 0, pre - 1)
+    end
+    for i = 1, nb do
+      local key = KEYS[7 + i]
+      local e = ob .. string.sub(rests, (i - 1) * w + 1, i * w)
+      local pre = redis.call('APPEND', key, e) - #e
+      done[#done + 1] = key
+      done[#done + 1] = pre
+      if blockConflict(since(key, i, pre), i) then
+        return undo()
+      end
+    end
+    for i = 1, nk do
+      local key = KEYS[7 + nb + i]
+      local e = bandEntries(i)
+      local pre = redis.call('APPEND', key, e) - #e
+      done[#done + 1] = key
+      done[#done + 1] = pre
+      if bandConflict(since(key, nb + i, pre), i) then
+        return undo()
+      end
+    end
+  else
+    local function write(key, entries)
+      if append then
+        redis.call('APPEND', key, entries)
+      else
+        redis.call('SET', key, (redis.call('GET', key) or '') .. entries)
+      end
+    end
+    for i = 1, nb do
+      write(KEYS[7 + i], ob .. string.sub(rests, (i - 1) * w + 1, i * w))
+    end
+    for i = 1, nk do
+      write(KEYS[7 + nb + i], bandEntries(i))
+    end
+  end
   seq = o
   pending[o] = ARGV[3]
   local f = field(o)
   later(records, base .. 'd' .. bucket(o), f, ARGV[3])
   if ARGV[4] ~= '' then
     later(sketches, base .. 's' .. bucket(o), f, ARGV[4])
-  end
-  local ob = string.char(math.floor(o / 4294967296) % 256, math.floor(o / 16777216) % 256,
-    math.floor(o / 65536) % 256, math.floor(o / 256) % 256, o % 256)
-  local append = ARGV[15] == '1'
-  local function write(key, entries)
-    if append then
-      redis.call('APPEND', key, entries)
-    else
-      redis.call('SET', key, (redis.call('GET', key) or '') .. entries)
-    end
-  end
-  for i = 1, nb do
-    write(KEYS[7 + i], ob .. string.sub(rests, (i - 1) * w + 1, i * w))
-  end
-  for i = 1, nk do
-    local q = ARGV[15 + i]
-    local add = {}
-    for j = 1, #q, 3 do
-      add[#add + 1] = ob .. string.sub(q, j, j + 2)
-    end
-    write(KEYS[7 + nb + i], table.concat(add))
   end
   if ARGV[5] ~= '' then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).

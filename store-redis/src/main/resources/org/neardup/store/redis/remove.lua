@@ -78,4 +78,7 @@ if redis.call('SREM', KEYS[6], o) == 1 and redis.call('SCARD', KEYS[6]) == 0 the
 end
 redis.call('HINCRBY', KEYS[5], ARGV[6], 1)
 redis.call('HINCRBY', KEYS[5], 'documents', -1)
+-- Every removal is counted: a commit whose probe saw the same count knows its keys only grew since
+-- (commit.lua, "Why append first").
+redis.call('HINCRBY', KEYS[5], 'removals', 1)
 return 1

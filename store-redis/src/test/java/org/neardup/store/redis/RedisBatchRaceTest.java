@@ -33,7 +33,8 @@ import org.neardup.testkit.Texts;
  * Pipelined batches from two store instances at once, holding copies of the same texts, within a
  * batch and across batches: exactly one new document per group, every copy naming it, and no
  * document decided against a later one of its own batch (a copy is never the cluster of an earlier
- * copy in the same batch).
+ * copy in the same batch); afterwards the block keys and band buckets hold exactly the stored
+ * documents' entries.
  */
 class RedisBatchRaceTest {
   private static FingerprintStore open(RedisServer server) throws IOException {
@@ -121,6 +122,70 @@ class RedisBatchRaceTest {
         }
       }
       assertThat(a.stats().documents()).isEqualTo((long) groups * copies);
+      // Commits that found a conflict after appending took their entries back: none is left.
+      KeyAudit.assertEntriesMatchRecords((RedisStore) one, (RedisCollection) a);
+    }
+  }
+
+  /**
+   * Single checks from two instances while a third thread deletes stored documents: commits run
+   * both ways (keys only grown since the probe, and after a removal), and afterwards the keys hold
+   * exactly the entries of the documents still stored.
+   */
+  @Test
+  public void checksWithDeletes_twoInstances_keysMatchRecords() throws Exception {
+    try (RedisServer server = RedisServer.start();
+        FingerprintStore one = open(server);
+        FingerprintStore two = open(server)) {
+      Collection a =
+          one.create(
+              "news", CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON));
+      Collection b = two.collection("news");
+      SplittableRandom r = new SplittableRandom(11);
+      List<Document> docs = new ArrayList<>();
+      for (int g = 0; g < 150; g++) {
+        String text = Texts.text(r, 80);
+        for (int i = 0; i < 4; i++) {
+          docs.add(new Document(g + "-" + i, a.analyzer().analyze(Texts.edit(r, text))));
+        }
+      }
+      Collections.shuffle(docs, new Random(11));
+      AtomicInteger next = new AtomicInteger();
+      AtomicInteger deleted = new AtomicInteger();
+      ExecutorService pool = Executors.newFixedThreadPool(5);
+      List<Future<?>> fs = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        Collection mine = t % 2 == 0 ? a : b;
+        fs.add(
+            pool.submit(
+                () -> {
+                  for (int i = next.getAndIncrement();
+                      i < docs.size();
+                      i = next.getAndIncrement()) {
+                    mine.checkAndInsert(docs.get(i));
+                  }
+                  return null;
+                }));
+      }
+      fs.add(
+          pool.submit(
+              () -> {
+                Random d = new Random(5);
+                while (next.get() < docs.size()) {
+                  int upTo = Math.min(next.get(), docs.size());
+                  if (upTo > 0 && b.delete(docs.get(d.nextInt(upTo)).id())) {
+                    deleted.incrementAndGet();
+                  }
+                }
+                return null;
+              }));
+      for (Future<?> f : fs) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+      pool.shutdown();
+      assertThat(deleted.get()).as("some deletes ran during the checks").isPositive();
+      assertThat(a.stats().documents()).isEqualTo((long) docs.size() - deleted.get());
+      KeyAudit.assertEntriesMatchRecords((RedisStore) one, (RedisCollection) a);
     }
   }
 }
