@@ -60,11 +60,12 @@ import org.neardup.store.StoredRecord;
  * <p>Memory: the client holds per document its ordinal, fingerprint, root and expiry (32 bytes, up
  * to 48 with the lists' room to grow), its id's bytes (~ 24 + id length) and its cluster's id when
  * it is a root (a root's id's bytes, shared), then at {@link #finish()} 8 bytes of expiry, 12 of
- * the fingerprint order and 12 per block table (each row's fingerprint and document, carried by
- * the sorts so that the writers read them in order), plus 40 per sort running (keys, payloads and
- * their scratch; two at a time); about 270 bytes per fingerprint-only 4:1 document at the peak
- * (10M: about 2.7 GB), plus about 40 per band key. Sketches are not held: the document rows go to
- * their file as they come. Not thread-safe.
+ * the fingerprint order and 20 per block table (each row's fingerprint, expiry and document,
+ * carried by the sorts so that the writers read them in order; 4, the document, when that would
+ * take more than a quarter of the heap), plus 56 per sort running (key, payloads and their scratch;
+ * two at a time); about 300 bytes per fingerprint-only 4:1 document at the peak, plus about 60 per
+ * band key. Sketches are not held: the document rows go to their file as they come. Not
+ * thread-safe.
  */
 final class HFileImporter implements CollectionTransfer.Importer {
   private static final byte[] REC = bytes("r");
@@ -406,8 +407,8 @@ final class HFileImporter implements CollectionTransfer.Importer {
   /**
    * The id rows (sorted by id; refuses an id the dump holds twice), then the cluster member,
    * cluster-id and expiry rows (kinds d < i < m < r < x), after the document rows add() wrote. The
-   * sorts carry their keys along ({@link SortOrder#carry}): the rows read roots and expiries in
-   * order, and a document's ordinal and expiry at random only from {@code expiries}.
+   * sorts carry each row's key and expiry along ({@link SortOrder#carry}), so that the rows read
+   * them in order, not at random documents.
    */
   private List<Path> writeDocRows(int n, int uid, long[] expiries) throws IOException {
     // Sorted by the ids' first 8 bytes (radix), then by all their bytes among equal prefixes.
@@ -415,49 +416,62 @@ final class HFileImporter implements CollectionTransfer.Importer {
     for (int d = 0; d < n; d++) {
       prefixes[d] = SortOrder.prefix(ids.get(d));
     }
-    SortOrder.Carried sorted =
+    SortOrder.Carried byId =
         SortOrder.sort(
             SortOrder.identity(n),
             prefixes,
-            (a, b) -> Arrays.compareUnsigned(ids.get(a), ids.get(b)));
+            new long[][] {Arrays.copyOf(expiries, n)},
+            (x, y) -> Arrays.compareUnsigned(ids.get(x), ids.get(y)));
     prefixes = null;
-    long[] byIdPrefix = sorted.keys();
-    int[] byId = sorted.ints();
-    sorted = null;
     CellBuilder b = new CellBuilder(DOC_FAMILY, now);
     HFileSink s = docs;
     byte[] previous = null;
+    long[] idPrefix = byId.keys();
+    long[] idExpiry = byId.longs()[0];
+    int[] idDoc = byId.ints();
     for (int i = 0; i < n; i++) {
-      int d = byId[i];
+      int d = idDoc[i];
       byte[] id = ids.get(d);
       // Equal ids have equal prefixes: only those are compared.
-      if (i > 0 && byIdPrefix[i - 1] == byIdPrefix[i] && Arrays.equals(previous, id)) {
+      if (i > 0 && idPrefix[i - 1] == idPrefix[i] && Arrays.equals(previous, id)) {
         throw new IllegalArgumentException(
             "the dump holds id '"
                 + new String(id, StandardCharsets.UTF_8)
                 + "' twice (ordinals "
-                + (ordinalOf(byId[i - 1]) - 1)
+                + (ordinalOf(idDoc[i - 1]) - 1)
                 + " and "
                 + (ordinalOf(d) - 1)
                 + ")");
       }
       previous = id;
       b.row().putInt(uid).put(Rows.ID).put(id);
-      s.append(b.longValue(VALUE, ordinalOf(d), ttl(expiries[d])));
+      s.append(b.longValue(VALUE, ordinalOf(d), ttl(idExpiry[i])));
     }
     byId = null;
-    byIdPrefix = null;
+    idPrefix = null;
+    idExpiry = null;
+    idDoc = null;
     // Cluster members: by root, then ordinal.
     long[] roots = field(n, ROOT_FIELD);
     SortOrder.Carried byRoot =
-        SortOrder.carry(roots, null, SortOrder.identity(n), n, SortOrder.bitsOf(roots, 1, 0, n));
+        SortOrder.carry(
+            roots,
+            new long[][] {Arrays.copyOf(expiries, n)},
+            SortOrder.identity(n),
+            n,
+            SortOrder.bitsOf(roots, 1, 0, n));
     roots = null;
+    long[] rootKey = byRoot.keys();
+    long[] rootExpiry = byRoot.longs()[0];
+    int[] rootDoc = byRoot.ints();
     for (int i = 0; i < n; i++) {
-      int d = byRoot.ints()[i];
-      b.row().putInt(uid).put(Rows.MEMBERS).putLong(byRoot.keys()[i]);
-      s.append(b.longQualifier(ordinalOf(d), ttl(expiries[d])));
+      b.row().putInt(uid).put(Rows.MEMBERS).putLong(rootKey[i]);
+      s.append(b.longQualifier(ordinalOf(rootDoc[i]), ttl(rootExpiry[i])));
     }
     byRoot = null;
+    rootKey = null;
+    rootExpiry = null;
+    rootDoc = null;
     // Clusters' ids (no TTL: later members name their cluster by it).
     int[] byRootId =
         SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
@@ -468,11 +482,13 @@ final class HFileImporter implements CollectionTransfer.Importer {
     byRootId = null;
     // Expiry rows, by expiry then ordinal.
     SortOrder.Carried byExpiry =
-        SortOrder.carry(Arrays.copyOf(expiries, n), null, SortOrder.identity(n), n, 64);
+        SortOrder.carry(Arrays.copyOf(expiries, n), new long[0][], SortOrder.identity(n), n, 64);
+    long[] expiry = byExpiry.keys();
+    int[] expiryDoc = byExpiry.ints();
     for (int i = 0; i < n; i++) {
-      long exp = byExpiry.keys()[i];
+      long exp = expiry[i];
       if (exp != Long.MAX_VALUE) {
-        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinalOf(byExpiry.ints()[i]));
+        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinalOf(expiryDoc[i]));
         s.append(b.bytesValue(VALUE, EMPTY, ttl(exp)));
       }
     }
@@ -481,10 +497,45 @@ final class HFileImporter implements CollectionTransfer.Importer {
   }
 
   /**
-   * The index's streams, one per block table and the band stream last: each row's value (the
-   * fingerprint, or the band key) and document, in the stream's row order.
+   * The index's streams, one per block table and the band stream last, in each stream's row order:
+   * each row's document, and its value (the fingerprint, or the band key) and expiry, carried; or,
+   * for a block table whose {@code values[t]} is null, only the document (its value and expiry then
+   * read at the document).
    */
-  private record Streams(long[][] values, int[][] docs) {}
+  private final class Streams {
+    final long[][] values;
+    final long[][] expiries;
+    final int[][] docs;
+
+    Streams(int tables) {
+      values = new long[tables + 1][];
+      expiries = new long[tables + 1][];
+      docs = new int[tables + 1][];
+    }
+
+    long value(int t, int p) {
+      long[] v = values[t];
+      return v != null ? v[p] : docData.get(docs[t][p] * FIELDS + FINGERPRINT);
+    }
+
+    long expiry(int t, int p) {
+      long[] e = expiries[t];
+      return e != null ? e[p] : docData.get(docs[t][p] * FIELDS + EXPIRY);
+    }
+  }
+
+  /**
+   * Bytes the index's block tables may take carried ({@code 20 * documents * tables}: each row's
+   * fingerprint, expiry and document); beyond that each row carries only its document (4 bytes) and
+   * the writers read the rest at random documents: at 10M fingerprints 5:2's 10 tables carried
+   * would take 2 GB.
+   */
+  private long carryLimit = Runtime.getRuntime().maxMemory() / 4;
+
+  /** Sets {@link #carryLimit} (tests: 0 takes the documents' path). */
+  void carryLimit(long bytes) {
+    carryLimit = bytes;
+  }
 
   /**
    * The index's files: block and band rows, sorted per table and written in parts by the rows'
@@ -495,17 +546,22 @@ final class HFileImporter implements CollectionTransfer.Importer {
     // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
     // bytes, flag), written in INDEX_PARTS parts split at region starts, so that each region gets
-    // one file. The sorts carry each row's fingerprint and document along (SortOrder.carry: in
-    // order, not at random documents): one sort by fingerprint, then per table a stable sort of
-    // that order by block value. The tables' sorts and the parts are tasks of their own, which
-    // this thread runs unless a free pool thread (the documents job's, once it is done) has taken
-    // them first: the index has more work than the documents table, and this way both threads
-    // share it.
+    // one file. The sorts carry each row's fingerprint, expiry and document along (SortOrder.carry:
+    // read in order, not at random documents): one sort by fingerprint, then per table a stable
+    // sort of that order by block value. The tables' sorts and the parts are tasks of their own,
+    // which this thread runs unless a free pool thread (the documents job's, once it is done) has
+    // taken them first: the index has more work than the documents table, and this way both
+    // threads share it.
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
-    SortOrder.Carried[] byFingerprint = {
-      SortOrder.carry(field(n, FINGERPRINT), null, SortOrder.identity(n), n, 64)
-    };
+    boolean carried = 20L * n * tables <= carryLimit;
+    SortOrder.Carried byFingerprint =
+        SortOrder.carry(
+            field(n, FINGERPRINT),
+            carried ? new long[][] {Arrays.copyOf(expiries, n)} : new long[0][],
+            SortOrder.identity(n),
+            n,
+            64);
     List<FutureTask<SortOrder.Carried>> sorts = new ArrayList<>();
     for (int t = 0; t < tables; t++) {
       int table = t;
@@ -513,40 +569,48 @@ final class HFileImporter implements CollectionTransfer.Importer {
           new FutureTask<>(
               () -> {
                 int bits = scheme.keyBits(table);
-                long[] fps = byFingerprint[0].keys();
+                long[] fps = byFingerprint.keys();
                 long[] blockValues = new long[n];
                 for (int i = 0; i < n; i++) {
                   blockValues[i] = Rows.blockValue(scheme, table, fps[i]) >>> (64 - bits);
                 }
                 return SortOrder.carry(
                     blockValues,
-                    Arrays.copyOf(fps, n),
-                    Arrays.copyOf(byFingerprint[0].ints(), n),
+                    carried
+                        ? new long[][] {
+                          Arrays.copyOf(fps, n), Arrays.copyOf(byFingerprint.longs()[0], n)
+                        }
+                        : new long[0][],
+                    Arrays.copyOf(byFingerprint.ints(), n),
                     n,
                     bits);
               }));
     }
     sorts.forEach(pool::execute);
-    long[][] values = new long[tables + 1][];
-    int[][] docsOf = new int[tables + 1][];
+    Streams streams = new Streams(tables);
     int m = bandKeys.size();
     int[] bandDocIndex = new int[m];
+    long[] bandExpiry = new long[m];
     for (int i = 0; i < m; i++) {
       bandDocIndex[i] = (int) bandDocs.get(i);
+      bandExpiry[i] = expiries[bandDocIndex[i]];
     }
     SortOrder.Carried byBand =
-        SortOrder.carry(Arrays.copyOf(bandKeys.array(), m), null, bandDocIndex, m, 64);
-    values[tables] = byBand.keys();
-    docsOf[tables] = byBand.ints();
+        SortOrder.carry(
+            Arrays.copyOf(bandKeys.array(), m), new long[][] {bandExpiry}, bandDocIndex, m, 64);
+    streams.values[tables] = byBand.keys();
+    streams.expiries[tables] = byBand.longs()[0];
+    streams.docs[tables] = byBand.ints();
     for (int t = 0; t < tables; t++) {
       sorts.get(t).run(); // a no-op if a pool thread has started it
       SortOrder.Carried sorted = await(sorts.get(t));
-      values[t] = sorted.longs();
-      docsOf[t] = sorted.ints();
+      if (carried) {
+        streams.values[t] = sorted.longs()[0];
+        streams.expiries[t] = sorted.longs()[1];
+      }
+      streams.docs[t] = sorted.ints();
     }
     sorts = null;
-    byFingerprint[0] = null;
-    Streams streams = new Streams(values, docsOf);
     int[] lengths = new int[tables + 1];
     for (int t = 0; t < tables; t++) {
       lengths[t] = n;
@@ -573,13 +637,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
       int[] from = bounds[p];
       int[] to = bounds[p + 1];
       String name = "index-" + (char) ('a' + p);
-      merges.add(
-          new FutureTask<>(() -> mergeIndexRows(scheme, streams, expiries, from, to, uid, name)));
+      merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, streams, from, to, uid, name)));
     }
     merges.forEach(pool::execute);
     List<Path> files =
-        new ArrayList<>(
-            mergeIndexRows(scheme, streams, expiries, bounds[0], bounds[1], uid, "index-a"));
+        new ArrayList<>(mergeIndexRows(scheme, streams, bounds[0], bounds[1], uid, "index-a"));
     for (FutureTask<List<Path>> f : merges) {
       f.run(); // a no-op if a pool thread has started it
       files.addAll(await(f));
@@ -594,7 +656,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
     int hi = length;
     while (lo < hi) {
       int m = (lo + hi) >>> 1;
-      if ((int) (head(scheme, t, streams.values()[t][m]) >>> 40) < firstByte) {
+      if ((int) (head(scheme, t, streams.value(t, m)) >>> 40) < firstByte) {
         lo = m + 1;
       } else {
         hi = m;
@@ -605,21 +667,13 @@ final class HFileImporter implements CollectionTransfer.Importer {
 
   /** Writes the rows of each stream {@code t} at positions [from[t], to[t]), merged. */
   private List<Path> mergeIndexRows(
-      BlockScheme scheme,
-      Streams streams,
-      long[] expiries,
-      int[] from,
-      int[] to,
-      int uid,
-      String name)
+      BlockScheme scheme, Streams streams, int[] from, int[] to, int uid, String name)
       throws IOException {
     int tables = scheme.tables();
     int[] pos = from.clone();
-    long[][] values = streams.values();
-    int[][] docsOf = streams.docs();
     long[] head = new long[tables + 1];
     for (int t = 0; t <= tables; t++) {
-      head[t] = pos[t] < to[t] ? head(scheme, t, values[t][pos[t]]) : Long.MAX_VALUE;
+      head[t] = pos[t] < to[t] ? head(scheme, t, streams.value(t, pos[t])) : Long.MAX_VALUE;
     }
     CellBuilder b = new CellBuilder(INDEX_FAMILY, now);
     try (HFileSink s = sink(INDEX_FAMILY, name, indexStarts)) {
@@ -634,9 +688,8 @@ final class HFileImporter implements CollectionTransfer.Importer {
           break;
         }
         int p = pos[m]++;
-        long v = values[m][p];
-        int d = docsOf[m][p];
-        head[m] = pos[m] < to[m] ? head(scheme, m, values[m][pos[m]]) : Long.MAX_VALUE;
+        long v = streams.value(m, p);
+        head[m] = pos[m] < to[m] ? head(scheme, m, streams.value(m, pos[m])) : Long.MAX_VALUE;
         if (m < tables) {
           b.row()
               .putHigh(Rows.blockValue(scheme, m, v), Rows.KEY_BYTES)
@@ -646,7 +699,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
         } else {
           b.row().putHigh(v, Rows.KEY_BYTES).put(Rows.BAND_FLAG).putInt(uid).putLong(v);
         }
-        s.append(b.longQualifier(ordinalOf(d), ttl(expiries[d])));
+        s.append(b.longQualifier(ordinalOf(streams.docs[m][p]), ttl(streams.expiry(m, p))));
       }
       s.close();
       return s.files();

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.store.hbase;
 
-import org.jspecify.annotations.Nullable;
-
 /**
  * Stable sort orders of primitive arrays, for {@link HFileImporter}: a permutation of element
  * indices, sorted by a key, ties left in their earlier order. Keys are compared unsigned. Costs one
@@ -76,27 +74,28 @@ final class SortOrder {
   }
 
   /** Keys sorted with their payloads, by {@link #carry}: each array's first n elements. */
-  record Carried(long[] keys, long @Nullable [] longs, int[] ints) {}
+  record Carried(long[] keys, long[][] longs, int[] ints) {}
 
   /** Bits of a radix digit in {@link #carry}: 2,048 buckets, whose write heads stay in cache. */
   private static final int CARRY_DIGIT = 11;
 
   /**
    * The first {@code n} keys stably sorted by their low {@code bits} bits, unsigned, each moving
-   * {@code longs[i]} (when not null) and {@code ints[i]} along: LSD radix on the arrays themselves,
-   * so that every pass reads them in order (sorting indices into a key array reads the keys at
-   * random, one cache miss per element per pass once they outgrow the cache). The input arrays are
-   * reused as scratch; the result is in the returned arrays (which may be the inputs).
+   * {@code longs[j][i]} (for every payload j) and {@code ints[i]} along: LSD radix on the arrays
+   * themselves, so that every pass reads them in order (sorting indices into a key array reads the
+   * keys at random, one cache miss per element per pass once they outgrow the cache). The input
+   * arrays are reused as scratch; the result is in the returned arrays (which may be the inputs).
    */
-  static Carried carry(long[] keys, long @Nullable [] longs, int[] ints, int n, int bits) {
+  static Carried carry(long[] keys, long[][] longs, int[] ints, int n, int bits) {
     long[] k = keys;
-    long[] l = longs;
+    long[][] l = longs.clone();
     int[] v = ints;
     if (n == 0) {
       return new Carried(k, l, v);
     }
+    int payloads = l.length;
     long[] k2 = new long[n];
-    long[] l2 = l == null ? null : new long[n];
+    long[][] l2 = new long[payloads][n];
     int[] v2 = new int[n];
     int[] count = new int[1 << CARRY_DIGIT];
     for (int shift = 0; shift < bits; shift += CARRY_DIGIT) {
@@ -115,13 +114,32 @@ final class SortOrder {
         count[d] = sum;
         sum += c;
       }
-      for (int i = 0; i < n; i++) {
-        long key = k[i];
-        int to = count[(int) (key >>> shift) & mask]++;
-        k2[to] = key;
-        v2[to] = v[i];
-        if (l != null) {
-          l2[to] = l[i];
+      if (payloads == 0) {
+        for (int i = 0; i < n; i++) {
+          long key = k[i];
+          int to = count[(int) (key >>> shift) & mask]++;
+          k2[to] = key;
+          v2[to] = v[i];
+        }
+      } else if (payloads == 1) {
+        long[] from = l[0];
+        long[] into = l2[0];
+        for (int i = 0; i < n; i++) {
+          long key = k[i];
+          int to = count[(int) (key >>> shift) & mask]++;
+          k2[to] = key;
+          v2[to] = v[i];
+          into[to] = from[i];
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          long key = k[i];
+          int to = count[(int) (key >>> shift) & mask]++;
+          k2[to] = key;
+          v2[to] = v[i];
+          for (int j = 0; j < payloads; j++) {
+            l2[j][to] = l[j][i];
+          }
         }
       }
       long[] tk = k;
@@ -130,7 +148,7 @@ final class SortOrder {
       int[] tv = v;
       v = v2;
       v2 = tv;
-      long[] tl = l;
+      long[][] tl = l;
       l = l2;
       l2 = tl;
     }
@@ -168,11 +186,12 @@ final class SortOrder {
    * {@code order} stably sorted by {@code cmp}, given a key per element that orders as {@code cmp}
    * does where the keys differ ({@code cmp} decides only between equal keys), {@code keys[i]} being
    * the key of {@code order[i]}: one radix sort by key ({@link #carry}), then a merge sort of each
-   * run of equal keys. Returns the sorted keys and order (maybe the inputs, reordered).
+   * run of equal keys; {@code payloads} move along as in {@link #carry}. Returns the sorted keys,
+   * payloads and order (maybe the inputs, reordered).
    */
-  static Carried sort(int[] order, long[] keys, IntComparator cmp) {
+  static Carried sort(int[] order, long[] keys, long[][] payloads, IntComparator cmp) {
     int n = order.length;
-    Carried c = carry(keys, null, order, n, 64);
+    Carried c = carry(keys, payloads, order, n, 64);
     long[] k = c.keys();
     int[] sorted = c.ints();
     int[] tmp = null;

@@ -80,25 +80,29 @@ class SortOrderTest {
       for (int i = 0; i < n; i++) {
         keys[i] = pool[r.nextInt(pool.length)];
       }
-      long[] longs = r.nextBoolean() ? r.longs(n).toArray() : null;
+      long[][] longs = new long[r.nextInt(3)][];
+      for (int j = 0; j < longs.length; j++) {
+        longs[j] = r.longs(n).toArray();
+      }
       int[] ints = r.ints(n).toArray();
       int[] order = SortOrder.byKey(SortOrder.identity(n), keys, bits);
       long[] wantKeys = new long[n];
-      long[] wantLongs = new long[n];
+      long[][] wantLongs = new long[longs.length][n];
       int[] wantInts = new int[n];
       for (int i = 0; i < n; i++) {
         wantKeys[i] = keys[order[i]];
-        wantLongs[i] = longs == null ? 0 : longs[order[i]];
+        for (int j = 0; j < longs.length; j++) {
+          wantLongs[j][i] = longs[j][order[i]];
+        }
         wantInts[i] = ints[order[i]];
       }
       SortOrder.Carried got = SortOrder.carry(keys, longs, ints, n, bits);
       String as = "seed " + seed + ", n " + n + ", bits " + bits;
       assertThat(Arrays.copyOf(got.keys(), n)).as(as).containsExactly(wantKeys);
       assertThat(Arrays.copyOf(got.ints(), n)).as(as).containsExactly(wantInts);
-      if (longs != null) {
-        assertThat(Arrays.copyOf(got.longs(), n)).as(as).containsExactly(wantLongs);
-      } else {
-        assertThat(got.longs()).as(as).isNull();
+      assertThat(got.longs().length).as(as).isEqualTo(longs.length);
+      for (int j = 0; j < longs.length; j++) {
+        assertThat(Arrays.copyOf(got.longs()[j], n)).as(as).containsExactly(wantLongs[j]);
       }
     }
   }
@@ -147,7 +151,10 @@ class SortOrderTest {
       }
       int[] got =
           SortOrder.sort(
-                  SortOrder.identity(n), prefixes, (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]))
+                  SortOrder.identity(n),
+                  prefixes,
+                  new long[0][],
+                  (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]))
               .ints();
       Integer[] want = expected(n, (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]));
       assertThat(boxed(got)).as("seed %s", seed).containsExactly(want);
