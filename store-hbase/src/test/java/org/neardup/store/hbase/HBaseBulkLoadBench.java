@@ -34,7 +34,7 @@ import org.neardup.store.StoredRecord;
  * benchmarks/hbase-bulk-load.sh} or {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk=N
  * [-Dneardup.hbase.puts=P] [-Dneardup.hbase.scheme=4:1,5:2] [-Dneardup.hbase.compact=true]
- * [-Dneardup.hbase.fork=HEAP]}; writes store-hbase/target/hbase-bulk-load.txt. With {@code
+ * [-Dneardup.hbase.fork=HEAP] [-Dneardup.hbase.rounds=R]}; writes store-hbase/target/hbase-bulk-load.txt. With {@code
  * compact}, each import's tables are then flushed and major-compacted (the index encoded FAST_DIFF
  * as its family says) and their bytes on disk per fingerprint reported. With {@code fork}, each
  * import runs in a JVM of its own with that heap ({@link BulkImportProcess}), the mini-cluster
@@ -90,10 +90,11 @@ class HBaseBulkLoadBench {
       // The dump's header names the first scheme; an import takes the scheme it is given.
       for (CollectionSettings s : schemes) {
         if (p > 0) {
-          run(cluster, dump, s, "puts", p, sample);
+          run(cluster, dump, s, "puts", p, sample, "");
         }
-        if (n > 0) {
-          run(cluster, dump, s, "hfiles", n, sample);
+        int rounds = Integer.parseInt(System.getProperty("neardup.hbase.rounds", "1"));
+        for (int i = 1; i <= rounds && n > 0; i++) {
+          run(cluster, dump, s, "hfiles", n, sample, rounds > 1 ? "r" + i : "");
         }
       }
     } finally {
@@ -157,10 +158,11 @@ class HBaseBulkLoadBench {
       CollectionSettings settings,
       String mode,
       int count,
-      long[] sample)
+      long[] sample,
+      String suffix)
       throws Exception {
     BlockScheme scheme = settings.analysis().scheme();
-    String prefix = "bulk_" + mode + scheme.blocks() + scheme.required();
+    String prefix = "bulk_" + mode + scheme.blocks() + scheme.required() + suffix;
     String forkHeap = System.getProperty("neardup.hbase.fork", "");
     BulkImportProcess.Result r = null;
     if (!forkHeap.isEmpty()) {
