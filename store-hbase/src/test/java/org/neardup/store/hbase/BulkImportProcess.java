@@ -29,11 +29,22 @@ import org.neardup.store.StoredRecord;
  * not the mini-cluster's. For {@link HBaseBulkLoadBench}.
  */
 final class BulkImportProcess {
-  /** What an import took: records loaded, seconds, and the hfiles import's phases in seconds. */
-  record Result(long loaded, double seconds, double add, double sortWrite, double load) {
+  /**
+   * What an import took: records loaded, seconds, the hfiles import's phases in seconds, and the
+   * CPU seconds of the whole JVM meanwhile (every thread: in a JVM of its own, the importer's CPU).
+   */
+  record Result(
+      long loaded, double seconds, double add, double sortWrite, double load, double cpu) {
     String line() {
       return String.format(
-          Locale.ROOT, "RESULT %d %.6f %.6f %.6f %.6f", loaded, seconds, add, sortWrite, load);
+          Locale.ROOT,
+          "RESULT %d %.6f %.6f %.6f %.6f %.6f",
+          loaded,
+          seconds,
+          add,
+          sortWrite,
+          load,
+          cpu);
     }
 
     static Result parse(String line) {
@@ -43,7 +54,8 @@ final class BulkImportProcess {
           Double.parseDouble(f[2]),
           Double.parseDouble(f[3]),
           Double.parseDouble(f[4]),
-          Double.parseDouble(f[5]));
+          Double.parseDouble(f[5]),
+          Double.parseDouble(f[6]));
     }
   }
 
@@ -60,6 +72,7 @@ final class BulkImportProcess {
   /** Imports the first {@code count} records of the dump as collection "fp", timed. */
   static Result run(HBaseStore store, Path dump, CollectionSettings settings, int count)
       throws IOException {
+    long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
     long loaded;
     double add = 0;
@@ -81,7 +94,14 @@ final class BulkImportProcess {
         load = h.loadNanos / 1e9;
       }
     }
-    return new Result(loaded, (System.nanoTime() - t0) / 1e9, add, sortWrite, load);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    return new Result(loaded, seconds, add, sortWrite, load, (processCpuNanos() - cpu0) / 1e9);
+  }
+
+  /** CPU nanoseconds of this JVM so far, all threads. */
+  static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   /**

@@ -208,7 +208,15 @@ class HBaseBulkLoadBench {
               s,
               loaded / s,
               phases,
-              forkHeap.isEmpty() ? "" : ", importer in a JVM of its own (-Xmx" + forkHeap + ")"));
+              forkHeap.isEmpty()
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      ", importer in a JVM of its own (-Xmx%s): its CPU %.1f s = %.2f µs per"
+                          + " fingerprint",
+                      forkHeap,
+                      r.cpu(),
+                      r.cpu() * 1e6 / loaded)));
       save();
       Collection c = store.collection("fp");
       assertThat(c.stats().documents()).isEqualTo(count);
