@@ -59,10 +59,13 @@ import org.neardup.store.StoredRecord;
  *
  * <p>Memory: the client holds per document its ordinal, fingerprint, root and expiry (32 bytes, up
  * to 48 with the lists' room to grow), its id's bytes (~ 24 + id length) and its cluster's id when
- * it is a root (a root's id's bytes, shared), then at {@link #finish()} 8 bytes per sort of
- * documents and 4 per block table, plus 16 per table sort running (two at a time); about 200 bytes
- * per fingerprint-only document at the peak (10M: about 2 GB), plus about 30 per band key. Sketches
- * are not held: the document rows go to their file as they come. Not thread-safe.
+ * it is a root (a root's id's bytes, shared), then at {@link #finish()} 8 bytes of expiry, 12 of
+ * the fingerprint order and 20 per block table (each row's fingerprint, expiry and document,
+ * carried by the sorts so that the writers read them in order; 4, the document, when that would
+ * take more than a quarter of the heap), plus 56 per sort running (key, payloads and their scratch;
+ * two at a time); about 300 bytes per fingerprint-only 4:1 document at the peak, plus about 60 per
+ * band key. Sketches are not held: the document rows go to their file as they come. Not
+ * thread-safe.
  */
 final class HFileImporter implements CollectionTransfer.Importer {
   private static final byte[] REC = bytes("r");
@@ -288,18 +291,6 @@ final class HFileImporter implements CollectionTransfer.Importer {
     return docData.get(d * FIELDS + ORDINAL);
   }
 
-  private long fingerprint(int d) {
-    return docData.get(d * FIELDS + FINGERPRINT);
-  }
-
-  private long root(int d) {
-    return docData.get(d * FIELDS + ROOT_FIELD);
-  }
-
-  private long expiry(int d) {
-    return docData.get(d * FIELDS + EXPIRY);
-  }
-
   @Override
   public long finish() throws IOException {
     if (done) {
@@ -333,8 +324,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
       int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       try {
-        Future<List<Path>> rows = pool.submit(() -> writeDocRows(n, uid));
-        Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid, pool));
+        // Per document its expiry, 8 bytes apart instead of 32: the rows read it at random
+        // documents.
+        long[] expiries = field(n, EXPIRY);
+        Future<List<Path>> rows = pool.submit(() -> writeDocRows(n, uid, expiries));
+        Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid, expiries, pool));
         docFiles.addAll(await(rows));
         indexFiles.addAll(await(index));
       } finally {
@@ -395,47 +389,89 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
   }
 
+  /** Document {@code d}'s HBase ordinal: its index + 1 when the dump's ordinals have no gaps. */
+  private long ordinalOf(int d) {
+    return dense ? d + 1 : ordinal(d);
+  }
+
+  /** One per-document field of the first {@code n} documents, in ordinal order. */
+  private long[] field(int n, int field) {
+    long[] a = docData.array();
+    long[] out = new long[n];
+    for (int d = 0; d < n; d++) {
+      out[d] = a[d * FIELDS + field];
+    }
+    return out;
+  }
+
   /**
    * The id rows (sorted by id; refuses an id the dump holds twice), then the cluster member,
-   * cluster-id and expiry rows (kinds d < i < m < r < x), after the document rows add() wrote.
+   * cluster-id and expiry rows (kinds d < i < m < r < x), after the document rows add() wrote. The
+   * sorts carry each row's key and expiry along ({@link SortOrder#carry}), so that the rows read
+   * them in order, not at random documents.
    */
-  private List<Path> writeDocRows(int n, int uid) throws IOException {
+  private List<Path> writeDocRows(int n, int uid, long[] expiries) throws IOException {
     // Sorted by the ids' first 8 bytes (radix), then by all their bytes among equal prefixes.
     long[] prefixes = new long[n];
     for (int d = 0; d < n; d++) {
       prefixes[d] = SortOrder.prefix(ids.get(d));
     }
-    int[] byId =
+    SortOrder.Carried byId =
         SortOrder.sort(
             SortOrder.identity(n),
             prefixes,
-            (a, b) -> Arrays.compareUnsigned(ids.get(a), ids.get(b)));
+            new long[][] {Arrays.copyOf(expiries, n)},
+            (x, y) -> Arrays.compareUnsigned(ids.get(x), ids.get(y)));
     prefixes = null;
     CellBuilder b = new CellBuilder(DOC_FAMILY, now);
     HFileSink s = docs;
+    byte[] previous = null;
+    long[] idPrefix = byId.keys();
+    long[] idExpiry = byId.longs()[0];
+    int[] idDoc = byId.ints();
     for (int i = 0; i < n; i++) {
-      int d = byId[i];
-      if (i > 0 && Arrays.equals(ids.get(byId[i - 1]), ids.get(d))) {
+      int d = idDoc[i];
+      byte[] id = ids.get(d);
+      // Equal ids have equal prefixes: only those are compared.
+      if (i > 0 && idPrefix[i - 1] == idPrefix[i] && Arrays.equals(previous, id)) {
         throw new IllegalArgumentException(
             "the dump holds id '"
-                + new String(ids.get(d), StandardCharsets.UTF_8)
+                + new String(id, StandardCharsets.UTF_8)
                 + "' twice (ordinals "
-                + (ordinal(byId[i - 1]) - 1)
+                + (ordinalOf(idDoc[i - 1]) - 1)
                 + " and "
-                + (ordinal(d) - 1)
+                + (ordinalOf(d) - 1)
                 + ")");
       }
-      b.row().putInt(uid).put(Rows.ID).put(ids.get(d));
-      s.append(b.longValue(VALUE, ordinal(d), ttl(expiry(d))));
+      previous = id;
+      b.row().putInt(uid).put(Rows.ID).put(id);
+      s.append(b.longValue(VALUE, ordinalOf(d), ttl(idExpiry[i])));
     }
     byId = null;
+    idPrefix = null;
+    idExpiry = null;
+    idDoc = null;
     // Cluster members: by root, then ordinal.
-    int[] byRoot = SortOrder.byKey(SortOrder.identity(n), docData.array(), FIELDS, ROOT_FIELD, 64);
-    for (int d : byRoot) {
-      b.row().putInt(uid).put(Rows.MEMBERS).putLong(root(d));
-      s.append(b.longQualifier(ordinal(d), ttl(expiry(d))));
+    long[] roots = field(n, ROOT_FIELD);
+    SortOrder.Carried byRoot =
+        SortOrder.carry(
+            roots,
+            new long[][] {Arrays.copyOf(expiries, n)},
+            SortOrder.identity(n),
+            n,
+            SortOrder.bitsOf(roots, 1, 0, n));
+    roots = null;
+    long[] rootKey = byRoot.keys();
+    long[] rootExpiry = byRoot.longs()[0];
+    int[] rootDoc = byRoot.ints();
+    for (int i = 0; i < n; i++) {
+      b.row().putInt(uid).put(Rows.MEMBERS).putLong(rootKey[i]);
+      s.append(b.longQualifier(ordinalOf(rootDoc[i]), ttl(rootExpiry[i])));
     }
     byRoot = null;
+    rootKey = null;
+    rootExpiry = null;
+    rootDoc = null;
     // Clusters' ids (no TTL: later members name their cluster by it).
     int[] byRootId =
         SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
@@ -445,11 +481,14 @@ final class HFileImporter implements CollectionTransfer.Importer {
     }
     byRootId = null;
     // Expiry rows, by expiry then ordinal.
-    int[] byExpiry = SortOrder.byKey(SortOrder.identity(n), docData.array(), FIELDS, EXPIRY, 64);
-    for (int d : byExpiry) {
-      long exp = expiry(d);
+    SortOrder.Carried byExpiry =
+        SortOrder.carry(Arrays.copyOf(expiries, n), new long[0][], SortOrder.identity(n), n, 64);
+    long[] expiry = byExpiry.keys();
+    int[] expiryDoc = byExpiry.ints();
+    for (int i = 0; i < n; i++) {
+      long exp = expiry[i];
       if (exp != Long.MAX_VALUE) {
-        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinal(d));
+        b.row().putInt(uid).put(Rows.EXPIRY).putLong(exp).putLong(ordinalOf(expiryDoc[i]));
         s.append(b.bytesValue(VALUE, EMPTY, ttl(exp)));
       }
     }
@@ -458,42 +497,125 @@ final class HFileImporter implements CollectionTransfer.Importer {
   }
 
   /**
+   * The index's streams, one per block table and the band stream last, in each stream's row order:
+   * each row's document, and its value (the fingerprint, or the band key) and expiry, carried; or,
+   * for a block table whose {@code values[t]} is null, only the document (its value and expiry then
+   * read at the document).
+   */
+  private final class Streams {
+    final long[][] values;
+    final long[][] expiries;
+    final int[][] docs;
+
+    Streams(int tables) {
+      values = new long[tables + 1][];
+      expiries = new long[tables + 1][];
+      docs = new int[tables + 1][];
+    }
+
+    long value(int t, int p) {
+      long[] v = values[t];
+      return v != null ? v[p] : docData.get(docs[t][p] * FIELDS + FINGERPRINT);
+    }
+
+    long expiry(int t, int p) {
+      long[] e = expiries[t];
+      return e != null ? e[p] : docData.get(docs[t][p] * FIELDS + EXPIRY);
+    }
+  }
+
+  /**
+   * Bytes the index's block tables may take carried ({@code 20 * documents * tables}: each row's
+   * fingerprint, expiry and document); beyond that each row carries only its document (4 bytes) and
+   * the writers read the rest at random documents: at 10M fingerprints 5:2's 10 tables carried
+   * would take 2 GB.
+   */
+  private long carryLimit = Runtime.getRuntime().maxMemory() / 4;
+
+  /** Sets {@link #carryLimit} (tests: 0 takes the documents' path). */
+  void carryLimit(long bytes) {
+    carryLimit = bytes;
+  }
+
+  /**
    * The index's files: block and band rows, sorted per table and written in parts by the rows'
    * first byte, each here or on {@code pool} (whichever thread is free first).
    */
-  private List<Path> writeIndexRows(int n, int uid, ExecutorService pool) throws IOException {
+  private List<Path> writeIndexRows(int n, int uid, long[] expiries, ExecutorService pool)
+      throws IOException {
     // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
     // bytes, flag), written in INDEX_PARTS parts split at region starts, so that each region gets
-    // one file. The tables' sorts and the parts are tasks of their own, which this thread runs
-    // unless a free pool thread (the documents job's, once it is done) has taken them first: the
-    // index has more work than the documents table, and this way both threads share it.
+    // one file. The sorts carry each row's fingerprint, expiry and document along (SortOrder.carry:
+    // read in order, not at random documents): one sort by fingerprint, then per table a stable
+    // sort of that order by block value. The tables' sorts and the parts are tasks of their own,
+    // which this thread runs unless a free pool thread (the documents job's, once it is done) has
+    // taken them first: the index has more work than the documents table, and this way both
+    // threads share it.
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
-    int[] byFingerprint =
-        SortOrder.byKey(SortOrder.identity(n), docData.array(), FIELDS, FINGERPRINT, 64);
-    List<FutureTask<int[]>> sorts = new ArrayList<>();
+    boolean carried = 20L * n * tables <= carryLimit;
+    SortOrder.Carried byFingerprint =
+        SortOrder.carry(
+            field(n, FINGERPRINT),
+            carried ? new long[][] {Arrays.copyOf(expiries, n)} : new long[0][],
+            SortOrder.identity(n),
+            n,
+            64);
+    List<FutureTask<SortOrder.Carried>> sorts = new ArrayList<>();
     for (int t = 0; t < tables; t++) {
       int table = t;
       sorts.add(
           new FutureTask<>(
               () -> {
                 int bits = scheme.keyBits(table);
+                long[] fps = byFingerprint.keys();
                 long[] blockValues = new long[n];
-                for (int d = 0; d < n; d++) {
-                  blockValues[d] = Rows.blockValue(scheme, table, fingerprint(d)) >>> (64 - bits);
+                for (int i = 0; i < n; i++) {
+                  blockValues[i] = Rows.blockValue(scheme, table, fps[i]) >>> (64 - bits);
                 }
-                return SortOrder.byKey(byFingerprint.clone(), blockValues, bits);
+                return SortOrder.carry(
+                    blockValues,
+                    carried
+                        ? new long[][] {
+                          Arrays.copyOf(fps, n), Arrays.copyOf(byFingerprint.longs()[0], n)
+                        }
+                        : new long[0][],
+                    Arrays.copyOf(byFingerprint.ints(), n),
+                    n,
+                    bits);
               }));
     }
     sorts.forEach(pool::execute);
-    int[][] orders = new int[tables + 1][];
-    orders[tables] = SortOrder.byKey(SortOrder.identity(bandKeys.size()), bandKeys.array(), 64);
+    Streams streams = new Streams(tables);
+    int m = bandKeys.size();
+    int[] bandDocIndex = new int[m];
+    long[] bandExpiry = new long[m];
+    for (int i = 0; i < m; i++) {
+      bandDocIndex[i] = (int) bandDocs.get(i);
+      bandExpiry[i] = expiries[bandDocIndex[i]];
+    }
+    SortOrder.Carried byBand =
+        SortOrder.carry(
+            Arrays.copyOf(bandKeys.array(), m), new long[][] {bandExpiry}, bandDocIndex, m, 64);
+    streams.values[tables] = byBand.keys();
+    streams.expiries[tables] = byBand.longs()[0];
+    streams.docs[tables] = byBand.ints();
     for (int t = 0; t < tables; t++) {
       sorts.get(t).run(); // a no-op if a pool thread has started it
-      orders[t] = await(sorts.get(t));
+      SortOrder.Carried sorted = await(sorts.get(t));
+      if (carried) {
+        streams.values[t] = sorted.longs()[0];
+        streams.expiries[t] = sorted.longs()[1];
+      }
+      streams.docs[t] = sorted.ints();
     }
     sorts = null;
+    int[] lengths = new int[tables + 1];
+    for (int t = 0; t < tables; t++) {
+      lengths[t] = n;
+    }
+    lengths[tables] = m;
     // Part p starts at the first byte of region start indexStarts[p * starts / parts].
     int parts = indexStarts.length > 1 ? Math.min(INDEX_PARTS, indexStarts.length) : 1;
     int[][] bounds = new int[parts + 1][tables + 1];
@@ -501,9 +623,13 @@ final class HFileImporter implements CollectionTransfer.Importer {
       for (int t = 0; t <= tables; t++) {
         bounds[p][t] =
             p == parts
-                ? orders[t].length
+                ? lengths[t]
                 : firstAtOrAfter(
-                    scheme, orders, t, indexStarts[p * indexStarts.length / parts][0] & 0xFF);
+                    scheme,
+                    streams,
+                    t,
+                    lengths[t],
+                    indexStarts[p * indexStarts.length / parts][0] & 0xFF);
       }
     }
     List<FutureTask<List<Path>>> merges = new ArrayList<>();
@@ -511,25 +637,26 @@ final class HFileImporter implements CollectionTransfer.Importer {
       int[] from = bounds[p];
       int[] to = bounds[p + 1];
       String name = "index-" + (char) ('a' + p);
-      merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, orders, from, to, uid, name)));
+      merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, streams, from, to, uid, name)));
     }
     merges.forEach(pool::execute);
     List<Path> files =
-        new ArrayList<>(mergeIndexRows(scheme, orders, bounds[0], bounds[1], uid, "index-a"));
-    for (FutureTask<List<Path>> m : merges) {
-      m.run(); // a no-op if a pool thread has started it
-      files.addAll(await(m));
+        new ArrayList<>(mergeIndexRows(scheme, streams, bounds[0], bounds[1], uid, "index-a"));
+    for (FutureTask<List<Path>> f : merges) {
+      f.run(); // a no-op if a pool thread has started it
+      files.addAll(await(f));
     }
     return files;
   }
 
   /** The first position of stream {@code t} whose row's first byte is {@code >= firstByte}. */
-  private int firstAtOrAfter(BlockScheme scheme, int[][] orders, int t, int firstByte) {
+  private static int firstAtOrAfter(
+      BlockScheme scheme, Streams streams, int t, int length, int firstByte) {
     int lo = 0;
-    int hi = orders[t].length;
+    int hi = length;
     while (lo < hi) {
       int m = (lo + hi) >>> 1;
-      if ((int) (head(scheme, orders[t][m], t) >>> 40) < firstByte) {
+      if ((int) (head(scheme, t, streams.value(t, m)) >>> 40) < firstByte) {
         lo = m + 1;
       } else {
         hi = m;
@@ -540,13 +667,13 @@ final class HFileImporter implements CollectionTransfer.Importer {
 
   /** Writes the rows of each stream {@code t} at positions [from[t], to[t]), merged. */
   private List<Path> mergeIndexRows(
-      BlockScheme scheme, int[][] orders, int[] from, int[] to, int uid, String name)
+      BlockScheme scheme, Streams streams, int[] from, int[] to, int uid, String name)
       throws IOException {
     int tables = scheme.tables();
     int[] pos = from.clone();
     long[] head = new long[tables + 1];
     for (int t = 0; t <= tables; t++) {
-      head[t] = pos[t] < to[t] ? head(scheme, orders[t][pos[t]], t) : Long.MAX_VALUE;
+      head[t] = pos[t] < to[t] ? head(scheme, t, streams.value(t, pos[t])) : Long.MAX_VALUE;
     }
     CellBuilder b = new CellBuilder(INDEX_FAMILY, now);
     try (HFileSink s = sink(INDEX_FAMILY, name, indexStarts)) {
@@ -560,22 +687,19 @@ final class HFileImporter implements CollectionTransfer.Importer {
         if (head[m] == Long.MAX_VALUE) {
           break;
         }
-        int e = orders[m][pos[m]++];
-        head[m] = pos[m] < to[m] ? head(scheme, orders[m][pos[m]], m) : Long.MAX_VALUE;
+        int p = pos[m]++;
+        long v = streams.value(m, p);
+        head[m] = pos[m] < to[m] ? head(scheme, m, streams.value(m, pos[m])) : Long.MAX_VALUE;
         if (m < tables) {
-          long fp = fingerprint(e);
           b.row()
-              .putHigh(Rows.blockValue(scheme, m, fp), Rows.KEY_BYTES)
+              .putHigh(Rows.blockValue(scheme, m, v), Rows.KEY_BYTES)
               .put((byte) m)
               .putInt(uid)
-              .putLong(fp);
-          s.append(b.longQualifier(ordinal(e), ttl(expiry(e))));
+              .putLong(v);
         } else {
-          int d = (int) bandDocs.get(e);
-          long key = bandKeys.get(e);
-          b.row().putHigh(key, Rows.KEY_BYTES).put(Rows.BAND_FLAG).putInt(uid).putLong(key);
-          s.append(b.longQualifier(ordinal(d), ttl(expiry(d))));
+          b.row().putHigh(v, Rows.KEY_BYTES).put(Rows.BAND_FLAG).putInt(uid).putLong(v);
         }
+        s.append(b.longQualifier(ordinalOf(streams.docs[m][p]), ttl(streams.expiry(m, p))));
       }
       s.close();
       return s.files();
@@ -583,14 +707,15 @@ final class HFileImporter implements CollectionTransfer.Importer {
   }
 
   /**
-   * The row-order key of element {@code e} of stream {@code t}: the row's first 5 bytes, then its
-   * flag (the block table, or 0xFF for the band stream {@code t == tables}).
+   * The row-order key of a row of stream {@code t} with value {@code v} (a fingerprint, or for the
+   * band stream {@code t == tables} a band key): the row's first 5 bytes, then its flag (the block
+   * table, or 0xFF).
    */
-  private long head(BlockScheme scheme, int e, int t) {
+  private static long head(BlockScheme scheme, int t, long v) {
     if (t == scheme.tables()) {
-      return ((bandKeys.get(e) >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
+      return ((v >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
     }
-    return ((Rows.blockValue(scheme, t, fingerprint(e)) >>> 24) << 8) | t;
+    return ((Rows.blockValue(scheme, t, v) >>> 24) << 8) | t;
   }
 
   /** Moves the files into the table's regions. */

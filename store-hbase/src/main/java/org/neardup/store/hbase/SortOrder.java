@@ -73,6 +73,97 @@ final class SortOrder {
     return in;
   }
 
+  /** Keys sorted with their payloads, by {@link #carry}: each array's first n elements. */
+  record Carried(long[] keys, long[][] longs, int[] ints) {}
+
+  /** Bits of a radix digit in {@link #carry}: 2,048 buckets, whose write heads stay in cache. */
+  private static final int CARRY_DIGIT = 11;
+
+  /**
+   * The first {@code n} keys stably sorted by their low {@code bits} bits, unsigned, each moving
+   * {@code longs[j][i]} (for every payload j) and {@code ints[i]} along: LSD radix on the arrays
+   * themselves, so that every pass reads them in order (sorting indices into a key array reads the
+   * keys at random, one cache miss per element per pass once they outgrow the cache). The input
+   * arrays are reused as scratch; the result is in the returned arrays (which may be the inputs).
+   */
+  static Carried carry(long[] keys, long[][] longs, int[] ints, int n, int bits) {
+    long[] k = keys;
+    long[][] l = longs.clone();
+    int[] v = ints;
+    if (n == 0) {
+      return new Carried(k, l, v);
+    }
+    int payloads = l.length;
+    long[] k2 = new long[n];
+    long[][] l2 = new long[payloads][n];
+    int[] v2 = new int[n];
+    int[] count = new int[1 << CARRY_DIGIT];
+    for (int shift = 0; shift < bits; shift += CARRY_DIGIT) {
+      int width = Math.min(CARRY_DIGIT, bits - shift);
+      int mask = (1 << width) - 1;
+      java.util.Arrays.fill(count, 0, mask + 1, 0);
+      for (int i = 0; i < n; i++) {
+        count[(int) (k[i] >>> shift) & mask]++;
+      }
+      if (count[(int) (k[0] >>> shift) & mask] == n) {
+        continue; // one digit value for every element: nothing moves
+      }
+      int sum = 0;
+      for (int d = 0; d <= mask; d++) {
+        int c = count[d];
+        count[d] = sum;
+        sum += c;
+      }
+      if (payloads == 0) {
+        for (int i = 0; i < n; i++) {
+          long key = k[i];
+          int to = count[(int) (key >>> shift) & mask]++;
+          k2[to] = key;
+          v2[to] = v[i];
+        }
+      } else if (payloads == 1) {
+        long[] from = l[0];
+        long[] into = l2[0];
+        for (int i = 0; i < n; i++) {
+          long key = k[i];
+          int to = count[(int) (key >>> shift) & mask]++;
+          k2[to] = key;
+          v2[to] = v[i];
+          into[to] = from[i];
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          long key = k[i];
+          int to = count[(int) (key >>> shift) & mask]++;
+          k2[to] = key;
+          v2[to] = v[i];
+          for (int j = 0; j < payloads; j++) {
+            l2[j][to] = l[j][i];
+          }
+        }
+      }
+      long[] tk = k;
+      k = k2;
+      k2 = tk;
+      int[] tv = v;
+      v = v2;
+      v2 = tv;
+      long[][] tl = l;
+      l = l2;
+      l2 = tl;
+    }
+    return new Carried(k, l, v);
+  }
+
+  /** Bits needed for the largest of the first {@code n} values (unsigned), at least 1. */
+  static int bitsOf(long[] values, int stride, int offset, int n) {
+    long or = 0;
+    for (int i = 0; i < n; i++) {
+      or |= values[i * stride + offset];
+    }
+    return Math.max(1, 64 - Long.numberOfLeadingZeros(or));
+  }
+
   /**
    * The first 8 bytes of {@code b}, big-endian, zero-padded: where two arrays' prefixes differ,
    * they order as {@link java.util.Arrays#compareUnsigned(byte[], byte[])} orders the arrays.
@@ -93,18 +184,21 @@ final class SortOrder {
 
   /**
    * {@code order} stably sorted by {@code cmp}, given a key per element that orders as {@code cmp}
-   * does where the keys differ ({@code cmp} decides only between equal keys): one radix sort by
-   * key, then a merge sort of each run of equal keys. Returns the sorted order (maybe {@code order}
-   * itself, reordered).
+   * does where the keys differ ({@code cmp} decides only between equal keys), {@code keys[i]} being
+   * the key of {@code order[i]}: one radix sort by key ({@link #carry}), then a merge sort of each
+   * run of equal keys; {@code payloads} move along as in {@link #carry}. Returns the sorted keys,
+   * payloads and order (maybe the inputs, reordered).
    */
-  static int[] sort(int[] order, long[] keys, IntComparator cmp) {
-    int[] sorted = byKey(order, keys, 64);
+  static Carried sort(int[] order, long[] keys, long[][] payloads, IntComparator cmp) {
+    int n = order.length;
+    Carried c = carry(keys, payloads, order, n, 64);
+    long[] k = c.keys();
+    int[] sorted = c.ints();
     int[] tmp = null;
-    int n = sorted.length;
     for (int from = 0; from < n; ) {
-      long k = keys[sorted[from]];
+      long key = k[from];
       int to = from + 1;
-      while (to < n && keys[sorted[to]] == k) {
+      while (to < n && k[to] == key) {
         to++;
       }
       if (to - from > 1) {
@@ -116,7 +210,7 @@ final class SortOrder {
       }
       from = to;
     }
-    return sorted;
+    return c;
   }
 
   /** Sorts {@code dst[from, to)} using {@code src}, which holds the same elements there. */

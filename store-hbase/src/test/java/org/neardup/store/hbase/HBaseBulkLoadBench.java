@@ -3,10 +3,8 @@ package org.neardup.store.hbase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,10 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
 import org.junit.jupiter.api.Test;
@@ -27,7 +23,6 @@ import org.neardup.index.BlockScheme;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionDump;
 import org.neardup.store.CollectionSettings;
-import org.neardup.store.CollectionTransfer;
 import org.neardup.store.Outcome;
 import org.neardup.store.StoreConfig;
 import org.neardup.store.StoredRecord;
@@ -38,10 +33,12 @@ import org.neardup.store.StoredRecord;
  * in one run on one mini-cluster in this JVM. Runs only when asked, through {@code
  * benchmarks/hbase-bulk-load.sh} or {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk=N
- * [-Dneardup.hbase.puts=P] [-Dneardup.hbase.scheme=4:1,5:2] [-Dneardup.hbase.compact=true]}; writes
- * store-hbase/target/hbase-bulk-load.txt. With {@code compact}, each import's tables are then
- * flushed and major-compacted (the index encoded FAST_DIFF as its family says) and their bytes on
- * disk per fingerprint reported.
+ * [-Dneardup.hbase.puts=P] [-Dneardup.hbase.scheme=4:1,5:2] [-Dneardup.hbase.compact=true]
+ * [-Dneardup.hbase.fork=HEAP] [-Dneardup.hbase.rounds=R]}; writes store-hbase/target/hbase-bulk-load.txt. With {@code
+ * compact}, each import's tables are then flushed and major-compacted (the index encoded FAST_DIFF
+ * as its family says) and their bytes on disk per fingerprint reported. With {@code fork}, each
+ * import runs in a JVM of its own with that heap ({@link BulkImportProcess}), the mini-cluster
+ * alone in the test JVM.
  *
  * <p>Records: fingerprint-only collection (k = 3, 4:1 unless {@code neardup.hbase.scheme} says
  * otherwise, 2-day retention, so every cell has a TTL and every document an expiry row), random
@@ -93,10 +90,11 @@ class HBaseBulkLoadBench {
       // The dump's header names the first scheme; an import takes the scheme it is given.
       for (CollectionSettings s : schemes) {
         if (p > 0) {
-          run(cluster, dump, s, "puts", p, sample);
+          run(cluster, dump, s, "puts", p, sample, "");
         }
-        if (n > 0) {
-          run(cluster, dump, s, "hfiles", n, sample);
+        int rounds = Integer.parseInt(System.getProperty("neardup.hbase.rounds", "1"));
+        for (int i = 1; i <= rounds && n > 0; i++) {
+          run(cluster, dump, s, "hfiles", n, sample, rounds > 1 ? "r" + i : "");
         }
       }
     } finally {
@@ -160,52 +158,65 @@ class HBaseBulkLoadBench {
       CollectionSettings settings,
       String mode,
       int count,
-      long[] sample)
+      long[] sample,
+      String suffix)
       throws Exception {
-    Map<String, String> options = new HashMap<>();
     BlockScheme scheme = settings.analysis().scheme();
-    options.put("table-prefix", "bulk_" + mode + scheme.blocks() + scheme.required());
-    options.put("import", mode);
+    String prefix = "bulk_" + mode + scheme.blocks() + scheme.required() + suffix;
+    String forkHeap = System.getProperty("neardup.hbase.fork", "");
+    BulkImportProcess.Result r = null;
+    if (!forkHeap.isEmpty()) {
+      // The importer in a JVM of its own: its heap and threads are not the mini-cluster's.
+      r =
+          BulkImportProcess.fork(
+              cluster.getConf(),
+              prefix,
+              mode,
+              dump,
+              settings,
+              count,
+              forkHeap,
+              Path.of("target", "bulk-import-" + prefix + ".log").toAbsolutePath());
+    }
     try (HBaseStore store =
         (HBaseStore)
             HBaseStoreProvider.open(
                 cluster.getConf(),
-                new StoreConfig(options, InstantSource.system()),
+                new StoreConfig(BulkImportProcess.options(prefix, mode), InstantSource.system()),
                 "mini-cluster")) {
-      long t0 = System.nanoTime();
-      long loaded;
-      String phases = "";
-      try (InputStream in = new BufferedInputStream(Files.newInputStream(dump), 1 << 16);
-          CollectionDump.Reader reader = new CollectionDump.Reader(in, dump.toString());
-          CollectionTransfer.Importer importer =
-              CollectionTransfer.of(store).importer("fp", settings, reader.header().analyzerId())) {
-        int added = 0;
-        for (StoredRecord rec = reader.next(); rec != null && added < count; rec = reader.next()) {
-          importer.add(rec);
-          added++;
-        }
-        loaded = importer.finish();
-        if (importer instanceof HFileImporter h) {
-          phases =
-              String.format(
+      if (r == null) {
+        r = BulkImportProcess.run(store, dump, settings, count);
+      }
+      String phases =
+          mode.equals("hfiles")
+              ? String.format(
                   Locale.ROOT,
                   " (reading the dump and writing document rows %.1f s, sorting and writing the"
                       + " other rows %.1f s, bulk load %.1f s)",
-                  h.addNanos / 1e9,
-                  h.sortWriteNanos / 1e9,
-                  h.loadNanos / 1e9);
-        }
-      }
-      double s = (System.nanoTime() - t0) / 1e9;
+                  r.add(),
+                  r.sortWrite(),
+                  r.load())
+              : "";
+      long loaded = r.loaded();
+      double s = r.seconds();
       report.add(
           String.format(
               Locale.ROOT,
-              "import=%s: %,d fingerprints in %.1f s = %,.0f fingerprints/s%s",
+              "import=%s: %,d fingerprints in %.1f s = %,.0f fingerprints/s%s%s",
               mode,
               loaded,
               s,
               loaded / s,
-              phases));
+              phases,
+              forkHeap.isEmpty()
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      ", importer in a JVM of its own (-Xmx%s): its CPU %.1f s = %.2f µs per"
+                          + " fingerprint",
+                      forkHeap,
+                      r.cpu(),
+                      r.cpu() * 1e6 / loaded)));
       save();
       Collection c = store.collection("fp");
       assertThat(c.stats().documents()).isEqualTo(count);

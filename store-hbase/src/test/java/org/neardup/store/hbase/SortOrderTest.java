@@ -69,6 +69,53 @@ class SortOrderTest {
   }
 
   @Test
+  void carry_keysWithPayloads_equalsTheStableOrderApplied() {
+    for (int seed = 0; seed < 200; seed++) {
+      SplittableRandom r = new SplittableRandom(seed);
+      int n = r.nextInt(0, 5000);
+      int bits = 1 + r.nextInt(64);
+      // Few distinct keys make ties; bits above `bits` must not count.
+      long[] pool = r.longs(1 + r.nextInt(n + 1)).toArray();
+      long[] keys = new long[n + r.nextInt(3)]; // room after n, as LongList leaves
+      for (int i = 0; i < n; i++) {
+        keys[i] = pool[r.nextInt(pool.length)];
+      }
+      long[][] longs = new long[r.nextInt(3)][];
+      for (int j = 0; j < longs.length; j++) {
+        longs[j] = r.longs(n).toArray();
+      }
+      int[] ints = r.ints(n).toArray();
+      int[] order = SortOrder.byKey(SortOrder.identity(n), keys, bits);
+      long[] wantKeys = new long[n];
+      long[][] wantLongs = new long[longs.length][n];
+      int[] wantInts = new int[n];
+      for (int i = 0; i < n; i++) {
+        wantKeys[i] = keys[order[i]];
+        for (int j = 0; j < longs.length; j++) {
+          wantLongs[j][i] = longs[j][order[i]];
+        }
+        wantInts[i] = ints[order[i]];
+      }
+      SortOrder.Carried got = SortOrder.carry(keys, longs, ints, n, bits);
+      String as = "seed " + seed + ", n " + n + ", bits " + bits;
+      assertThat(Arrays.copyOf(got.keys(), n)).as(as).containsExactly(wantKeys);
+      assertThat(Arrays.copyOf(got.ints(), n)).as(as).containsExactly(wantInts);
+      assertThat(got.longs().length).as(as).isEqualTo(longs.length);
+      for (int j = 0; j < longs.length; j++) {
+        assertThat(Arrays.copyOf(got.longs()[j], n)).as(as).containsExactly(wantLongs[j]);
+      }
+    }
+  }
+
+  @Test
+  void bitsOf_strided_coversTheLargestValue() {
+    long[] v = {5, -1, 3, -1, 1L << 40, -1};
+    assertThat(SortOrder.bitsOf(v, 2, 0, 3)).isEqualTo(41);
+    assertThat(SortOrder.bitsOf(v, 2, 1, 3)).isEqualTo(64);
+    assertThat(SortOrder.bitsOf(new long[] {0, 0}, 1, 0, 2)).isEqualTo(1);
+  }
+
+  @Test
   void sort_byteArrays_equalsStableSort() {
     for (int seed = 0; seed < 100; seed++) {
       SplittableRandom r = new SplittableRandom(seed);
@@ -104,7 +151,11 @@ class SortOrderTest {
       }
       int[] got =
           SortOrder.sort(
-              SortOrder.identity(n), prefixes, (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]));
+                  SortOrder.identity(n),
+                  prefixes,
+                  new long[0][],
+                  (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]))
+              .ints();
       Integer[] want = expected(n, (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]));
       assertThat(boxed(got)).as("seed %s", seed).containsExactly(want);
     }
