@@ -281,15 +281,49 @@ public final class BandIndex {
     highestOrdinal = previous;
   }
 
-  /** The table's carried entries, then documents' band keys with consecutive ordinals. */
-  private static final class KeysSource implements BandRun.Source {
+  /**
+   * The table's carried entries (slot form, ascending ordinals), then a batch's own: the part
+   * {@link KeysSource} and {@link PackedSource} share. A common base costs nothing in the bulk
+   * open's hot loop since {@link BandRun#ofOrdered} reads a chunk per call, not an entry.
+   */
+  private abstract static class CarriedSource implements BandRun.Source {
     private final long[] carried;
     private final int c;
+    private final int n;
+
+    CarriedSource(long[] carried, int c, int own) {
+      this.carried = carried;
+      this.c = c;
+      this.n = c + own;
+    }
+
+    @Override
+    public final int size() {
+      return n;
+    }
+
+    @Override
+    public final void entries(int from, long[] out, int count) {
+      int k = 0;
+      if (from < c) {
+        k = Math.min(count, c - from);
+        System.arraycopy(carried, from, out, 0, k);
+      }
+      if (k < count) {
+        own(from + k - c, out, k, count - k);
+      }
+    }
+
+    /** The batch's own entries {@code [from, from + count)} into {@code out[off, ...)}. */
+    abstract void own(int from, long[] out, int off, int count);
+  }
+
+  /** The table's carried entries, then documents' band keys with consecutive ordinals. */
+  private static final class KeysSource extends CarriedSource {
     private final PagedLongArray keys;
     private final long from;
     private final int perOrdinal;
     private final int first;
-    private final int n;
 
     KeysSource(
         long[] carried,
@@ -299,58 +333,46 @@ public final class BandIndex {
         int perOrdinal,
         int first,
         int docs) {
-      this.carried = carried;
-      this.c = c;
+      super(carried, c, docs * perOrdinal);
       this.keys = keys;
       this.from = from;
       this.perOrdinal = perOrdinal;
       this.first = first;
-      this.n = c + docs * perOrdinal;
     }
 
     @Override
-    public int size() {
-      return n;
-    }
-
-    @Override
-    public long entry(int i) {
-      if (i < c) {
-        return carried[i];
+    void own(int j, long[] out, int off, int count) {
+      keys.get(from + j, out, off, count);
+      int ordinal = first + j / perOrdinal;
+      int band = j % perOrdinal;
+      for (int k = off; k < off + count; k++) {
+        out[k] = (long) fold(out[k]) << 32 | (ordinal + 1L);
+        if (++band == perOrdinal) {
+          band = 0;
+          ordinal++;
+        }
       }
-      int j = i - c;
-      return (long) fold(keys.get(from + j)) << 32 | (first + j / perOrdinal + 1L);
     }
   }
 
   /** The table's carried entries, then packed (32-bit key, ordinal) entries. */
-  private static final class PackedSource implements BandRun.Source {
-    private final long[] carried;
-    private final int c;
+  private static final class PackedSource extends CarriedSource {
     private final PagedLongArray packed;
     private final long from;
-    private final int n;
 
     PackedSource(long[] carried, int c, PagedLongArray packed, long from, int count) {
-      this.carried = carried;
-      this.c = c;
+      super(carried, c, count);
       this.packed = packed;
       this.from = from;
-      this.n = c + count;
     }
 
     @Override
-    public int size() {
-      return n;
-    }
-
-    @Override
-    public long entry(int i) {
-      if (i < c) {
-        return carried[i];
+    void own(int j, long[] out, int off, int count) {
+      packed.get(from + j, out, off, count);
+      for (int k = off; k < off + count; k++) {
+        long e = out[k];
+        out[k] = (long) fold(e >>> 32) << 32 | ((int) e + 1L);
       }
-      long e = packed.get(from + i - c);
-      return (long) fold(e >>> 32) << 32 | ((int) e + 1L);
     }
   }
 
