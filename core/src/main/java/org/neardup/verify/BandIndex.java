@@ -26,9 +26,10 @@ import org.neardup.internal.PagedLongArray;
  * under the caller's write lock.
  *
  * <p>A batch of ordinals above every stored one can skip the table ({@link #addAll}): its keys are
- * sorted straight into runs of up to {@link #MAX_RUN} entries by two counting passes, each entry
- * moved twice instead of hashed, sorted and merged ~7 times (a restore at a store's open, a
- * compaction: the open's CPU per million documents fell from ~1 s to ~0.2, docs/BENCHMARKS.md).
+ * sorted straight into runs of up to {@link #MAX_RUN} entries by counting passes ({@link
+ * BandRun#ofOrdered}), each entry moved four times instead of hashed, sorted and merged ~7 times (a
+ * restore at a store's open, a compaction: the open's CPU per million documents fell from ~1 s to
+ * ~0.2, docs/BENCHMARKS.md).
  *
  * <p>Cost of the table: the slots are split into sub-tables of at most 2^16 slots (512 KiB) by the
  * top bits of the key's hash, each growing or splitting alone, so no add moves more than 49,152
@@ -176,7 +177,7 @@ public final class BandIndex {
    * Stores ordinals {@code first, first + 1, ..., first + count - 1}, ordinal {@code first + i}
    * under the {@code perOrdinal} keys at {@code keys[from + i * perOrdinal, ...)}: the same entries
    * as {@link #add(long[], int)} for each in turn, but a batch of at least {@link #FREEZE_AT}
-   * entries is sorted straight into runs of up to {@link #MAX_RUN} entries (two counting passes per
+   * entries is sorted straight into runs of up to {@link #MAX_RUN} entries (counting passes per
    * run, see {@link BandRun#ofOrdered}), where adding one at a time would pass every entry through
    * the table, a comparison sort and about log2(MAX_RUN / FREEZE_AT) = 7 merges. For a restore:
    * this was ~60% of a store's open.
@@ -284,7 +285,7 @@ public final class BandIndex {
   /**
    * The table's carried entries (slot form, ascending ordinals), then a batch's own: the part
    * {@link KeysSource} and {@link PackedSource} share. A common base costs nothing in the bulk
-   * open's hot loop since {@link BandRun#ofOrdered} reads a chunk per call, not an entry.
+   * open's hot loop since {@link BandRun#ofOrdered} takes 4,096 entries per call, not one.
    */
   private abstract static class CarriedSource implements BandRun.Source {
     private final long[] carried;
@@ -303,14 +304,14 @@ public final class BandIndex {
     }
 
     @Override
-    public final void entries(int from, long[] out, int count) {
+    public final void entries(int from, long[] out, int off, int count) {
       int k = 0;
       if (from < c) {
         k = Math.min(count, c - from);
-        System.arraycopy(carried, from, out, 0, k);
+        System.arraycopy(carried, from, out, off, k);
       }
       if (k < count) {
-        own(from + k - c, out, k, count - k);
+        own(from + k - c, out, off + k, count - k);
       }
     }
 
