@@ -131,8 +131,8 @@ final class Restorer {
 
   /**
    * Ends {@link #beginSnapshot}: the ids restored since are filed. The gathered documents start
-   * into the engine first, so that with a background restorer the engine's part and the ids' run
-   * on the two cores side by side (both were waiting for the snapshot's last record).
+   * into the engine first, so that with a background restorer the engine's part and the ids' run on
+   * the two cores side by side (both were waiting for the snapshot's last record).
    */
   void endSnapshot() {
     snapshotIds = false;
