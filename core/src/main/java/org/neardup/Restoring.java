@@ -74,31 +74,39 @@ final class Restoring {
         bandFiler.run();
       }
     }
-    for (int i = 0; i < n; i++) {
-      int ordinal = first + i;
-      long fp = batch.fingerprints.get(i);
-      fps[i] = fp;
-      ords[i] = ordinal;
-      byte[] sketch = null;
-      int off = 0;
-      int len = 0;
-      if (docs.bands != null) {
-        batch.bandKeys.get((long) i * bandCount, docs.keyBuffer, 0, bandCount);
-        sketch = batch.sketches.array(i);
-        off = batch.sketches.offset(i);
-        len = batch.sketches.length(i);
-      }
-      docs.appendUnindexed(fp, sketch, off, len);
-      long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
-      long to = batch.linkEnds.get(i);
-      for (long k = from; k < to; k++) {
-        int other = docs.ids.get(batch.links.get(k));
-        if (other >= 0 && other < ordinal) {
-          docs.clusters.union(ordinal, other);
+    try {
+      for (int i = 0; i < n; i++) {
+        int ordinal = first + i;
+        long fp = batch.fingerprints.get(i);
+        fps[i] = fp;
+        ords[i] = ordinal;
+        byte[] sketch = null;
+        int off = 0;
+        int len = 0;
+        if (docs.bands != null) {
+          batch.bandKeys.get((long) i * bandCount, docs.keyBuffer, 0, bandCount);
+          sketch = batch.sketches.array(i);
+          off = batch.sketches.offset(i);
+          len = batch.sketches.length(i);
+        }
+        docs.appendUnindexed(fp, sketch, off, len);
+        long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
+        long to = batch.linkEnds.get(i);
+        for (long k = from; k < to; k++) {
+          int other = docs.ids.get(batch.links.get(k));
+          if (other >= 0 && other < ordinal) {
+            docs.clusters.union(ordinal, other);
+          }
         }
       }
+      docs.index(fps, ords, n);
+    } catch (RuntimeException | Error e) {
+      // Nothing may still write the band index once the caller has the failure.
+      if (bandFiler != null) {
+        bandFiler.awaitQuietly();
+      }
+      throw e;
     }
-    docs.index(fps, ords, n);
     if (bandFiler != null) {
       bandFiler.finish();
     }
@@ -107,7 +115,7 @@ final class Restoring {
 
   /**
    * Band key entries in a batch from which {@link BandFiler} runs on a thread of its own: 2^20
-   * (about 175,000 documents of 6 bands, ~50 ms of work), well above a thread's start.
+   * (about 175,000 documents of 6 bands), far more work than starting a thread.
    */
   static final long PARALLEL_AT = 1 << 20;
 
@@ -141,6 +149,18 @@ final class Restoring {
 
     /** Waits for the filing (if started) and rethrows what it threw. */
     void finish() {
+      awaitQuietly();
+      Throwable f = failure;
+      if (f instanceof RuntimeException) {
+        throw (RuntimeException) f;
+      }
+      if (f instanceof Error) {
+        throw (Error) f;
+      }
+    }
+
+    /** Waits for the filing (if started), keeping what it threw. */
+    void awaitQuietly() {
       boolean interrupted = false;
       while (isAlive()) {
         try {
@@ -151,13 +171,6 @@ final class Restoring {
       }
       if (interrupted) {
         Thread.currentThread().interrupt();
-      }
-      Throwable f = failure;
-      if (f instanceof RuntimeException) {
-        throw (RuntimeException) f;
-      }
-      if (f instanceof Error) {
-        throw (Error) f;
       }
     }
   }
