@@ -3,6 +3,7 @@ package org.neardup;
 
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
+import org.neardup.verify.BandIndex;
 
 /**
  * Snapshot and log replay for a {@link Deduplicator}: stores documents without checking them, in
@@ -62,33 +63,115 @@ final class Restoring {
     long[] fps = new long[n];
     long[] ords = new long[n];
     int bandCount = docs.bandCount;
-    for (int i = 0; i < n; i++) {
-      int ordinal = first + i;
-      long fp = batch.fingerprints.get(i);
-      fps[i] = fp;
-      ords[i] = ordinal;
-      byte[] sketch = null;
-      int off = 0;
-      int len = 0;
-      if (docs.bands != null) {
-        batch.bandKeys.get((long) i * bandCount, docs.keyBuffer, 0, bandCount);
-        sketch = batch.sketches.array(i);
-        off = batch.sketches.offset(i);
-        len = batch.sketches.length(i);
+    // The band index is the largest part of the work and shares nothing with the loop below or the
+    // fingerprint index: a large batch files its band keys on a second thread meanwhile.
+    BandFiler bandFiler = null;
+    if (docs.bands != null) {
+      bandFiler = new BandFiler(docs.bands, batch, bandCount, first, n);
+      if ((long) n * bandCount >= PARALLEL_AT) {
+        bandFiler.start();
+      } else {
+        bandFiler.run();
       }
-      docs.appendUnindexed(fp, sketch, off, len);
-      long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
-      long to = batch.linkEnds.get(i);
-      for (long k = from; k < to; k++) {
-        int other = docs.ids.get(batch.links.get(k));
-        if (other >= 0 && other < ordinal) {
-          docs.clusters.union(ordinal, other);
+    }
+    try {
+      for (int i = 0; i < n; i++) {
+        int ordinal = first + i;
+        long fp = batch.fingerprints.get(i);
+        fps[i] = fp;
+        ords[i] = ordinal;
+        byte[] sketch = null;
+        int off = 0;
+        int len = 0;
+        if (docs.bands != null) {
+          batch.bandKeys.get((long) i * bandCount, docs.keyBuffer, 0, bandCount);
+          sketch = batch.sketches.array(i);
+          off = batch.sketches.offset(i);
+          len = batch.sketches.length(i);
+        }
+        docs.appendUnindexed(fp, sketch, off, len);
+        long from = i == 0 ? 0 : batch.linkEnds.get(i - 1);
+        long to = batch.linkEnds.get(i);
+        for (long k = from; k < to; k++) {
+          int other = docs.ids.get(batch.links.get(k));
+          if (other >= 0 && other < ordinal) {
+            docs.clusters.union(ordinal, other);
+          }
         }
       }
+      docs.index(fps, ords, n);
+    } catch (RuntimeException | Error e) {
+      // Nothing may still write the band index once the caller has the failure.
+      if (bandFiler != null) {
+        bandFiler.awaitQuietly();
+      }
+      throw e;
     }
-    if (docs.bands != null) {
-      docs.bands.addAll(batch.bandKeys, 0, bandCount, first, n);
+    if (bandFiler != null) {
+      bandFiler.finish();
     }
-    docs.publish(fps, ords, n);
+    docs.publishAll();
+  }
+
+  /**
+   * Band key entries in a batch from which {@link BandFiler} runs on a thread of its own: 2^20
+   * (about 175,000 documents of 6 bands), far more work than starting a thread.
+   */
+  static final long PARALLEL_AT = 1 << 20;
+
+  /** Files a batch's band keys ({@link BandIndex#addAll}), on a thread of its own if started. */
+  private static final class BandFiler extends Thread {
+    private final BandIndex bands;
+    private final RestoreBatch batch;
+    private final int bandCount;
+    private final int first;
+    private final int n;
+    private volatile @Nullable Throwable failure;
+
+    BandFiler(BandIndex bands, RestoreBatch batch, int bandCount, int first, int n) {
+      super("neardup-restore-bands");
+      setDaemon(true);
+      this.bands = bands;
+      this.batch = batch;
+      this.bandCount = bandCount;
+      this.first = first;
+      this.n = n;
+    }
+
+    @Override
+    public void run() {
+      try {
+        bands.addAll(batch.bandKeys, 0, bandCount, first, n);
+      } catch (RuntimeException | Error e) {
+        failure = e;
+      }
+    }
+
+    /** Waits for the filing (if started) and rethrows what it threw. */
+    void finish() {
+      awaitQuietly();
+      Throwable f = failure;
+      if (f instanceof RuntimeException) {
+        throw (RuntimeException) f;
+      }
+      if (f instanceof Error) {
+        throw (Error) f;
+      }
+    }
+
+    /** Waits for the filing (if started), keeping what it threw. */
+    void awaitQuietly() {
+      boolean interrupted = false;
+      while (isAlive()) {
+        try {
+          join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }

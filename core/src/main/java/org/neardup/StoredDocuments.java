@@ -132,7 +132,17 @@ final class StoredDocuments {
 
   /** Adds ordinals {@code ords[0, n)} with fingerprints {@code fps[0, n)} to the index at once. */
   void publish(long[] fps, long[] ords, int n) {
+    index(fps, ords, n);
+    publishAll();
+  }
+
+  /** Adds ordinals {@code ords[0, n)} to the fingerprint index, not yet published. */
+  void index(long[] fps, long[] ords, int n) {
     index.addAll(fps, ords, 0, n);
+  }
+
+  /** Publishes every stored ordinal: the index and band index hold them all. */
+  void publishAll() {
     published = count;
   }
 

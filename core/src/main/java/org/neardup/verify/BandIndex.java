@@ -26,9 +26,10 @@ import org.neardup.internal.PagedLongArray;
  * under the caller's write lock.
  *
  * <p>A batch of ordinals above every stored one can skip the table ({@link #addAll}): its keys are
- * sorted straight into runs of up to {@link #MAX_RUN} entries by two counting passes, each entry
- * moved twice instead of hashed, sorted and merged ~7 times (a restore at a store's open, a
- * compaction: the open's CPU per million documents fell from ~1 s to ~0.2, docs/BENCHMARKS.md).
+ * sorted straight into runs of up to {@link #MAX_RUN} entries by counting passes ({@link
+ * BandRun#ofOrdered}), each entry moved four times instead of hashed, sorted and merged ~7 times (a
+ * restore at a store's open, a compaction: the open's CPU per million documents fell from ~1 s to
+ * ~0.2, docs/BENCHMARKS.md).
  *
  * <p>Cost of the table: the slots are split into sub-tables of at most 2^16 slots (512 KiB) by the
  * top bits of the key's hash, each growing or splitting alone, so no add moves more than 49,152
@@ -176,7 +177,7 @@ public final class BandIndex {
    * Stores ordinals {@code first, first + 1, ..., first + count - 1}, ordinal {@code first + i}
    * under the {@code perOrdinal} keys at {@code keys[from + i * perOrdinal, ...)}: the same entries
    * as {@link #add(long[], int)} for each in turn, but a batch of at least {@link #FREEZE_AT}
-   * entries is sorted straight into runs of up to {@link #MAX_RUN} entries (two counting passes per
+   * entries is sorted straight into runs of up to {@link #MAX_RUN} entries (counting passes per
    * run, see {@link BandRun#ofOrdered}), where adding one at a time would pass every entry through
    * the table, a comparison sort and about log2(MAX_RUN / FREEZE_AT) = 7 merges. For a restore:
    * this was ~60% of a store's open.
@@ -281,15 +282,49 @@ public final class BandIndex {
     highestOrdinal = previous;
   }
 
-  /** The table's carried entries, then documents' band keys with consecutive ordinals. */
-  private static final class KeysSource implements BandRun.Source {
+  /**
+   * The table's carried entries (slot form, ascending ordinals), then a batch's own: the part
+   * {@link KeysSource} and {@link PackedSource} share. A common base costs nothing in the bulk
+   * open's hot loop since {@link BandRun#ofOrdered} takes 4,096 entries per call, not one.
+   */
+  private abstract static class CarriedSource implements BandRun.Source {
     private final long[] carried;
     private final int c;
+    private final int n;
+
+    CarriedSource(long[] carried, int c, int own) {
+      this.carried = carried;
+      this.c = c;
+      this.n = c + own;
+    }
+
+    @Override
+    public final int size() {
+      return n;
+    }
+
+    @Override
+    public final void entries(int from, long[] out, int off, int count) {
+      int k = 0;
+      if (from < c) {
+        k = Math.min(count, c - from);
+        System.arraycopy(carried, from, out, off, k);
+      }
+      if (k < count) {
+        own(from + k - c, out, off + k, count - k);
+      }
+    }
+
+    /** The batch's own entries {@code [from, from + count)} into {@code out[off, ...)}. */
+    abstract void own(int from, long[] out, int off, int count);
+  }
+
+  /** The table's carried entries, then documents' band keys with consecutive ordinals. */
+  private static final class KeysSource extends CarriedSource {
     private final PagedLongArray keys;
     private final long from;
     private final int perOrdinal;
     private final int first;
-    private final int n;
 
     KeysSource(
         long[] carried,
@@ -299,58 +334,46 @@ public final class BandIndex {
         int perOrdinal,
         int first,
         int docs) {
-      this.carried = carried;
-      this.c = c;
+      super(carried, c, docs * perOrdinal);
       this.keys = keys;
       this.from = from;
       this.perOrdinal = perOrdinal;
       this.first = first;
-      this.n = c + docs * perOrdinal;
     }
 
     @Override
-    public int size() {
-      return n;
-    }
-
-    @Override
-    public long entry(int i) {
-      if (i < c) {
-        return carried[i];
+    void own(int j, long[] out, int off, int count) {
+      keys.get(from + j, out, off, count);
+      int ordinal = first + j / perOrdinal;
+      int band = j % perOrdinal;
+      for (int k = off; k < off + count; k++) {
+        out[k] = (long) fold(out[k]) << 32 | (ordinal + 1L);
+        if (++band == perOrdinal) {
+          band = 0;
+          ordinal++;
+        }
       }
-      int j = i - c;
-      return (long) fold(keys.get(from + j)) << 32 | (first + j / perOrdinal + 1L);
     }
   }
 
   /** The table's carried entries, then packed (32-bit key, ordinal) entries. */
-  private static final class PackedSource implements BandRun.Source {
-    private final long[] carried;
-    private final int c;
+  private static final class PackedSource extends CarriedSource {
     private final PagedLongArray packed;
     private final long from;
-    private final int n;
 
     PackedSource(long[] carried, int c, PagedLongArray packed, long from, int count) {
-      this.carried = carried;
-      this.c = c;
+      super(carried, c, count);
       this.packed = packed;
       this.from = from;
-      this.n = c + count;
     }
 
     @Override
-    public int size() {
-      return n;
-    }
-
-    @Override
-    public long entry(int i) {
-      if (i < c) {
-        return carried[i];
+    void own(int j, long[] out, int off, int count) {
+      packed.get(from + j, out, off, count);
+      for (int k = off; k < off + count; k++) {
+        long e = out[k];
+        out[k] = (long) fold(e >>> 32) << 32 | ((int) e + 1L);
       }
-      long e = packed.get(from + i - c);
-      return (long) fold(e >>> 32) << 32 | ((int) e + 1L);
     }
   }
 

@@ -76,55 +76,83 @@ final class BandRun {
   interface Source {
     int size();
 
-    /** Entry i in slot form, {@code key << 32 | (ordinal + 1)}. */
-    long entry(int i);
+    /**
+     * Entries {@code [from, from + count)} in slot form, {@code key << 32 | (ordinal + 1)}, into
+     * {@code out[off, off + count)}: in chunks, so a run costs one call per chunk rather than per
+     * entry.
+     */
+    void entries(int from, long[] out, int off, int count);
   }
+
+  /** Entries ofOrdered takes from its source per call. */
+  private static final int CHUNK = 1 << 12;
 
   /**
    * A run of {@code source}'s entries (slot form, live, at least one, in ascending ordinal order).
-   * Sorts without comparisons: two stable counting passes, by the folded key's low 16 bits and then
-   * by its top 16 (the bucket), so within a key the ordinals stay ascending, as {@link #of}'s full
-   * sort leaves them. Reads each entry twice; linear in the entries; holds 14 bytes per entry while
-   * it works (the first pass's arrays and the run's), 6 once made.
+   * Sorts without comparisons: four stable counting passes by the folded key's bytes, low first, so
+   * within a key the ordinals stay ascending, as {@link #of}'s full sort leaves them; one pass
+   * before them counts every digit and the run's buckets. 8-bit digits scatter to 256 places, which
+   * the caches and TLB hold, where the two 16-bit passes this replaced scattered to 65,536: about
+   * half the time for a run of 2^23 entries (one JVM, alternating, on the loaded 2-core box:
+   * 0.15-0.58 of the 16-bit passes' time). Linear in the entries; holds 22 bytes per entry while it
+   * works (two long arrays and the run's), 6 once made.
    */
   static BandRun ofOrdered(Source source) {
     int n = source.size();
-    // Pass 1: stable by the low 16 bits.
-    int[] at = new int[BUCKETS];
-    for (int i = 0; i < n; i++) {
-      at[(int) (source.entry(i) >>> 32) & 0xFFFF]++;
+    long[] a = new long[n];
+    for (int from = 0; from < n; from += CHUNK) {
+      int len = Math.min(CHUNK, n - from);
+      source.entries(from, a, from, len);
     }
-    toStarts(at);
-    int[] keys1 = new int[n];
-    int[] ords1 = new int[n];
-    for (int i = 0; i < n; i++) {
-      long e = source.entry(i);
-      int key = (int) (e >>> 32);
-      int p = at[key & 0xFFFF]++;
-      keys1[p] = key;
-      ords1[p] = (int) e;
-    }
-    // Pass 2: stable by the top 16 bits, into the run's buckets.
+    int min = (int) a[0] - 1;
+    int max = (int) a[n - 1] - 1;
+    // One pass counts every digit: the key's four bytes, low first, and the buckets (top 16 bits).
+    int[][] counts = new int[DIGITS][256];
     int[] starts = new int[BUCKETS + 1];
     for (int i = 0; i < n; i++) {
-      starts[(keys1[i] >>> 16) + 1]++;
+      int key = (int) (a[i] >>> 32);
+      counts[0][key & 0xFF]++;
+      counts[1][(key >>> 8) & 0xFF]++;
+      counts[2][(key >>> 16) & 0xFF]++;
+      counts[3][key >>> 24]++;
+      starts[(key >>> 16) + 1]++;
     }
     for (int b = 0; b < BUCKETS; b++) {
       starts[b + 1] += starts[b];
     }
-    System.arraycopy(starts, 0, at, 0, BUCKETS);
+    for (int[] c : counts) {
+      toStarts(c);
+    }
+    // Three stable passes by the low three bytes between two long arrays, the fourth (the top
+    // byte) straight into the run's arrays: entries in (key, ordinal) order, as of() leaves them.
+    long[] b = new long[n];
+    long[] src = a;
+    long[] dst = b;
+    for (int d = 0; d < DIGITS - 1; d++) {
+      int[] at = counts[d];
+      int shift = 32 + d * 8;
+      for (int i = 0; i < n; i++) {
+        long e = src[i];
+        dst[at[(int) (e >>> shift) & 0xFF]++] = e;
+      }
+      long[] t = src;
+      src = dst;
+      dst = t;
+    }
     char[] lows = new char[n];
     int[] ords = new int[n];
+    int[] at = counts[DIGITS - 1];
     for (int i = 0; i < n; i++) {
-      int key = keys1[i];
-      int p = at[key >>> 16]++;
-      lows[p] = (char) key;
-      ords[p] = ords1[i];
+      long e = src[i];
+      int p = at[(int) (e >>> 56) & 0xFF]++;
+      lows[p] = (char) (e >>> 32);
+      ords[p] = (int) e;
     }
-    int min = (int) source.entry(0) - 1;
-    int max = (int) source.entry(n - 1) - 1;
     return new BandRun(starts, lows, ords, min, max);
   }
+
+  /** The key's bytes, each a counting pass of {@link #ofOrdered}. */
+  private static final int DIGITS = 4;
 
   /** Turns per-bucket counts into each bucket's first position, in place. */
   private static void toStarts(int[] counts) {

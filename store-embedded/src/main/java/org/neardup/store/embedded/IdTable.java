@@ -41,18 +41,31 @@ final class IdTable {
     this.entries = new BandIndex(Math.max(0, expected));
   }
 
-  /** A 32-bit hash of id bytes (FNV-1a, then murmur3's finaliser for the low bits). */
+  /**
+   * A 32-bit hash of id bytes: eight bytes at a time, each word xored in and multiplied, the tail
+   * word the same, then murmur3's 64-bit finaliser, so every bit of the result depends on every
+   * byte. In memory only (rebuilt at every open), so it may change between releases. It replaced
+   * FNV-1a, a multiply per byte: at open, hashing ~6M ids of ~40 bytes was ~8% of the CPU.
+   */
   static int hash(byte[] b, int off, int len) {
-    int h = 0x811C9DC5;
-    for (int i = off; i < off + len; i++) {
-      h = (h ^ b[i]) * 0x01000193;
+    long h = 0x9E3779B97F4A7C15L ^ len;
+    int i = off;
+    int end = off + len;
+    for (; i + 8 <= end; i += 8) {
+      h = (h ^ Bytes.getLong(b, i)) * 0xFF51AFD7ED558CCDL;
+      h ^= h >>> 29;
     }
-    h ^= h >>> 16;
-    h *= 0x85EBCA6B;
-    h ^= h >>> 13;
-    h *= 0xC2B2AE35;
-    h ^= h >>> 16;
-    return h;
+    long tail = 0;
+    for (; i < end; i++) {
+      tail = tail << 8 | (b[i] & 0xFF);
+    }
+    h = (h ^ tail) * 0xC4CEB9FE1A85EC53L;
+    h ^= h >>> 33;
+    h *= 0xFF51AFD7ED558CCDL;
+    h ^= h >>> 33;
+    h *= 0xC4CEB9FE1A85EC53L;
+    h ^= h >>> 33;
+    return (int) h;
   }
 
   private static long key(int hash) {

@@ -130,11 +130,18 @@ final class Restorer {
     snapshotIds = true;
   }
 
-  /** Ends {@link #beginSnapshot}: the ids restored since are filed. */
+  /**
+   * Ends {@link #beginSnapshot}: the ids restored since are filed. The gathered documents start
+   * into the engine first, so that with a background restorer the engine's part and the ids' run on
+   * the two cores side by side (both were waiting for the snapshot's last record).
+   */
   void endSnapshot() {
     snapshotIds = false;
     Generation g = generation;
     if (g != null) {
+      if (background) {
+        flush();
+      }
       g.ids.flush();
     }
   }
