@@ -4,8 +4,8 @@
 # see the same load: two `neardup serve` (their defaults, -Xmx HEAP) on two ports, each warmed with
 # the same WARM documents, then ROUNDS rounds in which each gets the same fresh DOCS documents by
 # `neardup send --batch 100` (this tree's send), the order of the two servers alternating. Per round
-# and server: the CPU of its worker threads (parse, analyse, decide, store, answer) and of all its
-# threads per document, from /proc; at the end the median of new / old per round. Meant for a
+# and server: the CPU of its worker threads (parse, analyse, decide, store, answer) and of the whole
+# process per document, from /proc; at the end the median of new / old per round. Meant for a
 # loaded machine, where rates mean nothing but CPU per document measured side by side still does.
 # Usage: benchmarks/service-cpu-ab.sh OTHER_NEARDUP_JAR [ROUNDS (5)] [DOCS (10000)] [LENGTH (short|news)]
 #   env WARM (40000 short, 10000 news), HEAP (3g), NO_BUILD=1, BASE (the dev set's docs.jsonl),
@@ -45,6 +45,27 @@ for i in 0 1; do
   pid=""
 done
 java -Xmx2g -cp "$work/benchmarks.jar" org.neardup.benchmarks.NewsCorpus "$base" $((warm + rounds * docs)) "$work/corpus.jsonl" 20261125 "$min" "$max" > /dev/null
+# cpu_by_thread PID: the process's CPU ticks (exited threads included: the JIT's compiler threads
+# and idle pool threads come and go) and each live worker thread's, as a Python literal; a worker
+# that ends between two readings is left out of the difference (its last ticks are lost).
+cpu_by_thread() {
+  python3 - "$1" <<'PY'
+import os, re, sys
+pid = sys.argv[1]
+s = open("/proc/%s/stat" % pid).read()
+f = s[s.rindex(")") + 2:].split()
+out = {"all": int(f[11]) + int(f[12]), "threads": {}}
+for t in os.listdir("/proc/%s/task" % pid):
+    try:
+        s = open("/proc/%s/task/%s/stat" % (pid, t)).read()
+    except OSError:
+        continue
+    if re.search(r"^neardup-(worker|single)", s[s.index("(") + 1:s.rindex(")")]):
+        f = s[s.rindex(")") + 2:].split()
+        out["threads"][t] = int(f[11]) + int(f[12])
+print(repr(out))
+PY
+}
 send() { # INDEX FILE
   java $(NEARDUP_JAVA_OPTS=-Xmx1g neardup_java_defaults send) -Xmx1g -jar "$work/new.jar" send "$2" --url "http://127.0.0.1:${ports[$1]}" --batch 100 > /dev/null
 }
@@ -57,13 +78,13 @@ for r in $(seq 1 "$rounds"); do
   order=$([ $((r % 2)) = 1 ] && echo "0 1" || echo "1 0")
   declare -A workers=() all=()
   for i in $order; do
-    before=$(thread_cpu "${pids[$i]}")
+    before=$(cpu_by_thread "${pids[$i]}")
     send "$i" "$work/round.jsonl"
-    after=$(thread_cpu "${pids[$i]}")
+    after=$(cpu_by_thread "${pids[$i]}")
     read -r w a < <(python3 -c 'import sys
-b, a, n, hz = sys.argv[1].split(), sys.argv[2].split(), int(sys.argv[3]), int(sys.argv[4])
-d = [(int(y) - int(x)) * 1e6 / hz / n for x, y in zip(b, a)]
-print("%.1f %.1f" % (d[0], sum(d)))' "$before" "$after" "$docs" "$(getconf CLK_TCK)")
+b, a, n, hz = eval(sys.argv[1]), eval(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+w = sum(t - b["threads"].get(k, 0) for k, t in a["threads"].items())
+print("%.1f %.1f" % (w * 1e6 / hz / n, (a["all"] - b["all"]) * 1e6 / hz / n))' "$before" "$after" "$docs" "$(getconf CLK_TCK)")
     workers[$i]=$w all[$i]=$a
   done
   echo "round $r: us of CPU per document, old / new: workers ${workers[0]} / ${workers[1]}, all threads ${all[0]} / ${all[1]} (load $(cut -d' ' -f1 /proc/loadavg))"
