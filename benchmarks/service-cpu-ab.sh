@@ -7,6 +7,8 @@
 # and server: the CPU of its worker threads (parse, analyse, decide, store, answer) and of the whole
 # process per document, from /proc; at the end the median of new / old per round. Meant for a
 # loaded machine, where rates mean nothing but CPU per document measured side by side still does.
+# Run it A/A too (NEW_JAR set to OTHER_NEARDUP_JAR): with the same jar on both sides the second
+# server read ~5% lower than the first (docs/BENCHMARKS.md, 2026-11-25 eleventh session).
 # Usage: benchmarks/service-cpu-ab.sh OTHER_NEARDUP_JAR [ROUNDS (5)] [DOCS (10000)] [LENGTH (short|news)]
 #   env WARM (40000 short, 10000 news), HEAP (3g), NO_BUILD=1, BASE (the dev set's docs.jsonl),
 #   NEW_JAR and BENCH_JAR (instead of this tree's cli/target/neardup.jar and benchmarks.jar).
