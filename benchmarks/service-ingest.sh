@@ -21,6 +21,11 @@
 # from /proc, and the client's (`neardup send`, user + system, its JVM start included) from
 # /usr/bin/time. On a quiet machine both are CPU-bound on the same cores, so the ingest rate is
 # about cores / (server + client CPU per document): the ratio's parts, readable at any load.
+# Two floors under the latency goals, measured in the same run: the disk's bare fdatasync (a
+# 700-byte append into a preallocated file, 500 times, at the start and at the end: a single
+# check-and-insert is answered after one, so its p99 cannot be below the disk's), and, per warm row,
+# a batch of SEND_BATCH's worker CPU over the cores (a batch's analysis is split over every idle
+# worker, so that is the least time it can take before its fsync).
 # At the end, one table of the figures side by side.
 # Usage: benchmarks/service-ingest.sh [OTHER_NEARDUP_JAR]
 #   With OTHER_NEARDUP_JAR (e.g. a copy of main's cli/target/neardup.jar) its rows come beside this
@@ -143,6 +148,29 @@ probe() { # COLLECTION QUERIES ROW [MIXED]: a warm-up pass, then the measured on
 
 [ -z "$other" ] || echo "other jar's send flags: $(flags other send); this tree's: $(flags this send)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)$( [ -n "$other" ] && echo ", other jar: $other")"
+fsync_floor() { # the disk's fdatasync p50 / p99 under the server's data directory's file system
+  python3 - "$work/fsync.probe" <<'PY'
+import os, sys, time
+path, n = sys.argv[1], 500
+fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+os.write(fd, bytes(4 << 20))
+os.fsync(fd)
+os.lseek(fd, 0, 0)
+lat = []
+for i in range(n):
+    os.write(fd, b"x" * 700)
+    t = time.perf_counter()
+    os.fdatasync(fd)
+    lat.append((time.perf_counter() - t) * 1e3)
+    time.sleep(0.002)
+os.close(fd)
+os.unlink(path)
+lat.sort()
+print("the disk's bare fdatasync (700 B appended, %d times): p50 %.2f ms, p99 %.2f ms, max %.2f ms (load %s)"
+      % (n, lat[n // 2], lat[n * 99 // 100], lat[-1], open("/proc/loadavg").read().split()[0]))
+PY
+}
+fsync_floor
 warm_docs() { echo "${WARM:-$1}"; }
 for length in ${LENGTHS:-short news}; do
   if [ "$length" = short ]; then
@@ -194,6 +222,7 @@ n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))'
     ratio=$(echo "scale=2; $sent / $steady" | bc)
     echo "$length $jar verified ingest, warm server (the next $docs after $((docs + queries + warm)) stored): $sent documents/s = $ratio of the steady analysis rate"
     record "warm: ratio to the steady analysis rate" "$ratio"
+    record "warm: a batch of $send_batch's worker CPU / $(nproc) cores, ms" "$(echo "scale=1; $c_workers * $send_batch / $(nproc) / 1000" | bc)"
     curl -sf -X POST "$url/v1/collections" -H 'Content-Type: application/json' -d '{"name":"fp","verify":false}' > /dev/null
     run "$jar" send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" "${flight[@]}" > "$work/send-fp.out"
     echo "$length $jar fingerprint-only ingest: $(rate "$work/send-fp.out") documents/s"
@@ -202,6 +231,7 @@ n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))'
     serve_stop
   done
 done
+fsync_floor
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The figures side by side: one column per length and jar, in the order they ran.
 python3 - "$work/table" <<'PY'

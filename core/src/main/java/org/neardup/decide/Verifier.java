@@ -78,7 +78,10 @@ public final class Verifier {
     if (!headFilter.mayReach(mine, theirs, off, len)) {
       return REJECTED; // far below the threshold: see HeadFilter
     }
-    double similarity = ShingleSketch.jaccard(mine, ShingleSketch.decode(theirs, off, len));
+    // The walk stops once the hashes left cannot reach the threshold; a pair that reaches it gets
+    // jaccard's value to the last bit (JaccardAtLeastTest, VerifierTest).
+    double similarity =
+        ShingleSketch.jaccardAtLeast(mine, ShingleSketch.decode(theirs, off, len), threshold);
     return similarity < threshold ? REJECTED : similarity;
   }
 }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.server;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
@@ -21,12 +24,29 @@ final class Utf8 {
   static @Nullable String problem(byte[] b, int from, int to) {
     int i = from;
     while (i < to) {
+      // Eight ASCII bytes at a time (JSON's syntax, ids, Latin text), then the three-byte form of
+      // U+1000..U+CFFF and U+E000..U+FFFF (Chinese) in one test: every body is checked before it
+      // is parsed, and byte by byte this was ~3% of a warm server's CPU per short text. Anything
+      // else takes the general path below, which also says what is wrong.
+      if (to - i >= 8 && ((long) LONG_LE.get(b, i) & 0x8080_8080_8080_8080L) == 0) {
+        i += 8;
+        continue;
+      }
       int c = b[i];
       if (c >= 0) {
         i++;
         continue;
       }
       c &= 0xFF;
+      if (c >= 0xE1
+          && c <= 0xEF
+          && c != 0xED
+          && to - i >= 3
+          && (b[i + 1] & 0xC0) == 0x80
+          && (b[i + 2] & 0xC0) == 0x80) {
+        i += 3;
+        continue;
+      }
       int n; // continuation bytes
       int lo = 0x80; // the range of the second byte
       int hi = 0xBF;
@@ -77,6 +97,9 @@ final class Utf8 {
     }
     return null;
   }
+
+  private static final VarHandle LONG_LE =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private static String at(byte[] b, int i, String why) {
     return String.format(Locale.ROOT, "byte 0x%02x at offset %d %s", b[i] & 0xFF, i, why);

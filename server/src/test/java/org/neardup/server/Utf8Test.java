@@ -66,6 +66,54 @@ class Utf8Test {
     assertThat(invalid).isBetween(1000, 199_000); // both outcomes were exercised
   }
 
+  /** Where the JDK's strict decoder finds the first malformed byte of {@code b}, or -1. */
+  private static int jdkProblemAt(byte[] b) {
+    ByteBuffer in = ByteBuffer.wrap(b);
+    java.nio.CharBuffer out = java.nio.CharBuffer.allocate(b.length + 1);
+    java.nio.charset.CoderResult res =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(in, out, true);
+    return res.isError() || res.isUnderflow() && in.hasRemaining() ? in.position() : -1;
+  }
+
+  /**
+   * Property: long texts (where the eight-byte ASCII step and the three-byte step run) of ASCII,
+   * Latin, Chinese and emoji, some with one byte replaced anywhere: valid exactly when the JDK says
+   * so, and the problem reported at the offset where the JDK's decoder stops.
+   */
+  @Test
+  public void longTextsAgreeWithTheJdkDecoderToTheOffset() {
+    SplittableRandom r = new SplittableRandom(20261125);
+    String[] pieces = {"abcdefgh ", "{\"id\":\"x\"}", "é", "中文字", "😀", "\u0800", "\uffff", "a"};
+    int invalid = 0;
+    for (int n = 0; n < 20_000; n++) {
+      StringBuilder sb = new StringBuilder();
+      int parts = r.nextInt(1, 40);
+      for (int p = 0; p < parts; p++) {
+        sb.append(pieces[r.nextInt(pieces.length)]);
+      }
+      byte[] b = sb.toString().getBytes(StandardCharsets.UTF_8);
+      if (r.nextBoolean()) {
+        b[r.nextInt(b.length)] = (byte) r.nextInt(256);
+      }
+      int from = b.length > 2 && r.nextInt(4) == 0 ? 1 : 0;
+      byte[] slice = java.util.Arrays.copyOfRange(b, from, b.length);
+      String problem = Utf8.problem(b, from, b.length);
+      int at = jdkProblemAt(slice);
+      String what = java.util.HexFormat.of().formatHex(slice);
+      if (at < 0) {
+        assertThat(problem).as(what).isNull();
+      } else {
+        invalid++;
+        assertThat(problem).as(what).contains(" at offset " + (from + at) + " ");
+      }
+    }
+    assertThat(invalid).isBetween(2_000, 18_000); // both outcomes were exercised
+  }
+
   private static byte[] bytes(int... v) {
     byte[] b = new byte[v.length];
     for (int i = 0; i < v.length; i++) {
