@@ -557,20 +557,46 @@ public final class CorpusDedup {
       stats.reported.add(reported.get());
       return reported.get();
     }
-    // Bands go to the threads in turn as they finish, band 0 first: a pair is a candidate only in
-    // the first band it shares, so the early bands hold the most candidates, and bands dealt out
-    // in a fixed stride (0, 2, 4 to one thread) left one thread with most of the work.
-    java.util.concurrent.atomic.AtomicInteger nextBand =
-        new java.util.concurrent.atomic.AtomicInteger();
+    // The bands' sorts and then their groups, in chunks of whole groups, go to the threads as
+    // they finish, band 0 first (BandDeal): a pair is a candidate only in the first band it shares,
+    // so band 0 holds most of the candidates, and a thread holding it whole worked on alone.
+    int workers = Math.min(threads, bands);
+    BandDeal deal = new BandDeal(bands, workers, BandDeal.chunkFor(count, workers));
     run(
-        Math.min(threads, bands),
+        workers,
         "neardup-bands-",
         () -> {
-          for (int b; (b = nextBand.getAndIncrement()) < bands; ) {
-            reported.addAndGet(
-                band(
-                    fps, count, bandKeys, bands, b, sketches, heads, threshold, excluded, stats,
-                    out));
+          try {
+            for (BandDeal.Job job; (job = deal.take()) != null; ) {
+              BandDeal.Sorted s = job.sorted();
+              if (s == null) {
+                deal.sorted(job.band(), sortBand(count, bandKeys, bands, job.band(), excluded));
+              } else {
+                reported.addAndGet(
+                    groups(
+                        fps,
+                        s.keys,
+                        s.order,
+                        job.from(),
+                        job.to(),
+                        -1,
+                        bandKeys,
+                        job.band(),
+                        sketches,
+                        heads,
+                        threshold,
+                        stats,
+                        out));
+                deal.chunkDone(job.band());
+              }
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            deal.fail();
+            throw new IllegalStateException("interrupted while finding pairs", e);
+          } catch (RuntimeException | Error e) {
+            deal.fail();
+            throw e;
           }
         });
     stats.bandNanos = System.nanoTime() - t2;
@@ -1029,18 +1055,9 @@ public final class CorpusDedup {
     }
   }
 
-  private static long band(
-      long[] fps,
-      int count,
-      BandKeys bandKeys,
-      int bands,
-      int b,
-      IntFunction<ShingleSketch> sketches,
-      Heads heads,
-      double threshold,
-      java.util.BitSet excluded,
-      Stats stats,
-      PairSink out) {
+  /** Band {@code b}'s keys of the documents not excluded, sorted, with their ordinals. */
+  private static BandDeal.Sorted sortBand(
+      int count, BandKeys bandKeys, int bands, int b, java.util.@Nullable BitSet excluded) {
     // Sort ordinals by this band's key: keys and ordinals packed as (key, ordinal) pairs.
     long[] keys = new long[count];
     int[] order = new int[count];
@@ -1052,7 +1069,7 @@ public final class CorpusDedup {
       }
     }
     Sorts.sortByKey(keys, order, n);
-    return groups(fps, keys, order, 0, n, -1, bandKeys, b, sketches, heads, threshold, stats, out);
+    return new BandDeal.Sorted(keys, order, n);
   }
 
   /**

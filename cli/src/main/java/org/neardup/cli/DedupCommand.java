@@ -302,7 +302,7 @@ final class DedupCommand implements Callable<Integer> {
             ? d.record()
             : ("{\"id\":" + d.idJson() + ",\"text\":" + DocumentSource.quote(d.text()) + "}")
                 .getBytes(StandardCharsets.UTF_8);
-    byte[] sketch = analyzer.shingler() == null ? NONE : a.sketch().shingles().encode();
+    byte[] sketch = analyzer.shingler() == null ? NONE : a.sketch().shingles().encodeFixed();
     return new Analysed(d, a, null, id, idHash, record, sketch);
   }
 
@@ -372,7 +372,7 @@ final class DedupCommand implements Callable<Integer> {
                 buffers.set(b);
               }
               c.sketches.read(o, b);
-              return ShingleSketch.decode(b, 0, len);
+              return ShingleSketch.decodeFixed(b, 0, len);
             },
             engine.maxDistance,
             engine.threshold,
@@ -582,7 +582,7 @@ final class DedupCommand implements Callable<Integer> {
 
   private static ShingleSketch sketch(Corpus c, int o) {
     byte[] b = c.sketches.read(o);
-    return ShingleSketch.decode(b, 0, b.length);
+    return ShingleSketch.decodeFixed(b, 0, b.length);
   }
 
   /**

@@ -282,6 +282,46 @@ public final class ShingleSketch {
     return decoded(head, hashes, pos[0], end);
   }
 
+  /**
+   * The fixed-width form, for a process's own scratch files: one byte {@code (mode << 1) |
+   * complete}, then each hash as 4 bytes, little-endian, in order. About the size of {@link
+   * #encode}'s (whose deltas of 32-bit hashes take 3-5 bytes each) and decoded by a copy instead of
+   * a varint per hash: {@code neardup dedup} decodes each sketch of the 1M realistic corpus about
+   * 3.4 times in its pairs phase.
+   */
+  public byte[] encodeFixed() {
+    byte[] out = new byte[1 + hashes.length * 4];
+    out[0] = (byte) ((mode.ordinal() << 1) | (complete ? 1 : 0));
+    for (int i = 0; i < hashes.length; i++) {
+      INT_LE.set(out, 1 + i * 4, hashes[i]);
+    }
+    return out;
+  }
+
+  /**
+   * Decodes {@link #encodeFixed}'s form.
+   *
+   * @throws IllegalArgumentException if the bytes are not a valid sketch
+   */
+  public static ShingleSketch decodeFixed(byte[] in, int off, int len) {
+    Checks.checkArgument(
+        len >= 1 && (len - 1) % 4 == 0, "corrupt sketch: %s bytes in the fixed form", len);
+    int header = in[off];
+    Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
+    int[] hashes = new int[(len - 1) / 4];
+    // Order checked for the whole array at once: no branch per hash.
+    boolean unordered = false;
+    int prev = 0;
+    for (int i = 0; i < hashes.length; i++) {
+      int h = (int) INT_LE.get(in, off + 1 + i * 4);
+      unordered |= i > 0 && (prev ^ Integer.MIN_VALUE) >= (h ^ Integer.MIN_VALUE);
+      hashes[i] = h;
+      prev = h;
+    }
+    Checks.checkArgument(!unordered, "corrupt sketch: hashes out of order");
+    return new ShingleSketch(Mode.values()[header >> 1], hashes, (header & 1) != 0);
+  }
+
   /** {@link #decode} one byte at a time: the reference SketchDecodeTest holds the fast one to. */
   static ShingleSketch decodeBytewise(byte[] in, int off, int len) {
     int[] pos = {off};
@@ -324,6 +364,10 @@ public final class ShingleSketch {
     int header = (int) (head & 0xFF);
     return new ShingleSketch(Mode.values()[header >> 1], hashes, (header & 1) != 0);
   }
+
+  private static final java.lang.invoke.VarHandle INT_LE =
+      java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+          int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
 
   private static final java.lang.invoke.VarHandle LONG_LE =
       java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
