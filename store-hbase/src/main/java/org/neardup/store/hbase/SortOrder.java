@@ -56,12 +56,7 @@ final class SortOrder {
       if (count[(int) (keys[in[0] * stride + offset] >>> shift) & mask] == n) {
         continue; // one digit value for every element: nothing moves
       }
-      int sum = 0;
-      for (int d = 0; d <= mask; d++) {
-        int c = count[d];
-        count[d] = sum;
-        sum += c;
-      }
+      toStarts(count, mask + 1);
       for (int i = 0; i < n; i++) {
         int e = in[i];
         out[count[(int) (keys[e * stride + offset] >>> shift) & mask]++] = e;
@@ -108,12 +103,7 @@ final class SortOrder {
       if (count[(int) (k[0] >>> shift) & mask] == n) {
         continue; // one digit value for every element: nothing moves
       }
-      int sum = 0;
-      for (int d = 0; d <= mask; d++) {
-        int c = count[d];
-        count[d] = sum;
-        sum += c;
-      }
+      toStarts(count, mask + 1);
       if (payloads == 0) {
         for (int i = 0; i < n; i++) {
           long key = k[i];
@@ -153,6 +143,16 @@ final class SortOrder {
       l2 = tl;
     }
     return new Carried(k, l, v);
+  }
+
+  /** Turns the first {@code buckets} counts into each bucket's first position (exclusive sums). */
+  private static void toStarts(int[] count, int buckets) {
+    int sum = 0;
+    for (int d = 0; d < buckets; d++) {
+      int c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
   }
 
   /** Bits needed for the largest of the first {@code n} values (unsigned), at least 1. */
