@@ -3,6 +3,7 @@ package org.neardup.store.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.neardup.store.embedded.OutcomeText.answer;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -20,7 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.Document;
-import org.neardup.store.Outcome;
 import org.neardup.testkit.ManualClock;
 import org.neardup.testkit.Texts;
 
@@ -48,14 +48,6 @@ class SketchReuseTest {
         .minDeadForRebuild(8)
         .copySketches(copy)
         .open();
-  }
-
-  private static String answer(Outcome o) {
-    List<String> m = new ArrayList<>();
-    for (Outcome.Match x : o.matches()) {
-      m.add(x.id() + "@" + x.distance() + "/" + Math.round(x.similarity() * 1000));
-    }
-    return o.status() + " " + o.id() + " " + o.cluster() + " " + m;
   }
 
   /**

@@ -2,6 +2,7 @@
 package org.neardup.store.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.neardup.store.embedded.OutcomeText.answer;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.Document;
-import org.neardup.store.Outcome;
 import org.neardup.testkit.ManualClock;
 import org.neardup.testkit.Texts;
 
@@ -37,15 +37,6 @@ class SplitSnapshotTest {
 
   private EmbeddedStore open(Path dir, boolean onHeap) throws IOException {
     return EmbeddedStore.builder(dir).clock(clock).background(false).sketchesOnHeap(onHeap).open();
-  }
-
-  /** Every answer of a step, in order, as text: what both stores must give alike. */
-  private static String answer(Outcome o) {
-    List<String> m = new ArrayList<>();
-    for (Outcome.Match x : o.matches()) {
-      m.add(x.id() + "@" + x.distance() + "/" + Math.round(x.similarity() * 1000));
-    }
-    return o.status() + " " + o.id() + " " + o.cluster() + " " + m;
   }
 
   @Test
