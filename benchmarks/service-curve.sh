@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # One point of the full-size curve (issue 18, part 1): `neardup serve` (the launcher's flags,
 # NEARDUP_JAVA_OPTS=-Xmx4g by default) opens DATA in place, and the script prints the time to
-# /ready (wall and the server's CPU seconds), the live heap after a full GC per document, RSS, the
+# /ready (wall and the server's CPU seconds), the live heap after a full GC per document (with and
+# without the arrays that hold the ids' own bytes, as the goal is "<= 120 B per document plus the
+# id"; the ids' mean length beside it; a server that does not report them prints "n/a"), RSS, the
 # data directory's bytes per document (durable files, and the *.tmp sketch files the service
 # writes), then the latency of single check-and-inserts and batches of 100 (ServiceProbe, one
 # request at a time; a first pass warms the page cache and the JIT, the second is the figure) with
@@ -48,9 +50,15 @@ cpu=$(server_cpu)
 heap=$(live_heap)
 rss=$(server_rss)
 read -r docs ram < <(collection_stats default)
+read -r idbytes idlengths < <(id_stats default)
 read -r durable scratch < <(data_bytes "$data")
 echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB"
+if [ "$idbytes" -gt 0 ]; then
+  echo "without the ids' bytes ($((idbytes >> 20)) MB of arrays, ids $(python3 -c "print(f'{$idlengths / $docs:.1f}')") bytes long on average): $(((heap - idbytes) / docs)) B/document live heap, $(((ram - idbytes) / docs)) counted"
+else
+  echo "without the ids' bytes: n/a (this server does not report idArrayBytes)"
+fi
 echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/warm.jsonl" "$singles" "$batches" 100 | sed 's/^/warm-up /'
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/probe.jsonl" "$singles" "$batches" 100
-echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch"
+echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths"
