@@ -185,7 +185,11 @@ final class StoredDocuments {
       fps[j] = fingerprints.get(o);
       ords[j++] = o;
     }
-    index.addAll(fps, ords, 0, n);
+    if (index instanceof BlockPermutedIndex) {
+      ((BlockPermutedIndex) index).addAllOwned(fps, ords); // made for it: no copy
+    } else {
+      index.addAll(fps, ords, 0, n);
+    }
     unindexedFrom = -1;
     publishAll();
   }

@@ -40,8 +40,9 @@ final class Restorer {
 
   /**
    * Documents gathered before a flush: a bound on the batch's memory (about 50 bytes per
-   * fingerprint-only document, twice that while one batch loads and the next gathers), large enough
-   * that a snapshot of 10M documents loads in three segments.
+   * fingerprint-only document, twice that while one batch loads and the next gathers). Each batch
+   * becomes a segment of the fingerprint index, unless the index is deferred ({@link #deferIndex},
+   * the open): then the whole generation becomes one segment at {@link #finish}.
    */
   static final int MAX_BATCH = 1 << 22;
 
