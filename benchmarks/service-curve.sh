@@ -52,13 +52,25 @@ rss=$(server_rss)
 read -r docs ram < <(collection_stats default)
 read -r idbytes idlengths < <(id_stats default)
 read -r durable scratch < <(data_bytes "$data")
+# The work the open left running at /ready (a background merge of the fingerprint index, say):
+# the server's CPU seconds once it stops rising (under 0.2 s in 5 s; at most 3 minutes), and the
+# live heap then. A count of work done, which the machine's load does not inflate as it does wall.
+for _ in $(seq 36); do
+  before=$(server_cpu)
+  sleep 5
+  after=$(server_cpu)
+  python3 -c "import sys; sys.exit(0 if $after - $before < 0.2 else 1)" && break
+done
+settled=$(server_cpu)
+heap2=$(live_heap)
 echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB"
 if [ "$idbytes" -gt 0 ]; then
   echo "without the ids' bytes ($((idbytes >> 20)) MB of arrays, ids $(python3 -c "print(f'{$idlengths / $docs:.1f}')") bytes long on average): $(((heap - idbytes) / docs)) B/document live heap, $(((ram - idbytes) / docs)) counted"
 else
   echo "without the ids' bytes: n/a (this server does not report idArrayBytes)"
 fi
+echo "settled: $settled server CPU s once idle ($(python3 -c "print(f'{$settled - $cpu:.1f}')") s after /ready, the live-heap GC included); live heap then $((heap2 / docs)) B/document"
 echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/warm.jsonl" "$singles" "$batches" 100 | sed 's/^/warm-up /'
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/probe.jsonl" "$singles" "$batches" 100
-echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths"
+echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths settled=$settled heap2=$heap2"
