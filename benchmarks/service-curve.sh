@@ -15,7 +15,8 @@
 # Usage: benchmarks/service-curve.sh DATA JAR BENCHMARKS_JAR QUERIES.jsonl
 #   e.g. benchmarks/service-curve.sh /tmp/data1m cli/target/neardup.jar \
 #            benchmarks/target/benchmarks.jar news-queries.jsonl
-#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), SINGLES (1000), BATCHES (100).
+#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), SINGLES (1000), BATCHES (100), HISTOGRAM (a
+#   file to keep the class histogram at /ready in, and the one once idle in HISTOGRAM.idle).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -eq 4 ] || { echo "usage: $0 DATA JAR BENCHMARKS_JAR QUERIES.jsonl" >&2; exit 2; }
@@ -47,7 +48,7 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $jar on $d
 cat "$data"/*.nd* > /dev/null # warm page cache for the open
 serve_open "$jar" "$opts" --data "$data"
 cpu=$(server_cpu)
-heap=$(live_heap)
+heap=$(live_heap "${HISTOGRAM:-}")
 rss=$(server_rss)
 read -r docs ram < <(collection_stats default)
 read -r idbytes idlengths < <(id_stats default)
@@ -62,7 +63,7 @@ for _ in $(seq 36); do
   python3 -c "import sys; sys.exit(0 if $after - $before < 0.2 else 1)" && break
 done
 settled=$(server_cpu)
-heap2=$(live_heap)
+heap2=$(live_heap "${HISTOGRAM:+$HISTOGRAM.idle}")
 echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB"
 if [ "$idbytes" -gt 0 ]; then
   echo "without the ids' bytes ($((idbytes >> 20)) MB of arrays, ids $(python3 -c "print(f'{$idlengths / $docs:.1f}')") bytes long on average): $(((heap - idbytes) / docs)) B/document live heap, $(((ram - idbytes) / docs)) counted"
