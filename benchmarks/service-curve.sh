@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # One point of the full-size curve (issue 18, part 1): `neardup serve` (the launcher's flags,
 # NEARDUP_JAVA_OPTS=-Xmx4g by default) opens DATA in place, and the script prints the time to
-# /ready (wall and the server's CPU seconds), the live heap after a full GC per document, RSS, the
+# /ready (wall and the server's CPU seconds), the live heap after a full GC per document (with and
+# without the arrays that hold the ids' own bytes, as the goal is "<= 120 B per document plus the
+# id"; the ids' mean length beside it; a server that does not report them prints "n/a"), RSS, the
 # data directory's bytes per document (durable files, and the *.tmp sketch files the service
 # writes), then the latency of single check-and-inserts and batches of 100 (ServiceProbe, one
 # request at a time; a first pass warms the page cache and the JIT, the second is the figure) with
@@ -13,7 +15,8 @@
 # Usage: benchmarks/service-curve.sh DATA JAR BENCHMARKS_JAR QUERIES.jsonl
 #   e.g. benchmarks/service-curve.sh /tmp/data1m cli/target/neardup.jar \
 #            benchmarks/target/benchmarks.jar news-queries.jsonl
-#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), SINGLES (1000), BATCHES (100).
+#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), SINGLES (1000), BATCHES (100), HISTOGRAM (a
+#   file to keep the class histogram at /ready in, and the one once idle in HISTOGRAM.idle).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -eq 4 ] || { echo "usage: $0 DATA JAR BENCHMARKS_JAR QUERIES.jsonl" >&2; exit 2; }
@@ -45,12 +48,30 @@ echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $jar on $d
 cat "$data"/*.nd* > /dev/null # warm page cache for the open
 serve_open "$jar" "$opts" --data "$data"
 cpu=$(server_cpu)
-heap=$(live_heap)
+heap=$(live_heap "${HISTOGRAM:-}")
 rss=$(server_rss)
 read -r docs ram < <(collection_stats default)
+read -r idbytes idlengths < <(id_stats default)
 read -r durable scratch < <(data_bytes "$data")
+# The work the open left running at /ready (a background merge of the fingerprint index, say):
+# the server's CPU seconds once it stops rising (under 0.2 s in 5 s; at most 3 minutes), and the
+# live heap then. A count of work done, which the machine's load does not inflate as it does wall.
+for _ in $(seq 36); do
+  before=$(server_cpu)
+  sleep 5
+  after=$(server_cpu)
+  python3 -c "import sys; sys.exit(0 if $after - $before < 0.2 else 1)" && break
+done
+settled=$(server_cpu)
+heap2=$(live_heap "${HISTOGRAM:+$HISTOGRAM.idle}")
 echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB"
+if [ "$idbytes" -gt 0 ]; then
+  echo "without the ids' bytes ($((idbytes >> 20)) MB of arrays, ids $(python3 -c "print(f'{$idlengths / $docs:.1f}')") bytes long on average): $(((heap - idbytes) / docs)) B/document live heap, $(((ram - idbytes) / docs)) counted"
+else
+  echo "without the ids' bytes: n/a (this server does not report idArrayBytes)"
+fi
+echo "settled: $settled server CPU s once idle ($(python3 -c "print(f'{$settled - $cpu:.1f}')") s after /ready, the live-heap GC included); live heap then $((heap2 / docs)) B/document"
 echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/warm.jsonl" "$singles" "$batches" 100 | sed 's/^/warm-up /'
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/probe.jsonl" "$singles" "$batches" 100
-echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch"
+echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths settled=$settled heap2=$heap2"

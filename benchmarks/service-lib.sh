@@ -17,6 +17,8 @@
 #   times: on a loaded machine the attach can time out); KEEP, a file to keep the histogram in.
 # server_rss: the server's resident set in bytes.
 # collection_stats [NAME]: "documents ramBytes" of collection NAME, or summed over all of them.
+# id_stats NAME: "idArrayBytes idLengths" of collection NAME (the heap of the arrays holding the
+#   ids' bytes, and the ids' summed length); "0 0" from a server that does not report them.
 # data_bytes DIR: "durable scratch": bytes of DIR's files, and of its *.tmp files (sketch files).
 pid=""
 ready=""
@@ -76,6 +78,13 @@ for name in names:
     s = json.load(urllib.request.urlopen(url + "/v1/collections/" + name + "/stats"))
     n += s["documents"]; r += s["ramBytes"]
 print(n, r)
+PY
+}
+id_stats() {
+  python3 - "$url" "$1" <<'PY'
+import json, sys, urllib.request
+s = json.load(urllib.request.urlopen(sys.argv[1] + "/v1/collections/" + sys.argv[2] + "/stats"))
+print(s.get("idArrayBytes", 0), s.get("idLengths", 0))
 PY
 }
 data_bytes() {

@@ -220,6 +220,7 @@ public final class Deduplicator {
     for (int i = from; i < to; i++) {
       checkAnalysis(analyses[i]);
     }
+    checkIndexed(docs);
     Scratch s = scratch.get();
     // Without a lock: the index searches (most of a probe's cost), which the index allows
     // concurrently with its one writer. Read in this order, see the design note.
@@ -282,6 +283,7 @@ public final class Deduplicator {
     w.lock();
     try {
       StoredDocuments d = docs;
+      checkIndexed(d);
       Scratch s = scratch.get();
       if (!catchUp(d, analysis, probe, s)) {
         s.matches.clear();
@@ -336,6 +338,7 @@ public final class Deduplicator {
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
+      checkIndexed(docs);
       Restoring.restore(docs, docId, analysis, encoded, joined);
     } finally {
       w.unlock();
@@ -412,6 +415,51 @@ public final class Deduplicator {
   }
 
   /**
+   * Makes the following {@link #restoreAll(RestoreBatch)} calls leave the fingerprint index alone
+   * until {@link #indexDeferred()}, which indexes all their documents in one sorted segment. For
+   * opening a store, which restores batch after batch: a segment per batch and the background
+   * merges that join them rewrite every entry two or three times more (at 10M documents: segments
+   * of 4M, 4M and 2M, merged into 8M and then 10M, the last merge still running when the store was
+   * ready).
+   *
+   * <p>Until {@link #indexDeferred()}, only {@link #restoreAll(RestoreBatch)}, {@link #remove} and
+   * the lookups by docId may be called: a check, probe, insert, single restore or compaction throws
+   * {@link IllegalStateException}, as the index lacks the restored documents. Does nothing if
+   * already deferring.
+   */
+  public void deferIndexing() {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      docs.deferIndexing();
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /**
+   * Ends {@link #deferIndexing()}: indexes every live document restored since, in one segment built
+   * in the caller's thread, and allows checks and inserts again. Does nothing unless deferring.
+   */
+  public void indexDeferred() {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      docs.indexDeferred();
+    } finally {
+      w.unlock();
+    }
+  }
+
+  private static void checkIndexed(StoredDocuments d) {
+    if (d.unindexedFrom >= 0) {
+      throw new IllegalStateException(
+          "the fingerprint index lacks the documents restored since deferIndexing(): call"
+              + " indexDeferred() first");
+    }
+  }
+
+  /**
    * Rebuilds every structure without the removed documents, so their memory comes back: {@link
    * #remove} only marks a document's ordinal removed, and its slots stay until this call.
    *
@@ -434,6 +482,7 @@ public final class Deduplicator {
     w.lock();
     try {
       StoredDocuments old = docs;
+      checkIndexed(old);
       int dropped = old.count - old.live;
       if (dropped == 0) {
         return 0;
@@ -460,6 +509,7 @@ public final class Deduplicator {
     r.lock();
     try {
       StoredDocuments d = docs;
+      checkIndexed(d);
       Scratch s = scratch.get();
       s.matches.clear();
       searchVerified(d, analysis, s, 0);

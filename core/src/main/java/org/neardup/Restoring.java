@@ -60,8 +60,10 @@ final class Restoring {
                 docId));
       }
     }
-    long[] fps = new long[n];
-    long[] ords = new long[n];
+    // While indexing is deferred the fingerprint index gets every batch at once later.
+    boolean index = docs.unindexedFrom < 0;
+    long[] fps = new long[index ? n : 0];
+    long[] ords = new long[index ? n : 0];
     int bandCount = docs.bandCount;
     // The band index is the largest part of the work and shares nothing with the loop below or the
     // fingerprint index: a large batch files its band keys on a second thread meanwhile.
@@ -78,8 +80,10 @@ final class Restoring {
       for (int i = 0; i < n; i++) {
         int ordinal = first + i;
         long fp = batch.fingerprints.get(i);
-        fps[i] = fp;
-        ords[i] = ordinal;
+        if (index) {
+          fps[i] = fp;
+          ords[i] = ordinal;
+        }
         byte[] sketch = null;
         int off = 0;
         int len = 0;
@@ -99,7 +103,9 @@ final class Restoring {
           }
         }
       }
-      docs.index(fps, ords, n);
+      if (index) {
+        docs.index(fps, ords, n);
+      }
     } catch (RuntimeException | Error e) {
       // Nothing may still write the band index once the caller has the failure.
       if (bandFiler != null) {

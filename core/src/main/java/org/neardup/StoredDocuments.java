@@ -66,6 +66,13 @@ final class StoredDocuments {
   volatile int published;
 
   /**
+   * While restores defer indexing ({@link Deduplicator#deferIndexing}): the first ordinal not yet
+   * in the fingerprint index; every ordinal from it to {@code count} is stored but unindexed and
+   * unpublished. -1 otherwise.
+   */
+  volatile int unindexedFrom = -1;
+
+  /**
    * @param sketches where sketches and band keys go (empty, unused when not verifying)
    */
   StoredDocuments(
@@ -141,9 +148,50 @@ final class StoredDocuments {
     index.addAll(fps, ords, 0, n);
   }
 
-  /** Publishes every stored ordinal: the index and band index hold them all. */
+  /**
+   * Publishes every stored ordinal: the index and band index hold them all. While indexing is
+   * deferred, publishes nothing.
+   */
   void publishAll() {
-    published = count;
+    if (unindexedFrom < 0) {
+      published = count;
+    }
+  }
+
+  /** From now on restores leave the fingerprint index alone until {@link #indexDeferred}. */
+  void deferIndexing() {
+    if (unindexedFrom < 0) {
+      unindexedFrom = count;
+    }
+  }
+
+  /**
+   * Adds every live ordinal stored since {@link #deferIndexing} to the fingerprint index in one
+   * segment, and publishes them. Does nothing unless deferring.
+   */
+  void indexDeferred() {
+    int from = unindexedFrom;
+    if (from < 0) {
+      return;
+    }
+    int n = 0;
+    for (int o = removed.nextClearBit(from); o < count; o = removed.nextClearBit(o + 1)) {
+      n++;
+    }
+    long[] fps = new long[n];
+    long[] ords = new long[n];
+    int j = 0;
+    for (int o = removed.nextClearBit(from); o < count; o = removed.nextClearBit(o + 1)) {
+      fps[j] = fingerprints.get(o);
+      ords[j++] = o;
+    }
+    if (index instanceof BlockPermutedIndex) {
+      ((BlockPermutedIndex) index).addAllOwned(fps, ords); // made for it: no copy
+    } else {
+      index.addAll(fps, ords, 0, n);
+    }
+    unindexedFrom = -1;
+    publishAll();
   }
 
   /**

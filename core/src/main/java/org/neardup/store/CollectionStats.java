@@ -11,6 +11,9 @@ package org.neardup.store;
  * @param checked checks that stored nothing
  * @param expired documents removed by the retention window
  * @param deleted documents removed by delete
+ * @param idArrayBytes heap bytes of the arrays that hold the stored ids' own bytes (part of
+ *     ramBytesUsed; 0 for a store that keeps no ids on the heap)
+ * @param idLengths summed length in UTF-8 bytes of the ids those arrays hold (0 likewise)
  */
 public record CollectionStats(
     long documents,
@@ -19,4 +22,19 @@ public record CollectionStats(
     long duplicates,
     long checked,
     long expired,
-    long deleted) {}
+    long deleted,
+    long idArrayBytes,
+    long idLengths) {
+
+  /** Counters of a store that keeps no ids on the heap. */
+  public CollectionStats(
+      long documents,
+      long ramBytesUsed,
+      long inserted,
+      long duplicates,
+      long checked,
+      long expired,
+      long deleted) {
+    this(documents, ramBytesUsed, inserted, duplicates, checked, expired, deleted, 0, 0);
+  }
+}

@@ -49,6 +49,46 @@ class BlockPermutedIndexTest {
     assertThat(index.size()).isZero();
   }
 
+  /**
+   * addAllOwned (the open's one build) answers as the linear scan does, for a range large enough to
+   * become a segment at once and for a small one that goes through the add buffer, on an index that
+   * held entries before; and it checks its arguments as addAll does.
+   */
+  @Test
+  void addAllOwned_largeOrSmall_answersAsTheLinearScan() throws InterruptedException {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(1218);
+    BlockPermutedIndex index = BlockPermutedIndex.create(BlockScheme.DEFAULT, 1 << 10);
+    LinearScanIndex oracle = new LinearScanIndex();
+    long next = 0;
+    for (int n : new int[] {300, 5_000, 40}) {
+      long[] fps = new long[n];
+      long[] ids = new long[n];
+      for (int i = 0; i < n; i++) {
+        fps[i] = i > 0 && i % 5 == 0 ? fps[i - 1] ^ (1L << r.nextInt(64)) : r.nextLong();
+        ids[i] = next++;
+        oracle.add(fps[i], ids[i]);
+      }
+      long[] queries = fps.clone();
+      index.addAllOwned(fps, ids);
+      assertThat(index.size()).isEqualTo(next);
+      for (int q = 0; q < queries.length; q += 7) {
+        long query = queries[q] ^ (1L << r.nextInt(64)) ^ (1L << r.nextInt(64));
+        List<Long> got = new ArrayList<>();
+        List<Long> want = new ArrayList<>();
+        index.search(query, 3, (id, f, d) -> got.add(id));
+        oracle.search(query, 3, (id, f, d) -> want.add(id));
+        assertThat(got).as("query %016x", query).containsExactlyInAnyOrderElementsOf(want);
+      }
+    }
+    index.awaitMerges();
+    index.checkInvariants();
+    assertThatThrownBy(() -> index.addAllOwned(new long[3], new long[2]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("fingerprints.length must equal docIds.length, got 3 and 2");
+    assertThatThrownBy(() -> index.addAllOwned(null, new long[2]))
+        .hasMessage("fingerprints must not be null");
+  }
+
   @Test
   void search_exactDuplicatesAcrossBufferAndSegments_reportsEachEntryOnce() {
     BlockPermutedIndex index = BlockPermutedIndex.create(BlockScheme.of(5, 2), 4);

@@ -56,4 +56,42 @@ class SegmentTest {
       }
     }
   }
+
+  /**
+   * A segment large enough to sort its upper tables on a second thread holds, in every table, the
+   * fingerprints it was given, each with its docId: the invariants (each table sorted, the multiset
+   * of table 0's values) and the (fingerprint, docId) pairs.
+   */
+  @Test
+  void build_parallel_holdsEveryEntryInEveryTable() {
+    for (BlockScheme scheme : new BlockScheme[] {BlockScheme.DEFAULT, BlockScheme.of(5, 2)}) {
+      RecordLayout layout = new RecordLayout(scheme);
+      SplittableRandom random = new SplittableRandom(18);
+      int n = Segment.PARALLEL_BUILD_AT + 1001;
+      long[] fps = new long[n];
+      long[] ids = new long[n];
+      for (int i = 0; i < n; i++) {
+        // some duplicates, so that ids sort within equal fingerprints too
+        fps[i] = i % 7 == 0 && i > 0 ? fps[i - 1] : random.nextLong();
+        ids[i] = n - i;
+      }
+      long[] expectedFps = fps.clone();
+      long[] expectedIds = ids.clone();
+      RadixSort.sortUnsigned(expectedFps, expectedIds, n, new long[n], new long[n]);
+      Segment.sortIdsWithinEqualFingerprints(expectedFps, expectedIds, n);
+      Segment seg = Segment.build(layout, fps, ids);
+      seg.checkInvariants(layout);
+      long[] gotIds = new long[n];
+      for (int i = 0; i < n; i++) {
+        gotIds[i] = seg.ids.get(i);
+      }
+      // Arrays.equals: a failing assertion on the arrays themselves would print a million entries.
+      assertThat(java.util.Arrays.equals(seg.fingerprints(), expectedFps))
+          .as("scheme %s: table 0's fingerprints", scheme)
+          .isTrue();
+      assertThat(java.util.Arrays.equals(gotIds, expectedIds))
+          .as("scheme %s: table 0's docIds", scheme)
+          .isTrue();
+    }
+  }
 }

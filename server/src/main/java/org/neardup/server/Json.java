@@ -609,6 +609,10 @@ final class Json {
     g.writeNumberField("checked", st.checked());
     g.writeNumberField("expired", st.expired());
     g.writeNumberField("deleted", st.deleted());
+    if (st.idArrayBytes() > 0) {
+      g.writeNumberField("idArrayBytes", st.idArrayBytes());
+      g.writeNumberField("idLengths", st.idLengths());
+    }
     g.writeEndObject();
   }
 

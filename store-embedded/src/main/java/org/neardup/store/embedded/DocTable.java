@@ -52,6 +52,7 @@ final class DocTable {
   private byte[][] chunks = new byte[16][];
   private int chunkCount;
   private int chunkFill = CHUNK;
+  private long idLengths; // the bytes of every id recorded
 
   DocTable(long base) {
     this.base = base;
@@ -136,6 +137,7 @@ final class DocTable {
     long at = ((long) (chunkCount - 1) << CHUNK_BITS) | chunkFill;
     System.arraycopy(id, off, chunks[chunkCount - 1], chunkFill, len);
     chunkFill += len;
+    idLengths += len;
     return at;
   }
 
@@ -204,6 +206,19 @@ final class DocTable {
     long at = r >>> 16;
     int off = (int) (at & (CHUNK - 1));
     return IdTable.hash(chunks[(int) (at >>> CHUNK_BITS)], off, len);
+  }
+
+  /**
+   * Heap bytes of the arrays that hold the ids' bytes: the chunks, each with its 16-byte array
+   * header (exact for a 64-bit JVM with compressed class pointers).
+   */
+  long idArrayBytes() {
+    return (long) chunkCount * (CHUNK + 16);
+  }
+
+  /** The summed length in bytes of every id recorded, removed ones included. */
+  long idLengths() {
+    return idLengths;
   }
 
   long ramBytesUsed() {

@@ -526,7 +526,9 @@ final class EmbeddedCollection implements Collection {
           duplicates.sum(),
           checked.sum(),
           expired.sum(),
-          deleted.sum());
+          deleted.sum(),
+          gen.docs.idArrayBytes(),
+          gen.docs.idLengths());
     } finally {
       r.unlock();
     }

@@ -40,8 +40,9 @@ final class Restorer {
 
   /**
    * Documents gathered before a flush: a bound on the batch's memory (about 50 bytes per
-   * fingerprint-only document, twice that while one batch loads and the next gathers), large enough
-   * that a snapshot of 10M documents loads in three segments.
+   * fingerprint-only document, twice that while one batch loads and the next gathers). Each batch
+   * becomes a segment of the fingerprint index, unless the index is deferred ({@link #deferIndex},
+   * the open): then the whole generation becomes one segment at {@link #finish}.
    */
   static final int MAX_BATCH = 1 << 22;
 
@@ -64,6 +65,8 @@ final class Restorer {
   private @Nullable Future<?> inFlight;
   // Between beginSnapshot and endSnapshot: ids are unique, not looked up, filed in bulk.
   private boolean snapshotIds;
+  // Whether the engine indexes the fingerprints once, at finish (deferIndex).
+  private boolean deferIndex;
 
   /**
    * @param expected documents expected, to pre-size the generation
@@ -146,6 +149,19 @@ final class Restorer {
     }
   }
 
+  /**
+   * Makes the engine index every restored fingerprint once, in one segment, at {@link #finish}
+   * ({@link org.neardup.Deduplicator#deferIndexing}) instead of a segment per batch that background
+   * merges then join: for opening a store, where nothing checks the generation before it is
+   * finished. Before the first restore.
+   */
+  void deferIndex() {
+    if (generation != null) {
+      throw new IllegalStateException("deferIndex is called before the first restore");
+    }
+    deferIndex = true;
+  }
+
   /** Whether restore takes entry places: only with a sketch file to take them. */
   boolean takesPlaces() {
     return places != null;
@@ -155,6 +171,9 @@ final class Restorer {
     Generation g = generation;
     if (g == null) {
       g = new Generation(settings, analyzer, base, expected, sketchFiles);
+      if (deferIndex) {
+        g.engine.deferIndexing();
+      }
       generation = g;
       batch = g.engine.newRestoreBatch();
     }
@@ -182,6 +201,7 @@ final class Restorer {
       l.shutdown();
       loader = null;
     }
+    g.engine.indexDeferred();
     return g;
   }
 

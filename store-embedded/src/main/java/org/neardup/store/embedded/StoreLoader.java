@@ -229,6 +229,7 @@ final class StoreLoader {
         Restorer restorer =
             new Restorer(
                 p.settings, p.analyzer, expected, true, true, sketchFiles.apply(e.number()));
+        restorer.deferIndex(); // one index build at finish, no merges after the open
         if (apart && !sketches.isEmpty()) {
           restorer.takeSketchesFrom(sketches);
         }
@@ -343,8 +344,10 @@ final class StoreLoader {
           Pending p = define(file, c, s[0], s[1], s[2], 0);
           pending.values().removeIf(q -> q.name.equals(p.name));
           pending.put(c, p);
-          restorers.put(
-              c, new Restorer(p.settings, p.analyzer, 1024, true, true, sketchFiles.apply(c)));
+          Restorer restorer =
+              new Restorer(p.settings, p.analyzer, 1024, true, true, sketchFiles.apply(c));
+          restorer.deferIndex();
+          restorers.put(c, restorer);
           break;
         }
       case LogFormat.DROP:

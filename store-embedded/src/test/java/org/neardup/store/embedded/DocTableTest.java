@@ -22,6 +22,27 @@ class DocTableTest {
     check(5, Long.MIN_VALUE + 3);
   }
 
+  /** The ids' arrays are counted exactly: 1 MiB chunks, and an id never split across two. */
+  @Test
+  public void idArrayBytes_countsTheChunksAndIdLengthsTheIds() {
+    DocTable docs = new DocTable(0);
+    assertThat(docs.idArrayBytes()).isZero();
+    SplittableRandom r = new SplittableRandom(18);
+    long lengths = 0;
+    int n = 60_000; // about 2.5 MiB of ids: three chunks
+    for (int i = 0; i < n; i++) {
+      byte[] id = new byte[1 + r.nextInt(80)];
+      r.nextBytes(id);
+      lengths += id.length;
+      docs.add(i, id, 0, id.length, 1, 2);
+    }
+    assertThat(docs.idLengths()).isEqualTo(lengths);
+    long chunks = docs.idArrayBytes() / ((1 << 20) + 16);
+    assertThat(docs.idArrayBytes()).isEqualTo(chunks * ((1 << 20) + 16));
+    // Each chunk but the last is full up to less than one id.
+    assertThat(chunks).isBetween((lengths + (1 << 20) - 1) >> 20, (lengths >> 20) + 2);
+  }
+
   private static void check(long seed, long first) {
     SplittableRandom r = new SplittableRandom(seed);
     long[] edges = {
