@@ -16,11 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -52,7 +55,8 @@ import org.neardup.store.StoredRecord;
  * fingerprint, then block value; one task per table), and the band rows by band key, merged into
  * row order and written in four parts split at region starts (one task each; the documents thread
  * takes tasks once it is done). Every file set starts a new file at each region's start key, so a
- * region gets one file.
+ * region gets one file. The documents' files, then each part of the index's, are bulk-loaded on a
+ * third thread as soon as written, while the others write on.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
@@ -126,10 +130,12 @@ final class HFileImporter implements CollectionTransfer.Importer {
 
   private long last = -1;
   private boolean done;
-  private boolean loading;
+  // Set by the loader thread before it loads a first file.
+  private volatile boolean loading;
 
   /**
-   * Nanoseconds spent reading records (and writing document rows), sorting and writing, loading.
+   * Nanoseconds spent reading records (and writing document rows), sorting and writing (and loading
+   * the files done meanwhile), loading what was left when the writing ended.
    */
   long addNanos;
 
@@ -313,30 +319,62 @@ final class HFileImporter implements CollectionTransfer.Importer {
     addNanos += System.nanoTime() - t0;
     t0 = System.nanoTime();
     int uid = c.uid;
-    List<Path> docFiles = new ArrayList<>();
-    List<Path> indexFiles = new ArrayList<>();
     try {
       // Two jobs, one per thread: the documents table's rows after the document rows (ids, then
       // cluster members, cluster ids and expiry rows, in the same files: one file per region, as
       // a region that receives 3 files compacts them at once), and the index's rows, whose table
       // sorts and parts the first free thread takes. They share nothing but what add() collected,
-      // which all only read.
+      // which all only read. A third thread, mostly waiting on the cluster, bulk-loads the files
+      // as they are done: the documents' first, then the index's parts as each is written, so
+      // that the load overlaps the writing. The documents go first so that close() after a
+      // failure finds every loaded index row through a loaded document row (purge()).
       int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
+      ExecutorService loader = Executors.newSingleThreadExecutor();
+      CompletableFuture<List<Path>> docFiles = new CompletableFuture<>();
+      BlockingQueue<List<Path>> indexFiles = new LinkedBlockingQueue<>();
       try {
+        Future<?> loads =
+            loader.submit(
+                () -> {
+                  loadAll(docFiles, indexFiles);
+                  return null;
+                });
         // Per document its expiry, 8 bytes apart instead of 32: the rows read it at random
         // documents.
         long[] expiries = field(n, EXPIRY);
-        Future<List<Path>> rows = pool.submit(() -> writeDocRows(n, uid, expiries));
-        Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid, expiries, pool));
-        docFiles.addAll(await(rows));
-        indexFiles.addAll(await(index));
+        Future<?> rows =
+            pool.submit(
+                () -> {
+                  try {
+                    docFiles.complete(writeDocRows(n, uid, expiries));
+                  } catch (Throwable e) {
+                    docFiles.completeExceptionally(e);
+                    throw e;
+                  }
+                  return null;
+                });
+        Future<?> index =
+            pool.submit(
+                () -> {
+                  writeIndexRows(n, uid, expiries, pool, indexFiles);
+                  indexFiles.add(END);
+                  return null;
+                });
+        await(rows);
+        await(index);
+        long t1 = System.nanoTime();
+        sortWriteNanos = t1 - t0;
+        await(loads);
+        loadNanos = System.nanoTime() - t1;
       } finally {
-        // When one job failed, the other stops (interrupted) before close() deletes the staged
-        // files, so that it leaves none behind.
+        // When one job failed, the others stop (interrupted) before close() deletes the staged
+        // files, so that they leave none behind.
         pool.shutdownNow();
+        loader.shutdownNow();
         try {
-          if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
+          if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)
+              || !loader.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
             throw new IOException("the import's writer threads did not stop within 5 minutes");
           }
         } catch (InterruptedException e) {
@@ -344,13 +382,6 @@ final class HFileImporter implements CollectionTransfer.Importer {
           throw new java.io.InterruptedIOException("interrupted stopping the import's writers");
         }
       }
-      long t1 = System.nanoTime();
-      sortWriteNanos = t1 - t0;
-
-      loading = true;
-      load(store.docs, DOC_FAMILY, docFiles);
-      load(store.index, INDEX_FAMILY, indexFiles);
-      loadNanos = System.nanoTime() - t1;
       HBaseTransfer.complete(store, c, last, n);
     } catch (IllegalArgumentException e) {
       close();
@@ -541,7 +572,8 @@ final class HFileImporter implements CollectionTransfer.Importer {
    * The index's files: block and band rows, sorted per table and written in parts by the rows'
    * first byte, each here or on {@code pool} (whichever thread is free first).
    */
-  private List<Path> writeIndexRows(int n, int uid, long[] expiries, ExecutorService pool)
+  private void writeIndexRows(
+      int n, int uid, long[] expiries, ExecutorService pool, BlockingQueue<List<Path>> out)
       throws IOException {
     // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
@@ -640,13 +672,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
       merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, streams, from, to, uid, name)));
     }
     merges.forEach(pool::execute);
-    List<Path> files =
-        new ArrayList<>(mergeIndexRows(scheme, streams, bounds[0], bounds[1], uid, "index-a"));
+    out.add(mergeIndexRows(scheme, streams, bounds[0], bounds[1], uid, "index-a"));
     for (FutureTask<List<Path>> f : merges) {
       f.run(); // a no-op if a pool thread has started it
-      files.addAll(await(f));
+      out.add(await(f));
     }
-    return files;
   }
 
   /** The first position of stream {@code t} whose row's first byte is {@code >= firstByte}. */
@@ -716,6 +746,23 @@ final class HFileImporter implements CollectionTransfer.Importer {
       return ((v >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
     }
     return ((Rows.blockValue(scheme, t, v) >>> 24) << 8) | t;
+  }
+
+  /** Ends the index's file lists handed to {@link #loadAll}. */
+  private static final List<Path> END = List.of();
+
+  /**
+   * Loads the documents' files once written, then each list of the index's files as it comes, until
+   * {@link #END}; on the loader thread.
+   */
+  private void loadAll(CompletableFuture<List<Path>> docFiles, BlockingQueue<List<Path>> indexFiles)
+      throws IOException, InterruptedException {
+    List<Path> d = await(docFiles);
+    loading = true;
+    load(store.docs, DOC_FAMILY, d);
+    for (List<Path> f = indexFiles.take(); f != END; f = indexFiles.take()) {
+      load(store.index, INDEX_FAMILY, f);
+    }
   }
 
   /** Moves the files into the table's regions. */
