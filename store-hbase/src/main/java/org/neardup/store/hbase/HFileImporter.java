@@ -337,6 +337,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
         Future<?> loads =
             loader.submit(
                 () -> {
+                  named("neardup-load");
                   loadAll(docFiles, indexFiles);
                   return null;
                 });
@@ -346,6 +347,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
         Future<?> rows =
             pool.submit(
                 () -> {
+                  named("neardup-docrows");
                   try {
                     docFiles.complete(writeDocRows(n, uid, expiries));
                   } catch (Throwable e) {
@@ -357,6 +359,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
         Future<?> index =
             pool.submit(
                 () -> {
+                  named("neardup-index");
                   writeIndexRows(n, uid, expiries, pool, indexFiles);
                   indexFiles.add(END);
                   return null;
@@ -600,6 +603,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
       sorts.add(
           new FutureTask<>(
               () -> {
+                named("neardup-sort");
                 int bits = scheme.keyBits(table);
                 long[] fps = byFingerprint.keys();
                 long[] blockValues = new long[n];
@@ -669,7 +673,12 @@ final class HFileImporter implements CollectionTransfer.Importer {
       int[] from = bounds[p];
       int[] to = bounds[p + 1];
       String name = "index-" + (char) ('a' + p);
-      merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, streams, from, to, uid, name)));
+      merges.add(
+          new FutureTask<>(
+              () -> {
+                named("neardup-merge");
+                return mergeIndexRows(scheme, streams, from, to, uid, name);
+              }));
     }
     merges.forEach(pool::execute);
     out.add(mergeIndexRows(scheme, streams, bounds[0], bounds[1], uid, "index-a"));
@@ -746,6 +755,14 @@ final class HFileImporter implements CollectionTransfer.Importer {
       return ((v >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
     }
     return ((Rows.blockValue(scheme, t, v) >>> 24) << 8) | t;
+  }
+
+  /**
+   * Names the running thread after its task (Linux shows the name in /proc; the import's timeline
+   * reads it there).
+   */
+  private static void named(String task) {
+    Thread.currentThread().setName(task);
   }
 
   /** Ends the index's file lists handed to {@link #loadAll}. */
