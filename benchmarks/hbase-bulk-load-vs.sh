@@ -16,7 +16,7 @@ rounds="$2"
 shift 2
 bench=store-hbase/src/test/java/org/neardup/store/hbase
 old_tree "$old_commit" "$bench/HBaseBulkLoadBench.java" "$bench/BulkImportProcess.java" \
-  "$bench/MiniHBase.java" benchmarks/hbase-bulk-load.sh
+  "$bench/MiniHBase.java" "$bench/Timeline.java" benchmarks/hbase-bulk-load.sh
 summary=()
 cpu=()
 for ((i = 1; i <= rounds; i++)); do
