@@ -87,6 +87,10 @@ final class BulkImportProcess {
         CollectionDump.Reader reader = new CollectionDump.Reader(in, dump.toString());
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store).importer("fp", settings, reader.header().analyzerId())) {
+      if (timeline != null) {
+        System.out.printf(
+            Locale.ROOT, "TIMELINE the importer open at %.1f s%n", (System.nanoTime() - t0) / 1e9);
+      }
       int added = 0;
       for (StoredRecord rec = reader.next(); rec != null && added < count; rec = reader.next()) {
         importer.add(rec);
