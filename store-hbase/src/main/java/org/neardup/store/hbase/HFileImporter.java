@@ -53,10 +53,10 @@ import org.neardup.store.StoredRecord;
  * in one pass (kinds {@code d < i < m < r < x}), on one thread. Index table, on another: the block
  * rows of each table t sorted by block value, then fingerprint, then ordinal (stable radix passes:
  * fingerprint, then block value; one task per table), and the band rows by band key, merged into
- * row order and written in four parts split at region starts (one task each; the documents thread
- * takes tasks once it is done). Every file set starts a new file at each region's start key, so a
- * region gets one file. The documents' files, then each part of the index's, are bulk-loaded on a
- * third thread as soon as written, while the others write on.
+ * row order and written in one part per region (one task each; the documents thread takes tasks
+ * once it is done). Every file set starts a new file at each region's start key, so a region gets
+ * one file. The documents' files, then each part of the index's, are bulk-loaded on a third thread
+ * as soon as written, while the others write on.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
@@ -116,8 +116,10 @@ final class HFileImporter implements CollectionTransfer.Importer {
   // over records in batches of DOC_BATCH, at most IN_FLIGHT batches ahead of the writer.
   private static final int DOC_BATCH = 4096;
   private static final int IN_FLIGHT = 4;
-  // The index's rows are written in this many parts, split at region starts, one task each.
-  private static final int INDEX_PARTS = 4;
+  // The index's rows are written in up to this many parts, split at region starts, one task each:
+  // one per region of the 16 the table is created with. With 4 parts, 2 threads ended unevenly: the
+  // last part ran on one thread alone for ~65 of a 10M 5:2 import's 169 s (its timeline).
+  private static final int INDEX_PARTS = 16;
   private final ExecutorService docWriter =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -580,8 +582,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
       throws IOException {
     // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
-    // bytes, flag), written in INDEX_PARTS parts split at region starts, so that each region gets
-    // one file. The sorts carry each row's fingerprint, expiry and document along (SortOrder.carry:
+    // bytes, flag), written in up to INDEX_PARTS parts split at region starts, so that each region
+    // gets one file. The sorts carry each row's fingerprint, expiry and document along
+    // (SortOrder.carry:
     // read in order, not at random documents): one sort by fingerprint, then per table a stable
     // sort of that order by block value. The tables' sorts and the parts are tasks of their own,
     // which this thread runs unless a free pool thread (the documents job's, once it is done) has
@@ -637,8 +640,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
     streams.values[tables] = byBand.keys();
     streams.expiries[tables] = byBand.longs()[0];
     streams.docs[tables] = byBand.ints();
+    // Every sort no pool thread has started, then the results (as for the parts below).
+    sorts.forEach(FutureTask::run);
     for (int t = 0; t < tables; t++) {
-      sorts.get(t).run(); // a no-op if a pool thread has started it
       SortOrder.Carried sorted = await(sorts.get(t));
       if (carried) {
         streams.values[t] = sorted.longs()[0];
@@ -669,7 +673,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
       }
     }
     List<FutureTask<List<Path>>> merges = new ArrayList<>();
-    for (int p = 1; p < parts; p++) {
+    for (int p = 0; p < parts; p++) {
       int[] from = bounds[p];
       int[] to = bounds[p + 1];
       String name = "index-" + (char) ('a' + p);
@@ -677,14 +681,17 @@ final class HFileImporter implements CollectionTransfer.Importer {
           new FutureTask<>(
               () -> {
                 named("neardup-merge");
-                return mergeIndexRows(scheme, streams, from, to, uid, name);
+                List<Path> files = mergeIndexRows(scheme, streams, from, to, uid, name);
+                out.add(files); // to the loader at once
+                return files;
               }));
     }
     merges.forEach(pool::execute);
-    out.add(mergeIndexRows(scheme, streams, bounds[0], bounds[1], uid, "index-a"));
+    // This thread runs every part no pool thread has started, and only then waits: waiting for a
+    // part another thread runs while later parts wait in the queue left one thread idle.
+    merges.forEach(FutureTask::run);
     for (FutureTask<List<Path>> f : merges) {
-      f.run(); // a no-op if a pool thread has started it
-      out.add(await(f));
+      await(f);
     }
   }
 
@@ -766,19 +773,32 @@ final class HFileImporter implements CollectionTransfer.Importer {
   }
 
   /** Ends the index's file lists handed to {@link #loadAll}. */
-  private static final List<Path> END = List.of();
+  private static final List<Path> END = java.util.Collections.unmodifiableList(new ArrayList<>());
 
   /**
-   * Loads the documents' files once written, then each list of the index's files as it comes, until
-   * {@link #END}; on the loader thread.
+   * Loads the documents' files once written, then the index's files as they come, until {@link
+   * #END}: each load takes every list waiting (one bulk load per call, not per part); on the loader
+   * thread.
    */
   private void loadAll(CompletableFuture<List<Path>> docFiles, BlockingQueue<List<Path>> indexFiles)
       throws IOException, InterruptedException {
     List<Path> d = await(docFiles);
     loading = true;
     load(store.docs, DOC_FAMILY, d);
-    for (List<Path> f = indexFiles.take(); f != END; f = indexFiles.take()) {
-      load(store.index, INDEX_FAMILY, f);
+    boolean end = false;
+    while (!end) {
+      List<List<Path>> ready = new ArrayList<>();
+      ready.add(indexFiles.take());
+      indexFiles.drainTo(ready);
+      List<Path> files = new ArrayList<>();
+      for (List<Path> f : ready) {
+        if (f == END) {
+          end = true;
+        } else {
+          files.addAll(f);
+        }
+      }
+      load(store.index, INDEX_FAMILY, files);
     }
   }
 
