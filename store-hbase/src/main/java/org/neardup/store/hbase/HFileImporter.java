@@ -776,30 +776,21 @@ final class HFileImporter implements CollectionTransfer.Importer {
   private static final List<Path> END = java.util.Collections.unmodifiableList(new ArrayList<>());
 
   /**
-   * Loads the documents' files once written, then the index's files as they come, until {@link
-   * #END}: each load takes every list waiting (one bulk load per call, not per part); on the loader
-   * thread.
+   * Loads the documents' files once written (while the index is still being written), then the
+   * index's files, all in one call once {@link #END} comes; on the loader thread. One call per
+   * table: each call of HBase's bulk load opens a cluster connection of its own (a load per part
+   * made 5-16 calls).
    */
   private void loadAll(CompletableFuture<List<Path>> docFiles, BlockingQueue<List<Path>> indexFiles)
       throws IOException, InterruptedException {
     List<Path> d = await(docFiles);
     loading = true;
     load(store.docs, DOC_FAMILY, d);
-    boolean end = false;
-    while (!end) {
-      List<List<Path>> ready = new ArrayList<>();
-      ready.add(indexFiles.take());
-      indexFiles.drainTo(ready);
-      List<Path> files = new ArrayList<>();
-      for (List<Path> f : ready) {
-        if (f == END) {
-          end = true;
-        } else {
-          files.addAll(f);
-        }
-      }
-      load(store.index, INDEX_FAMILY, files);
+    List<Path> files = new ArrayList<>();
+    for (List<Path> f = indexFiles.take(); f != END; f = indexFiles.take()) {
+      files.addAll(f);
     }
+    load(store.index, INDEX_FAMILY, files);
   }
 
   /** Moves the files into the table's regions. */
