@@ -55,8 +55,8 @@ import org.neardup.store.StoredRecord;
  * fingerprint, then block value; one task per table), and the band rows by band key, merged into
  * row order and written in one part per region (one task each; the documents thread takes tasks
  * once it is done). Every file set starts a new file at each region's start key, so a region gets
- * one file. The documents' files, then each part of the index's, are bulk-loaded on a third thread
- * as soon as written, while the others write on.
+ * one file. A third thread bulk-loads the documents' files as soon as they are written, while the
+ * index is still being written, then the index's files in one call.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
@@ -326,10 +326,10 @@ final class HFileImporter implements CollectionTransfer.Importer {
       // cluster members, cluster ids and expiry rows, in the same files: one file per region, as
       // a region that receives 3 files compacts them at once), and the index's rows, whose table
       // sorts and parts the first free thread takes. They share nothing but what add() collected,
-      // which all only read. A third thread, mostly waiting on the cluster, bulk-loads the files
-      // as they are done: the documents' first, then the index's parts as each is written, so
-      // that the load overlaps the writing. The documents go first so that close() after a
-      // failure finds every loaded index row through a loaded document row (purge()).
+      // which all only read. A third thread, mostly waiting on the cluster, bulk-loads the
+      // documents' files as soon as they are written, so that their load overlaps the index's
+      // writing, then the index's. The documents go first so that close() after a failure finds
+      // every loaded index row through a loaded document row (purge()).
       int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
       ExecutorService loader = Executors.newSingleThreadExecutor();
@@ -584,12 +584,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
     // bytes, flag), written in up to INDEX_PARTS parts split at region starts, so that each region
     // gets one file. The sorts carry each row's fingerprint, expiry and document along
-    // (SortOrder.carry:
-    // read in order, not at random documents): one sort by fingerprint, then per table a stable
-    // sort of that order by block value. The tables' sorts and the parts are tasks of their own,
-    // which this thread runs unless a free pool thread (the documents job's, once it is done) has
-    // taken them first: the index has more work than the documents table, and this way both
-    // threads share it.
+    // (SortOrder.carry: read in order, not at random documents): one sort by fingerprint, then
+    // per table a stable sort of that order by block value. The tables' sorts and the parts are
+    // tasks of their own, which this thread runs unless a free pool thread (the documents job's,
+    // once it is done) has taken them first: the index has more work than the documents table,
+    // and this way both threads share it.
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
     boolean carried = 20L * n * tables <= carryLimit;
