@@ -16,9 +16,10 @@ rounds="$2"
 shift 2
 bench=store-hbase/src/test/java/org/neardup/store/hbase
 old_tree "$old_commit" "$bench/HBaseBulkLoadBench.java" "$bench/BulkImportProcess.java" \
-  "$bench/MiniHBase.java" benchmarks/hbase-bulk-load.sh
+  "$bench/MiniHBase.java" "$bench/Timeline.java" benchmarks/hbase-bulk-load.sh
 summary=()
 cpu=()
+tail=()
 for ((i = 1; i <= rounds; i++)); do
   for side in old new; do
     if [[ $side == old ]]; then dir="$old"; else dir="$root"; fi
@@ -27,6 +28,10 @@ for ((i = 1; i <= rounds; i++)); do
     rates="$(sed -n 's/^import=hfiles: .* = \([0-9,]*\) fingerprints\/s.*/\1/p' "$old/last.txt" | tr -d ,)"
     for rate in ${rates:-none}; do
       summary+=("$side $rate")
+    done
+    # The bulk load's seconds after the writing ended (the part of the load not overlapped).
+    for sec in $(sed -n 's/^import=hfiles: .* bulk load \([0-9.]*\) s).*/\1/p' "$old/last.txt"); do
+      tail+=("$side $sec")
     done
     # With FORK=HEAP: the importer JVM's CPU per fingerprint.
     for us in $(sed -n 's/^import=hfiles: .* = \([0-9.]*\) µs per fingerprint.*/\1/p' "$old/last.txt"); do
@@ -52,6 +57,10 @@ compare() {
 echo "=== summary (import=hfiles fingerprints/s) ==="
 printf '%s\n' "${summary[@]}"
 printf '%s\n' "${summary[@]}" | compare "fingerprints/s"
+if ((${#tail[@]} > 0)); then
+  echo "=== summary (seconds of bulk load after the writing ended) ==="
+  printf '%s\n' "${tail[@]}" | compare "s"
+fi
 if ((${#cpu[@]} > 0)); then
   echo "=== summary (the importer JVM's CPU per fingerprint, FORK=HEAP) ==="
   printf '%s\n' "${cpu[@]}"

@@ -16,11 +16,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -50,9 +53,10 @@ import org.neardup.store.StoredRecord;
  * in one pass (kinds {@code d < i < m < r < x}), on one thread. Index table, on another: the block
  * rows of each table t sorted by block value, then fingerprint, then ordinal (stable radix passes:
  * fingerprint, then block value; one task per table), and the band rows by band key, merged into
- * row order and written in four parts split at region starts (one task each; the documents thread
- * takes tasks once it is done). Every file set starts a new file at each region's start key, so a
- * region gets one file.
+ * row order and written in one part per region (one task each; the documents thread takes tasks
+ * once it is done). Every file set starts a new file at each region's start key, so a region gets
+ * one file. A third thread bulk-loads the documents' files as soon as they are written, while the
+ * index is still being written, then the index's files in one call.
  *
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
@@ -112,8 +116,10 @@ final class HFileImporter implements CollectionTransfer.Importer {
   // over records in batches of DOC_BATCH, at most IN_FLIGHT batches ahead of the writer.
   private static final int DOC_BATCH = 4096;
   private static final int IN_FLIGHT = 4;
-  // The index's rows are written in this many parts, split at region starts, one task each.
-  private static final int INDEX_PARTS = 4;
+  // The index's rows are written in up to this many parts, split at region starts, one task each:
+  // one per region of the 16 the table is created with. With 4 parts, 2 threads ended unevenly: the
+  // last part ran on one thread alone for ~65 of a 10M 5:2 import's 169 s (its timeline).
+  private static final int INDEX_PARTS = 16;
   private final ExecutorService docWriter =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -126,10 +132,12 @@ final class HFileImporter implements CollectionTransfer.Importer {
 
   private long last = -1;
   private boolean done;
-  private boolean loading;
+  // Set by the loader thread before it loads a first file.
+  private volatile boolean loading;
 
   /**
-   * Nanoseconds spent reading records (and writing document rows), sorting and writing, loading.
+   * Nanoseconds spent reading records (and writing document rows), sorting and writing (and loading
+   * the files done meanwhile), loading what was left when the writing ended.
    */
   long addNanos;
 
@@ -313,30 +321,65 @@ final class HFileImporter implements CollectionTransfer.Importer {
     addNanos += System.nanoTime() - t0;
     t0 = System.nanoTime();
     int uid = c.uid;
-    List<Path> docFiles = new ArrayList<>();
-    List<Path> indexFiles = new ArrayList<>();
     try {
       // Two jobs, one per thread: the documents table's rows after the document rows (ids, then
       // cluster members, cluster ids and expiry rows, in the same files: one file per region, as
       // a region that receives 3 files compacts them at once), and the index's rows, whose table
       // sorts and parts the first free thread takes. They share nothing but what add() collected,
-      // which all only read.
+      // which all only read. A third thread, mostly waiting on the cluster, bulk-loads the
+      // documents' files as soon as they are written, so that their load overlaps the index's
+      // writing, then the index's. The documents go first so that close() after a failure finds
+      // every loaded index row through a loaded document row (purge()).
       int threads = Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors()));
       ExecutorService pool = Executors.newFixedThreadPool(threads);
+      ExecutorService loader = Executors.newSingleThreadExecutor();
+      CompletableFuture<List<Path>> docFiles = new CompletableFuture<>();
+      BlockingQueue<List<Path>> indexFiles = new LinkedBlockingQueue<>();
       try {
+        Future<?> loads =
+            loader.submit(
+                () -> {
+                  named("neardup-load");
+                  loadAll(docFiles, indexFiles);
+                  return null;
+                });
         // Per document its expiry, 8 bytes apart instead of 32: the rows read it at random
         // documents.
         long[] expiries = field(n, EXPIRY);
-        Future<List<Path>> rows = pool.submit(() -> writeDocRows(n, uid, expiries));
-        Future<List<Path>> index = pool.submit(() -> writeIndexRows(n, uid, expiries, pool));
-        docFiles.addAll(await(rows));
-        indexFiles.addAll(await(index));
+        Future<?> rows =
+            pool.submit(
+                () -> {
+                  named("neardup-docrows");
+                  try {
+                    docFiles.complete(writeDocRows(n, uid, expiries));
+                  } catch (Throwable e) {
+                    docFiles.completeExceptionally(e);
+                    throw e;
+                  }
+                  return null;
+                });
+        Future<?> index =
+            pool.submit(
+                () -> {
+                  named("neardup-index");
+                  writeIndexRows(n, uid, expiries, pool, indexFiles);
+                  indexFiles.add(END);
+                  return null;
+                });
+        await(rows);
+        await(index);
+        long t1 = System.nanoTime();
+        sortWriteNanos = t1 - t0;
+        await(loads);
+        loadNanos = System.nanoTime() - t1;
       } finally {
-        // When one job failed, the other stops (interrupted) before close() deletes the staged
-        // files, so that it leaves none behind.
+        // When one job failed, the others stop (interrupted) before close() deletes the staged
+        // files, so that they leave none behind.
         pool.shutdownNow();
+        loader.shutdownNow();
         try {
-          if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
+          if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)
+              || !loader.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
             throw new IOException("the import's writer threads did not stop within 5 minutes");
           }
         } catch (InterruptedException e) {
@@ -344,13 +387,6 @@ final class HFileImporter implements CollectionTransfer.Importer {
           throw new java.io.InterruptedIOException("interrupted stopping the import's writers");
         }
       }
-      long t1 = System.nanoTime();
-      sortWriteNanos = t1 - t0;
-
-      loading = true;
-      load(store.docs, DOC_FAMILY, docFiles);
-      load(store.index, INDEX_FAMILY, indexFiles);
-      loadNanos = System.nanoTime() - t1;
       HBaseTransfer.complete(store, c, last, n);
     } catch (IllegalArgumentException e) {
       close();
@@ -541,17 +577,18 @@ final class HFileImporter implements CollectionTransfer.Importer {
    * The index's files: block and band rows, sorted per table and written in parts by the rows'
    * first byte, each here or on {@code pool} (whichever thread is free first).
    */
-  private List<Path> writeIndexRows(int n, int uid, long[] expiries, ExecutorService pool)
+  private void writeIndexRows(
+      int n, int uid, long[] expiries, ExecutorService pool, BlockingQueue<List<Path>> out)
       throws IOException {
     // Each block table's rows sorted by block value, then fingerprint, then ordinal, and the band
     // rows by band key, then ordinal; merged into one stream in row order, (block value's 5
-    // bytes, flag), written in INDEX_PARTS parts split at region starts, so that each region gets
-    // one file. The sorts carry each row's fingerprint, expiry and document along (SortOrder.carry:
-    // read in order, not at random documents): one sort by fingerprint, then per table a stable
-    // sort of that order by block value. The tables' sorts and the parts are tasks of their own,
-    // which this thread runs unless a free pool thread (the documents job's, once it is done) has
-    // taken them first: the index has more work than the documents table, and this way both
-    // threads share it.
+    // bytes, flag), written in up to INDEX_PARTS parts split at region starts, so that each region
+    // gets one file. The sorts carry each row's fingerprint, expiry and document along
+    // (SortOrder.carry: read in order, not at random documents): one sort by fingerprint, then
+    // per table a stable sort of that order by block value. The tables' sorts and the parts are
+    // tasks of their own, which this thread runs unless a free pool thread (the documents job's,
+    // once it is done) has taken them first: the index has more work than the documents table,
+    // and this way both threads share it.
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
     boolean carried = 20L * n * tables <= carryLimit;
@@ -568,6 +605,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
       sorts.add(
           new FutureTask<>(
               () -> {
+                named("neardup-sort");
                 int bits = scheme.keyBits(table);
                 long[] fps = byFingerprint.keys();
                 long[] blockValues = new long[n];
@@ -601,8 +639,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
     streams.values[tables] = byBand.keys();
     streams.expiries[tables] = byBand.longs()[0];
     streams.docs[tables] = byBand.ints();
+    // Every sort no pool thread has started, then the results (as for the parts below).
+    sorts.forEach(FutureTask::run);
     for (int t = 0; t < tables; t++) {
-      sorts.get(t).run(); // a no-op if a pool thread has started it
       SortOrder.Carried sorted = await(sorts.get(t));
       if (carried) {
         streams.values[t] = sorted.longs()[0];
@@ -633,20 +672,26 @@ final class HFileImporter implements CollectionTransfer.Importer {
       }
     }
     List<FutureTask<List<Path>>> merges = new ArrayList<>();
-    for (int p = 1; p < parts; p++) {
+    for (int p = 0; p < parts; p++) {
       int[] from = bounds[p];
       int[] to = bounds[p + 1];
       String name = "index-" + (char) ('a' + p);
-      merges.add(new FutureTask<>(() -> mergeIndexRows(scheme, streams, from, to, uid, name)));
+      merges.add(
+          new FutureTask<>(
+              () -> {
+                named("neardup-merge");
+                List<Path> files = mergeIndexRows(scheme, streams, from, to, uid, name);
+                out.add(files); // to the loader at once
+                return files;
+              }));
     }
     merges.forEach(pool::execute);
-    List<Path> files =
-        new ArrayList<>(mergeIndexRows(scheme, streams, bounds[0], bounds[1], uid, "index-a"));
+    // This thread runs every part no pool thread has started, and only then waits: waiting for a
+    // part another thread runs while later parts wait in the queue left one thread idle.
+    merges.forEach(FutureTask::run);
     for (FutureTask<List<Path>> f : merges) {
-      f.run(); // a no-op if a pool thread has started it
-      files.addAll(await(f));
+      await(f);
     }
-    return files;
   }
 
   /** The first position of stream {@code t} whose row's first byte is {@code >= firstByte}. */
@@ -716,6 +761,35 @@ final class HFileImporter implements CollectionTransfer.Importer {
       return ((v >>> 24) << 8) | (Rows.BAND_FLAG & 0xFF);
     }
     return ((Rows.blockValue(scheme, t, v) >>> 24) << 8) | t;
+  }
+
+  /**
+   * Names the running thread after its task (Linux shows the name in /proc; the import's timeline
+   * reads it there).
+   */
+  private static void named(String task) {
+    Thread.currentThread().setName(task);
+  }
+
+  /** Ends the index's file lists handed to {@link #loadAll}. */
+  private static final List<Path> END = java.util.Collections.unmodifiableList(new ArrayList<>());
+
+  /**
+   * Loads the documents' files once written (while the index is still being written), then the
+   * index's files, all in one call once {@link #END} comes; on the loader thread. One call per
+   * table: each call of HBase's bulk load opens a cluster connection of its own (a load per part
+   * made 5-16 calls).
+   */
+  private void loadAll(CompletableFuture<List<Path>> docFiles, BlockingQueue<List<Path>> indexFiles)
+      throws IOException, InterruptedException {
+    List<Path> d = await(docFiles);
+    loading = true;
+    load(store.docs, DOC_FAMILY, d);
+    List<Path> files = new ArrayList<>();
+    for (List<Path> f = indexFiles.take(); f != END; f = indexFiles.take()) {
+      files.addAll(f);
+    }
+    load(store.index, INDEX_FAMILY, files);
   }
 
   /** Moves the files into the table's regions. */

@@ -59,6 +59,9 @@ final class BulkImportProcess {
     }
   }
 
+  /** Whether this JVM is an import's own ({@link #main}). */
+  private static boolean forked;
+
   private BulkImportProcess() {}
 
   /** The store's options for an import in {@code mode} ("hfiles" or "puts") under prefix. */
@@ -74,6 +77,8 @@ final class BulkImportProcess {
       throws IOException {
     long cpu0 = processCpuNanos();
     long t0 = System.nanoTime();
+    // In a JVM of its own, the importer's threads second by second go to its log.
+    Timeline timeline = forked ? Timeline.start() : null;
     long loaded;
     double add = 0;
     double sortWrite = 0;
@@ -82,10 +87,18 @@ final class BulkImportProcess {
         CollectionDump.Reader reader = new CollectionDump.Reader(in, dump.toString());
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store).importer("fp", settings, reader.header().analyzerId())) {
+      if (timeline != null) {
+        System.out.printf(
+            Locale.ROOT, "TIMELINE the importer open at %.1f s%n", (System.nanoTime() - t0) / 1e9);
+      }
       int added = 0;
       for (StoredRecord rec = reader.next(); rec != null && added < count; rec = reader.next()) {
         importer.add(rec);
         added++;
+      }
+      if (timeline != null) {
+        System.out.printf(
+            Locale.ROOT, "TIMELINE the dump read at %.1f s%n", (System.nanoTime() - t0) / 1e9);
       }
       loaded = importer.finish();
       if (importer instanceof HFileImporter h) {
@@ -95,6 +108,9 @@ final class BulkImportProcess {
       }
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
+    if (timeline != null) {
+      timeline.stop();
+    }
     return new Result(loaded, seconds, add, sortWrite, load, (processCpuNanos() - cpu0) / 1e9);
   }
 
@@ -178,6 +194,7 @@ final class BulkImportProcess {
 
   /** Arguments: configuration file, table prefix, mode, dump, settings file, count. */
   public static void main(String[] args) throws Exception {
+    forked = true;
     Configuration conf = new Configuration(false);
     conf.addResource(new org.apache.hadoop.fs.Path(args[0]));
     CollectionSettings settings =

@@ -34,11 +34,11 @@ import org.neardup.store.StoredRecord;
  * benchmarks/hbase-bulk-load.sh} or {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk=N
  * [-Dneardup.hbase.puts=P] [-Dneardup.hbase.scheme=4:1,5:2] [-Dneardup.hbase.compact=true]
- * [-Dneardup.hbase.fork=HEAP] [-Dneardup.hbase.rounds=R]}; writes store-hbase/target/hbase-bulk-load.txt. With {@code
- * compact}, each import's tables are then flushed and major-compacted (the index encoded FAST_DIFF
- * as its family says) and their bytes on disk per fingerprint reported. With {@code fork}, each
- * import runs in a JVM of its own with that heap ({@link BulkImportProcess}), the mini-cluster
- * alone in the test JVM.
+ * [-Dneardup.hbase.fork=HEAP] [-Dneardup.hbase.rounds=R]}; writes
+ * store-hbase/target/hbase-bulk-load.txt. With {@code compact}, each import's tables are then
+ * flushed and major-compacted (the index encoded FAST_DIFF as its family says) and their bytes on
+ * disk per fingerprint reported. With {@code fork}, each import runs in a JVM of its own with that
+ * heap ({@link BulkImportProcess}), the mini-cluster alone in the test JVM.
  *
  * <p>Records: fingerprint-only collection (k = 3, 4:1 unless {@code neardup.hbase.scheme} says
  * otherwise, 2-day retention, so every cell has a TTL and every document an expiry row), random
