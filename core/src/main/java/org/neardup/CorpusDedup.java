@@ -561,6 +561,7 @@ public final class CorpusDedup {
     // they finish, band 0 first (BandDeal): a pair is a candidate only in the first band it shares,
     // so band 0 holds most of the candidates, and a thread holding it whole worked on alone.
     int workers = Math.min(threads, bands);
+    ShingleSketch.Needs needs = new ShingleSketch.Needs(threshold);
     BandDeal deal = new BandDeal(bands, workers, BandDeal.chunkFor(count, workers));
     run(
         workers,
@@ -584,7 +585,7 @@ public final class CorpusDedup {
                         job.band(),
                         sketches,
                         heads,
-                        threshold,
+                        needs,
                         stats,
                         out));
                 deal.chunkDone(job.band());
@@ -721,6 +722,7 @@ public final class CorpusDedup {
     fpPairs.flush();
     long t2 = System.nanoTime();
     stats.fingerprintNanos = t2 - t1;
+    ShingleSketch.Needs needs = new ShingleSketch.Needs(threshold);
     for (int b = 0; b < bands; b++) {
       // This band's key of every document left in, in ordinal order (as find sorts them).
       long[] keys = new long[count];
@@ -770,7 +772,7 @@ public final class CorpusDedup {
         g.fill();
         reported.addAndGet(
             g.groupsOnThreads(
-                fingerprints, keys, order, ws, we, b, sketches, threshold, threads, stats, out));
+                fingerprints, keys, order, ws, we, b, sketches, needs, threads, stats, out));
         for (int x = ws; x < we; x++) {
           g.slotOf[order[x]] = -1;
         }
@@ -859,7 +861,7 @@ public final class CorpusDedup {
         int we,
         int b,
         IntFunction<ShingleSketch> sketches,
-        double threshold,
+        ShingleSketch.Needs needs,
         int threads,
         Stats stats,
         PairSink out) {
@@ -897,7 +899,7 @@ public final class CorpusDedup {
                       b,
                       sketches,
                       h,
-                      threshold,
+                      needs,
                       stats,
                       out));
             }
@@ -1088,7 +1090,7 @@ public final class CorpusDedup {
       int b,
       IntFunction<ShingleSketch> sketches,
       Heads heads,
-      double threshold,
+      ShingleSketch.Needs needs,
       Stats stats,
       PairSink out) {
     long pairs = 0;
@@ -1096,6 +1098,7 @@ public final class CorpusDedup {
     long candidates = 0;
     long rejected = 0;
     long bounded = 0;
+    double threshold = needs.threshold();
     ShingleSketch[] rows = new ShingleSketch[TILE];
     ShingleSketch[] columns = new ShingleSketch[TILE];
     // BucketBound counts of each sketch read, beside it; a null row or column has none.
@@ -1161,11 +1164,11 @@ public final class CorpusDedup {
                       ky,
                       colCounts,
                       c * BucketBound.WORDS,
-                      threshold)) {
+                      needs)) {
                 bounded++;
                 continue; // cannot reach the threshold: jaccardAtLeast would say so
               }
-              double s = ShingleSketch.jaccardAtLeast(kx, ky, threshold);
+              double s = ShingleSketch.jaccardAtLeast(kx, ky, needs);
               if (s >= threshold) {
                 out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
                 pairs++;
