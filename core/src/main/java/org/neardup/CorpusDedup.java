@@ -429,7 +429,7 @@ public final class CorpusDedup {
     return find(
         fingerprints,
         count,
-        new BandKeys(bandKeys, bands, true),
+        new BandKeys(bandKeys, bands),
         sketches0,
         maxDistance,
         threshold,
@@ -488,7 +488,7 @@ public final class CorpusDedup {
     return find(
         fingerprints,
         count,
-        new BandKeys(Objects.requireNonNull(columns.keys, "keys"), columns.bands, true),
+        new BandKeys(Objects.requireNonNull(columns.keys, "keys"), columns.bands),
         sketches,
         maxDistance,
         threshold,
@@ -806,7 +806,7 @@ public final class CorpusDedup {
       Arrays.fill(slotOf, -1);
       this.filter = filter;
       this.slots = slots;
-      this.keys = new BandKeys(new long[0], columns.bands, false);
+      this.keys = new BandKeys(new long[0], columns.bands);
       this.heads = new Heads(filter, new int[0], new int[0]);
     }
 
@@ -817,8 +817,7 @@ public final class CorpusDedup {
     void ensure(int n, int size) {
       if (heads.codes.length < n) {
         size = Math.max(n, size);
-        keys =
-            new BandKeys(new long[Math.multiplyExact(size, columns.bands)], columns.bands, false);
+        keys = new BandKeys(new long[Math.multiplyExact(size, columns.bands)], columns.bands);
         heads =
             new Heads(filter, new int[Math.multiplyExact(size, HeadFilter.HEAD)], new int[size]);
       }
@@ -848,7 +847,6 @@ public final class CorpusDedup {
         for (int b = 0; b < bands; b++) {
           kk[s * bands + b] = k.nextLong();
         }
-        keys.sign(s);
         h.nextInts(hashes, s * HeadFilter.HEAD, HeadFilter.HEAD);
         codes[s] = h.nextInt();
       }
@@ -1253,74 +1251,22 @@ public final class CorpusDedup {
     }
   }
 
-  /**
-   * The band keys of every document (or gathered slot): {@code bands} per document, flat, and with
-   * up to eight bands a signature per document, one byte per band, that answers most {@link #share}
-   * tests with one word (73M of them in the 1M realistic dedup, 9% of the band phase's JFR samples
-   * when each compared up to five keys).
-   */
-  static final class BandKeys {
-    /*
-     * Invariant: for a signed document, byte b of sigs[i] is fold(keys[i * bands + b]) for every
-     * band b, so equal keys give equal bytes: a band whose bytes differ cannot share its key, and
-     * only a band whose bytes agree is compared in full. Bytes of unsigned slots are never read.
-     */
-    private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
-    private static final long HIGH = 0x8080808080808080L;
-
+  /** The band keys of every document (or gathered slot): {@code bands} per document, flat. */
+  private static final class BandKeys {
     final long[] keys;
     final int bands;
-    final long @Nullable [] sigs;
 
-    /** Keys whose documents are signed at once ({@code filled}) or one by one ({@link #sign}). */
-    BandKeys(long[] keys, int bands, boolean filled) {
+    BandKeys(long[] keys, int bands) {
       this.keys = keys;
       this.bands = bands;
-      this.sigs = bands > 0 && bands <= 8 ? new long[keys.length / bands] : null;
-      if (filled && sigs != null) {
-        for (int i = 0; i < sigs.length; i++) {
-          sign(i);
-        }
-      }
     }
 
     long get(int i, int b) {
       return keys[i * bands + b];
     }
 
-    /** Computes document (or slot) i's signature from its keys. */
-    void sign(int i) {
-      long[] s = sigs;
-      if (s == null) {
-        return;
-      }
-      long sig = 0;
-      for (int b = 0; b < bands; b++) {
-        sig |= fold(keys[i * bands + b]) << (8 * b);
-      }
-      s[i] = sig;
-    }
-
-    /** Eight bits of a key, from all of its bits. */
-    private static long fold(long key) {
-      return (key * 0x9E3779B97F4A7C15L) >>> 56;
-    }
-
     /** Whether documents i and j share a key in any band before {@code limit}. */
     boolean share(int i, int j, int limit) {
-      long[] s = sigs;
-      if (limit <= 0) {
-        return false;
-      }
-      if (s != null) { // then 1 <= limit <= bands <= 8
-        long x = s[i] ^ s[j];
-        // The top bit of each byte of x that is zero (exact: no carry crosses a byte), kept for
-        // the bands before limit.
-        long zero = ~(((x & LOW7) + LOW7) | x) & HIGH & (-1L >>> (64 - 8 * limit));
-        if (zero == 0) {
-          return false;
-        }
-      }
       long[] k = keys;
       int a = i * bands;
       int c = j * bands;
