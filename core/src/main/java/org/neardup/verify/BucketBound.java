@@ -89,6 +89,31 @@ public final class BucketBound {
     return sharedAtMost(ac, aOff, bc, bOff) >= need;
   }
 
+  /**
+   * {@link #mayReach(ShingleSketch, long[], int, ShingleSketch, long[], int, double)} at {@code
+   * needs}' threshold, with the count the threshold needs looked up: the same answer.
+   */
+  public static boolean mayReach(
+      ShingleSketch a,
+      long[] ac,
+      int aOff,
+      ShingleSketch b,
+      long[] bc,
+      int bOff,
+      ShingleSketch.Needs needs) {
+    if (needs.threshold() <= 0) {
+      return true;
+    }
+    if (a.mode() != b.mode() || a.mode() == ShingleSketch.Mode.NONE) {
+      return false; // jaccardAtLeast answers 0
+    }
+    int need =
+        a.complete() && b.complete()
+            ? needs.complete(a.size() + b.size())
+            : needs.bottom(Math.min(a.size(), b.size()));
+    return sharedAtMost(ac, aOff, bc, bOff) >= need;
+  }
+
   /** The sum over buckets of the smaller count: at least the number of hashes held by both. */
   static int sharedAtMost(long[] ac, int aOff, long[] bc, int bOff) {
     long acc = 0; // four 16-bit lanes; each adds at most 2 * 127 per word, 32 words

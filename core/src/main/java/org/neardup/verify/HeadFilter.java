@@ -95,20 +95,22 @@ public final class HeadFilter {
       return false;
     }
     int m = Math.min(HEAD, Math.min(aCode & 0xFFFFFF, bCode & 0xFFFFFF));
+    // The merge without a branch per step: which side moves is random for unrelated heads, and
+    // the mispredicted branches cost more than the arithmetic (46.8M candidates in the 1M realistic
+    // dedup pass through here). lt and gt are the signs of the two differences of the unsigned
+    // values as longs; a step moves i unless gt, j unless lt, and counts a shared hash when both
+    // are 0.
     int i = aOff;
     int j = bOff;
     int shared = 0;
     for (int taken = 0; taken < m; taken++) {
-      int c = Integer.compareUnsigned(heads[i], heads[j]);
-      if (c == 0) {
-        shared++;
-        i++;
-        j++;
-      } else if (c < 0) {
-        i++;
-      } else {
-        j++;
-      }
+      long x = heads[i] & 0xFFFFFFFFL;
+      long y = heads[j] & 0xFFFFFFFFL;
+      int lt = (int) ((x - y) >>> 63);
+      int gt = (int) ((y - x) >>> 63);
+      i += 1 - gt;
+      j += 1 - lt;
+      shared += 1 - lt - gt;
     }
     return shared >= need[m];
   }

@@ -75,6 +75,53 @@ class JaccardAtLeastTest {
     assertThat(stoppedEarly).isGreaterThan(20_000);
   }
 
+  @Test
+  void needs_lookedUp_sameValuesAndBoundsAsComputed() {
+    // Needs replaces the counts computed per call by a table: every answer must stay the same to
+    // the last bit, below the threshold too, for jaccardAtLeast and for BucketBound.
+    SplittableRandom r = new SplittableRandom(20261125);
+    double[] fixed = {0.8, 0.5, 0.9, 1.0, 0.75, 1.0 / 3, 0.6667, 0.0};
+    ShingleSketch.Needs[] needs = new ShingleSketch.Needs[fixed.length];
+    for (int t = 0; t < fixed.length; t++) {
+      needs[t] = new ShingleSketch.Needs(fixed[t]);
+    }
+    long[] ac = new long[BucketBound.WORDS];
+    long[] bc = new long[BucketBound.WORDS];
+    int bounded = 0;
+    for (int round = 0; round < 50_000; round++) {
+      int[] base = draw(r, r.nextInt(300), 1000);
+      ShingleSketch a = sketch(r, base, 60 + r.nextInt(41));
+      ShingleSketch b = sketch(r, base, 60 + r.nextInt(41));
+      int t = r.nextInt(fixed.length);
+      double computed = ShingleSketch.jaccardAtLeast(a, b, fixed[t]);
+      double looked = ShingleSketch.jaccardAtLeast(a, b, needs[t]);
+      assertThat(Double.compare(looked, computed)).as("round %s, t %s", round, fixed[t]).isZero();
+      if (BucketBound.counts(a, ac, 0) && BucketBound.counts(b, bc, 0)) {
+        boolean may = BucketBound.mayReach(a, ac, 0, b, bc, 0, fixed[t]);
+        assertThat(BucketBound.mayReach(a, ac, 0, b, bc, 0, needs[t])).isEqualTo(may);
+        bounded += may ? 0 : 1;
+      }
+    }
+    assertThat(bounded).isGreaterThan(1_000);
+  }
+
+  @Test
+  void needs_tableMatchesTheComputedCounts() {
+    SplittableRandom r = new SplittableRandom(7);
+    for (int round = 0; round < 20; round++) {
+      double t = round == 0 ? 0.8 : round == 1 ? 1.0 : r.nextDouble();
+      ShingleSketch.Needs needs = new ShingleSketch.Needs(t);
+      for (int n = 0; n <= ShingleSketch.Needs.LIMIT + 50; n++) {
+        assertThat(needs.complete(n))
+            .as("t %s, total %s", t, n)
+            .isEqualTo(ShingleSketch.completeNeed(n, t));
+        assertThat(needs.bottom(n))
+            .as("t %s, k %s", t, n)
+            .isEqualTo(ShingleSketch.bottomNeed(n, t));
+      }
+    }
+  }
+
   /** Jaccard (complete) or the bottom-k estimate, by sets, with no early stop. */
   private static double reference(ShingleSketch a, ShingleSketch b) {
     TreeSet<Long> x = new TreeSet<>();
