@@ -32,7 +32,8 @@
 #   tree's, from the same run, the other jar first: compare them side by side, not across runs.
 #   Its commands run with the JVM flags of its own tree's launcher (OTHER_DEFAULTS, that tree's
 #   dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target), as a user of
-#   that tree runs them; without it, with this tree's.
+#   that tree runs them; without it, with this tree's. So does its class-data archive (that tree's
+#   cds.sh beside OTHER_DEFAULTS; none without OTHER_DEFAULTS).
 #   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length, and as many MORE for the
 #   warm row; WARM (as many as stored): sent between the probes and the warm row;
 #   SINGLES (500), BATCHES (100): probe requests per length (the p99 of 100 batches is the second
@@ -81,6 +82,18 @@ if [ -n "$other" ] && [ -z "$other_defaults" ] && [ -f "$(dirname "$other")/../.
   other_defaults="$(dirname "$other")/../../dist/src/bin/java-defaults.sh"
 fi
 [ -z "$other_defaults" ] || cp "$other_defaults" "$work/other-defaults.sh"
+# Each jar's class-data archive, made by its own tree's dist/src/bin/cds.sh (beside its
+# java-defaults.sh) as that tree's launcher makes it, and used by every command but serve, as the
+# launcher does (NEARDUP_CDS=0: none).
+for jar in "${jars[@]}"; do
+  cds_sh="$root/dist/src/bin/cds.sh"
+  [ "$jar" = this ] || cds_sh="${other_defaults%/*}/cds.sh"
+  : > "$work/$jar.cds"
+  if [ "${NEARDUP_CDS:-1}" != 0 ] && [ -f "$cds_sh" ] \
+      && (. "$cds_sh" && neardup_cds_archive "$work/$jar.jsa" "$work/$jar.jar" java -jar "$work/$jar.jar"); then
+    echo "-XX:SharedArchiveFile=$work/$jar.jsa -Xlog:cds=off,cds+dynamic=off" > "$work/$jar.cds"
+  fi
+done
 flags() { # JAR COMMAND: the flags the jar's own launcher gives COMMAND with NEARDUP_JAVA_OPTS=-Xmx$heap
   if [ "$1" = other ] && [ -f "$work/other-defaults.sh" ]; then
     (. "$work/other-defaults.sh" && NEARDUP_JAVA_OPTS=-Xmx$heap neardup_java_defaults "$2")
@@ -92,13 +105,13 @@ run() { # JAR COMMAND ARGS...: the jar's neardup as the launcher runs it
   local jar="$1"
   shift
   # shellcheck disable=SC2046
-  java $(flags "$jar" "$1") -Xmx$heap -jar "$work/$jar.jar" "$@"
+  java $(flags "$jar" "$1") $(cat "$work/$jar.cds") -Xmx$heap -jar "$work/$jar.jar" "$@"
 }
 timed() { # JAR COMMAND ARGS...: as run, with its user + system CPU seconds in $work/time.out
   local jar="$1"
   shift
   # shellcheck disable=SC2046
-  /usr/bin/time -f '%U %S' -o "$work/time.out" java $(flags "$jar" "$1") -Xmx$heap -jar "$work/$jar.jar" "$@"
+  /usr/bin/time -f '%U %S' -o "$work/time.out" java $(flags "$jar" "$1") $(cat "$work/$jar.cds") -Xmx$heap -jar "$work/$jar.jar" "$@"
 }
 bench=(java -Xmx2g -cp "$work/benchmarks.jar")
 record() { # ROW VALUE: one cell of the closing table, in the column "$length $jar"
@@ -146,7 +159,7 @@ probe() { # COLLECTION QUERIES ROW [MIXED]: a warm-up pass, then the measured on
   done
 }
 
-[ -z "$other" ] || echo "other jar's send flags: $(flags other send); this tree's: $(flags this send)"
+[ -z "$other" ] || echo "other jar's send flags: $(flags other send) $(cut -d' ' -f1 "$work/other.cds"); this tree's: $(flags this send) $(cut -d' ' -f1 "$work/this.cds")"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)$( [ -n "$other" ] && echo ", other jar: $other")"
 fsync_floor() { # the disk's fdatasync p50 / p99 under the server's data directory's file system
   python3 - "$work/fsync.probe" <<'PY'

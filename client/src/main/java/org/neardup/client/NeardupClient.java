@@ -9,9 +9,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +21,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,31 +38,47 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
+ * <p>Requests go over the JDK's {@code HttpURLConnection} ({@link Transport}); an asynchronous one
+ * holds a thread of the client's executor while it waits for its answer.
+ *
  * <p>Every method throws {@link NeardupException} when the service refuses the request, with its
  * status and message; {@link NeardupException#isRetryable()} tells a full queue (503) from bad
  * input. Inserting an id that is stored already is not an error: the result says {@code exists}.
  */
 public final class NeardupClient implements AutoCloseable {
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final String JSON = "application/json";
 
-  private final HttpClient http;
+  private final Transport transport;
   private final URI base;
-  private final @Nullable String authorization;
-  private final Duration timeout;
+  private final Executor executor;
+
+  /** The executor this client made and shuts down on {@link #close()}, or null. */
+  private final @Nullable ExecutorService owned;
 
   private NeardupClient(Builder b) {
-    HttpClient.Builder hb =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(b.connectTimeout);
-    if (b.executor != null) {
-      hb.executor(b.executor);
-    }
-    this.http = hb.build();
     String s = b.base.toString();
     this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
-    this.authorization = b.token == null ? null : "Bearer " + b.token;
-    this.timeout = b.timeout;
+    this.transport =
+        new Transport(
+            base, b.token == null ? null : "Bearer " + b.token, b.connectTimeout, b.timeout);
+    if (b.executor != null) {
+      this.executor = b.executor;
+      this.owned = null;
+    } else {
+      this.owned = Executors.newCachedThreadPool(daemons());
+      this.executor = owned;
+    }
+  }
+
+  /** Daemon threads, so an unclosed client does not keep a JVM alive. */
+  private static ThreadFactory daemons() {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, "neardup-client-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   public static Builder builder(URI base) {
@@ -76,7 +93,8 @@ public final class NeardupClient implements AutoCloseable {
 
   /** Checks a document against everything stored and stores it; answered once durable. */
   public Result insert(String collection, Doc doc) throws IOException {
-    return join(insertAsync(collection, doc));
+    byte[] body = new RequestWriter(256).document(doc).toByteArray();
+    return result(parse(call("POST", path(collection, "documents"), JSON, body, null, 200, 409)));
   }
 
   /** {@link #insert(String, Doc)} for a text. */
@@ -86,9 +104,9 @@ public final class NeardupClient implements AutoCloseable {
 
   /** {@link #insert(String, Doc)} without blocking. */
   public CompletableFuture<Result> insertAsync(String collection, Doc doc) {
-    byte[] body = write(g -> document(g, doc));
-    return send(post(path(collection, "documents"), body, "application/json"), 200, 409)
-        .thenApply(r -> result(parse(r.body())));
+    byte[] body = new RequestWriter(256).document(doc).toByteArray();
+    return sendAsync("POST", path(collection, "documents"), JSON, body, null, 200, 409)
+        .thenApply(r -> result(parse(r)));
   }
 
   /** Checks a text against everything stored; stores nothing. */
@@ -100,9 +118,7 @@ public final class NeardupClient implements AutoCloseable {
               g.writeStringField("text", text);
               g.writeEndObject();
             });
-    return join(
-        send(post(path(collection, "check"), body, "application/json"), 200)
-            .thenApply(r -> result(parse(r.body()))));
+    return result(parse(call("POST", path(collection, "check"), JSON, body, null, 200)));
   }
 
   /** Checks a precomputed fingerprint (collections without verification). */
@@ -114,9 +130,7 @@ public final class NeardupClient implements AutoCloseable {
               g.writeStringField("fingerprint", hex(fingerprint));
               g.writeEndObject();
             });
-    return join(
-        send(post(path(collection, "check"), body, "application/json"), 200)
-            .thenApply(r -> result(parse(r.body()))));
+    return result(parse(call("POST", path(collection, "check"), JSON, body, null, 200)));
   }
 
   /** The fingerprint of a text under the collection's settings. */
@@ -128,10 +142,7 @@ public final class NeardupClient implements AutoCloseable {
               g.writeStringField("text", text);
               g.writeEndObject();
             });
-    JsonNode n =
-        join(
-            send(post(path(collection, "fingerprint"), body, "application/json"), 200)
-                .thenApply(r -> parse(r.body())));
+    JsonNode n = parse(call("POST", path(collection, "fingerprint"), JSON, body, null, 200));
     return Long.parseUnsignedLong(n.get("fingerprint").asText(), 16);
   }
 
@@ -160,37 +171,24 @@ public final class NeardupClient implements AutoCloseable {
   /** A batch numbered in a {@link BatchSequence} ({@code sequence} = stream/number), or not. */
   CompletableFuture<List<Result>> batchAsync(
       String collection, List<Doc> docs, @Nullable String sequence) {
-    byte[] body =
-        write(
-            g -> {
-              for (Doc d : docs) {
-                document(g, d);
-                g.writeRaw('\n');
-              }
-            });
-    HttpRequest.Builder request =
-        request(path(collection, "batch"))
-            .header("Content-Type", "application/x-ndjson")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    if (sequence != null) {
-      request.header(BatchSequence.HEADER, sequence);
+    RequestWriter w = new RequestWriter(docs.size() * 256);
+    for (Doc d : docs) {
+      w.document(d).newline();
     }
-    return send(request.build(), 200)
+    byte[] body = w.toByteArray();
+    return sendAsync("POST", path(collection, "batch"), "application/x-ndjson", body, sequence, 200)
         .thenApply(r -> ResultReader.readAll(MAPPER.getFactory(), r.body(), docs.size()));
   }
 
   /** The stored document with this id, if any. */
   public Optional<StoredDoc> get(String collection, String id) throws IOException {
-    HttpResponse<byte[]> r =
-        join(
-            send(
-                request(path(collection, "documents") + "?id=" + encode(id)).GET().build(),
-                200,
-                404));
-    if (r.statusCode() == 404) {
+    Transport.Answer r =
+        call(
+            "GET", path(collection, "documents") + "?id=" + encode(id), null, null, null, 200, 404);
+    if (r.status() == 404) {
       return Optional.empty();
     }
-    JsonNode n = parse(r.body());
+    JsonNode n = parse(r);
     JsonNode exp = n.get("expiresAt");
     return Optional.of(
         new StoredDoc(
@@ -203,13 +201,16 @@ public final class NeardupClient implements AutoCloseable {
 
   /** Deletes a document; returns whether it was stored. */
   public boolean delete(String collection, String id) throws IOException {
-    HttpResponse<byte[]> r =
-        join(
-            send(
-                request(path(collection, "documents") + "?id=" + encode(id)).DELETE().build(),
+    return call(
+                "DELETE",
+                path(collection, "documents") + "?id=" + encode(id),
+                null,
+                null,
+                null,
                 200,
-                404));
-    return r.statusCode() == 200;
+                404)
+            .status()
+        == 200;
   }
 
   // --- collections --------------------------------------------------------------------------
@@ -230,15 +231,11 @@ public final class NeardupClient implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return collectionInfo(
-        join(
-            send(post("/v1/collections", json, "application/json"), 201)
-                .thenApply(r -> parse(r.body()))));
+    return collectionInfo(parse(call("POST", "/v1/collections", JSON, json, null, 201)));
   }
 
   public List<CollectionInfo> collections() throws IOException {
-    JsonNode n =
-        join(send(request("/v1/collections").GET().build(), 200).thenApply(r -> parse(r.body())));
+    JsonNode n = parse(call("GET", "/v1/collections", null, null, null, 200));
     List<CollectionInfo> out = new ArrayList<>();
     for (JsonNode c : n.get("collections")) {
       out.add(collectionInfo(c));
@@ -247,32 +244,33 @@ public final class NeardupClient implements AutoCloseable {
   }
 
   public Optional<CollectionInfo> collection(String name) throws IOException {
-    HttpResponse<byte[]> r =
-        join(send(request("/v1/collections/" + encode(name)).GET().build(), 200, 404));
-    return r.statusCode() == 404 ? Optional.empty() : Optional.of(collectionInfo(parse(r.body())));
+    Transport.Answer r = call("GET", "/v1/collections/" + encode(name), null, null, null, 200, 404);
+    return r.status() == 404 ? Optional.empty() : Optional.of(collectionInfo(parse(r)));
   }
 
   /** Drops a collection and its documents; returns whether it existed. */
   public boolean dropCollection(String name) throws IOException {
-    HttpResponse<byte[]> r =
-        join(send(request("/v1/collections/" + encode(name)).DELETE().build(), 200, 404));
-    return r.statusCode() == 200;
+    return call("DELETE", "/v1/collections/" + encode(name), null, null, null, 200, 404).status()
+        == 200;
   }
 
   /** Whether /ready answers 200. */
   public boolean ready() throws IOException {
-    return join(send(request("/ready").GET().build(), 200, 503)).statusCode() == 200;
+    return call("GET", "/ready", null, null, null, 200, 503).status() == 200;
   }
 
   /** The Prometheus exposition text of /metrics. */
   public String metrics() throws IOException {
     return new String(
-        join(send(request("/metrics").GET().build(), 200)).body(), StandardCharsets.UTF_8);
+        call("GET", "/metrics", null, null, null, 200).body(), StandardCharsets.UTF_8);
   }
 
+  /** Stops the client's own threads (not an executor given to the builder); idle ones expire. */
   @Override
   public void close() {
-    // HttpClient has no close() before JDK 21; its threads are daemons and idle ones expire.
+    if (owned != null) {
+      owned.shutdown();
+    }
   }
 
   // --- plumbing -----------------------------------------------------------------------------
@@ -285,43 +283,52 @@ public final class NeardupClient implements AutoCloseable {
     return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  private HttpRequest.Builder request(String path) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
-    if (authorization != null) {
-      b.header("Authorization", authorization);
+  /** Sends a request on the caller's thread; an answer not in {@code ok} is a NeardupException. */
+  private Transport.Answer call(
+      String method,
+      String path,
+      @Nullable String type,
+      byte @Nullable [] body,
+      @Nullable String sequence,
+      int... ok)
+      throws IOException {
+    Transport.Answer r =
+        transport.exchange(method, path, type, body, BatchSequence.HEADER, sequence);
+    for (int s : ok) {
+      if (r.status() == s) {
+        return r;
+      }
     }
-    return b;
+    String message;
+    try {
+      JsonNode n = MAPPER.readTree(r.body());
+      message =
+          n != null && n.has("error")
+              ? n.get("error").asText()
+              : new String(r.body(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      message = new String(r.body(), StandardCharsets.UTF_8);
+    }
+    throw new NeardupException(r.status(), message, r.retryAfterSeconds());
   }
 
-  private HttpRequest post(String path, byte[] body, String type) {
-    return request(path)
-        .header("Content-Type", type)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-        .build();
-  }
-
-  private CompletableFuture<HttpResponse<byte[]>> send(HttpRequest request, int... ok) {
-    return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-        .thenApply(
-            r -> {
-              for (int s : ok) {
-                if (r.statusCode() == s) {
-                  return r;
-                }
-              }
-              String message;
-              try {
-                JsonNode n = MAPPER.readTree(r.body());
-                message =
-                    n.has("error")
-                        ? n.get("error").asText()
-                        : new String(r.body(), StandardCharsets.UTF_8);
-              } catch (IOException e) {
-                message = new String(r.body(), StandardCharsets.UTF_8);
-              }
-              long retry = r.headers().firstValueAsLong("Retry-After").orElse(-1);
-              throw new CompletionException(new NeardupException(r.statusCode(), message, retry));
-            });
+  /** {@link #call} on the client's executor. */
+  private CompletableFuture<Transport.Answer> sendAsync(
+      String method,
+      String path,
+      @Nullable String type,
+      byte @Nullable [] body,
+      @Nullable String sequence,
+      int... ok) {
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return call(method, path, type, body, sequence, ok);
+          } catch (IOException e) {
+            throw new CompletionException(e);
+          }
+        },
+        executor);
   }
 
   private static <T> T join(CompletableFuture<T> f) throws IOException {
@@ -340,6 +347,10 @@ public final class NeardupClient implements AutoCloseable {
       }
       throw new IOException(c);
     }
+  }
+
+  private static JsonNode parse(Transport.Answer r) {
+    return parse(r.body());
   }
 
   private static JsonNode parse(byte[] body) {
@@ -407,20 +418,6 @@ public final class NeardupClient implements AutoCloseable {
     return out.toByteArray();
   }
 
-  private static void document(JsonGenerator g, Doc d) throws IOException {
-    g.writeStartObject();
-    g.writeStringField("id", d.id());
-    if (d.text() != null) {
-      g.writeStringField("text", d.text());
-    } else {
-      g.writeStringField("fingerprint", hex(Objects.requireNonNull(d.fingerprint())));
-    }
-    if (d.timestamp() != null) {
-      g.writeNumberField("timestamp", d.timestamp().toEpochMilli());
-    }
-    g.writeEndObject();
-  }
-
   static String hex(long fp) {
     String s = Long.toHexString(fp);
     return "0".repeat(16 - s.length()) + s;
@@ -444,7 +441,10 @@ public final class NeardupClient implements AutoCloseable {
       return this;
     }
 
-    /** How long a request may take; 60 s by default. */
+    /**
+     * How long to wait for the service: for each read of an answer (a batch is answered once it is
+     * decided and durable); 60 s by default.
+     */
     public Builder timeout(Duration timeout) {
       this.timeout = Objects.requireNonNull(timeout, "timeout");
       return this;
@@ -455,7 +455,11 @@ public final class NeardupClient implements AutoCloseable {
       return this;
     }
 
-    /** The executor of the HTTP client's callbacks. */
+    /**
+     * The executor of the asynchronous requests ({@link #batchAsync}, {@link #insertAsync}, {@link
+     * #sequence}): each holds one of its threads until answered. By default the client's own pool
+     * of daemon threads, as many as requests in flight.
+     */
     public Builder executor(Executor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
       return this;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /**
- * A small Java client of the neardup service over {@code java.net.http}: {@link
+ * A small Java client of the neardup service over the JDK's {@code HttpURLConnection}: {@link
  * org.neardup.client.NeardupClient}. Thread-safe; share one instance. Depends on Jackson only.
  */
 @NullMarked

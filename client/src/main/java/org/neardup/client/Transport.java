@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.client;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One HTTP/1.1 exchange with the service, blocking, over the JDK's {@link HttpURLConnection}, which
+ * keeps connections open between exchanges (up to {@code http.maxConnections}, 5 by default, idle
+ * ones per host). Thread-safe; one exchange per calling thread at a time.
+ *
+ * <p>Why not {@code java.net.http.HttpClient}: a client on the same cores as the service (as {@code
+ * neardup send} is) spent ~4x the CPU per request in it: 200 batches of 100 short texts took
+ * 0.91-0.96 CPU s there and 0.23-0.27 s here, in the same JVM flags (docs/BENCHMARKS.md, the
+ * twelfth session), most of it its asynchronous pipeline per request and its compilation.
+ *
+ * <p>A body is sent with a fixed length (no buffered copy), and so a request with a body is never
+ * sent again by the JDK on a connection the server closed meanwhile: the error is the caller's. The
+ * timeout bounds each wait for the server (the connection, then each read of the answer), not the
+ * whole exchange; it surfaces as an {@link HttpTimeoutException}, as {@code HttpClient}'s does.
+ */
+final class Transport {
+  private final URI base;
+  private final @Nullable String authorization;
+  private final int connectMillis;
+  private final int readMillis;
+
+  /** An answer: its status, its body (empty when it has none), its Retry-After or -1. */
+  record Answer(int status, byte[] body, long retryAfterSeconds) {}
+
+  Transport(
+      URI base, @Nullable String authorization, Duration connectTimeout, Duration readTimeout) {
+    this.base = base;
+    this.authorization = authorization;
+    this.connectMillis = millis(connectTimeout);
+    this.readMillis = millis(readTimeout);
+  }
+
+  private static int millis(Duration d) {
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(1, d.toMillis()));
+  }
+
+  /**
+   * Sends {@code method path} with {@code body} (when not null, as {@code contentType}) and the
+   * optional extra header, and reads the whole answer, so the connection can be used again.
+   */
+  Answer exchange(
+      String method,
+      String path,
+      @Nullable String contentType,
+      byte @Nullable [] body,
+      @Nullable String header,
+      @Nullable String value)
+      throws IOException {
+    HttpURLConnection c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+    try {
+      c.setRequestMethod(method);
+      c.setConnectTimeout(connectMillis);
+      c.setReadTimeout(readMillis);
+      c.setUseCaches(false);
+      c.setInstanceFollowRedirects(false);
+      c.setRequestProperty("Accept", "application/json");
+      if (authorization != null) {
+        c.setRequestProperty("Authorization", authorization);
+      }
+      if (header != null && value != null) {
+        c.setRequestProperty(header, value);
+      }
+      if (body != null) {
+        c.setDoOutput(true);
+        c.setFixedLengthStreamingMode(body.length);
+        if (contentType != null) {
+          c.setRequestProperty("Content-Type", contentType);
+        }
+        try (OutputStream out = c.getOutputStream()) {
+          out.write(body);
+        }
+      }
+      int status = c.getResponseCode();
+      byte[] answer;
+      try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
+        answer = in == null ? new byte[0] : in.readAllBytes();
+      }
+      long retry = -1;
+      String after = c.getHeaderField("Retry-After");
+      if (after != null) {
+        try {
+          retry = Long.parseLong(after.trim());
+        } catch (NumberFormatException e) {
+          retry = -1; // an HTTP date, which the service does not send
+        }
+      }
+      return new Answer(status, answer, retry);
+    } catch (SocketTimeoutException e) {
+      c.disconnect(); // a late answer must not be read as the next request's
+      HttpTimeoutException t =
+          new HttpTimeoutException(
+              method
+                  + " "
+                  + path
+                  + ": no answer within "
+                  + readMillis
+                  + " ms ("
+                  + e.getMessage()
+                  + ")");
+      t.initCause(e);
+      throw t;
+    }
+  }
+}

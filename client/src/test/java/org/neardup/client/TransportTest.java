@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transport against raw sockets on the loopback, for what a running service does not do on
+ * demand: answer with a given status and header, stay silent, or not listen.
+ */
+class TransportTest {
+  private static Transport transport(int port, Duration timeout) {
+    return new Transport(
+        URI.create("http://127.0.0.1:" + port), "Bearer t", Duration.ofSeconds(10), timeout);
+  }
+
+  /**
+   * Two exchanges go over one connection (it is kept open), each answer read whole with its status,
+   * body and Retry-After; the request carries its body, type, token and extra header.
+   */
+  @Test
+  void exchange_twoRequests_oneConnectionAndTheAnswers() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      AtomicInteger accepted = new AtomicInteger();
+      List<String> requests = new ArrayList<>();
+      Thread t =
+          new Thread(
+              () -> {
+                try (Socket s = server.accept()) {
+                  accepted.incrementAndGet();
+                  BufferedReader in =
+                      new BufferedReader(
+                          new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+                  OutputStream out = s.getOutputStream();
+                  String[] answers = {
+                    "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 7\r\nContent-Length: 16\r\n"
+                        + "\r\n{\"error\":\"busy\"}",
+                    "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
+                  };
+                  for (String answer : answers) {
+                    StringBuilder head = new StringBuilder();
+                    int length = 0;
+                    for (String line; !(line = in.readLine()).isEmpty(); ) {
+                      head.append(line).append('\n');
+                      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+                        length = Integer.parseInt(line.substring(15).trim());
+                      }
+                    }
+                    char[] body = new char[length];
+                    for (int n = 0; n < length; ) {
+                      n += in.read(body, n, length - n);
+                    }
+                    synchronized (requests) {
+                      requests.add(head + new String(body));
+                    }
+                    out.write(answer.getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                  }
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      t.start();
+      Transport transport = transport(server.getLocalPort(), Duration.ofSeconds(30));
+      byte[] body = "{\"id\":\"a\"}\n".getBytes(StandardCharsets.UTF_8);
+      Transport.Answer busy =
+          transport.exchange("POST", "/v1/x/batch", "application/x-ndjson", body, "Seq", "s/0");
+      assertThat(busy.status()).isEqualTo(503);
+      assertThat(busy.retryAfterSeconds()).isEqualTo(7);
+      assertThat(new String(busy.body(), StandardCharsets.UTF_8)).isEqualTo("{\"error\":\"busy\"}");
+      Transport.Answer ok = transport.exchange("GET", "/ready", null, null, null, null);
+      assertThat(ok.status()).isEqualTo(200);
+      assertThat(ok.retryAfterSeconds()).isEqualTo(-1);
+      t.join(30_000);
+      assertThat(accepted.get()).as("connections").isEqualTo(1);
+      assertThat(requests.get(0))
+          .startsWith("POST /v1/x/batch HTTP/1.1\n")
+          .contains("Content-Type: application/x-ndjson\n", "Authorization: Bearer t\n")
+          .contains("Seq: s/0\n", "Content-Length: " + body.length + "\n")
+          .endsWith("\n{\"id\":\"a\"}\n");
+      assertThat(requests.get(1)).startsWith("GET /ready HTTP/1.1\n");
+    }
+  }
+
+  /** A service that accepts and never answers: a timeout, named as HttpClient named it. */
+  @Test
+  void exchange_silentServer_timesOut() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      long t0 = System.nanoTime();
+      assertThatThrownBy(
+              () ->
+                  transport(server.getLocalPort(), Duration.ofMillis(300))
+                      .exchange("GET", "/ready", null, null, null, null))
+          .isInstanceOf(HttpTimeoutException.class)
+          .hasMessageContaining("no answer within 300 ms");
+      assertThat(System.nanoTime() - t0).isLessThan(Duration.ofSeconds(60).toNanos());
+    }
+  }
+
+  /** Nothing listening: the connection is refused (send says "cannot connect" for it). */
+  @Test
+  void exchange_nothingListening_connectException() throws Exception {
+    int port;
+    try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      port = server.getLocalPort();
+    }
+    assertThatThrownBy(
+            () ->
+                transport(port, Duration.ofSeconds(5)).exchange("GET", "/", null, null, null, null))
+        .isInstanceOf(ConnectException.class);
+  }
+}
