@@ -151,26 +151,46 @@ final class FlatJson {
     return null;
   }
 
+  /** Unescaped strings up to this many chars are built in their thread's retained array. */
+  private static final int RETAINED_CHARS = 1 << 20;
+
+  private static final ThreadLocal<char[]> SCRATCH = ThreadLocal.withInitial(() -> new char[1024]);
+
+  /**
+   * The rest of a string that has an escape at {@code pos}, unescaped into this thread's char array
+   * and copied once into the string. A StringBuilder cost about three times the bytes: it starts
+   * with one byte per char, is inflated to two at the first char beyond Latin-1 (every Chinese
+   * text), and its toString copies again; in a 105 MB zh run that was ~300 of the worker's 840 MB
+   * allocated (JFR allocation samples, docs/BENCHMARKS.md, the twelfth session).
+   */
   private @Nullable String escapedString(int start) {
-    StringBuilder b = new StringBuilder(line.length() - start);
-    b.append(line, start, pos);
     int n = line.length();
+    // The unescaped string is never longer than the rest of the line.
+    int most = n - start;
+    char[] out = most <= RETAINED_CHARS ? SCRATCH.get() : new char[most];
+    if (out.length < most) {
+      out = new char[Math.max(most, Math.min(RETAINED_CHARS, out.length * 2))];
+      SCRATCH.set(out);
+    }
+    line.getChars(start, pos, out, 0);
+    int k = pos - start;
     while (pos < n) {
-      // The run up to the next quote, backslash or control character goes in at once (an
-      // arraycopy) rather than char by char: texts escape every line end, and this loop was ~2% of
-      // the 1M realistic dedup's CPU samples.
+      // The run up to the next quote, backslash or control character goes in at once (getChars)
+      // rather than char by char: texts escape every line end, and this loop was ~2% of the 1M
+      // realistic dedup's CPU samples.
       int run = pos;
       char c = 0;
       while (pos < n && (c = line.charAt(pos)) != '"' && c != '\\' && c >= 0x20) {
         pos++;
       }
-      b.append(line, run, pos);
+      line.getChars(run, pos, out, k);
+      k += pos - run;
       if (pos >= n) {
         return null;
       }
       pos++;
       if (c == '"') {
-        return b.toString();
+        return new String(out, 0, k);
       }
       if (c < 0x20) {
         return null;
@@ -183,36 +203,36 @@ final class FlatJson {
         case '"':
         case '\\':
         case '/':
-          b.append(e);
+          out[k++] = e;
           break;
         case 'b':
-          b.append('\b');
+          out[k++] = '\b';
           break;
         case 'f':
-          b.append('\f');
+          out[k++] = '\f';
           break;
         case 'n':
-          b.append('\n');
+          out[k++] = '\n';
           break;
         case 'r':
-          b.append('\r');
+          out[k++] = '\r';
           break;
         case 't':
-          b.append('\t');
+          out[k++] = '\t';
           break;
         case 'u':
           if (pos + 4 > n) {
             return null;
           }
           int v = 0;
-          for (int k = 0; k < 4; k++) {
-            int d = Character.digit(line.charAt(pos++), 16);
-            if (d < 0) {
+          for (int d = 0; d < 4; d++) {
+            int digit = Character.digit(line.charAt(pos++), 16);
+            if (digit < 0) {
               return null;
             }
-            v = v << 4 | d;
+            v = v << 4 | digit;
           }
-          b.append((char) v);
+          out[k++] = (char) v;
           break;
         default:
           return null;

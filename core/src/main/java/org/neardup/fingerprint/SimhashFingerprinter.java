@@ -211,7 +211,7 @@ final class SimhashFingerprinter implements Fingerprinter {
       }
       if (shingle == 1 && !tooShort) {
         // A word the text had before: its IDF is in the term table already, so one probe into
-        // that small table instead of one into the IDF table (8 MB for jieba's, most probes a
+        // that small table instead of one into the IDF table (4 MB for jieba's, most probes a
         // cache miss). Stop words never enter the term table and still go to the IDF table.
         int known = terms.indexOf(h);
         if (known >= 0) {

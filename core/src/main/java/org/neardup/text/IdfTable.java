@@ -25,17 +25,17 @@ import org.neardup.internal.Checks;
  */
 public final class IdfTable {
   /*
-   * Linear probing over a power-of-two table at most half full. Each slot is one long: the high
+   * Linear probing over a power-of-two table at most three quarters full. Each slot is one long: the high
    * 32 bits of the word's hash (a tag; 0 marks an empty slot, so a tag of 0 is stored as 1) and the
    * IDF's float bits, so a lookup costs one cache miss. The slot comes from the low bits of the hash
    * and the tag from the high bits, so two words share an entry only when their hashes agree on
-   * 32 + log2(capacity) bits: for jieba's 270k words, a 2^-51 event per lookup.
+   * 32 + log2(capacity) bits: for jieba's 270k words (2^19 slots), a 2^-50 event per lookup.
    */
   private final long[] slots;
 
   /*
    * Absent words first: bit (tag & FILTER_MASK) of filter is set for the tag of every entry, so a
-   * clear bit answers "not in the table" without the probe (a cache miss into the 8 MB slots for
+   * clear bit answers "not in the table" without the probe (a cache miss into the 4 MB slots for
    * jieba's). 2^21 bits (256 KB, within L2) for jieba's ~272k tags: ~12% of absent words still
    * probe. The tag's bits are independent of the home slot's (the hash's low bits).
    */
@@ -92,7 +92,7 @@ public final class IdfTable {
 
   /** The tag filter of a table with these slots and entries (the first {@code size} hashes). */
   private static long[] filterOf(int slots, long[] hashes, int size) {
-    long[] filter = new long[Math.max(1, Math.min(slots * 2, 1 << FILTER_BITS) >>> 6)];
+    long[] filter = new long[Math.max(1, Math.min(slots * 4, 1 << FILTER_BITS) >>> 6)];
     for (int i = 0; i < size; i++) {
       mark(filter, tag(hashes[i]));
     }
@@ -152,7 +152,7 @@ public final class IdfTable {
     /*
      * The table a Builder makes of the stop words (IDF 0, then -1) followed by this table's
      * entries, without building it again: when the stop words this table lacks leave the
-     * capacity unchanged (jieba's 270k words and ~1,900 stop words: 2^20 slots either way), copy
+     * capacity unchanged (jieba's 270k words and ~1,900 stop words: 2^19 slots either way), copy
      * the slots, mark the stop words it has -1 and add the others at the end of their probe
      * sequences. A lookup then answers as the rebuilt table does: the only difference is the order
      * within a probe sequence, which decides nothing unless two different hashes share both the
@@ -189,8 +189,15 @@ public final class IdfTable {
     return t;
   }
 
-  private static int capacityFor(int size) {
-    return Integer.highestOneBit(Math.max(16, size * 2 - 1)) * 2;
+  /**
+   * The smallest power of two at least 4/3 of {@code size}: at most three quarters full. For
+   * jieba's ~272k words, 2^19 slots (4 MB, 52% full) instead of the 2^20 (8 MB, 26% full) of the
+   * earlier rule "at least twice the size": half the bytes for the probes to miss in, and a probe
+   * sequence still mostly within one cache line (docs/BENCHMARKS.md, the twelfth session).
+   */
+  static int capacityFor(int size) {
+    long wanted = Math.max(16L, ((long) size * 4 + 2) / 3);
+    return (int) Long.highestOneBit(wanted * 2 - 1);
   }
 
   private IdfTable rebuiltWithStopWords(long[] stops) {

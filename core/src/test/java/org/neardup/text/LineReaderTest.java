@@ -109,4 +109,73 @@ class LineReaderTest {
                 b.length))
         .isEqualTo("中文 text");
   }
+
+  private static java.nio.charset.CharsetDecoder strict() {
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+  }
+
+  /** The strict decoder's own answer: the text, or U+FFFF and the offset of the first bad byte. */
+  private static String byDecoder(byte[] b, int off, int len) {
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(b, off, len);
+    try {
+      return strict().decode(in).toString();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      return "\uFFFF" + (in.position() - off);
+    }
+  }
+
+  private static String byLineReader(byte[] b, int off, int len) {
+    try {
+      return LineReader.decode(strict(), b, off, len);
+    } catch (LineReader.InvalidUtf8Exception e) {
+      return "\uFFFF" + e.offset();
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  // decode goes through a reused char array instead of the decoder's own buffer: the answer must
+  // be the strict decoder's in every case, well-formed or not, at any offset in the array.
+  @Test
+  void decode_anyBytes_givesTheStrictDecodersAnswer() {
+    byte[][] pieces = {
+      "a".getBytes(StandardCharsets.UTF_8),
+      "é".getBytes(StandardCharsets.UTF_8),
+      "中".getBytes(StandardCharsets.UTF_8),
+      "\uFFFD".getBytes(StandardCharsets.UTF_8),
+      "😀".getBytes(StandardCharsets.UTF_8),
+      {(byte) 0xE4, (byte) 0xB8}, // a truncated 3-byte sequence
+      {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, // an encoded surrogate
+      {(byte) 0xC0, (byte) 0xAF}, // an overlong '/'
+      {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, // above U+10FFFF
+      {(byte) 0x80},
+      {(byte) 0xFF},
+    };
+    int bad = 0;
+    for (int seed = 0; seed < 20_000; seed++) {
+      SplittableRandom r = new SplittableRandom(seed);
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      int n = r.nextInt(12);
+      for (int i = 0; i < n; i++) {
+        if (r.nextInt(8) == 0) {
+          out.write(r.nextInt(256));
+        } else {
+          // Mostly well-formed pieces, the malformed ones rarer, so both outcomes are common.
+          int k = r.nextInt(4) == 0 ? r.nextInt(pieces.length) : r.nextInt(5);
+          out.writeBytes(pieces[k]);
+        }
+      }
+      byte[] body = out.toByteArray();
+      int off = r.nextInt(3);
+      byte[] b = new byte[off + body.length + r.nextInt(3)];
+      System.arraycopy(body, 0, b, off, body.length);
+      String expected = byDecoder(b, off, body.length);
+      assertThat(byLineReader(b, off, body.length)).as("seed %s", seed).isEqualTo(expected);
+      bad += expected.startsWith("\uFFFF") ? 1 : 0;
+    }
+    assertThat(bad).isBetween(2_000, 18_000); // both outcomes were tested
+  }
 }
