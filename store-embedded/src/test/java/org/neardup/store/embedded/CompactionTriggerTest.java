@@ -8,12 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.neardup.store.Collection;
 import org.neardup.store.Document;
+import org.neardup.store.FingerprintStore;
+import org.neardup.store.StoreConfig;
 import org.neardup.testkit.Texts;
 
 /**
@@ -119,6 +122,20 @@ class CompactionTriggerTest {
       // Read back at open; the floor wins over smaller heads.
       assertThat(s.metrics().get("snapshot_head_bytes").longValue()).isGreaterThan(20_000);
       assertThat(s.metrics().get("log_bytes_due").longValue()).isEqualTo(1L << 30);
+    }
+    // The service's store option.
+    try (FingerprintStore s =
+        new EmbeddedStoreProvider()
+            .open(
+                StoreConfig.of(
+                    Map.of(
+                        "data",
+                        dir.toString(),
+                        "snapshot-bytes",
+                        "1000",
+                        "max-log-bytes",
+                        "5000")))) {
+      assertThat(s.metrics().get("log_bytes_due").longValue()).isEqualTo(5000);
     }
   }
 }
