@@ -514,24 +514,25 @@ public final class EmbeddedStore implements FingerprintStore {
       Path written = dir.resolve(SnapshotFormat.fileName(closedSegment));
       snapshotSegment = closedSegment;
       lastSnapshotBytes = size;
-      lastSnapshotHeads = Files.size(written);
-      if (previous >= 0) {
-        SnapshotFormat.delete(dir, previous);
-      }
-      for (long n = previous + 1; n <= closedSegment; n++) {
-        Files2.deleteIfExists(dir.resolve(LogFormat.fileName(n)));
-      }
       try {
-        // The new snapshot is durable: no open will read the files it does not list. A generation
-        // reading one keeps its handle (the disk comes back when the generation is replaced).
-        SnapshotFormat.deleteSketchesBut(dir, listed);
-      } catch (IOException e) {
-        LOG.log(Level.WARNING, "cannot delete an unlisted sketch file; the next open will", e);
-      }
-      compactions.incrementAndGet();
-      try {
+        lastSnapshotHeads = Files.size(written);
+        if (previous >= 0) {
+          SnapshotFormat.delete(dir, previous);
+        }
+        for (long n = previous + 1; n <= closedSegment; n++) {
+          Files2.deleteIfExists(dir.resolve(LogFormat.fileName(n)));
+        }
+        try {
+          // The new snapshot is durable: no open will read the files it does not list. A
+          // generation reading one keeps its handle (the disk comes back when it is replaced).
+          SnapshotFormat.deleteSketchesBut(dir, listed);
+        } catch (IOException e) {
+          LOG.log(Level.WARNING, "cannot delete an unlisted sketch file; the next open will", e);
+        }
+        compactions.incrementAndGet();
         rebuildFrom(written, cut, now);
       } catch (IOException | RuntimeException e) {
+        // A rebuild left pending would queue every later change for ever.
         for (EmbeddedCollection c : cut.values()) {
           c.abortRebuild();
         }
