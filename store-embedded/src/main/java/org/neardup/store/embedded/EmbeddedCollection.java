@@ -3,6 +3,7 @@ package org.neardup.store.embedded;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -611,14 +612,20 @@ final class EmbeddedCollection implements Collection {
   }
 
   /**
-   * Starts a rebuild at the cut if enough of the generation is dead (or any is, when forced);
-   * caller holds the write lock.
+   * Starts a rebuild at the cut if enough of the generation is dead (or any is, when forced), or if
+   * its scratch sketch file has reached {@code scratchBytes}; caller holds the write lock.
+   *
+   * <p>The scratch file holds the sketch of every document stored since the generation began (since
+   * the open or the last rebuild), and a compaction copies them into its snapshot too: a service
+   * that ran long without removals held its sketches twice on disk. A rebuild reads the new
+   * snapshot's heads, leaves every sketch in the snapshot's files, and drops the scratch file.
    */
-  boolean beginRebuild(boolean force, int minDead) {
+  boolean beginRebuild(boolean force, int minDead, long scratchBytes) {
     assert lock.isWriteLockedByCurrentThread();
     int live = gen.docs.live();
     int dead = gen.docs.slots() - live;
-    if (dead == 0 || (!force && (dead < minDead || dead < live))) {
+    boolean scratch = live > 0 && gen.sketchFileBytes() >= scratchBytes;
+    if (!scratch && (dead == 0 || (!force && (dead < minDead || dead < live)))) {
       return false;
     }
     rebuild =
@@ -659,12 +666,52 @@ final class EmbeddedCollection implements Collection {
     }
   }
 
-  /** Feeds one snapshot document to the rebuild; called by the compacting thread only. */
-  void rebuildRestore(byte[] body, int length, long now) {
+  /**
+   * Readies the rebuild for the documents of the snapshot the compaction just wrote: their sketch
+   * entries stay in that snapshot's {@code sketchFiles} (null: the documents come whole, for
+   * sketches on the heap). Called by the compacting thread only.
+   */
+  void rebuildBeginSnapshot(@Nullable List<Path> sketchFiles) {
     Rebuild r = rebuild; // written under the write lock by the same compacting thread
     if (r != null) {
-      r.restorer.restore(body, length, now);
+      if (sketchFiles != null) {
+        r.restorer.takeSketchesFrom(sketchFiles);
+      }
+      r.restorer.beginSnapshot();
     }
+  }
+
+  /**
+   * Feeds one document of the new snapshot to the rebuild (its head and its entry's place, or its
+   * whole body when {@code entryOffset} is -1); the gathered documents go into the new generation
+   * whenever they reach {@code batchBytes}, so the rebuild's batch is bounded in bytes whatever the
+   * number of documents. Called by the compacting thread only.
+   */
+  void rebuildRestore(
+      byte[] body, int length, long now, long entryOffset, int entryLength, long batchBytes) {
+    Rebuild r = rebuild; // written under the write lock by the same compacting thread
+    if (r != null && r.restorer.restore(body, length, now, entryOffset, entryLength)) {
+      r.gathered += length;
+      r.peak = Math.max(r.peak, r.gathered);
+      if (r.gathered >= batchBytes) {
+        r.restorer.flush();
+        r.gathered = 0;
+      }
+    }
+  }
+
+  /** Ends {@link #rebuildBeginSnapshot}: every snapshot document has been fed. */
+  void rebuildEndSnapshot() {
+    Rebuild r = rebuild;
+    if (r != null) {
+      r.restorer.endSnapshot();
+    }
+  }
+
+  /** The most record bytes the rebuild gathered before giving them to the new generation. */
+  long rebuildPeakBytes() {
+    Rebuild r = rebuild;
+    return r == null ? 0 : r.peak;
   }
 
   void abortRebuild() {
@@ -737,6 +784,8 @@ final class EmbeddedCollection implements Collection {
     final Restorer restorer;
     final long cut;
     List<Object> pending = new ArrayList<>();
+    long gathered; // record bytes restored since the restorer's last flush
+    long peak;
 
     Rebuild(Restorer restorer, long cut) {
       this.restorer = restorer;

@@ -49,10 +49,11 @@ import org.neardup.store.FingerprintStore;
  *
  * <p>Maintenance (a background thread unless {@link Builder#background(boolean) turned off}, else
  * {@link #maintain()}): every second, expired documents are removed; when the log has grown as
- * large as the last snapshot (and at least {@link Builder#snapshotBytes}), or a collection holds
- * more removed documents than live ones, a compaction writes a new snapshot from the old one and
- * the log, deletes them, and rebuilds those collections' memory without their removed documents
- * while they keep serving.
+ * large as the last snapshot's heads (its first file, what every compaction rewrites; at least
+ * {@link Builder#snapshotBytes}, at most {@link Builder#maxLogBytes}), or a collection holds more
+ * removed documents than live ones, a compaction writes a new snapshot from the old one and the
+ * log, deletes them, and rebuilds those collections' memory without their removed documents while
+ * they keep serving.
  */
 public final class EmbeddedStore implements FingerprintStore {
   /*
@@ -69,6 +70,8 @@ public final class EmbeddedStore implements FingerprintStore {
   private final FsyncPolicy fsync;
   private final Duration fsyncInterval;
   private final long snapshotBytes;
+  private final long maxLogBytes;
+  private final long rebuildBatchBytes;
   private final long snapshotBytesPerSecond;
   // The snapshot a background compaction is writing, paced; close() tells it to hurry.
   private volatile SnapshotFormat.@Nullable Writer pacedWriter;
@@ -89,6 +92,10 @@ public final class EmbeddedStore implements FingerprintStore {
   // Written under compactionLock (or while opening); read by maintenance and metrics.
   private volatile long snapshotSegment = -1;
   private volatile long lastSnapshotBytes;
+  // The last snapshot's first file (heads): what the next compaction writes again whatever else.
+  private volatile long lastSnapshotHeads;
+  // The most record bytes the last rebuild gathered before restoring them.
+  private volatile long lastRebuildBatchBytes;
   // What the last compaction wrote: its snapshot file and its own sketch file (not the kept ones).
   private volatile long lastSnapshotWritten;
   private volatile long replayedBytes;
@@ -112,6 +119,8 @@ public final class EmbeddedStore implements FingerprintStore {
     this.fsync = b.fsync;
     this.fsyncInterval = b.fsyncInterval;
     this.snapshotBytes = b.snapshotBytes;
+    this.maxLogBytes = b.maxLogBytes;
+    this.rebuildBatchBytes = b.rebuildBatchBytes;
     this.snapshotBytesPerSecond = b.snapshotBytesPerSecond;
     this.minDeadForRebuild = b.minDeadForRebuild;
     this.snapshotOnClose = b.snapshotOnClose;
@@ -208,6 +217,8 @@ public final class EmbeddedStore implements FingerprintStore {
     nextCollectionNumber = l.nextCollectionNumber();
     snapshotSegment = l.snapshotSegment();
     lastSnapshotBytes = l.lastSnapshotBytes();
+    Path heads = dir.resolve(SnapshotFormat.fileName(snapshotSegment));
+    lastSnapshotHeads = snapshotSegment >= 0 && Files.exists(heads) ? Files.size(heads) : 0;
     replayedBytes = l.replayedBytes();
     truncatedBytes = l.truncatedBytes();
     log = Log.create(dir, l.lastSegment() + 1, fsync, fsyncInterval);
@@ -359,7 +370,7 @@ public final class EmbeddedStore implements FingerprintStore {
     if (closed || !log.isHealthy()) {
       return false;
     }
-    if (logBytesSinceSnapshot() >= Math.max(snapshotBytes, lastSnapshotBytes)) {
+    if (logBytesSinceSnapshot() >= logBytesDue()) {
       return true;
     }
     for (EmbeddedCollection c : byName.values()) {
@@ -369,6 +380,24 @@ public final class EmbeddedStore implements FingerprintStore {
       }
     }
     return false;
+  }
+
+  /**
+   * The log bytes that call for a compaction: the last snapshot's heads, within [{@link
+   * Builder#snapshotBytes}, {@link Builder#maxLogBytes}].
+   */
+  long logBytesDue() {
+    return Math.max(snapshotBytes, Math.min(maxLogBytes, lastSnapshotHeads));
+  }
+
+  /**
+   * The scratch sketch bytes at which a compaction rebuilds a collection even without removed
+   * documents: half the last snapshot's sketches (at least {@link Builder#snapshotBytes}), so that
+   * the directory holds the live sketches at most about 1.5 times (snapshot and scratch file) plus
+   * the log, instead of twice and growing until a restart.
+   */
+  private long scratchBytesForRebuild() {
+    return Math.max(snapshotBytes, (lastSnapshotBytes - lastSnapshotHeads) / 2);
   }
 
   /** Writes a snapshot now and rebuilds every collection that holds removed documents. */
@@ -410,7 +439,8 @@ public final class EmbeddedStore implements FingerprintStore {
           for (EmbeddedCollection c : cut.values()) {
             entries.add(c.entry());
             if (allowRebuild
-                && c.beginRebuild(forceRebuild, forceRebuild ? 1 : minDeadForRebuild)) {
+                && c.beginRebuild(
+                    forceRebuild, forceRebuild ? 1 : minDeadForRebuild, scratchBytesForRebuild())) {
               rebuilds.incrementAndGet();
             }
           }
@@ -481,31 +511,93 @@ public final class EmbeddedStore implements FingerprintStore {
       } finally {
         pacedWriter = null;
       }
+      Path written = dir.resolve(SnapshotFormat.fileName(closedSegment));
       snapshotSegment = closedSegment;
       lastSnapshotBytes = size;
-      if (previous >= 0) {
-        SnapshotFormat.delete(dir, previous);
-      }
-      for (long n = previous + 1; n <= closedSegment; n++) {
-        Files2.deleteIfExists(dir.resolve(LogFormat.fileName(n)));
-      }
-      for (EmbeddedCollection c : cut.values()) {
-        if (c.isRebuilding()) {
-          c.finishRebuild();
-        }
-      }
       try {
-        // The new snapshot is durable: no open will read the files it does not list. A generation
-        // reading one keeps its handle (the disk comes back when the generation is replaced).
-        SnapshotFormat.deleteSketchesBut(dir, listed);
-      } catch (IOException e) {
-        LOG.log(Level.WARNING, "cannot delete an unlisted sketch file; the next open will", e);
+        lastSnapshotHeads = Files.size(written);
+        if (previous >= 0) {
+          SnapshotFormat.delete(dir, previous);
+        }
+        for (long n = previous + 1; n <= closedSegment; n++) {
+          Files2.deleteIfExists(dir.resolve(LogFormat.fileName(n)));
+        }
+        try {
+          // The new snapshot is durable: no open will read the files it does not list. A
+          // generation reading one keeps its handle (the disk comes back when it is replaced).
+          SnapshotFormat.deleteSketchesBut(dir, listed);
+        } catch (IOException e) {
+          LOG.log(Level.WARNING, "cannot delete an unlisted sketch file; the next open will", e);
+        }
+        compactions.incrementAndGet();
+        rebuildFrom(written, cut, now);
+      } catch (IOException | RuntimeException e) {
+        // A rebuild left pending would queue every later change for ever.
+        for (EmbeddedCollection c : cut.values()) {
+          c.abortRebuild();
+        }
+        throw e;
+      } finally {
+        lastCompactionMillis = (System.nanoTime() - t0) / 1_000_000;
       }
-      compactions.incrementAndGet();
-      lastCompactionMillis = (System.nanoTime() - t0) / 1_000_000;
     } finally {
       compactionLock.unlock();
     }
+  }
+
+  /**
+   * Fills the new generation of every collection being rebuilt from {@code snapshot}, the one this
+   * compaction just wrote and made durable, as an open does: the heads are read in file order (one
+   * stream through a 1 MiB buffer) and each sketch entry stays where the snapshot put it, in its
+   * kept or own sketch file, unread; the new generation's sketch file starts from those files. With
+   * sketches on the heap, the documents come whole (each entry read in file order). The restore
+   * batches are bounded in bytes ({@link Builder#rebuildBatchBytes}), not in documents: before, the
+   * rebuild took the whole bodies the copy read, and a batch of up to 4M news articles' sketches
+   * (~6 GB) did not fit a 3 GB heap at 1M documents. Then the changes made since the cut are
+   * applied and each new generation is swapped in.
+   */
+  private void rebuildFrom(Path snapshot, Map<Integer, EmbeddedCollection> cut, long now)
+      throws IOException {
+    List<EmbeddedCollection> rebuilding = new ArrayList<>();
+    for (EmbeddedCollection c : cut.values()) {
+      if (c.isRebuilding()) {
+        rebuilding.add(c);
+      }
+    }
+    if (rebuilding.isEmpty()) {
+      return;
+    }
+    boolean apart = sketchFiles != null;
+    Files2.reading(snapshot);
+    try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(snapshot, apart)) {
+      List<Path> sketches = r.sketchFiles();
+      for (EmbeddedCollection c : rebuilding) {
+        c.rebuildBeginSnapshot(apart && !sketches.isEmpty() ? sketches : null);
+      }
+      while (r.next()) {
+        byte[] body = r.body();
+        EmbeddedCollection c = cut.get(Bytes.getInt(body, LogFormat.COLLECTION));
+        if (c == null) {
+          continue;
+        }
+        try {
+          c.rebuildRestore(
+              body, r.length(), now, r.entryOffset(), r.entryLength(), rebuildBatchBytes);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+          throw new CorruptStoreException(
+              snapshot, "a document does not decode: " + e.getMessage());
+        }
+      }
+      for (EmbeddedCollection c : rebuilding) {
+        c.rebuildEndSnapshot();
+      }
+    }
+    long peak = 0;
+    for (EmbeddedCollection c : rebuilding) {
+      peak = Math.max(peak, c.rebuildPeakBytes());
+      c.finishRebuild();
+    }
+    lastRebuildBatchBytes = peak;
   }
 
   /**
@@ -569,6 +661,9 @@ public final class EmbeddedStore implements FingerprintStore {
     m.put("log_fsync_seconds_total", log.syncNanos.sum() / 1e9);
     m.put("log_bytes_since_snapshot", logBytesSinceSnapshot());
     m.put("snapshot_bytes", lastSnapshotBytes);
+    m.put("snapshot_head_bytes", lastSnapshotHeads);
+    m.put("log_bytes_due", logBytesDue());
+    m.put("last_rebuild_batch_bytes", lastRebuildBatchBytes);
     m.put("last_snapshot_bytes_written", lastSnapshotWritten);
     m.put("compactions_total", compactions.get());
     m.put("rebuilds_total", rebuilds.get());
@@ -671,6 +766,8 @@ public final class EmbeddedStore implements FingerprintStore {
     private boolean background = true;
     private Duration maintenanceInterval = Duration.ofSeconds(1);
     private long snapshotBytes = 64L << 20;
+    private long maxLogBytes = 1L << 30;
+    private long rebuildBatchBytes = 64L << 20;
     private long snapshotBytesPerSecond = 64L << 20;
     private int minDeadForRebuild = 1 << 16;
     private boolean snapshotOnClose = true;
@@ -720,14 +817,52 @@ public final class EmbeddedStore implements FingerprintStore {
 
     /**
      * The log size that calls for a compaction at the least; 64 MiB by default. A compaction also
-     * waits for the log to grow as large as the last snapshot, so its cost stays proportional to
-     * the writes.
+     * waits for the log to grow as large as the last snapshot's heads (its first file, ~124 bytes
+     * per news article), which every compaction writes again, so that its cost stays proportional
+     * to the writes; see {@link #maxLogBytes}.
      */
     public Builder snapshotBytes(long bytes) {
       if (bytes < 0) {
         throw new IllegalArgumentException("snapshot bytes must be >= 0, got " + bytes);
       }
       this.snapshotBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The log size that calls for a compaction at the most, whatever the snapshot's size; 1 GiB by
+     * default (at least {@link #snapshotBytes} is always waited for).
+     *
+     * <p>Why the heads and this cap, not the whole snapshot: since format 4 a compaction writes the
+     * heads again, the sketches the log brought and the live entries of the sketch files it folds,
+     * and keeps the others where they are. Compared with the whole snapshot (kept sketch files
+     * included), a 10M news directory let its log grow to ~17.8 GB before compacting: the disk
+     * doubled, and an open would replay all of it. Compared with the heads (H), each compaction
+     * writes about H + L for a log of L >= H, at most twice the log's bytes plus the folds, and the
+     * disk holds the snapshot S, the log and, while it runs, the new heads and the log's sketches:
+     * S + 2L + H, at most S + 3H (1.2 S for news articles, whose heads are 7% of S). Beyond 1 GiB
+     * of heads (~8M news articles) the cap keeps what an open replays, and the disk, bounded, for a
+     * write amplification of 1 + H / cap per log byte (7 at 50M news articles, 6.2 GB of heads).
+     */
+    public Builder maxLogBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("max log bytes must be >= 1, got " + bytes);
+      }
+      this.maxLogBytes = bytes;
+      return this;
+    }
+
+    /**
+     * The record bytes a rebuild gathers before restoring them into the new generation; 64 MiB by
+     * default. Bounds the rebuild's batch memory (heads, or whole records with sketches on the
+     * heap) whatever the number of documents; each batch becomes one segment of the new
+     * generation's fingerprint index, which merges them in the background.
+     */
+    Builder rebuildBatchBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("rebuild batch bytes must be >= 1, got " + bytes);
+      }
+      this.rebuildBatchBytes = bytes;
       return this;
     }
 

@@ -29,6 +29,7 @@ public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
         "fsync",
         "fsync-interval",
         "snapshot-bytes",
+        "max-log-bytes",
         "snapshot-bytes-per-second",
         "maintenance-interval",
         "sketches");
@@ -43,6 +44,10 @@ public final class EmbeddedStoreProvider implements FingerprintStore.Provider {
     String bytes = config.get("snapshot-bytes");
     if (bytes != null) {
       b.snapshotBytes(number("snapshot-bytes", bytes));
+    }
+    String cap = config.get("max-log-bytes");
+    if (cap != null) {
+      b.maxLogBytes(number("max-log-bytes", cap));
     }
     String rate = config.get("snapshot-bytes-per-second");
     if (rate != null) {

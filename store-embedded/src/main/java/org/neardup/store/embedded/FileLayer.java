@@ -39,6 +39,12 @@ abstract class FileLayer {
 
   abstract boolean deleteIfExists(Path file) throws IOException;
 
+  /**
+   * Called before the store reads back a file it has just made durable, for another purpose than
+   * opening (a rebuild reads the snapshot its compaction wrote); a test layer may fail it there.
+   */
+  void reading(Path file) throws IOException {}
+
   private static final class Real extends FileLayer {
     @Override
     FileChannel open(Path file, OpenOption... options) throws IOException {

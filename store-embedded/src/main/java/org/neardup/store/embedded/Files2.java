@@ -35,4 +35,9 @@ final class Files2 {
   static boolean deleteIfExists(Path file) throws IOException {
     return FileLayer.current().deleteIfExists(file);
   }
+
+  /** Before reading back a file the store made durable, other than at open ({@link FileLayer}). */
+  static void reading(Path file) throws IOException {
+    FileLayer.current().reading(file);
+  }
 }

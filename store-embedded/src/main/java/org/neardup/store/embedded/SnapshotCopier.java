@@ -14,8 +14,8 @@ import org.neardup.store.CorruptStoreException;
  * <p>A record of the previous snapshot comes as its head and the place of its sketch entry there
  * ({@link SnapshotFormat.Reader} apart): the new snapshot refers to the entry where it is when its
  * file is kept (the entry is neither read nor written), and the entry is read and written anew when
- * its file is folded ({@link SketchPolicy}) or its collection is being rebuilt (the new generation
- * restores whole bodies).
+ * its file is folded ({@link SketchPolicy}). A rebuild reads the snapshot once it is written, not
+ * these records ({@link EmbeddedStore}).
  */
 final class SnapshotCopier {
   static final int CHUNK = 256;
@@ -95,9 +95,9 @@ final class SnapshotCopier {
         for (int i = from; i < to; i++) {
           if (clusters[i - from] >= 0) {
             if (entryAt[i] < 0) {
-              write(c, bodies[i], lengths[i], clusters[i - from]);
+              write(bodies[i], lengths[i], clusters[i - from]);
             } else {
-              writeHead(c, bodies[i], lengths[i], entryAt[i], entryLength[i], clusters[i - from]);
+              writeHead(bodies[i], lengths[i], entryAt[i], entryLength[i], clusters[i - from]);
             }
           }
         }
@@ -107,8 +107,7 @@ final class SnapshotCopier {
     n = 0;
   }
 
-  private void write(EmbeddedCollection c, byte[] body, int length, long cluster)
-      throws IOException {
+  private void write(byte[] body, int length, long cluster) throws IOException {
     Bytes.putLong(body, LogFormat.CLUSTER, cluster);
     int kept;
     try {
@@ -118,11 +117,9 @@ final class SnapshotCopier {
           w.path(), "an insert record does not decode: " + e.getMessage());
     }
     w.document(body, 0, kept);
-    c.rebuildRestore(body, kept, now);
   }
 
-  private void writeHead(
-      EmbeddedCollection c, byte[] head, int length, long at, int entry, long cluster)
+  private void writeHead(byte[] head, int length, long at, int entry, long cluster)
       throws IOException {
     SnapshotFormat.Reader r = old;
     if (r == null) {
@@ -135,13 +132,8 @@ final class SnapshotCopier {
     try {
       if (to >= 0) {
         w.reference(head, length, to, entry);
-      }
-      if (to < 0 || c.isRebuilding()) {
-        int whole = r.whole(head, length, at, entry);
-        if (to < 0) {
-          w.document(head, 0, whole);
-        }
-        c.rebuildRestore(head, whole, now);
+      } else {
+        w.document(head, 0, r.whole(head, length, at, entry));
       }
     } catch (IllegalArgumentException e) {
       throw new CorruptStoreException(

@@ -177,17 +177,27 @@ class SketchReuseTest {
       maybeFail("delete", file);
       return REAL.deleteIfExists(file);
     }
+
+    @Override
+    void reading(Path file) throws IOException {
+      maybeFail("read", file);
+    }
   }
 
   /**
    * A compaction that fails at each of its steps (writing its sketch file, renaming it, renaming
-   * its snapshot, deleting what it replaces) leaves a directory that opens with every acknowledged
-   * document, and no sketch file that its snapshot does not list.
+   * its snapshot, deleting what it replaces, reading the new snapshot back for a rebuild) leaves a
+   * directory that opens with every acknowledged document, and no sketch file that its snapshot
+   * does not list; a rebuild that failed leaves the old generation serving, and the next one runs.
    */
   @Test
   void compactionFailingAtEachStep_losesNothingAcknowledged() throws IOException {
     String[][] steps = {
-      {"open", ".ndsketch.tmp"}, {"move", ".ndsketch"}, {"move", ".ndsnap"}, {"delete", ".ndsketch"}
+      {"open", ".ndsketch.tmp"},
+      {"move", ".ndsketch"},
+      {"move", ".ndsnap"},
+      {"delete", ".ndsketch"},
+      {"read", ".ndsnap"}
     };
     SplittableRandom r = new SplittableRandom(7);
     for (String[] step : steps) {
@@ -208,6 +218,20 @@ class SketchReuseTest {
           }
           if (round < 2) {
             s.compactNow();
+          } else if (step[0].equals("read")) {
+            // After the snapshot is durable, before the rebuild: it is given up, the old
+            // generation (with its removed documents) goes on serving.
+            FileLayer.install(new FailingLayer(step[0], step[1], 1));
+            assertThatThrownBy(s::checkpoint).hasMessageContaining("injected");
+            FileLayer.install(null);
+            for (String id : ids) {
+              assertThat(c.get(id)).as("%s after a failed rebuild", id).isPresent();
+            }
+            c.checkAndInsert(new Document("after", c.analyzer().analyze(Texts.text(r, 20))));
+            ids.add("after");
+            long rebuilds = s.metrics().get("rebuilds_total").longValue();
+            s.checkpoint(); // the removed documents are still there to rebuild without
+            assertThat(s.metrics().get("rebuilds_total").longValue()).isEqualTo(rebuilds + 1);
           } else if (step[0].equals("delete")) {
             // After the snapshot is durable: the compaction goes on, the open deletes the file.
             FileLayer.install(new FailingLayer(step[0], step[1], 1));
