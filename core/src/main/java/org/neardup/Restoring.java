@@ -3,6 +3,7 @@ package org.neardup;
 
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
+import org.neardup.internal.TaskThread;
 import org.neardup.verify.BandIndex;
 
 /**
@@ -126,17 +127,15 @@ final class Restoring {
   static final long PARALLEL_AT = 1 << 20;
 
   /** Files a batch's band keys ({@link BandIndex#addAll}), on a thread of its own if started. */
-  private static final class BandFiler extends Thread {
+  private static final class BandFiler extends TaskThread {
     private final BandIndex bands;
     private final RestoreBatch batch;
     private final int bandCount;
     private final int first;
     private final int n;
-    private volatile @Nullable Throwable failure;
 
     BandFiler(BandIndex bands, RestoreBatch batch, int bandCount, int first, int n) {
       super("neardup-restore-bands");
-      setDaemon(true);
       this.bands = bands;
       this.batch = batch;
       this.bandCount = bandCount;
@@ -145,39 +144,8 @@ final class Restoring {
     }
 
     @Override
-    public void run() {
-      try {
-        bands.addAll(batch.bandKeys, 0, bandCount, first, n);
-      } catch (RuntimeException | Error e) {
-        failure = e;
-      }
-    }
-
-    /** Waits for the filing (if started) and rethrows what it threw. */
-    void finish() {
-      awaitQuietly();
-      Throwable f = failure;
-      if (f instanceof RuntimeException) {
-        throw (RuntimeException) f;
-      }
-      if (f instanceof Error) {
-        throw (Error) f;
-      }
-    }
-
-    /** Waits for the filing (if started), keeping what it threw. */
-    void awaitQuietly() {
-      boolean interrupted = false;
-      while (isAlive()) {
-        try {
-          join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
+    protected void work() {
+      bands.addAll(batch.bandKeys, 0, bandCount, first, n);
     }
   }
 }

@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.TaskThread;
 
 /**
  * An immutable, sorted part of a {@link BlockPermutedIndex}: every entry once per table, plus
@@ -311,19 +312,17 @@ final class Segment {
    * the fingerprints. Its writes to records and dirs are seen by the builder after {@link #finish}
    * (Thread.join).
    */
-  private static final class TableBuilder extends Thread {
+  private static final class TableBuilder extends TaskThread {
     private final RecordLayout layout;
     private final long[] fps;
     private final int from;
     private final int to;
     private final TableRecords[] records;
     private final int[][] dirs;
-    private volatile @Nullable Throwable failure;
 
     TableBuilder(
         RecordLayout layout, long[] fps, int from, int to, TableRecords[] records, int[][] dirs) {
       super("neardup-segment-build");
-      setDaemon(true);
       this.layout = layout;
       this.fps = fps;
       this.from = from;
@@ -333,35 +332,9 @@ final class Segment {
     }
 
     @Override
-    public void run() {
-      try {
-        int n = fps.length;
-        buildTables(layout, fps, from, to, records, dirs, new long[n], new long[n]);
-      } catch (RuntimeException | Error e) {
-        failure = e;
-      }
-    }
-
-    /** Waits for the tables and rethrows what building them threw. */
-    void finish() {
-      boolean interrupted = false;
-      while (isAlive()) {
-        try {
-          join();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      Throwable f = failure;
-      if (f instanceof RuntimeException) {
-        throw (RuntimeException) f;
-      }
-      if (f instanceof Error) {
-        throw (Error) f;
-      }
+    protected void work() {
+      int n = fps.length;
+      buildTables(layout, fps, from, to, records, dirs, new long[n], new long[n]);
     }
   }
 

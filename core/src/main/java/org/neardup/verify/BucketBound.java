@@ -66,7 +66,8 @@ public final class BucketBound {
 
   /**
    * Whether {@code ShingleSketch.jaccardAtLeast(a, b, threshold)} may reach the threshold, given
-   * the two sketches' counts from {@link #counts}. False only when it cannot.
+   * the two sketches' counts from {@link #counts}. False only when it cannot. Builds the
+   * threshold's {@link ShingleSketch.Needs} on every call: a caller testing many pairs passes one.
    */
   public static boolean mayReach(
       ShingleSketch a,
@@ -76,17 +77,7 @@ public final class BucketBound {
       long[] bc,
       int bOff,
       double threshold) {
-    if (threshold <= 0) {
-      return true;
-    }
-    if (a.mode() != b.mode() || a.mode() == ShingleSketch.Mode.NONE) {
-      return false; // jaccardAtLeast answers 0
-    }
-    int need =
-        a.complete() && b.complete()
-            ? ShingleSketch.completeNeed(a.size() + b.size(), threshold)
-            : ShingleSketch.bottomNeed(Math.min(a.size(), b.size()), threshold);
-    return sharedAtMost(ac, aOff, bc, bOff) >= need;
+    return mayReach(a, ac, aOff, b, bc, bOff, new ShingleSketch.Needs(threshold));
   }
 
   /**
