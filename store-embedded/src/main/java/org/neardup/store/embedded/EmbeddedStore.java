@@ -217,8 +217,7 @@ public final class EmbeddedStore implements FingerprintStore {
     nextCollectionNumber = l.nextCollectionNumber();
     snapshotSegment = l.snapshotSegment();
     lastSnapshotBytes = l.lastSnapshotBytes();
-    Path heads = dir.resolve(SnapshotFormat.fileName(snapshotSegment));
-    lastSnapshotHeads = snapshotSegment >= 0 && Files.exists(heads) ? Files.size(heads) : 0;
+    lastSnapshotHeads = l.lastSnapshotHeads();
     replayedBytes = l.replayedBytes();
     truncatedBytes = l.truncatedBytes();
     log = Log.create(dir, l.lastSegment() + 1, fsync, fsyncInterval);

@@ -50,6 +50,7 @@ final class StoreLoader {
   private long snapshotSegment = -1;
   private List<Path> listedSketches = List.of(); // the sketch files the loaded snapshot lists
   private long lastSnapshotBytes;
+  private long lastSnapshotHeads; // its first file's bytes, part of lastSnapshotBytes
   private long replayedBytes;
   private long truncatedBytes;
   private long lastSegment = -1;
@@ -76,8 +77,14 @@ final class StoreLoader {
     return snapshotSegment;
   }
 
+  /** The loaded snapshot's bytes: its heads and the sketch files it lists; 0 without one. */
   long lastSnapshotBytes() {
     return lastSnapshotBytes;
+  }
+
+  /** The loaded snapshot's first file (heads) in bytes; 0 without one. */
+  long lastSnapshotHeads() {
+    return lastSnapshotHeads;
   }
 
   /** Log bytes replayed after the snapshot. */
@@ -124,7 +131,8 @@ final class StoreLoader {
       Path snap = snapshots.lastEntry().getValue();
       loadSnapshot(snap, now, pending, restorers);
       snapshotSegment = snapshots.lastKey();
-      lastSnapshotBytes = Files.size(snap);
+      lastSnapshotHeads = Files.size(snap);
+      lastSnapshotBytes = lastSnapshotHeads;
       for (Path f : listedSketches) {
         lastSnapshotBytes += Files.size(f);
       }
