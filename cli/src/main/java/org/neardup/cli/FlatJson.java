@@ -3,6 +3,7 @@ package org.neardup.cli;
 
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.ScratchChars;
 
 /**
  * Reads the commonest JSONL record without Jackson: one flat object whose id (a string needing no
@@ -151,27 +152,19 @@ final class FlatJson {
     return null;
   }
 
-  /** Unescaped strings up to this many chars are built in their thread's retained array. */
-  private static final int RETAINED_CHARS = 1 << 20;
-
-  private static final ThreadLocal<char[]> SCRATCH = ThreadLocal.withInitial(() -> new char[1024]);
-
   /**
    * The rest of a string that has an escape at {@code pos}, unescaped into this thread's char array
-   * and copied once into the string. A StringBuilder cost about three times the bytes: it starts
-   * with one byte per char, is inflated to two at the first char beyond Latin-1 (every Chinese
-   * text), and its toString copies again; in a 105 MB zh run that was ~300 of the worker's 840 MB
-   * allocated (JFR allocation samples, docs/BENCHMARKS.md, the twelfth session).
+   * ({@link ScratchChars}) and copied once into the string. A StringBuilder cost about three times
+   * the bytes: it starts with one byte per char, is inflated to two at the first char beyond
+   * Latin-1 (every Chinese text), and its toString copies again; in a 105 MB zh run that was ~300
+   * of the worker's 840 MB allocated (JFR allocation samples, docs/BENCHMARKS.md, the twelfth
+   * session).
    */
   private @Nullable String escapedString(int start) {
     int n = line.length();
     // The unescaped string is never longer than the rest of the line.
     int most = n - start;
-    char[] out = most <= RETAINED_CHARS ? SCRATCH.get() : new char[most];
-    if (out.length < most) {
-      out = new char[Math.max(most, Math.min(RETAINED_CHARS, out.length * 2))];
-      SCRATCH.set(out);
-    }
+    char[] out = ScratchChars.atLeast(most);
     line.getChars(start, pos, out, 0);
     int k = pos - start;
     while (pos < n) {

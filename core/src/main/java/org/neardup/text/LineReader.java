@@ -12,6 +12,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.neardup.internal.ScratchChars;
 
 /**
  * Reads '\n'-terminated lines as raw bytes with a size limit, and decodes them as strict UTF-8, as
@@ -20,11 +21,6 @@ import java.util.Arrays;
  * skipped to its end without being held in memory (only its length is kept). Not thread-safe.
  */
 public final class LineReader {
-  /** Chars of a decoded line up to this many stay with their thread ({@link #decode}). */
-  private static final int RETAINED_CHARS = 1 << 20;
-
-  private static final ThreadLocal<char[]> SCRATCH = ThreadLocal.withInitial(() -> new char[1024]);
-
   private final InputStream in;
   private final int maxBytes;
   private final byte[] buf = new byte[1 << 16];
@@ -159,18 +155,14 @@ public final class LineReader {
    */
   public static String decode(CharsetDecoder decoder, byte[] bytes, int off, int len)
       throws CharacterCodingException {
-    if (decoder.charset() == StandardCharsets.UTF_8 && len <= RETAINED_CHARS) {
+    if (decoder.charset() == StandardCharsets.UTF_8 && len <= ScratchChars.RETAINED) {
       /*
        * Into this thread's char array, then one copy into the string: decoder.decode(ByteBuffer)
        * allocates a char buffer of one char per byte (three times too large for Chinese) before
        * that copy, and the String constructor on bytes allocates two bytes per input byte before
        * trimming. UTF-8 never gives more chars than bytes, so len chars always suffice.
        */
-      char[] chars = SCRATCH.get();
-      if (chars.length < len) {
-        chars = new char[Math.max(len, Math.min(RETAINED_CHARS, chars.length * 2))];
-        SCRATCH.set(chars);
-      }
+      char[] chars = ScratchChars.atLeast(len);
       decoder.reset();
       ByteBuffer in = ByteBuffer.wrap(bytes, off, len);
       CharBuffer out = CharBuffer.wrap(chars);
