@@ -62,13 +62,7 @@ public final class LongIntMap {
 
   /** Murmur3's 64-bit finaliser: the top bits pick the sub-table, the low bits the home slot. */
   private static long hash(long key) {
-    long h = key;
-    h ^= h >>> 33;
-    h *= 0xFF51AFD7ED558CCDL;
-    h ^= h >>> 33;
-    h *= 0xC4CEB9FE1A85EC53L;
-    h ^= h >>> 33;
-    return h;
+    return Mix.fmix64(key);
   }
 
   /** The value of key, or -1. */

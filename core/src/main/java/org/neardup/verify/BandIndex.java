@@ -4,6 +4,7 @@ package org.neardup.verify;
 import java.util.function.IntConsumer;
 import org.neardup.internal.Checks;
 import org.neardup.internal.HashDirectory;
+import org.neardup.internal.Mix;
 import org.neardup.internal.PagedLongArray;
 
 /**
@@ -128,13 +129,7 @@ public final class BandIndex {
    * past 2^24 slots into its first 2^24: sub-tables are small now, but the low bits are all used.)
    */
   private static long hash(int key31) {
-    long h = key31 & 0xFFFFFFFFL;
-    h ^= h >>> 33;
-    h *= 0xFF51AFD7ED558CCDL;
-    h ^= h >>> 33;
-    h *= 0xC4CEB9FE1A85EC53L;
-    h ^= h >>> 33;
-    return h;
+    return Mix.fmix64(key31 & 0xFFFFFFFFL);
   }
 
   private static int home(int key31, int mask) {

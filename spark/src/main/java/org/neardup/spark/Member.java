@@ -2,6 +2,7 @@
 package org.neardup.spark;
 
 import java.io.Serializable;
+import org.neardup.internal.Mix;
 
 /**
  * What the candidate self-join needs of a document: its ordinal, fingerprint and band keys, a hash
@@ -50,11 +51,7 @@ public final class Member implements Serializable {
       tail |= (sketch[i] & 0xFFL) << k;
     }
     h = Long.rotateLeft(h ^ (tail * 0xC2B2AE3D27D4EB4FL), 31) * 0x9E3779B185EBCA87L;
-    h ^= h >>> 33;
-    h *= 0xFF51AFD7ED558CCDL;
-    h ^= h >>> 33;
-    h *= 0xC4CEB9FE1A85EC53L;
-    return h ^ (h >>> 33);
+    return Mix.fmix64(h);
   }
 
   private static final java.lang.invoke.VarHandle LONGS =

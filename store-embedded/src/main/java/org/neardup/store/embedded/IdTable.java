@@ -2,6 +2,7 @@
 package org.neardup.store.embedded;
 
 import java.util.function.IntConsumer;
+import org.neardup.internal.Mix;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.verify.BandIndex;
 
@@ -59,13 +60,7 @@ final class IdTable {
     for (; i < end; i++) {
       tail = tail << 8 | (b[i] & 0xFF);
     }
-    h = (h ^ tail) * 0xC4CEB9FE1A85EC53L;
-    h ^= h >>> 33;
-    h *= 0xFF51AFD7ED558CCDL;
-    h ^= h >>> 33;
-    h *= 0xC4CEB9FE1A85EC53L;
-    h ^= h >>> 33;
-    return (int) h;
+    return (int) Mix.fmix64((h ^ tail) * 0xC4CEB9FE1A85EC53L);
   }
 
   private static long key(int hash) {
