@@ -42,11 +42,7 @@ work="${WORK:-$(mktemp -d)}"
 mkdir -p "$work"
 . "$root/dist/src/bin/java-defaults.sh"
 . "$root/benchmarks/service-lib.sh"
-cleanup() {
-  serve_stop
-  [ -n "${WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 cp "$jar" "$work/neardup.jar"
 send_flags="$(neardup_java_defaults send)"
 : > "$work/send.cds"

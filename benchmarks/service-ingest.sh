@@ -60,11 +60,7 @@ warm_singles=200
 warm_batches=10
 work="${WORK:-$(mktemp -d)}"
 . "$root/benchmarks/service-lib.sh"
-cleanup() {
-  serve_stop
-  [ -n "${WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 mkdir -p "$work"
 : > "$work/table"
 [ -n "${NO_BUILD:-}" ] || (cd "$root" && mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package)
