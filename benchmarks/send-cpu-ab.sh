@@ -30,11 +30,7 @@ work="${WORK:-$(mktemp -d)}"
 mkdir -p "$work"
 . "$root/dist/src/bin/java-defaults.sh"
 . "$root/benchmarks/service-lib.sh"
-cleanup() {
-  serve_stop
-  [ -n "${WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 [ -n "${NO_BUILD:-}" ] || (cd "$root" && mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package)
 cp "$root/cli/target/neardup.jar" "$work/new.jar"
 cp "$old/cli/target/neardup.jar" "$work/old.jar"

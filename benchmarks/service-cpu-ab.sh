@@ -11,7 +11,9 @@
 # server read ~5% lower than the first (docs/BENCHMARKS.md, 2026-11-25 eleventh session).
 # Usage: benchmarks/service-cpu-ab.sh OTHER_NEARDUP_JAR [ROUNDS (5)] [DOCS (10000)] [LENGTH (short|news)]
 #   env WARM (40000 short, 10000 news), HEAP (3g), NO_BUILD=1, BASE (the dev set's docs.jsonl),
-#   NEW_JAR and BENCH_JAR (instead of this tree's cli/target/neardup.jar and benchmarks.jar).
+#   NEW_JAR and BENCH_JAR (instead of this tree's cli/target/neardup.jar and benchmarks.jar);
+#   OTHER_DEFAULTS: the other tree's dist/src/bin/java-defaults.sh, so that its server runs with
+#   that tree's launcher flags for serve (without it, both with this tree's).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 other="${1:?usage: service-cpu-ab.sh OTHER_NEARDUP_JAR [ROUNDS] [DOCS] [LENGTH]}"
@@ -42,7 +44,10 @@ trap cleanup EXIT
 for i in 0 1; do
   jar=$([ $i = 0 ] && echo old || echo new)
   port=${ports[$i]} url="http://127.0.0.1:$port"
+  # The old jar's server with its own tree's launcher flags when OTHER_DEFAULTS names them.
+  [ "$jar" = new ] || [ -z "${OTHER_DEFAULTS:-}" ] || . "$OTHER_DEFAULTS"
   serve_start "$work/$jar.jar" "$heap" --data "$work/data-$jar"
+  . "$root/dist/src/bin/java-defaults.sh"
   pids[$i]=$pid
   pid=""
 done

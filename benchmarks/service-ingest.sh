@@ -30,9 +30,9 @@
 # Usage: benchmarks/service-ingest.sh [OTHER_NEARDUP_JAR]
 #   With OTHER_NEARDUP_JAR (e.g. a copy of main's cli/target/neardup.jar) its rows come beside this
 #   tree's, from the same run, the other jar first: compare them side by side, not across runs.
-#   Its commands run with the JVM flags of its own tree's launcher (OTHER_DEFAULTS, that tree's
-#   dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target), as a user of
-#   that tree runs them; without it, with this tree's. So does its class-data archive (that tree's
+#   Its commands, serve included, run with the JVM flags of its own tree's launcher (OTHER_DEFAULTS,
+#   that tree's dist/src/bin/java-defaults.sh; found next to a jar still in its tree's cli/target),
+#   as a user of that tree runs them; without it, with this tree's. So does its class-data archive (that tree's
 #   cds.sh beside OTHER_DEFAULTS; none without OTHER_DEFAULTS).
 #   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length, and as many MORE for the
 #   warm row; WARM (as many as stored): sent between the probes and the warm row;
@@ -60,11 +60,7 @@ warm_singles=200
 warm_batches=10
 work="${WORK:-$(mktemp -d)}"
 . "$root/benchmarks/service-lib.sh"
-cleanup() {
-  serve_stop
-  [ -n "${WORK:-}" ] || rm -rf "$work"
-}
-trap cleanup EXIT
+trap serve_cleanup EXIT
 mkdir -p "$work"
 : > "$work/table"
 [ -n "${NO_BUILD:-}" ] || (cd "$root" && mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package)
@@ -113,6 +109,15 @@ timed() { # JAR COMMAND ARGS...: as run, with its user + system CPU seconds in $
   # shellcheck disable=SC2046
   /usr/bin/time -f '%U %S' -o "$work/time.out" java $(flags "$jar" "$1") $(cat "$work/$jar.cds") -Xmx$heap -jar "$work/$jar.jar" "$@"
 }
+serve_jar() { # JAR SERVE_ARGS...: serve_start of the jar with its own tree's launcher flags for serve
+  local jar="$1"
+  shift
+  if [ "$jar" = other ] && [ -f "$work/other-defaults.sh" ]; then
+    . "$work/other-defaults.sh"
+  fi
+  serve_start "$work/$jar.jar" "$heap" "$@"
+  . "$root/dist/src/bin/java-defaults.sh"
+}
 bench=(java -Xmx2g -cp "$work/benchmarks.jar")
 record() { # ROW VALUE: one cell of the closing table, in the column "$length $jar"
   echo "$length $jar|$1|$2" >> "$work/table"
@@ -160,6 +165,7 @@ probe() { # COLLECTION QUERIES ROW [MIXED]: a warm-up pass, then the measured on
 }
 
 [ -z "$other" ] || echo "other jar's send flags: $(flags other send) $(cut -d' ' -f1 "$work/other.cds"); this tree's: $(flags this send) $(cut -d' ' -f1 "$work/this.cds")"
+[ -z "$other" ] || echo "other jar's serve flags: $(flags other serve); this tree's: $(flags this serve)"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg), commit $(cd "$root" && git rev-parse --short HEAD)$( [ -n "$other" ] && echo ", other jar: $other")"
 fsync_floor() { # the disk's fdatasync p50 / p99 under the server's data directory's file system
   python3 - "$work/fsync.probe" <<'PY'
@@ -222,7 +228,7 @@ n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))'
   for jar in "${jars[@]}"; do
     record "analysis rate, first / steady (dedup)" "$analysis / $steady"
     rm -rf "$work/data"
-    serve_start "$work/$jar.jar" "$heap" --data "$work/data"
+    serve_jar "$jar" --data "$work/data"
     flight=()
     [ -z "${SEND_IN_FLIGHT:-}" ] || flight=(--in-flight "$SEND_IN_FLIGHT")
     send_measured "fresh" "$docs" "$jar" "$work/load.jsonl" --url "$url" --batch "$send_batch" "${flight[@]}"

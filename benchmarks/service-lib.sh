@@ -12,6 +12,7 @@
 # serve_start JAR HEAP [SERVE_ARGS...]: serve_open with -Xmx HEAP plus $JAVA_EXTRA.
 # serve_stop: stops it (SIGTERM: it writes a snapshot) and waits until the port answers no more, so
 #   the next server can bind it. serve_kill: the same with SIGKILL (no snapshot written).
+# serve_cleanup: serve_stop, then removes $work unless the caller was given it in WORK (for trap).
 # server_cpu: the server's CPU seconds so far (user + system, all threads).
 # live_heap [KEEP]: the live heap in bytes after a full GC (jcmd GC.class_histogram, tried three
 #   times: on a loaded machine the attach can time out); KEEP, a file to keep the histogram in.
@@ -49,6 +50,10 @@ serve_stop() {
   while curl -s "$url/health" > /dev/null; do sleep 0.2; done
 }
 serve_kill() { serve_stop -KILL; }
+serve_cleanup() {
+  serve_stop
+  [ -n "${WORK:-}" ] || rm -rf "$work"
+}
 server_cpu() {
   awk -v hz="$(getconf CLK_TCK)" '{ printf "%.1f\n", ($14 + $15) / hz }' "/proc/$pid/stat"
 }

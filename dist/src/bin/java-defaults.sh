@@ -35,6 +35,21 @@ neardup_java_defaults() {
   if [ "$command" = "serve" ] && [[ ! "$user_opts" =~ LargePages|TransparentHugePages ]]; then
     defaults="$defaults -XX:+UseTransparentHugePages"
   fi
+  # serve's JIT compilers took as much CPU as its workers for a fresh server's first ~20,000 short
+  # texts: C2 later and smaller, as fingerprint's below (InlineSmallCode 1000, on-stack replacement
+  # after 1,000,000 back-edges), and a method compiled by C2 only after 10x the calls and loops
+  # (Tier4InvocationThreshold 5000 -> 50000, Tier4CompileThreshold 15000 -> 150000), unless
+  # NEARDUP_JAVA_OPTS sets any of them or a compiler level. The server's CPU per verified document
+  # for its first, second and third 20,000 short texts was 0.60x, 0.75x and 0.93x the JDK's
+  # defaults' (medians of 2 rounds; the workers' own 1.07x by the third), for 5,000 news texts each
+  # 0.73x, 0.67x and 0.72x (workers no slower): benchmarks/serve-jit-ab.sh, docs/BENCHMARKS.md, the
+  # thirteenth session. C1 alone (TieredStopAtLevel=1) made the cheapest fresh server, but its
+  # workers stayed slower (news texts ~1.25x, short 1.1x), which a server running for days pays for
+  # good.
+  if [ "$command" = "serve" ] && [[ ! "$user_opts" =~ InlineSmallCode|Tier4BackEdgeThreshold|Tier4InvocationThreshold|Tier4CompileThreshold|TieredStopAtLevel|TieredCompilation ]]; then
+    defaults="$defaults -XX:InlineSmallCode=1000 -XX:Tier4BackEdgeThreshold=1000000"
+    defaults="$defaults -XX:Tier4InvocationThreshold=50000 -XX:Tier4CompileThreshold=150000"
+  fi
   # send is a short client that parses and writes JSON while the service does the work, often on
   # the same cores: C1 only and the serial collector, unless NEARDUP_JAVA_OPTS picks a collector or
   # a compiler level. C2's compilations were about half of send's CPU: 20,000 short texts took

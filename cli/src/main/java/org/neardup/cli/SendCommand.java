@@ -67,7 +67,11 @@ import picocli.CommandLine.Spec;
           + " names the first line not stored: run again with --resume-from it."
     })
 public final class SendCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Built on first use, for an id with escapes: most runs never need an ObjectMapper. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
+
   private static final Pattern REFUSED = Pattern.compile("document (\\d+): (.*)", Pattern.DOTALL);
 
   /** Items (good and skipped) held before a batch is cut even if it has few good documents. */
@@ -324,7 +328,7 @@ public final class SendCommand implements Callable<Integer> {
       return idJson; // an integer
     }
     try {
-      return JSON.readTree(idJson).asText();
+      return Json.MAPPER.readTree(idJson).asText();
     } catch (IOException e) {
       throw new IllegalStateException("an id DocumentSource wrote is not JSON: " + idJson, e);
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.client;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +13,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +46,13 @@ import org.jspecify.annotations.Nullable;
  * input. Inserting an id that is stored already is not an error: the result says {@code exists}.
  */
 public final class NeardupClient implements AutoCloseable {
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * The answers of batches and collection descriptions are read with this factory's parsers; an
+   * {@code ObjectMapper} is built only by the calls that read a tree ({@link Trees}), which {@code
+   * neardup send} makes none of.
+   */
+  private static final JsonFactory FACTORY = new JsonFactory();
+
   private static final String JSON = "application/json";
 
   private final Transport transport;
@@ -55,6 +61,11 @@ public final class NeardupClient implements AutoCloseable {
 
   /** The executor this client made and shuts down on {@link #close()}, or null. */
   private final @Nullable ExecutorService owned;
+
+  /** Built on first use: an ObjectMapper's classes and set-up are a fixed cost per process. */
+  private static final class Trees {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private NeardupClient(Builder b) {
     String s = b.base.toString();
@@ -177,7 +188,7 @@ public final class NeardupClient implements AutoCloseable {
     }
     byte[] body = w.toByteArray();
     return sendAsync("POST", path(collection, "batch"), "application/x-ndjson", body, sequence, 200)
-        .thenApply(r -> ResultReader.readAll(MAPPER.getFactory(), r.body(), docs.size()));
+        .thenApply(r -> ResultReader.readAll(FACTORY, r.body(), docs.size()));
   }
 
   /** The stored document with this id, if any. */
@@ -227,25 +238,24 @@ public final class NeardupClient implements AutoCloseable {
     body.put("name", name);
     byte[] json;
     try {
-      json = MAPPER.writeValueAsBytes(body);
+      json = Trees.MAPPER.writeValueAsBytes(body);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return collectionInfo(parse(call("POST", "/v1/collections", JSON, json, null, 201)));
+    return CollectionReader.readOne(
+        FACTORY, call("POST", "/v1/collections", JSON, json, null, 201).body());
   }
 
   public List<CollectionInfo> collections() throws IOException {
-    JsonNode n = parse(call("GET", "/v1/collections", null, null, null, 200));
-    List<CollectionInfo> out = new ArrayList<>();
-    for (JsonNode c : n.get("collections")) {
-      out.add(collectionInfo(c));
-    }
-    return out;
+    return CollectionReader.readList(
+        FACTORY, call("GET", "/v1/collections", null, null, null, 200).body());
   }
 
   public Optional<CollectionInfo> collection(String name) throws IOException {
     Transport.Answer r = call("GET", "/v1/collections/" + encode(name), null, null, null, 200, 404);
-    return r.status() == 404 ? Optional.empty() : Optional.of(collectionInfo(parse(r)));
+    return r.status() == 404
+        ? Optional.empty()
+        : Optional.of(CollectionReader.readOne(FACTORY, r.body()));
   }
 
   /** Drops a collection and its documents; returns whether it existed. */
@@ -301,7 +311,7 @@ public final class NeardupClient implements AutoCloseable {
     }
     String message;
     try {
-      JsonNode n = MAPPER.readTree(r.body());
+      JsonNode n = Trees.MAPPER.readTree(r.body());
       message =
           n != null && n.has("error")
               ? n.get("error").asText()
@@ -355,7 +365,7 @@ public final class NeardupClient implements AutoCloseable {
 
   private static JsonNode parse(byte[] body) {
     try {
-      return MAPPER.readTree(body);
+      return Trees.MAPPER.readTree(body);
     } catch (IOException e) {
       throw new UncheckedIOException("the service answered with malformed JSON", e);
     }
@@ -387,30 +397,13 @@ public final class NeardupClient implements AutoCloseable {
         error == null ? null : error.asText());
   }
 
-  private static CollectionInfo collectionInfo(JsonNode n) {
-    Map<String, Object> settings = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = n.get("settings").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      JsonNode v = e.getValue();
-      settings.put(
-          e.getKey(),
-          v.isNumber() ? v.numberValue() : v.isBoolean() ? v.booleanValue() : v.asText());
-    }
-    Map<String, Long> stats = new LinkedHashMap<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = n.get("stats").fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      stats.put(e.getKey(), e.getValue().asLong());
-    }
-    return new CollectionInfo(n.get("name").asText(), settings, n.get("analyzer").asText(), stats);
-  }
-
   private interface Writer {
     void write(JsonGenerator g) throws IOException;
   }
 
   private static byte[] write(Writer w) {
     ByteArrayBuilder out = new ByteArrayBuilder(256);
-    try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+    try (JsonGenerator g = FACTORY.createGenerator(out)) {
       w.write(g);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -100,8 +100,9 @@ final class ResultReader {
     return new Result.Match(id, distance, similarity);
   }
 
-  private static void expect(
-      JsonParser p, @Nullable JsonToken actual, JsonToken wanted, String what) throws IOException {
+  /** Fails, naming {@code what} and where, unless the token is the one wanted. */
+  static void expect(JsonParser p, @Nullable JsonToken actual, JsonToken wanted, String what)
+      throws IOException {
     if (actual != wanted) {
       throw new IOException(
           "expected " + what + " (" + wanted + "), got " + actual + " at " + p.currentLocation());
