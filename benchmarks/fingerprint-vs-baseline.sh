@@ -14,6 +14,11 @@
 # repeated to that size. MB/s is always MB of text fields per second of wall time. PARTS (default
 # "zh en mixed") picks the measurements: "zh en" leaves out the mixed text (a quiet run of all three
 # took 5-6 minutes). Start-up is always measured.
+#
+# OLD_JAR=path/to/another/neardup.jar (an earlier build's cli/target/neardup.jar) adds that build's
+# whole process on the same zh file, run right after this build's, as ./neardup runs a jar (this
+# checkout's launcher flags and a class-data archive trained for that jar, beside a copy of it under
+# benchmarks/target), with the ratio of the two builds' MB/s and each one's ratio to the baseline.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="$(realpath "${1:-$root/../shared/data/dev/docs.jsonl}")"
@@ -78,11 +83,35 @@ ratio() { # LANG KIND
     "$work/$1.neardup" "$work/$1.$2.baseline"
 }
 
+old_mbs() { # LANG: the OLD_JAR build's whole process, one core, as ./neardup runs a jar
+  local t0 t1 jar="$work/old/neardup.jar"
+  mkdir -p "$work/old"
+  cmp -s "$OLD_JAR" "$jar" || cp "$OLD_JAR" "$jar"
+  (. dist/src/bin/cds.sh && neardup_cds_archive "$work/old/neardup.jsa" "$jar" java -jar "$jar")
+  t0=$(now)
+  # shellcheck disable=SC2046 # the flags are words
+  taskset -c 0 java $(. dist/src/bin/java-defaults.sh && neardup_java_defaults fingerprint) \
+    -XX:SharedArchiveFile="$work/old/neardup.jsa" -Xlog:cds=off,cds+dynamic=off -jar "$jar" \
+    fingerprint "$work/$1.jsonl" >"$work/$1.old.out"
+  t1=$(now)
+  python3 -c "import sys; mb=float(open(sys.argv[1]).read()); s=float(sys.argv[3])-float(sys.argv[2]); print(f'OLD_JAR $1: {mb:.1f} MB in {s:.2f} s: {mb/s:.2f} MB/s')" \
+    "$work/$1.mb" "$t0" "$t1" | tee "$work/$1.old"
+  cmp -s "$work/$1.out" "$work/$1.old.out" && echo "OLD_JAR $1: output byte-identical" ||
+    echo "OLD_JAR $1: OUTPUT DIFFERS"
+}
+
 if [[ "$parts" == *" zh "* ]]; then
   echo "== Chinese: neardup fingerprint (whole process, taskset -c 0) against jieba-analysis TF-IDF simhash (warm, taskset -c 0)"
   neardup_mbs zh
+  if [ -n "${OLD_JAR:-}" ]; then
+    old_mbs zh
+  fi
   baseline_mbs zh zh
   ratio zh zh
+  if [ -n "${OLD_JAR:-}" ]; then
+    python3 -c "import re,sys; f=lambda p: float(re.search(r'([0-9.]+) MB/s',open(p).read()).group(1)); n,o,b=f(sys.argv[1]),f(sys.argv[2]),f(sys.argv[3]); print(f'OLD_JAR zh: ratio to the baseline {o/b:.2f}x; this build / OLD_JAR {n/o:.3f}')" \
+      "$work/zh.neardup" "$work/zh.old" "$work/zh.zh.baseline"
+  fi
 fi
 if [[ "$parts" == *" en "* ]]; then
   echo "== English: against Lucene's StandardAnalyzer and a letters-and-digits tokenizer, same simhash"

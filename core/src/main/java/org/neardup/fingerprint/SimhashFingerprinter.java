@@ -9,6 +9,7 @@ import org.neardup.internal.PerThread;
 import org.neardup.text.HanFolder;
 import org.neardup.text.HtmlText;
 import org.neardup.text.IdfTable;
+import org.neardup.text.StopWords;
 import org.neardup.text.TermHasher;
 import org.neardup.text.TextBuffer;
 import org.neardup.text.TextNormalizer;
@@ -29,12 +30,23 @@ final class SimhashFingerprinter implements Fingerprinter {
    * weight -> top N by (weight desc, hash asc) -> Simhash.of.
    * Ties in the top-N cut break on the hash, not on position, so that an edit elsewhere in the
    * text cannot swap which of two equal-weight words is kept.
+   * With single words (shingle 1) the IDF is looked up at the cut, not per word: stop words are
+   * told apart by the small StopWords table, and weighTop looks up only the IDFs of terms whose
+   * count could still place them in the top N. On the dev set's zh texts that is 0.78x the
+   * lookups (each mostly a cache miss in jieba's 4 MB table) and the warm pass took ~0.83x the
+   * CPU (docs/BENCHMARKS.md, the thirteenth session).
    */
   private final FingerprintSettings settings;
   private final Tokenizer tokenizer;
 
   /** IDF and stop words in one table: stop words weigh -1. */
   private final IdfTable weights;
+
+  /**
+   * The stop words, for the words whose IDF lookup waits until {@link Scratch#selectTop}: a small
+   * table that stays cached, where {@link #weights} answers -1 for exactly these hashes.
+   */
+  private final StopWords stopWords;
 
   private final PerThread<Scratch> scratch;
   private final boolean foldHan;
@@ -45,6 +57,7 @@ final class SimhashFingerprinter implements Fingerprinter {
     this.foldHan = settings.han() == FingerprintSettings.Han.FOLD;
     this.dropVolatile = settings.volatileLines() == FingerprintSettings.Volatile.DROP;
     this.tokenizer = new Tokenizer(settings.segmenter());
+    this.stopWords = settings.stopWords();
     IdfTable idf = settings.idf();
     this.weights =
         idf == null
@@ -210,14 +223,19 @@ final class SimhashFingerprinter implements Fingerprinter {
         h = hasher.hash(text, start, end);
       }
       if (shingle == 1 && !tooShort) {
-        // A word the text had before: its IDF is in the term table already, so one probe into
-        // that small table instead of one into the IDF table (4 MB for jieba's, most probes a
-        // cache miss). Stop words never enter the term table and still go to the IDF table.
+        // A word the text had before is counted in the small term table. A new one enters it
+        // without its IDF (one probe into the IDF table, 4 MB for jieba's, most probes a cache
+        // miss): selectTop looks up only the IDFs that can still reach the top N.
         int known = terms.indexOf(h);
         if (known >= 0) {
           terms.counts[known]++;
           return;
         }
+        if (stopWords.contains(h)) {
+          return;
+        }
+        add(h, TermTable.IDF_PENDING, text, start, end);
+        return;
       }
       float w = weights.idf(h);
       if (w < 0) {
@@ -278,7 +296,8 @@ final class SimhashFingerprinter implements Fingerprinter {
         topIndex = new int[limit];
         heap = new int[limit];
       }
-      float[] weights = terms.weights(tf);
+      float[] weights =
+          terms == this.terms && shingle == 1 ? weighTop(limit, tf) : terms.weights(tf);
       long[] hashes = terms.hashOfIndex;
       // A min-heap of the best `limit` term indices by (weight desc, hash asc).
       int size = 0;
@@ -301,6 +320,68 @@ final class SimhashFingerprinter implements Fingerprinter {
         siftDown(0, k, weights, hashes);
       }
       return size;
+    }
+
+    /**
+     * The weights of the term table's terms as {@link TermTable#weights} gives them, for every term
+     * that can be among the best {@code limit}; the others' IDFs are not looked up and their
+     * weights are left below every such term's (the selection then drops them as it would have).
+     */
+    private float[] weighTop(int limit, FingerprintSettings.TfScaling tf) {
+      /*
+       * A term's weight is scale(count) * idf, and scale is the same non-decreasing function of
+       * the count for all terms, so scale(count) * maxIdf bounds it (float products are monotonic
+       * in each factor). Terms are weighed by count, the more frequent first: once `limit` weights
+       * are known, a count whose bound is below the limit-th best of them cannot place a term in
+       * the top, nor can a smaller count. Strictly below: a term of equal weight can still win on
+       * its hash. The selection is the same set in the same order, since it depends only on the
+       * weights of the terms that can be in it.
+       */
+      TermTable t = terms;
+      int count = t.size;
+      int[] counts = t.counts;
+      float[] idfs = t.idfs;
+      float[] weights = t.weights;
+      float maxIdf = SimhashFingerprinter.this.weights.maxIdf();
+      if (count <= limit) {
+        for (int i = 0; i < count; i++) {
+          idfs[i] = SimhashFingerprinter.this.weights.idf(t.hashOfIndex[i]);
+        }
+        return t.weights(tf);
+      }
+      // The limit-th best weight so far, kept as a small min-heap of weights (limit <= count).
+      float[] best = t.bestScratch(limit);
+      int known = 0;
+      for (int pass = 0; pass < 3; pass++) {
+        // Pass 0: counts >= 3, pass 1: count 2, pass 2: count 1.
+        int from = pass == 0 ? 3 : 2 - pass + 1;
+        int to = pass == 0 ? Integer.MAX_VALUE : from;
+        if (known >= limit && TermTable.scale(tf, from) * maxIdf < best[0]) {
+          // No term of this count, or of a smaller one, can enter the top.
+          for (int i = 0; i < count; i++) {
+            if (counts[i] <= to) {
+              weights[i] = Float.NEGATIVE_INFINITY;
+            }
+          }
+          return weights;
+        }
+        for (int i = 0; i < count; i++) {
+          int c = counts[i];
+          if (c < from || c > to) {
+            continue;
+          }
+          if (known >= limit && TermTable.scale(tf, c) * maxIdf < best[0]) {
+            weights[i] = Float.NEGATIVE_INFINITY;
+            continue;
+          }
+          float idf = SimhashFingerprinter.this.weights.idf(t.hashOfIndex[i]);
+          idfs[i] = idf;
+          float w = TermTable.scale(tf, c) * idf;
+          weights[i] = w;
+          known = TermTable.offer(best, known, limit, w);
+        }
+      }
+      return weights;
     }
 
     private boolean better(int a, int b, float[] w, long[] h) {

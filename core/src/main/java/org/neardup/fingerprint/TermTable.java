@@ -95,22 +95,72 @@ final class TermTable {
     }
   }
 
+  /** The IDF of a term whose lookup is left to the weighing: not a number until it is set. */
+  static final float IDF_PENDING = Float.NaN;
+
   /** The weight of every term, by index. */
   float[] weights(FingerprintSettings.TfScaling tf) {
     for (int i = 0; i < size; i++) {
-      float scale;
-      switch (tf) {
-        case RAW:
-          scale = counts[i];
-          break;
-        case LOG:
-          scale = 1f + (float) Math.log(counts[i]);
-          break;
-        default:
-          scale = 1f;
-      }
-      weights[i] = scale * idfs[i];
+      weights[i] = scale(tf, counts[i]) * idfs[i];
     }
     return weights;
+  }
+
+  /** A term's weight is this times its IDF: non-decreasing in the count. */
+  static float scale(FingerprintSettings.TfScaling tf, int count) {
+    switch (tf) {
+      case RAW:
+        return count;
+      case LOG:
+        return 1f + (float) Math.log(count);
+      default:
+        return 1f;
+    }
+  }
+
+  private float[] best = new float[64];
+
+  /** Room for a min-heap of {@code n} weights, for {@link #offer}. */
+  float[] bestScratch(int n) {
+    if (best.length < n) {
+      best = new float[n];
+    }
+    return best;
+  }
+
+  /**
+   * Offers weight {@code w} to a min-heap of the best {@code limit} weights in {@code heap}, which
+   * holds {@code min(offered, limit)} of them; returns {@code offered + 1}. Once {@code offered >=
+   * limit}, {@code heap[0]} is the limit-th best weight offered.
+   */
+  static int offer(float[] heap, int offered, int limit, float w) {
+    if (offered < limit) {
+      int i = offered;
+      while (i > 0) {
+        int parent = (i - 1) >>> 1;
+        if (heap[parent] <= w) {
+          break;
+        }
+        heap[i] = heap[parent];
+        i = parent;
+      }
+      heap[i] = w;
+    } else if (w > heap[0]) {
+      int i = 0;
+      while (true) {
+        int l = 2 * i + 1;
+        if (l >= limit) {
+          break;
+        }
+        int c = l + 1 < limit && heap[l + 1] < heap[l] ? l + 1 : l;
+        if (heap[c] >= w) {
+          break;
+        }
+        heap[i] = heap[c];
+        i = c;
+      }
+      heap[i] = w;
+    }
+    return offered + 1;
   }
 }

@@ -45,6 +45,10 @@ public final class IdfTable {
   private final int mask;
   private final int size;
   private final float defaultIdf;
+
+  /** At least every value {@link #idf} returns: the largest entry's IDF or the default. */
+  private final float maxIdf;
+
   private final String id;
 
   /**
@@ -62,14 +66,21 @@ public final class IdfTable {
   private record Pending(IdfTable base, long[] stops) {}
 
   private IdfTable(
-      long[] slots, int size, float defaultIdf, String id, long[] hashes, float[] idfs) {
-    this(slots, size, defaultIdf, id, hashes, idfs, filterOf(slots.length, hashes, size));
+      long[] slots,
+      int size,
+      float defaultIdf,
+      float maxIdf,
+      String id,
+      long[] hashes,
+      float[] idfs) {
+    this(slots, size, defaultIdf, maxIdf, id, hashes, idfs, filterOf(slots.length, hashes, size));
   }
 
   private IdfTable(
       long[] slots,
       int size,
       float defaultIdf,
+      float maxIdf,
       String id,
       long[] hashes,
       float[] idfs,
@@ -79,6 +90,7 @@ public final class IdfTable {
     this.mask = slots.length - 1;
     this.size = size;
     this.defaultIdf = defaultIdf;
+    this.maxIdf = Math.max(defaultIdf, maxIdf);
     this.id = id;
     this.entryHashes = hashes;
     this.entryIdfs = idfs;
@@ -86,7 +98,8 @@ public final class IdfTable {
 
   private IdfTable(
       long[] slots, int size, float defaultIdf, String id, Pending pending, long[] filter) {
-    this(slots, size, defaultIdf, id, new long[0], new float[0], filter);
+    // The stop words weigh -1 here: the base table's bound still holds.
+    this(slots, size, defaultIdf, pending.base().maxIdf, id, new long[0], new float[0], filter);
     this.pending = pending;
   }
 
@@ -214,7 +227,8 @@ public final class IdfTable {
     for (long h : stops) {
       t.set(h, -1f);
     }
-    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs, t.filter);
+    return new IdfTable(
+        t.slots, t.size, defaultIdf, t.maxIdf, id, t.entryHashes, t.entryIdfs, t.filter);
   }
 
   /**
@@ -237,8 +251,10 @@ public final class IdfTable {
         defaultIdf);
     long[] slots = new long[capacityFor(hashes.length)];
     int mask = slots.length - 1;
+    float max = 0;
     for (int i = 0; i < hashes.length; i++) {
       float idf = idfs[i];
+      max = Math.max(max, idf);
       if (!(idf >= 0 && idf != Float.POSITIVE_INFINITY)) {
         // Not Checks.checkArgument(ok, template, idf): a float goes to its Object... overload,
         // which boxes and allocates per entry until the JIT removes it; this loop runs
@@ -251,7 +267,7 @@ public final class IdfTable {
       }
       slots[slot] = ((long) tag(hashes[i]) << 32) | (Float.floatToIntBits(idf) & 0xFFFFFFFFL);
     }
-    return new IdfTable(slots, hashes.length, defaultIdf, id, hashes.clone(), idfs.clone());
+    return new IdfTable(slots, hashes.length, defaultIdf, max, id, hashes.clone(), idfs.clone());
   }
 
   /** Every entry's hash, in the order they were added (a copy). */
@@ -277,7 +293,8 @@ public final class IdfTable {
     for (long h : stopWords.hashes()) {
       t.set(h, -1f);
     }
-    return new IdfTable(t.slots, t.size, defaultIdf, id, t.entryHashes, t.entryIdfs, t.filter);
+    return new IdfTable(
+        t.slots, t.size, defaultIdf, t.maxIdf, id, t.entryHashes, t.entryIdfs, t.filter);
   }
 
   private void set(long termHash, float idf) {
@@ -334,6 +351,14 @@ public final class IdfTable {
   /** The IDF given to words missing from the table: the median of its values. */
   public float defaultIdf() {
     return defaultIdf;
+  }
+
+  /**
+   * A bound on every IDF {@link #idf} returns: no word weighs more. For a top-N selection that can
+   * skip the lookups of words whose weight could not reach the N-th best.
+   */
+  public float maxIdf() {
+    return maxIdf;
   }
 
   /** The number of words. */
@@ -469,6 +494,7 @@ public final class IdfTable {
           slots,
           size,
           sorted[size / 2],
+          sorted[size - 1],
           id,
           Arrays.copyOf(hashes, size),
           Arrays.copyOf(idfs, size));

@@ -40,6 +40,48 @@ class SimhashTest {
     }
   }
 
+  /** Simhash.of before it skipped clear bits: +0.0 added for each, every sum in feature order. */
+  private static long allBits(long[] hashes, float[] weights, int n) {
+    double[] sums = new double[64];
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+      long wBits = Double.doubleToRawLongBits(weights[i]);
+      total += weights[i];
+      for (int b = 0; b < 64; b++) {
+        sums[b] += Double.longBitsToDouble(wBits & -((hashes[i] >>> b) & 1L));
+      }
+    }
+    long fp = 0;
+    for (int b = 0; b < 64; b++) {
+      if (2 * sums[b] > total) {
+        fp |= 1L << b;
+      }
+    }
+    return fp;
+  }
+
+  @Test
+  void of_fullPrecisionWeights_sameBitsAsAddingEveryBit() {
+    // Weights with full mantissas over a wide range, zeros of both signs and ties near the
+    // threshold, where a different order of additions would round differently.
+    SplittableRandom r = new SplittableRandom(25);
+    double[] sums = new double[64];
+    for (int round = 0; round < 20_000; round++) {
+      int n = r.nextInt(0, 41);
+      long[] h = new long[n];
+      float[] w = new float[n];
+      for (int i = 0; i < n; i++) {
+        h[i] = r.nextInt(8) == 0 ? r.nextLong() & r.nextLong() : r.nextLong();
+        int kind = r.nextInt(10);
+        w[i] =
+            kind == 0
+                ? 0f
+                : kind == 1 ? -0f : (float) (r.nextDouble() * Math.pow(2, r.nextInt(-20, 20)));
+      }
+      assertThat(Simhash.of(h, w, n, sums)).isEqualTo(allBits(h, w, n));
+    }
+  }
+
   @Test
   void of_singleFeature_isItsHash() {
     assertThat(Simhash.of(new long[] {0xDEADBEEFL}, new float[] {2f}, 1, new double[64]))

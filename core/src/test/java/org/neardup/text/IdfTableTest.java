@@ -28,6 +28,22 @@ class IdfTableTest {
   }
 
   @Test
+  void maxIdf_everyFormOfTheTable_boundsEveryValue() throws IOException {
+    IdfTable t = read("的 0.5\n计算机 9.0\nzebra 12\n");
+    assertThat(t.maxIdf()).isEqualTo(12f);
+    // The default (the median, 9.0) is below; a larger default given to ofEntries is the bound.
+    IdfTable e = IdfTable.ofEntries(t.entryHashes(), t.entryIdfs(), 20f, "e");
+    assertThat(e.maxIdf()).isEqualTo(20f);
+    StopWords stops = StopWords.read(new BufferedReader(new StringReader("zebra\nthe\n")));
+    IdfTable withStops = t.withStopWords(stops);
+    assertThat(withStops.maxIdf()).isGreaterThanOrEqualTo(9f);
+    for (long h : t.entryHashes()) {
+      assertThat(withStops.idf(h)).isLessThanOrEqualTo(withStops.maxIdf());
+    }
+    assertThat(IdfTable.ofStopWords(stops, 1f, "none").maxIdf()).isEqualTo(1f);
+  }
+
+  @Test
   void read_malformedLine_namesTheLine() {
     assertThatThrownBy(() -> read("a 1\nbroken\n"))
         .isInstanceOf(IOException.class)

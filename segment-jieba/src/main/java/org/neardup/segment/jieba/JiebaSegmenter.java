@@ -183,10 +183,11 @@ final class JiebaSegmenter implements Segmenter {
     for (int i = n - 1; i >= 0; i--) {
       double best = Double.NEGATIVE_INFINITY;
       int bestEnd = -1;
-      int node = trie.rootChild(text[from + i]);
+      // The first step from the root's dense cells, the others through the table.
+      long cell = trie.rootCell(text[from + i]);
+      int node = WordTrie.rootSlot(cell);
       int j = i;
-      while (node >= 0) {
-        long cell = trie.cell(node);
+      while (cell != 0) {
         int wi = WordTrie.weightIndex(cell);
         if (wi != 0) {
           double candidate = trie.weightOf(wi) + route[j + 1];
@@ -199,6 +200,10 @@ final class JiebaSegmenter implements Segmenter {
           break;
         }
         node = trie.child(node, text[from + j]);
+        if (node < 0) {
+          break;
+        }
+        cell = trie.cell(node);
       }
       if (bestEnd < 0) {
         best = minusLogTotal + route[i + 1];

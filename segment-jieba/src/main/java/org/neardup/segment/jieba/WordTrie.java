@@ -20,8 +20,17 @@ final class WordTrie {
    *   bits  0-38  key of the edge into the node: (parent << 16 | c) + 1; all ones for the root
    *   bits 39-58  index into weights[] of the node's weight; 0 = NOT_A_WORD
    *   bit  59     the node has children (a walk can stop at a leaf without a failed probe)
-   * Root children are also in rootChildren[c], so the first step of every walk is a plain array
-   * read.
+   *
+   * Two structures derived from the cells (at load, one pass) keep most steps out of the table:
+   *   rootCells[c]  the root child's cell along c with its slot in place of the key (0 = none):
+   *                 a walk's first step and the node's weight and flag in one read of a dense
+   *                 array (jieba's Han range is 168 KB of it, within L2);
+   *   edgeFilter    one bit per (parent, c) key of every edge below the root, by another hash
+   *                 than the home slot's, ~8 bits per edge (4 Mbit, 512 KB, for jieba): a clear
+   *                 bit answers a missing child without the probe. A position's walk asks for
+   *                 0.65 missing children on average, and each probe was a cache miss in 8 MB.
+   * The two together took the warm zh pass from ~420 to ~350 ms of CPU (8.8 MB of text, default
+   * settings, alternating builds in separate JVMs; docs/BENCHMARKS.md, the thirteenth session).
    *
    * Why 8-byte cells: the table (2^20 slots for jieba) is larger than L2, so a trie step costs
    * about one cache miss, and half the bytes keep more of the hot part cached. jieba has only
@@ -33,13 +42,13 @@ final class WordTrie {
    * Invariants: the table is a power of two long and at most half full (expected probes: 1.5 for
    * a hit, 2.5 for a miss); every used slot is reachable from its parent by child(); the children
    * flag is set iff some slot names the node as parent; weights[0] = NOT_A_WORD and every other
-   * weight is <= 0.
+   * weight is <= 0; rootCells holds exactly the root's children; every edge below the root has
+   * its filter bit set.
    *
-   * Tried and dropped, measured by alternating rounds of both builds in one JVM on the 1.32 M-char
-   * zh corpus: root children's cells copied into a dense long[65536] (one random read fewer per
-   * position) ran at 0.95x; that plus an 8-bit signature of each node's child chars in the cell,
-   * to skip most failed probes, at 1.00x. A position costs 1.1 child lookups on average (0.48
-   * hits, 0.65 misses) and most probes stay in one cache line, so there was little to win.
+   * An earlier session measured, by alternating rounds of both builds in one JVM on a 1.32 M-char
+   * zh corpus at a high load, root cells alone at 0.95x and root cells with an 8-bit signature of
+   * each node's child chars in its cell at 1.00x; whole fingerprinting passes over 8.8 MB show
+   * the root cells with the filter above faster.
    *
    * A double-array trie (one base + check read per step, no probing) was tried first: with
    * jieba's 498,113 nodes and Han children spread over 20,000 code points, its first-fit layout
@@ -55,20 +64,52 @@ final class WordTrie {
   private static final long ROOT_KEY = KEY_MASK;
   private static final int MAX_SLOTS = 1 << 22;
 
+  /** Bits 0-21 of a root cell: the root child's slot (never 0, the root's own). */
+  private static final long SLOT_MASK = (1L << 22) - 1;
+
+  private static final long FILTER_MULTIPLIER = 0xC2B2AE3D27D4EB4FL;
+  private static final int MAX_FILTER_BITS = 1 << 23;
+
   private final long[] cells;
-  private final int[] rootChildren;
+  private final long[] rootCells;
+  private final long[] edgeFilter;
+  private final int filterShift;
   private final double[] weights;
   private final int mask;
   private final int shift;
   private final int nodes;
 
-  private WordTrie(long[] cells, int[] rootChildren, double[] weights, int nodes) {
+  /** A trie over {@code cells}; the root cells and the edge filter are derived from them. */
+  private WordTrie(long[] cells, double[] weights, int nodes) {
     this.cells = cells;
-    this.rootChildren = rootChildren;
     this.weights = weights;
     this.mask = cells.length - 1;
     this.shift = 64 - Integer.numberOfTrailingZeros(cells.length);
     this.nodes = nodes;
+    int edges = Math.max(1, nodes - 1);
+    int filterBits = (int) Math.min(MAX_FILTER_BITS, Long.highestOneBit(edges * 8L - 1) * 2);
+    filterBits = Math.max(64, filterBits);
+    this.edgeFilter = new long[filterBits >>> 6];
+    this.filterShift = 64 - Integer.numberOfTrailingZeros(filterBits);
+    this.rootCells = new long[1 << 16];
+    for (int t = 1; t < cells.length; t++) {
+      long cell = cells[t];
+      long k = cell & KEY_MASK;
+      if (k == 0) {
+        continue;
+      }
+      if ((k - 1) >>> 16 == ROOT) {
+        rootCells[(char) (k - 1)] = (cell & ~KEY_MASK) | t;
+      } else {
+        int bit = filterBit(k);
+        edgeFilter[bit >>> 6] |= 1L << bit;
+      }
+    }
+  }
+
+  /** The edge filter's bit for a key: from another multiplier than {@link #home}'s. */
+  private int filterBit(long key) {
+    return (int) ((key * FILTER_MULTIPLIER) >>> filterShift);
   }
 
   /**
@@ -87,15 +128,7 @@ final class WordTrie {
       throw new IllegalArgumentException(
           "not a trie: " + cells.length + " cells, " + weights.length + " weights");
     }
-    int[] rootChildren = new int[1 << 16];
-    Arrays.fill(rootChildren, -1);
-    for (int t = 1; t < cells.length; t++) {
-      long k = cells[t] & KEY_MASK;
-      if (k != 0 && (k - 1) >>> 16 == ROOT) {
-        rootChildren[(char) (k - 1)] = t;
-      }
-    }
-    return new WordTrie(cells, rootChildren, weights, nodes);
+    return new WordTrie(cells, weights, nodes);
   }
 
   /** The cell table itself, not a copy: for {@link JiebaImage} to write, never to change. */
@@ -119,9 +152,13 @@ final class WordTrie {
   /** The child of {@code node} along {@code c}, or -1. */
   int child(int node, char c) {
     if (node == ROOT) {
-      return rootChildren[c];
+      return rootChild(c);
     }
     long key = key(node, c);
+    int bit = filterBit(key);
+    if ((edgeFilter[bit >>> 6] & 1L << bit) == 0) {
+      return -1; // no such edge: answered from the filter, without a miss in the cells
+    }
     long[] cells = this.cells;
     int t = home(key);
     while (true) {
@@ -138,7 +175,23 @@ final class WordTrie {
 
   /** The root's child along {@code c}, or -1: one array read. */
   int rootChild(char c) {
-    return rootChildren[c];
+    long cell = rootCells[c];
+    return cell == 0 ? -1 : rootSlot(cell);
+  }
+
+  /**
+   * The root child's cell along {@code c}, or 0 if the root has no such child: its {@link
+   * #weightIndex} and {@link #hasChildren} as {@link #cell} has them, and in place of the key the
+   * child's slot, {@link #rootSlot}. One read of a dense array, so a walk's first step costs no
+   * read in the cells.
+   */
+  long rootCell(char c) {
+    return rootCells[c];
+  }
+
+  /** The slot of the root child whose {@link #rootCell} this is (not 0). */
+  static int rootSlot(long rootCell) {
+    return (int) (rootCell & SLOT_MASK);
   }
 
   /** The packed cell of {@code node}, for {@link #weightIndex} and {@link #hasChildren}. */
@@ -186,7 +239,15 @@ final class WordTrie {
   }
 
   long ramBytesUsed() {
-    return 56 + 16 + cells.length * 8L + 16 + rootChildren.length * 4L + 16 + weights.length * 8L;
+    return 64
+        + 16
+        + cells.length * 8L
+        + 16
+        + rootCells.length * 8L
+        + 16
+        + edgeFilter.length * 8L
+        + 16
+        + weights.length * 8L;
   }
 
   /** Checks the structural invariants and returns the longest probe sequence; for tests. */
@@ -238,10 +299,23 @@ final class WordTrie {
         throw new AssertionError("slot " + t + ": children flag " + hasChildren(cells[t]));
       }
     }
-    for (int c = 0; c < rootChildren.length; c++) {
-      int t = rootChildren[c];
-      if (t >= 0 && (cells[t] & KEY_MASK) != key(ROOT, (char) c)) {
-        throw new AssertionError("rootChildren[" + c + "] = " + t + " has another key");
+    for (int c = 0; c < rootCells.length; c++) {
+      long rc = rootCells[c];
+      int t = rootSlot(rc);
+      if (rc != 0 && (cells[t] != ((rc & ~KEY_MASK) | key(ROOT, (char) c)))) {
+        throw new AssertionError("rootCells[" + c + "] names slot " + t + " with another cell");
+      }
+    }
+    for (int t = 1; t < slots; t++) {
+      long k = cells[t] & KEY_MASK;
+      if (k != 0 && (k - 1) >>> 16 == ROOT && rootCells[(char) (k - 1)] == 0) {
+        throw new AssertionError("root child " + t + " has no root cell");
+      }
+      if (k != 0 && (k - 1) >>> 16 != ROOT) {
+        int bit = filterBit(k);
+        if ((edgeFilter[bit >>> 6] & 1L << bit) == 0) {
+          throw new AssertionError("slot " + t + " is not in the edge filter");
+        }
       }
     }
     if (used != nodes) {
@@ -405,8 +479,6 @@ final class WordTrie {
       int shift = 64 - Integer.numberOfTrailingZeros(slots);
       int mask = slots - 1;
       long[] cells = new long[slots];
-      int[] rootChildren = new int[1 << 16];
-      Arrays.fill(rootChildren, -1);
       int[] slotOf = new int[size];
       int[] queue = new int[size];
       int head = 0;
@@ -429,13 +501,10 @@ final class WordTrie {
           }
           cells[t] = key | (long) wi << WEIGHT_SHIFT | (firstChild[k] >= 0 ? HAS_CHILDREN : 0);
           slotOf[k] = t;
-          if (node == ROOT) {
-            rootChildren[label[k]] = t;
-          }
           queue[tail++] = k;
         }
       }
-      return new WordTrie(cells, rootChildren, weights.clone(), size);
+      return new WordTrie(cells, weights.clone(), size);
     }
   }
 }

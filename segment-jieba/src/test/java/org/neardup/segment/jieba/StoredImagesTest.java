@@ -35,7 +35,9 @@ class StoredImagesTest {
     byte[] image = new byte[300_000];
     random.nextBytes(image);
     entries.put(SEG, image);
-    entries.put("org/neardup/segment/jieba/A.class", "cafebabe".repeat(100).getBytes(StandardCharsets.US_ASCII));
+    entries.put(
+        "org/neardup/segment/jieba/A.class",
+        "cafebabe".repeat(100).getBytes(StandardCharsets.US_ASCII));
     entries.put(IDF, "idf".repeat(50_000).getBytes(StandardCharsets.UTF_8));
     entries.put("z/last.txt", new byte[] {1, 2, 3});
     return entries;

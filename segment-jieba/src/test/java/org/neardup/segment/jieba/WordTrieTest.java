@@ -56,6 +56,50 @@ class WordTrieTest {
   }
 
   @Test
+  void rootCell_eachChar_theRootChildsCellWithItsSlot() {
+    WordTrie t = build(List.of("清华大学", "清", "北京", "a"));
+    for (int c = 0; c <= Character.MAX_VALUE; c++) {
+      long rc = t.rootCell((char) c);
+      int child = t.child(WordTrie.ROOT, (char) c);
+      if (child < 0) {
+        assertThat(rc).as("char %d", c).isZero();
+      } else {
+        // Same weight and children flag as the child's own cell, the slot where the key was.
+        assertThat(WordTrie.rootSlot(rc)).isEqualTo(child);
+        assertThat(WordTrie.weightIndex(rc)).isEqualTo(WordTrie.weightIndex(t.cell(child)));
+        assertThat(WordTrie.hasChildren(rc)).isEqualTo(WordTrie.hasChildren(t.cell(child)));
+      }
+    }
+    assertThat(WordTrie.hasChildren(t.rootCell('清'))).isTrue();
+    assertThat(WordTrie.hasChildren(t.rootCell('a'))).isFalse();
+  }
+
+  @Test
+  void child_everyCharBelowTheRoot_foundExactlyWhenAnEdge() {
+    // The edge filter may only answer "no": every existing edge must still be found, and a
+    // missing one must be -1 whether or not its filter bit happens to be set.
+    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    for (int round = 0; round < 50; round++) {
+      Set<String> words = words(r);
+      WordTrie t = build(new ArrayList<>(words));
+      for (String w : words) {
+        char[] chars = w.toCharArray();
+        for (int end = 1; end < chars.length; end++) {
+          int node = t.find(chars, 0, end);
+          assertThat(node).isPositive();
+          for (char c : new char[] {'a', 'b', 'c', '中', '国', '\u0000', '\uFFFF', 'z'}) {
+            boolean edge = false;
+            for (String other : words) {
+              edge |= other.length() > end && other.startsWith(w.substring(0, end) + c);
+            }
+            assertThat(t.child(node, c) >= 0).as("%s + %s", w.substring(0, end), c).isEqualTo(edge);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
   void isWord_randomWordSets_exactlyTheWords() {
     java.util.SplittableRandom r = new java.util.SplittableRandom(200);
     for (int i = 0; i < 200; i++) {
