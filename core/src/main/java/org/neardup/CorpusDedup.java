@@ -1073,7 +1073,7 @@ public final class CorpusDedup {
         order[n++] = i;
       }
     }
-    Sorts.sortByKey(keys, order, n);
+    Sorts.sortByKeySpread(keys, order, n);
     return new BandDeal.Sorted(keys, order, n);
   }
 
