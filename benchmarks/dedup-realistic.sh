@@ -31,13 +31,14 @@ cores="${CORES:-2}"
 heap="${HEAP:-1g}"
 base="${BASE:-$root/../shared/data/dev/docs.jsonl}"
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time: apt-get install time" >&2; exit 1; }
-[ -f "$base" ] || { echo "no base corpus at $base (set BASE)" >&2; exit 2; }
 work="${WORK:-$(mktemp -d)}"
 [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"
 
 bases="${BASES:-}"
 corpus="$work/mutated-$docs${bases:+-b$bases}.jsonl"
+# The base texts are needed only to write a corpus that is not there yet.
+[ -f "$corpus" ] || [ -f "$base" ] || { echo "no base corpus at $base (set BASE)" >&2; exit 2; }
 # Build only what is missing: the current jar when none is given, the generator when the corpus is.
 if [ ${#jars[@]} -eq 0 ] || [ ! -f "$corpus" ]; then
   (cd "$root" && mvn -q -B -DskipTests -Dforbiddenapis.skip=true -pl cli,benchmarks -am package)
