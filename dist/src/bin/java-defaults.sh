@@ -66,5 +66,12 @@ neardup_java_defaults() {
   if [ "$command" = "fingerprint" ] && [[ ! "$user_opts" =~ InlineSmallCode|Tier4BackEdgeThreshold|TieredStopAtLevel|TieredCompilation ]]; then
     defaults="$defaults -XX:InlineSmallCode=1000 -XX:Tier4BackEdgeThreshold=1000000"
   fi
+  # dedup gets the same two compiler flags, on the same condition: its two cores run C2 beside
+  # the analysis and the pairs, and C2 took 7.8-12.3 of 60-68 CPU s in two 1M realistic runs of
+  # 037a29b with the defaults, against 3.4-3.6 with these flags; the whole process took 0.81x the
+  # CPU, its workers and band threads none more (docs/BENCHMARKS.md, the thirteenth session).
+  if [ "$command" = "dedup" ] && [[ ! "$user_opts" =~ InlineSmallCode|Tier4BackEdgeThreshold|TieredStopAtLevel|TieredCompilation ]]; then
+    defaults="$defaults -XX:InlineSmallCode=1000 -XX:Tier4BackEdgeThreshold=1000000"
+  fi
   echo "$defaults"
 }

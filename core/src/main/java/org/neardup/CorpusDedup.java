@@ -1073,7 +1073,7 @@ public final class CorpusDedup {
         order[n++] = i;
       }
     }
-    Sorts.sortByKey(keys, order, n);
+    Sorts.sortByKeySpread(keys, order, n);
     return new BandDeal.Sorted(keys, order, n);
   }
 
@@ -1096,51 +1096,109 @@ public final class CorpusDedup {
       ShingleSketch.Needs needs,
       Stats stats,
       PairSink out) {
-    long pairs = 0;
-    long met = 0;
-    long candidates = 0;
-    long rejected = 0;
-    long bounded = 0;
-    double threshold = needs.threshold();
-    ShingleSketch[] rows = new ShingleSketch[TILE];
-    ShingleSketch[] columns = new ShingleSketch[TILE];
-    // BucketBound counts of each sketch read, beside it; a null row or column has none.
-    long[] rowCounts = new long[TILE * BucketBound.WORDS];
-    long[] columnCounts = new long[TILE * BucketBound.WORDS];
-    boolean[] rowCounted = new boolean[TILE];
-    boolean[] columnCounted = new boolean[TILE];
-    // Heap path: the band keys and heads of each group of up to GATHER members are copied next
-    // to each other first, in one loop of independent reads, so that the pairs' loop finds them
-    // in the cache: reached through the ordinals, each member's first touch was a miss taken in
-    // the middle of the pairs' work (the head filter and the shared-key test, 43% of the band
-    // phase's JFR samples at 1M realistic, stayed there when their arithmetic was cut).
-    int bands = bandKeys.bands;
-    BandKeys near = base < 0 ? new BandKeys(new long[GATHER * bands], bands) : bandKeys;
-    Heads nearHeads =
-        base < 0
-            ? new Heads(heads.filter, new int[GATHER * HeadFilter.HEAD], new int[GATHER])
-            : heads;
+    GroupScan scan = new GroupScan(fps, order, base, bandKeys, b, sketches, heads, needs, out);
     for (int start = from; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
         end++;
       }
-      BandKeys groupKeys = bandKeys;
-      Heads groupHeads = heads;
-      int groupBase = base;
+      if (end - start > 1) { // a group of one has no pairs
+        scan.group(start, end);
+      }
+      start = end;
+    }
+    stats.bandPairs.add(scan.met);
+    stats.candidates.add(scan.candidates);
+    stats.headRejected.add(scan.rejected);
+    stats.bucketRejected.add(scan.bounded);
+    stats.verified.add(scan.candidates - scan.rejected - scan.bounded);
+    return scan.pairs;
+  }
+
+  /**
+   * The pairs of band groups, one group per call of {@link #group}, with the scratch space of one
+   * thread's {@link #groups} call and its counts.
+   *
+   * <p>Why a method per group and one per tile: as one method with the loops over groups, tiles and
+   * pairs nested in it, C2 compiled {@code groups} four times at 1M realistic documents (three on
+   * stack replacement, ~172 kB of code each, 19 s of compiler wall time at load 14 in JFR's {@code
+   * jdk.Compilation}), on the same two cores as the work. Methods called once per group or tile are
+   * compiled as methods when they are warm, not replaced mid-loop.
+   */
+  private static final class GroupScan {
+    private final long[] fps;
+    private final int[] order;
+    private final int base;
+    private final BandKeys bandKeys;
+    private final int b;
+    private final IntFunction<ShingleSketch> sketches;
+    private final Heads heads;
+    private final ShingleSketch.Needs needs;
+    private final double threshold;
+    private final PairSink out;
+
+    private final ShingleSketch[] rows = new ShingleSketch[TILE];
+    private final ShingleSketch[] columns = new ShingleSketch[TILE];
+    // BucketBound counts of each sketch read, beside it; a null row or column has none.
+    private final long[] rowCounts = new long[TILE * BucketBound.WORDS];
+    private final long[] columnCounts = new long[TILE * BucketBound.WORDS];
+    private final boolean[] rowCounted = new boolean[TILE];
+    private final boolean[] columnCounted = new boolean[TILE];
+    private final BandKeys near;
+    private final Heads nearHeads;
+
+    /** The keys, heads and position base the current group is read through. */
+    private BandKeys groupKeys;
+
+    private Heads groupHeads;
+    private int groupBase;
+
+    long pairs;
+    long met;
+    long candidates;
+    long rejected;
+    long bounded;
+
+    GroupScan(
+        long[] fps,
+        int[] order,
+        int base,
+        BandKeys bandKeys,
+        int b,
+        IntFunction<ShingleSketch> sketches,
+        Heads heads,
+        ShingleSketch.Needs needs,
+        PairSink out) {
+      this.fps = fps;
+      this.order = order;
+      this.base = base;
+      this.bandKeys = bandKeys;
+      this.b = b;
+      this.sketches = sketches;
+      this.heads = heads;
+      this.needs = needs;
+      this.threshold = needs.threshold();
+      this.out = out;
+      // Heap path: the band keys and heads of each group of up to GATHER members are copied next
+      // to each other first, in one loop of independent reads, so that the pairs' loop finds them
+      // in the cache: reached through the ordinals, each member's first touch was a miss taken in
+      // the middle of the pairs' work (the head filter and the shared-key test, 43% of the band
+      // phase's JFR samples at 1M realistic, stayed there when their arithmetic was cut).
+      int bands = bandKeys.bands;
+      this.near = base < 0 ? new BandKeys(new long[GATHER * bands], bands) : bandKeys;
+      this.nearHeads =
+          base < 0
+              ? new Heads(heads.filter, new int[GATHER * HeadFilter.HEAD], new int[GATHER])
+              : heads;
+    }
+
+    /** The pairs of the group at sorted positions {@code [start, end)}. */
+    void group(int start, int end) {
+      groupKeys = bandKeys;
+      groupHeads = heads;
+      groupBase = base;
       if (base < 0 && end - start <= GATHER) {
-        for (int x = start; x < end; x++) {
-          int o = order[x];
-          int s = x - start;
-          System.arraycopy(bandKeys.keys, o * bands, near.keys, s * bands, bands);
-          System.arraycopy(
-              heads.hashes,
-              o * HeadFilter.HEAD,
-              nearHeads.hashes,
-              s * HeadFilter.HEAD,
-              HeadFilter.HEAD);
-          nearHeads.codes[s] = heads.codes[o];
-        }
+        gather(start, end);
         groupKeys = near;
         groupHeads = nearHeads;
         groupBase = start;
@@ -1152,73 +1210,89 @@ public final class CorpusDedup {
         int xe = Math.min(end, xs + TILE);
         Arrays.fill(rows, 0, xe - xs, null);
         for (int ys = xs; ys < end; ys += TILE) {
-          int ye = Math.min(end, ys + TILE);
-          boolean same = ys == xs;
-          ShingleSketch[] cols = same ? rows : columns;
-          long[] colCounts = same ? rowCounts : columnCounts;
-          boolean[] colCounted = same ? rowCounted : columnCounted;
-          if (!same) {
-            Arrays.fill(columns, 0, ye - ys, null);
+          tile(xs, xe, ys, Math.min(end, ys + TILE));
+        }
+      }
+    }
+
+    private void gather(int start, int end) {
+      int bands = bandKeys.bands;
+      for (int x = start; x < end; x++) {
+        int o = order[x];
+        int s = x - start;
+        System.arraycopy(bandKeys.keys, o * bands, near.keys, s * bands, bands);
+        System.arraycopy(
+            heads.hashes,
+            o * HeadFilter.HEAD,
+            nearHeads.hashes,
+            s * HeadFilter.HEAD,
+            HeadFilter.HEAD);
+        nearHeads.codes[s] = heads.codes[o];
+      }
+    }
+
+    /** The pairs of rows {@code [xs, xe)} with columns {@code [ys, ye)}, each once. */
+    private void tile(int xs, int xe, int ys, int ye) {
+      boolean same = ys == xs;
+      ShingleSketch[] cols = same ? rows : columns;
+      long[] colCounts = same ? rowCounts : columnCounts;
+      boolean[] colCounted = same ? rowCounted : columnCounted;
+      if (!same) {
+        Arrays.fill(columns, 0, ye - ys, null);
+      }
+      BandKeys groupKeys = this.groupKeys;
+      Heads groupHeads = this.groupHeads;
+      int groupBase = this.groupBase;
+      for (int x = xs; x < xe; x++) {
+        int ox = order[x];
+        int sx = groupBase < 0 ? ox : x - groupBase;
+        for (int y = Math.max(ys, x + 1); y < ye; y++) {
+          int oy = order[y];
+          int sy = groupBase < 0 ? oy : y - groupBase;
+          met++;
+          if (groupKeys.share(sx, sy, b)) {
+            continue; // an earlier band already verified this pair
           }
-          for (int x = xs; x < xe; x++) {
-            int ox = order[x];
-            int sx = groupBase < 0 ? ox : x - groupBase;
-            for (int y = Math.max(ys, x + 1); y < ye; y++) {
-              int oy = order[y];
-              int sy = groupBase < 0 ? oy : y - groupBase;
-              int i = Math.min(ox, oy);
-              int j = Math.max(ox, oy);
-              met++;
-              if (groupKeys.share(sx, sy, b)) {
-                continue; // an earlier band already verified this pair
-              }
-              candidates++;
-              if (!groupHeads.mayReach(sx, sy)) {
-                rejected++;
-                continue;
-              }
-              int r = x - xs;
-              ShingleSketch kx = rows[r];
-              if (kx == null) {
-                kx = rows[r] = sketches.apply(ox);
-                rowCounted[r] = BucketBound.counts(kx, rowCounts, r * BucketBound.WORDS);
-              }
-              int c = y - ys;
-              ShingleSketch ky = cols[c];
-              if (ky == null) {
-                ky = cols[c] = sketches.apply(oy);
-                colCounted[c] = BucketBound.counts(ky, colCounts, c * BucketBound.WORDS);
-              }
-              if (rowCounted[r]
-                  && colCounted[c]
-                  && !BucketBound.mayReach(
-                      kx,
-                      rowCounts,
-                      r * BucketBound.WORDS,
-                      ky,
-                      colCounts,
-                      c * BucketBound.WORDS,
-                      needs)) {
-                bounded++;
-                continue; // cannot reach the threshold: jaccardAtLeast would say so
-              }
-              double s = ShingleSketch.jaccardAtLeast(kx, ky, needs);
-              if (s >= threshold) {
-                out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
-                pairs++;
-              }
-            }
+          candidates++;
+          if (!groupHeads.mayReach(sx, sy)) {
+            rejected++;
+            continue;
+          }
+          int r = x - xs;
+          ShingleSketch kx = rows[r];
+          if (kx == null) {
+            kx = rows[r] = sketches.apply(ox);
+            rowCounted[r] = BucketBound.counts(kx, rowCounts, r * BucketBound.WORDS);
+          }
+          int c = y - ys;
+          ShingleSketch ky = cols[c];
+          if (ky == null) {
+            ky = cols[c] = sketches.apply(oy);
+            colCounted[c] = BucketBound.counts(ky, colCounts, c * BucketBound.WORDS);
+          }
+          if (rowCounted[r]
+              && colCounted[c]
+              && !BucketBound.mayReach(
+                  kx,
+                  rowCounts,
+                  r * BucketBound.WORDS,
+                  ky,
+                  colCounts,
+                  c * BucketBound.WORDS,
+                  needs)) {
+            bounded++;
+            continue; // cannot reach the threshold: jaccardAtLeast would say so
+          }
+          double s = ShingleSketch.jaccardAtLeast(kx, ky, needs);
+          if (s >= threshold) {
+            int i = Math.min(ox, oy);
+            int j = Math.max(ox, oy);
+            out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
+            pairs++;
           }
         }
       }
-      start = end;
     }
-    stats.bandPairs.add(met);
-    stats.candidates.add(candidates);
-    stats.headRejected.add(rejected);
-    stats.bucketRejected.add(bounded);
-    stats.verified.add(candidates - rejected - bounded);
-    return pairs;
   }
 
   /**

@@ -356,7 +356,7 @@ final class DedupCommand implements Callable<Integer> {
             work.resolve("pairs"),
             verify,
             pairChunk > 0 ? pairChunk : PairSpill.chunkFor(Runtime.getRuntime().maxMemory()));
-    ThreadLocal<byte[]> buffers = ThreadLocal.withInitial(() -> new byte[4096]);
+    ThreadLocal<SpillFile.Reader> readers = ThreadLocal.withInitial(c.sketches::reader);
     try (Progress progress = Progress.start(show, "pairs", -1, "pairs", 1, err)) {
       progress.follow(pairs::size);
       if (c.columns != null) {
@@ -365,14 +365,9 @@ final class DedupCommand implements Callable<Integer> {
             c.count,
             c.columns,
             o -> {
-              int len = c.sketches.length(o);
-              byte[] b = buffers.get();
-              if (b.length < len) {
-                b = new byte[len * 2];
-                buffers.set(b);
-              }
-              c.sketches.read(o, b);
-              return ShingleSketch.decodeFixed(b, 0, len);
+              SpillFile.Reader r = readers.get();
+              int len = r.read(o);
+              return ShingleSketch.decodeFixed(r.bytes(), 0, len);
             },
             engine.maxDistance,
             engine.threshold,
@@ -434,8 +429,8 @@ final class DedupCommand implements Callable<Integer> {
     // this one writes the documents' files (the progress bar follows the documents).
     PairWriter pairWriter = new PairWriter(dir.resolve("pairs.jsonl"), c, pairs, verify);
     pairWriter.start();
-    IdReader idA = new IdReader(c.ids);
-    IdReader idB = new IdReader(c.ids);
+    SpillFile.Reader idA = c.ids.reader();
+    SpillFile.Reader idB = c.ids.reader();
     SpillFile.Sequential records = c.records.sequential();
     try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
         OutputStream clustersOut = buffered(dir.resolve("clusters.jsonl"));
@@ -461,8 +456,11 @@ final class DedupCommand implements Callable<Integer> {
         if (isNew) {
           s.newOnArrival++;
         }
-        line.raw("id", idA.bytes, idA.read(o))
-            .raw("cluster", idB.bytes, idB.read(rep))
+        // Each read before its buffer is taken: a read may replace the buffer with a larger one.
+        int idLength = idA.read(o);
+        int clusterLength = idB.read(rep);
+        line.raw("id", idA.bytes(), idLength)
+            .raw("cluster", idB.bytes(), clusterLength)
             .bool("representative", isRep)
             .bool("new", isNew)
             .number("size", sizes[rep])
@@ -518,14 +516,16 @@ final class DedupCommand implements Callable<Integer> {
 
     @Override
     public void run() {
-      IdReader idA = new IdReader(c.ids);
-      IdReader idB = new IdReader(c.ids);
+      SpillFile.Reader idA = c.ids.reader();
+      SpillFile.Reader idB = c.ids.reader();
       try (OutputStream pairsOut = buffered(file);
           PairSpill.Cursor p = pairs.cursor()) {
         JsonLine line = new JsonLine(pairsOut);
         while (p.next()) {
-          line.raw("a", idA.bytes, idA.read(p.first()))
-              .raw("b", idB.bytes, idB.read(p.second()))
+          int aLength = idA.read(p.first());
+          int bLength = idB.read(p.second());
+          line.raw("a", idA.bytes(), aLength)
+              .raw("b", idB.bytes(), bLength)
               .number("distance", p.distance());
           if (verify) {
             line.number("similarity", round(p.similarity()));
@@ -558,25 +558,6 @@ final class DedupCommand implements Callable<Integer> {
       if (e != null) {
         throw new IOException(e);
       }
-    }
-  }
-
-  /** Reads ids (as JSON) of a spill file into a reused buffer. */
-  private static final class IdReader {
-    private final SpillFile ids;
-    byte[] bytes = new byte[64];
-
-    IdReader(SpillFile ids) {
-      this.ids = ids;
-    }
-
-    /** Reads the id of ordinal o into {@link #bytes}; returns its length. */
-    int read(int o) {
-      int len = ids.length(o);
-      if (bytes.length < len) {
-        bytes = new byte[Math.max(len, bytes.length * 2)];
-      }
-      return ids.read(o, bytes);
     }
   }
 

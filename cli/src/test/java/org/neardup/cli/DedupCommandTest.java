@@ -105,6 +105,29 @@ class DedupCommandTest {
     assertThat(summary.get("phase_cpu_seconds").get("pairs").asDouble()).isNotNegative();
   }
 
+  /**
+   * An id longer than 62 characters (64 bytes as JSON) stopped the run with "arraycopy: last source
+   * index 102 out of bounds for byte[64]": the id reader's buffer was taken for the output before
+   * the read that grew it.
+   */
+  @Test
+  void dedup_idsLongerThanTheFirstReadBuffer_writtenWhole() throws IOException {
+    String a = "a".repeat(100);
+    String b = "b".repeat(300);
+    Path in = tmp.resolve("in.jsonl");
+    Files.write(
+        in, List.of(doc(a, NEWS_EN), doc(b, NEWS_EN), doc("c", OTHER)), StandardCharsets.UTF_8);
+    Path out = tmp.resolve("out");
+    CliRunner r = CliRunner.run("dedup", in.toString(), "--out", out.toString(), "--quiet");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    assertThat(lines(out.resolve("clusters.jsonl")))
+        .extracting(n -> n.get("id").asText() + " " + n.get("cluster").asText())
+        .containsExactly(a + " " + a, b + " " + a, "c c");
+    assertThat(lines(out.resolve("pairs.jsonl")))
+        .extracting(n -> n.get("a").asText() + " " + n.get("b").asText())
+        .containsExactly(a + " " + b);
+  }
+
   @Test
   void dedup_textLinesAndGzip_idsAreFileAndLine() throws IOException {
     Path in = tmp.resolve("in.txt.gz");

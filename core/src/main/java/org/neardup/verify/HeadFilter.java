@@ -100,10 +100,18 @@ public final class HeadFilter {
     // dedup pass through here). lt and gt are the signs of the two differences of the unsigned
     // values as longs; a step moves i unless gt, j unless lt, and counts a shared hash when both
     // are 0.
+    // The answer is settled as soon as the count reaches the need or can no longer reach it (each
+    // step adds at most one): copies of one text reach the need of 4 (of 16, at 0.8) in about 6
+    // steps, so the merge stops there instead of running all 16. The exit test is off the merge's
+    // chain of dependent loads, which is what each step waits for.
+    int need = this.need[m];
     int i = aOff;
     int j = bOff;
     int shared = 0;
     for (int taken = 0; taken < m; taken++) {
+      if (shared >= need || shared + (m - taken) < need) {
+        break;
+      }
       long x = heads[i] & 0xFFFFFFFFL;
       long y = heads[j] & 0xFFFFFFFFL;
       int lt = (int) ((x - y) >>> 63);
@@ -112,7 +120,7 @@ public final class HeadFilter {
       j += 1 - lt;
       shared += 1 - lt - gt;
     }
-    return shared >= need[m];
+    return shared >= need;
   }
 
   /**

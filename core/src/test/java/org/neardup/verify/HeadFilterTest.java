@@ -64,6 +64,50 @@ class HeadFilterTest {
     return fromHeads;
   }
 
+  /**
+   * The merge stops as soon as its answer is settled (the count at the need, or too low to reach
+   * it): the same answers as a merge of all m steps, on heads from 1 to 40 hashes that share from
+   * none to all of them, at thresholds whose needs run from 0 to m.
+   */
+  @Test
+  void mayReach_stoppingEarly_answersAsTheWholeMerge() {
+    SplittableRandom r = new SplittableRandom(20);
+    for (double t : new double[] {0.1, 0.3, 0.5, 0.8, 0.9, 1.0}) {
+      HeadFilter f = new HeadFilter(t);
+      for (int trial = 0; trial < 20_000; trial++) {
+        int sizeA = 1 + r.nextInt(40);
+        int sizeB = 1 + r.nextInt(40);
+        int shared = r.nextInt(Math.min(sizeA, sizeB) + 1);
+        ShingleSketch[] p = pair(r, shared, sizeA - shared, sizeB - shared, 512);
+        int[] heads = new int[2 * HeadFilter.HEAD];
+        int ca = HeadFilter.head(p[0], heads, 0);
+        int cb = HeadFilter.head(p[1], heads, HeadFilter.HEAD);
+        assertThat(f.mayReach(heads, 0, ca, HeadFilter.HEAD, cb))
+            .as("t=%s sizes %s, %s sharing %s", t, sizeA, sizeB, shared)
+            .isEqualTo(wholeMerge(f, heads, 0, ca, HeadFilter.HEAD, cb));
+      }
+    }
+  }
+
+  /** The shared hashes among the m smallest of the union, counted over all m merge steps. */
+  private static boolean wholeMerge(HeadFilter f, int[] heads, int a, int ca, int b, int cb) {
+    int m = Math.min(HeadFilter.HEAD, Math.min(ca & 0xFFFFFF, cb & 0xFFFFFF));
+    int shared = 0;
+    for (int taken = 0; taken < m; taken++) {
+      int c = Integer.compareUnsigned(heads[a], heads[b]);
+      if (c == 0) {
+        shared++;
+        a++;
+        b++;
+      } else if (c < 0) {
+        a++;
+      } else {
+        b++;
+      }
+    }
+    return shared >= f.need(m);
+  }
+
   @Test
   void need_isTheBinomialQuantileAtTheMissProbability() {
     for (double t : new double[] {0.3, 0.5, 0.8, 0.9, 1.0}) {
