@@ -10,6 +10,8 @@
 # each import's tables and prints their bytes on disk per fingerprint. FORK=HEAP runs each import in
 # a JVM of its own with that heap (the mini-cluster keeps HEAP to itself), e.g. FORK=3g for 10M.
 # REPEAT=R runs the hfiles import R times on the one mini-cluster (tables of their own each).
+# FORK_FLAGS="A|B" adds JVM flags to the importer's JVM (with FORK): the rounds take the sets in
+# turn (e.g. REPEAT=4 FORK_FLAGS="-da|-da -XX:+UseParallelGC" alternates two).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -22,6 +24,7 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   -Dtest=HBaseBulkLoadBench -Dneardup.hbase.bulk="${1:-1000000}" \
   -Dneardup.hbase.puts="${2:-100000}" -Dhbase.test.heap="${3:-4g}" -Dhbase.test.timeout=5400 \
   -Dneardup.hbase.scheme="${SCHEME:-4:1}" -Dneardup.hbase.fork="${FORK:-}" \
+  -Dneardup.hbase.fork.flags="${FORK_FLAGS:-}" \
   -Dneardup.hbase.rounds="${REPEAT:-1}" -Dneardup.hbase.compact="$([[ ${COMPACT:-0} == 1 ]] && echo true || echo false)" ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bulk-load.txt

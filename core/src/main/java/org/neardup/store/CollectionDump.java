@@ -4,18 +4,20 @@ package org.neardup.store;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32C;
-import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
@@ -227,12 +229,19 @@ public final class CollectionDump {
 
   /** Reads a dump, checking it as it goes. Not thread-safe. */
   public static final class Reader implements Closeable {
+    private static final long[] NO_KEYS = new long[0];
+    private static final byte[] NO_SKETCH = new byte[0];
+
     private final String source;
     private final InputStream in;
-    private final CRC32C crc = new CRC32C();
-    private final CountingStream counted;
-    private final DataInputStream data;
+    private final Input data;
     private final Header header;
+    // Reused: a decoder per string was a large part of reading a record.
+    private final CharsetDecoder utf8 =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     private long previous = -1;
     private long count;
     private boolean done;
@@ -253,10 +262,9 @@ public final class CollectionDump {
       b.reset();
       InputStream raw = b;
       if (b0 == 0x1f && b1 == 0x8b) {
-        raw = new BufferedInputStream(new GZIPInputStream(b, BUFFER), BUFFER);
+        raw = new GZIPInputStream(b, BUFFER);
       }
-      this.counted = new CountingStream(raw);
-      this.data = new DataInputStream(new CheckedInputStream(counted, crc));
+      this.data = new Input(raw);
       try {
         long magic = data.readLong();
         if (magic != MAGIC) {
@@ -275,7 +283,7 @@ public final class CollectionDump {
                 readString(),
                 data.readLong(),
                 data.readLong());
-        int expected = (int) crc.getValue();
+        int expected = data.checksum();
         if (data.readInt() != expected) {
           throw corrupt("the header's checksum does not match");
         }
@@ -297,7 +305,7 @@ public final class CollectionDump {
 
     /** Uncompressed bytes read so far. */
     public long position() {
-      return counted.position;
+      return data.position();
     }
 
     /**
@@ -314,10 +322,9 @@ public final class CollectionDump {
         int tag = data.read();
         if (tag == 'E') {
           long n = data.readLong();
-          int expected = (int) crc.getValue();
-          DataInputStream tail = new DataInputStream(counted);
-          int checksum = tail.readInt();
-          long endMagic = tail.readLong();
+          int expected = data.checksum(); // the footer's own bytes are not part of it
+          int checksum = data.readInt();
+          long endMagic = data.readLong();
           if (n != count) {
             throw corrupt("the footer counts " + n + " documents, the dump holds " + count);
           }
@@ -332,7 +339,7 @@ public final class CollectionDump {
           if (endMagic != END_MAGIC) {
             throw corrupt("it does not end with NDUPDEND");
           }
-          if (counted.read() != -1) {
+          if (data.read() != -1) {
             throw corrupt("data after the end");
           }
           done = true;
@@ -360,8 +367,11 @@ public final class CollectionDump {
           throw corrupt("an id of " + id.length() + " characters");
         }
         String cluster = rootDelta == 0 ? id : readString();
-        int bands = data.readUnsignedByte();
-        long[] keys = new long[bands];
+        int bands = data.read();
+        if (bands < 0) {
+          throw new EOFException();
+        }
+        long[] keys = bands == 0 ? NO_KEYS : new long[bands];
         for (int i = 0; i < bands; i++) {
           keys[i] = data.readLong();
         }
@@ -369,8 +379,8 @@ public final class CollectionDump {
         if (sketchLength > MAX_SKETCH) {
           throw corrupt("a sketch of " + sketchLength + " bytes");
         }
-        byte[] sketch = new byte[(int) sketchLength];
-        data.readFully(sketch);
+        byte[] sketch = sketchLength == 0 ? NO_SKETCH : new byte[(int) sketchLength];
+        data.readFully(sketch, 0, sketch.length);
         if (sketch.length > 0) {
           try {
             ShingleSketch.validate(sketch, 0, sketch.length);
@@ -403,7 +413,7 @@ public final class CollectionDump {
     }
 
     private CorruptDumpException corrupt(String problem) {
-      return new CorruptDumpException(source, counted.position, problem);
+      return new CorruptDumpException(source, data.position(), problem);
     }
 
     private String readString() throws IOException {
@@ -411,24 +421,46 @@ public final class CollectionDump {
       if (n > MAX_STRING) {
         throw corrupt("a string of " + n + " bytes");
       }
-      byte[] b = new byte[(int) n];
-      data.readFully(b);
+      int len = (int) n;
+      if (data.request(len)) {
+        // In the buffer: ASCII (ids mostly are) as Latin-1, which is the same text and the JDK's
+        // cheapest String; anything else through the checking decoder.
+        byte[] buf = data.buf;
+        int off = data.pos;
+        data.pos += len;
+        return isAscii(buf, off, len)
+            ? new String(buf, off, len, StandardCharsets.ISO_8859_1)
+            : decode(ByteBuffer.wrap(buf, off, len));
+      }
+      byte[] b = new byte[len];
+      data.readFully(b, 0, len);
+      return decode(ByteBuffer.wrap(b));
+    }
+
+    private String decode(ByteBuffer bytes) throws CorruptDumpException {
       try {
-        return StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT)
-            .decode(ByteBuffer.wrap(b))
-            .toString();
+        return utf8.decode(bytes).toString();
       } catch (CharacterCodingException e) {
         throw corrupt("a string that is not UTF-8");
       }
     }
 
+    private static boolean isAscii(byte[] b, int off, int len) {
+      for (int i = off; i < off + len; i++) {
+        if (b[i] < 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     private long readVarint() throws IOException {
       long v = 0;
       for (int shift = 0; shift < 64; shift += 7) {
-        int b = data.readUnsignedByte();
+        int b = data.read();
+        if (b < 0) {
+          throw new EOFException();
+        }
         v |= (long) (b & 0x7F) << shift;
         if (b < 0x80) {
           if (v < 0) {
@@ -441,31 +473,127 @@ public final class CollectionDump {
     }
   }
 
-  /** Counts the bytes read through it, for error positions. */
-  private static final class CountingStream extends InputStream {
-    private final InputStream in;
-    long position;
+  /**
+   * The uncompressed bytes of a dump through a buffer of its own, their CRC32C taken over the
+   * consumed bytes a buffer at a time. It replaces a DataInputStream over a CheckedInputStream over
+   * a counting stream over a BufferedInputStream, where each of a record's dozen one-byte reads
+   * went through four streams, a lock and a one-byte checksum update. Not thread-safe.
+   */
+  private static final class Input {
+    private static final VarHandle LONG =
+        MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle INT =
+        MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
-    CountingStream(InputStream in) {
+    private final InputStream in;
+    private final CRC32C crc = new CRC32C();
+    final byte[] buf = new byte[BUFFER];
+
+    /** The next byte to read. */
+    int pos;
+
+    private int limit;
+
+    /** Bytes [0, summed) of the buffer are in the checksum. */
+    private int summed;
+
+    /** The stream's offset of buf[0]. */
+    private long base;
+
+    Input(InputStream in) {
       this.in = in;
     }
 
-    @Override
-    public int read() throws IOException {
-      int b = in.read();
-      if (b >= 0) {
-        position++;
-      }
-      return b;
+    long position() {
+      return base + pos;
     }
 
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-      int n = in.read(b, off, len);
-      if (n > 0) {
-        position += n;
+    /** The checksum of every byte consumed so far. */
+    int checksum() {
+      crc.update(buf, summed, pos - summed);
+      summed = pos;
+      return (int) crc.getValue();
+    }
+
+    /**
+     * Whether the next {@code n <= BUFFER} bytes are (now) in the buffer at [pos, pos + n); false
+     * when the stream ends before, or when n is larger than the buffer.
+     */
+    boolean request(int n) throws IOException {
+      if (limit - pos >= n) {
+        return true;
       }
-      return n;
+      if (n > buf.length) {
+        return false;
+      }
+      crc.update(buf, summed, pos - summed);
+      int rest = limit - pos;
+      System.arraycopy(buf, pos, buf, 0, rest);
+      base += pos;
+      pos = 0;
+      summed = 0;
+      limit = rest;
+      while (limit < n) {
+        int r = in.read(buf, limit, buf.length - limit);
+        if (r < 0) {
+          return false;
+        }
+        limit += r;
+      }
+      return true;
+    }
+
+    /** The next byte, or -1 at the end of the stream. */
+    int read() throws IOException {
+      if (pos == limit && !request(1)) {
+        return -1;
+      }
+      return buf[pos++] & 0xFF;
+    }
+
+    long readLong() throws IOException {
+      if (!request(8)) {
+        throw new EOFException();
+      }
+      long v = (long) LONG.get(buf, pos);
+      pos += 8;
+      return v;
+    }
+
+    int readInt() throws IOException {
+      if (!request(4)) {
+        throw new EOFException();
+      }
+      int v = (int) INT.get(buf, pos);
+      pos += 4;
+      return v;
+    }
+
+    void readFully(byte[] b, int off, int len) throws IOException {
+      if (request(len)) {
+        System.arraycopy(buf, pos, b, off, len);
+        pos += len;
+        return;
+      }
+      // Longer than the buffer (or the stream ends): what is buffered, then straight from the
+      // stream, summed as it comes.
+      int n = limit - pos;
+      System.arraycopy(buf, pos, b, off, n);
+      pos = limit;
+      crc.update(buf, summed, pos - summed);
+      base += pos;
+      pos = 0;
+      limit = 0;
+      summed = 0;
+      for (int done = n; done < len; ) {
+        int r = in.read(b, off + done, len - done);
+        if (r < 0) {
+          throw new EOFException();
+        }
+        crc.update(b, off + done, r);
+        base += r;
+        done += r;
+      }
     }
   }
 }

@@ -91,6 +91,73 @@ class CollectionDumpTest {
     }
   }
 
+  /** A stream that hands out 1 to 13 bytes per read, as a pipe or a gzip stream may. */
+  private static final class Trickle extends java.io.FilterInputStream {
+    private final SplittableRandom r;
+
+    Trickle(byte[] bytes, long seed) {
+      super(new ByteArrayInputStream(bytes));
+      r = new SplittableRandom(seed);
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      return super.read(b, off, Math.min(len, 1 + r.nextInt(13)));
+    }
+  }
+
+  @Test
+  void roundTrip_fieldsAcrossAndBeyondTheBuffer_readsBackEqual() throws IOException {
+    // Thousands of records, so that fields straddle the reader's 64 KiB buffer at every offset,
+    // read in short pieces; and a cluster name and a sketch larger than the buffer.
+    for (long seed = 0; seed < 6; seed++) {
+      List<StoredRecord> records = records(seed, 4000);
+      SplittableRandom r = new SplittableRandom(seed);
+      for (int k = 0; k < 3; k++) {
+        int i = 1 + r.nextInt(records.size() - 1);
+        StoredRecord o = records.get(i);
+        int[] hashes = r.ints(40_000, 0, Integer.MAX_VALUE).distinct().sorted().toArray();
+        byte[] sketch = ShingleSketch.of(ShingleSketch.Mode.WORDS, hashes, true).encode();
+        assertThat(sketch.length).isGreaterThan(1 << 16);
+        long[] keys = new long[9];
+        records.set(
+            i,
+            new StoredRecord(
+                o.ordinal(),
+                o.id(),
+                o.fingerprint(),
+                o.timestamp(),
+                o.expiresAt(),
+                records.get(0).ordinal(),
+                "集群-".repeat(30_000) + i,
+                keys,
+                sketch));
+      }
+      byte[] dump = write(records, seed % 2 == 0);
+      List<StoredRecord> out = new ArrayList<>();
+      try (CollectionDump.Reader reader =
+          new CollectionDump.Reader(new Trickle(dump, seed), "test.dump")) {
+        for (StoredRecord s = reader.next(); s != null; s = reader.next()) {
+          out.add(s);
+        }
+      }
+      assertThat(out).as("seed %s", seed).isEqualTo(records);
+    }
+  }
+
+  @Test
+  void anyFlippedByte_inALongDump_isRefused() throws IOException {
+    byte[] clean = write(records(7, 3000), false);
+    for (long seed = 0; seed < 40; seed++) {
+      byte[] dump = clean.clone();
+      SplittableRandom r = new SplittableRandom(seed);
+      dump[r.nextInt(dump.length)] ^= (byte) (1 << r.nextInt(8));
+      assertThatThrownBy(() -> read(dump))
+          .as("seed %s", seed)
+          .isInstanceOf(CollectionDump.CorruptDumpException.class);
+    }
+  }
+
   @Test
   void anyFlippedByte_isRefused() throws IOException {
     // Every byte is covered: the header and documents by the checksum, the footer by its own

@@ -94,12 +94,17 @@ final class CellBuilder {
   }
 
   CellBuilder put(byte[] b) {
-    if (b.length > row.length - rowLength) {
+    return put(b, 0, b.length);
+  }
+
+  /** The bytes {@code b[off, off + len)}. */
+  CellBuilder put(byte[] b, int off, int len) {
+    if (len > row.length - rowLength) {
       throw new IllegalArgumentException(
-          "a row must be at most " + row.length + " bytes, got " + (rowLength + b.length));
+          "a row must be at most " + row.length + " bytes, got " + (rowLength + len));
     }
-    System.arraycopy(b, 0, row, rowLength, b.length);
-    rowLength += b.length;
+    System.arraycopy(b, off, row, rowLength, len);
+    rowLength += len;
     return this;
   }
 
@@ -136,13 +141,18 @@ final class CellBuilder {
 
   /** A cell of the row with qualifier {@code qualifier} and value {@code value}. */
   KeyValue bytesValue(byte[] qualifier, byte[] value, long ttlMs) {
-    Built cell = start(qualifier.length, value.length, ttlMs);
+    return bytesValue(qualifier, value, 0, value.length, ttlMs);
+  }
+
+  /** A cell of the row with qualifier {@code qualifier} and value {@code value[off, off + len)}. */
+  KeyValue bytesValue(byte[] qualifier, byte[] value, int off, int len, long ttlMs) {
+    Built cell = start(qualifier.length, len, ttlMs);
     byte[] b = cell.array();
     int p = writeKey(b);
     System.arraycopy(qualifier, 0, b, p, qualifier.length);
     p = writeTail(b, p + qualifier.length);
-    System.arraycopy(value, 0, b, p, value.length);
-    writeTags(b, p + value.length, ttlMs);
+    System.arraycopy(value, off, b, p, len);
+    writeTags(b, p + len, ttlMs);
     return cell;
   }
 

@@ -32,6 +32,7 @@ import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.jspecify.annotations.Nullable;
 import org.neardup.Analyzer;
 import org.neardup.index.BlockScheme;
 import org.neardup.store.CollectionTransfer;
@@ -61,15 +62,16 @@ import org.neardup.store.StoredRecord;
  * <p>Nobody sees the collection until the files are loaded and {@link HBaseTransfer#complete}
  * registers it; {@link #close()} before that deletes the staged files and the loaded rows.
  *
- * <p>Memory: the client holds per document its ordinal, fingerprint, root and expiry (32 bytes, up
- * to 48 with the lists' room to grow), its id's bytes (~ 24 + id length) and its cluster's id when
- * it is a root (a root's id's bytes, shared), then at {@link #finish()} 8 bytes of expiry, 12 of
- * the fingerprint order and 20 per block table (each row's fingerprint, expiry and document,
- * carried by the sorts so that the writers read them in order; 4, the document, when that would
- * take more than a quarter of the heap), plus 56 per sort running (key, payloads and their scratch;
- * two at a time); about 300 bytes per fingerprint-only 4:1 document at the peak, plus about 60 per
- * band key. Sketches are not held: the document rows go to their file as they come. Not
- * thread-safe.
+ * <p>Memory: the client holds per document its ordinal, fingerprint, root, expiry and id's
+ * reference (40 bytes, up to 60 with the list's room to grow), its id's bytes end to end ({@link
+ * IdBytes}: the id's length, no object per id) and its cluster's id when it is a root and named
+ * otherwise, then at {@link #finish()} 8 bytes of expiry, 12 of the fingerprint order and 20 per
+ * block table (each row's fingerprint, expiry and document, carried by the sorts so that the
+ * writers read them in order; 4, the document, when that would take more than a quarter of the
+ * heap), plus 56 per sort running (key, payloads and their scratch; two at a time; 72 for the sort
+ * by id, which carries the id's reference too); about 300 bytes per fingerprint-only 4:1 document
+ * at the peak, plus about 60 per band key. Sketches are not held: the document rows go to their
+ * file as they come. Not thread-safe.
  */
 final class HFileImporter implements CollectionTransfer.Importer {
   private static final byte[] REC = bytes("r");
@@ -91,25 +93,30 @@ final class HFileImporter implements CollectionTransfer.Importer {
   private final HFileSink docs;
   private final CellBuilder docCells;
 
-  // Per document, in ordinal order (HBase ordinals: the dump's + 1), 4 longs side by side: ordinal,
-  // fingerprint, root, expiry (the FIELDS offsets). The writers read them in sorted orders, at
-  // random documents: side by side they are one cache miss instead of one per array.
-  private static final int FIELDS = 4;
+  // Per document, in ordinal order (HBase ordinals: the dump's + 1), 5 longs side by side: ordinal,
+  // fingerprint, root, expiry, id (its IdBytes reference) (the FIELDS offsets). The writers read
+  // them in sorted orders, at random documents: side by side they are one cache miss instead of
+  // one per array.
+  private static final int FIELDS = 5;
   private static final int ORDINAL = 0;
   private static final int FINGERPRINT = 1;
   private static final int ROOT_FIELD = 2;
   private static final int EXPIRY = 3;
+  private static final int ID = 4;
   private final LongList docData = new LongList();
   private int docCount;
   // Whether every ordinal so far is its document's index + 1 (no gaps in the dump).
   private boolean dense = true;
-  private final List<byte[]> ids = new ArrayList<>();
+  private final IdBytes ids = new IdBytes();
   // Band keys and the index of their document.
   private final LongList bandKeys = new LongList();
   private final LongList bandDocs = new LongList();
-  // Root-id rows: the root and its cluster's id, in order of first mention.
+  // Root-id rows: the root and its cluster's id, in order of first mention; the id as the bytes
+  // of rootNames, or, where that is null, as the IdBytes reference in rootIds (a root's cluster is
+  // mostly named by its id: the same bytes, not a second copy).
   private final LongList rootOrdinals = new LongList();
-  private final List<byte[]> rootNames = new ArrayList<>();
+  private final List<byte @Nullable []> rootNames = new ArrayList<>();
+  private final LongList rootIds = new LongList();
   private final Set<Long> removedRoots = new HashSet<>();
 
   // Document rows are written on a thread of their own while add() goes on reading: add() hands
@@ -129,6 +136,10 @@ final class HFileImporter implements CollectionTransfer.Importer {
           });
   private final ArrayDeque<Future<?>> docBatches = new ArrayDeque<>();
   private List<StoredRecord> docBatch = new ArrayList<>(DOC_BATCH);
+  // The batch's ids as UTF-8, which add() has encoded already.
+  private List<byte[]> docBatchIds = new ArrayList<>(DOC_BATCH);
+  // The writer's r cell values, encoded into one reused array.
+  private final byte[] recordScratch = new byte[DocRecord.MAX_BYTES];
 
   private long last = -1;
   private boolean done;
@@ -154,6 +165,10 @@ final class HFileImporter implements CollectionTransfer.Importer {
     // HDFS's client polls for a closed file's last block every 400 ms at first: most of the time
     // of a load of a few dozen files, on an idle file system.
     conf.setIfUnset("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
+    // HDFS's client allocates each 64 KiB packet's buffer anew unless it recycles them: at 10M
+    // fingerprints, ~7 GB of files, that allocation (DFSPacket.<init>, the array's zeroing) was
+    // 3.7% of the importer's JFR samples.
+    conf.setIfUnset("dfs.client.write.byte-array-manager.enabled", "true");
     Path base = new Path(bulkDir);
     // An instance of its own (not the JVM's cached one), with this configuration.
     this.fs =
@@ -210,6 +225,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
     long exp = r.expiresAt();
     long[] keys = verify ? r.bandKeys() : NO_KEYS;
     docBatch.add(r);
+    docBatchIds.add(id);
     if (docBatch.size() == DOC_BATCH) {
       handOver();
     }
@@ -218,8 +234,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
     docData.add(r.fingerprint());
     docData.add(root);
     docData.add(exp);
+    long idRef = ids.add(id);
+    docData.add(idRef);
     dense &= o == doc + 1;
-    ids.add(id);
     for (long k : keys) {
       bandKeys.add(k);
       bandDocs.add(doc);
@@ -228,11 +245,13 @@ final class HFileImporter implements CollectionTransfer.Importer {
     // removed before the export (as the puts' importer keeps the first it sees).
     if (root == o) {
       rootOrdinals.add(root);
-      // A root's cluster is mostly named by its id: the same bytes, not a second copy.
-      rootNames.add(r.cluster().equals(r.id()) ? id : bytes(r.cluster()));
+      boolean named = r.cluster().equals(r.id());
+      rootNames.add(named ? null : bytes(r.cluster()));
+      rootIds.add(named ? idRef : -1);
     } else if (!holds(doc, root) && removedRoots.add(root)) {
       rootOrdinals.add(root);
       rootNames.add(bytes(r.cluster()));
+      rootIds.add(-1);
     }
     addNanos += System.nanoTime() - t0;
   }
@@ -243,30 +262,34 @@ final class HFileImporter implements CollectionTransfer.Importer {
    */
   private void handOver() throws IOException {
     List<StoredRecord> batch = docBatch;
+    List<byte[]> batchIds = docBatchIds;
     docBatch = new ArrayList<>(DOC_BATCH);
+    docBatchIds = new ArrayList<>(DOC_BATCH);
     while (docBatches.size() >= IN_FLIGHT) {
       await(docBatches.removeFirst());
     }
     docBatches.addLast(
         docWriter.submit(
             () -> {
-              writeDocuments(batch);
+              writeDocuments(batch, batchIds);
               return null;
             }));
   }
 
   /** The records' document rows, on the writer thread. Qualifiers in order: p < r < s. */
-  private void writeDocuments(List<StoredRecord> batch) throws IOException {
+  private void writeDocuments(List<StoredRecord> batch, List<byte[]> batchIds) throws IOException {
     int uid = c.uid;
-    for (StoredRecord r : batch) {
+    byte[] value = recordScratch;
+    for (int i = 0; i < batch.size(); i++) {
+      StoredRecord r = batch.get(i);
       long exp = r.expiresAt();
       long ttl = ttl(exp);
       CellBuilder b = docCells.row().putInt(uid).put(Rows.DOC).putLong(r.ordinal() + 1);
       docs.append(b.longValue(ROOT, r.root() + 1, ttl));
       long[] keys = verify ? r.bandKeys() : NO_KEYS;
-      docs.append(
-          b.bytesValue(
-              REC, new DocRecord(r.fingerprint(), r.timestamp(), exp, keys, r.id()).encode(), ttl));
+      int length =
+          DocRecord.encode(r.fingerprint(), r.timestamp(), exp, keys, batchIds.get(i), value);
+      docs.append(b.bytesValue(REC, value, 0, length, ttl));
       if (verify) {
         docs.append(b.bytesValue(SKETCH, r.sketch(), ttl));
       }
@@ -447,45 +470,52 @@ final class HFileImporter implements CollectionTransfer.Importer {
    * them in order, not at random documents.
    */
   private List<Path> writeDocRows(int n, int uid, long[] expiries) throws IOException {
-    // Sorted by the ids' first 8 bytes (radix), then by all their bytes among equal prefixes.
+    // Sorted by the ids' first 8 bytes (radix), then by all their bytes among equal prefixes; the
+    // sort carries each id's reference, so that the rows read the ids' bytes once each.
+    long[] refs = field(n, ID);
     long[] prefixes = new long[n];
     for (int d = 0; d < n; d++) {
-      prefixes[d] = SortOrder.prefix(ids.get(d));
+      prefixes[d] = ids.prefix(refs[d]);
     }
+    long[] data = docData.array();
     SortOrder.Carried byId =
         SortOrder.sort(
             SortOrder.identity(n),
             prefixes,
-            new long[][] {Arrays.copyOf(expiries, n)},
-            (x, y) -> Arrays.compareUnsigned(ids.get(x), ids.get(y)));
+            new long[][] {Arrays.copyOf(expiries, n), refs},
+            (x, y) -> ids.compare(data[x * FIELDS + ID], data[y * FIELDS + ID]));
     prefixes = null;
+    refs = null;
     CellBuilder b = new CellBuilder(DOC_FAMILY, now);
     HFileSink s = docs;
-    byte[] previous = null;
     long[] idPrefix = byId.keys();
     long[] idExpiry = byId.longs()[0];
+    long[] idRef = byId.longs()[1];
     int[] idDoc = byId.ints();
     for (int i = 0; i < n; i++) {
       int d = idDoc[i];
-      byte[] id = ids.get(d);
+      long ref = idRef[i];
       // Equal ids have equal prefixes: only those are compared.
-      if (i > 0 && idPrefix[i - 1] == idPrefix[i] && Arrays.equals(previous, id)) {
+      if (i > 0 && idPrefix[i - 1] == idPrefix[i] && ids.equal(idRef[i - 1], ref)) {
         throw new IllegalArgumentException(
             "the dump holds id '"
-                + new String(id, StandardCharsets.UTF_8)
+                + new String(ids.bytes(ref), StandardCharsets.UTF_8)
                 + "' twice (ordinals "
                 + (ordinalOf(idDoc[i - 1]) - 1)
                 + " and "
                 + (ordinalOf(d) - 1)
                 + ")");
       }
-      previous = id;
-      b.row().putInt(uid).put(Rows.ID).put(id);
+      b.row()
+          .putInt(uid)
+          .put(Rows.ID)
+          .put(ids.array(ref), IdBytes.offset(ref), IdBytes.length(ref));
       s.append(b.longValue(VALUE, ordinalOf(d), ttl(idExpiry[i])));
     }
     byId = null;
     idPrefix = null;
     idExpiry = null;
+    idRef = null;
     idDoc = null;
     // Cluster members: by root, then ordinal.
     long[] roots = field(n, ROOT_FIELD);
@@ -513,7 +543,17 @@ final class HFileImporter implements CollectionTransfer.Importer {
         SortOrder.byKey(SortOrder.identity(rootOrdinals.size()), rootOrdinals.array(), 64);
     for (int i : byRootId) {
       b.row().putInt(uid).put(Rows.ROOT_ID).putLong(rootOrdinals.get(i));
-      s.append(b.bytesValue(VALUE, rootNames.get(i), CellBuilder.NO_TTL));
+      byte[] name = rootNames.get(i);
+      long ref = rootIds.get(i);
+      s.append(
+          name != null
+              ? b.bytesValue(VALUE, name, CellBuilder.NO_TTL)
+              : b.bytesValue(
+                  VALUE,
+                  ids.array(ref),
+                  IdBytes.offset(ref),
+                  IdBytes.length(ref),
+                  CellBuilder.NO_TTL));
     }
     byRootId = null;
     // Expiry rows, by expiry then ordinal.

@@ -194,7 +194,6 @@ final class SortOrder {
     Carried c = carry(keys, payloads, order, n, 64);
     long[] k = c.keys();
     int[] sorted = c.ints();
-    int[] tmp = null;
     for (int from = 0; from < n; ) {
       long key = k[from];
       int to = from + 1;
@@ -202,15 +201,37 @@ final class SortOrder {
         to++;
       }
       if (to - from > 1) {
-        if (tmp == null) {
-          tmp = new int[n];
-        }
-        System.arraycopy(sorted, from, tmp, from, to - from);
-        mergeSort(tmp, sorted, from, to, cmp);
+        sortRun(sorted, c.longs(), from, to, cmp);
       }
       from = to;
     }
     return c;
+  }
+
+  /**
+   * Sorts {@code order[from, to)} by {@code cmp}, stably, moving each payload's elements there
+   * along: the run's positions are sorted, then applied to the order and to every payload (which
+   * are aligned with the order, as {@link #carry} leaves them).
+   */
+  private static void sortRun(int[] order, long[][] payloads, int from, int to, IntComparator cmp) {
+    int len = to - from;
+    int[] at = new int[len];
+    for (int i = 0; i < len; i++) {
+      at[i] = from + i;
+    }
+    mergeSort(at.clone(), at, 0, len, (a, b) -> cmp.compare(order[a], order[b]));
+    int[] o = new int[len];
+    for (int i = 0; i < len; i++) {
+      o[i] = order[at[i]];
+    }
+    System.arraycopy(o, 0, order, from, len);
+    long[] l = new long[len];
+    for (long[] p : payloads) {
+      for (int i = 0; i < len; i++) {
+        l[i] = p[at[i]];
+      }
+      System.arraycopy(l, 0, p, from, len);
+    }
   }
 
   /** Sorts {@code dst[from, to)} using {@code src}, which holds the same elements there. */

@@ -130,9 +130,9 @@ final class BulkImportProcess {
   }
 
   /**
-   * Runs the import in a new JVM with {@code heap} (this JVM's flags, class path and a recording of
-   * its own when this one records), connected to the cluster by {@code conf} (written to a file for
-   * it); its output goes to {@code log}.
+   * Runs the import in a new JVM with {@code heap} (this JVM's flags, then {@code extraFlags},
+   * class path and a recording of its own when this one records), connected to the cluster by
+   * {@code conf} (written to a file for it); its output goes to {@code log}.
    */
   static Result fork(
       Configuration conf,
@@ -142,6 +142,7 @@ final class BulkImportProcess {
       CollectionSettings settings,
       int count,
       String heap,
+      List<String> extraFlags,
       Path log)
       throws IOException, InterruptedException {
     Path confFile = log.resolveSibling(log.getFileName() + ".conf.xml");
@@ -162,6 +163,8 @@ final class BulkImportProcess {
       cmd.add(a);
     }
     cmd.add("-Xmx" + heap);
+    // After the inherited flags: java keeps the last of each.
+    cmd.addAll(extraFlags);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(BulkImportProcess.class.getName());

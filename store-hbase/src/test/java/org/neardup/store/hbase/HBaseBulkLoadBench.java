@@ -90,11 +90,11 @@ class HBaseBulkLoadBench {
       // The dump's header names the first scheme; an import takes the scheme it is given.
       for (CollectionSettings s : schemes) {
         if (p > 0) {
-          run(cluster, dump, s, "puts", p, sample, "");
+          run(cluster, dump, s, "puts", p, sample, "", forkFlags(1));
         }
         int rounds = Integer.parseInt(System.getProperty("neardup.hbase.rounds", "1"));
         for (int i = 1; i <= rounds && n > 0; i++) {
-          run(cluster, dump, s, "hfiles", n, sample, rounds > 1 ? "r" + i : "");
+          run(cluster, dump, s, "hfiles", n, sample, rounds > 1 ? "r" + i : "", forkFlags(i));
         }
       }
     } finally {
@@ -103,6 +103,21 @@ class HBaseBulkLoadBench {
       save();
       report.forEach(System.err::println);
     }
+  }
+
+  /**
+   * The extra flags of round {@code round}'s importer JVM: {@code neardup.hbase.fork.flags} holds
+   * flag sets separated by '|', taken in turn by the rounds (flags within a set separated by
+   * blanks), so that one run compares them on one mini-cluster.
+   */
+  private static List<String> forkFlags(int round) {
+    String all = System.getProperty("neardup.hbase.fork.flags", "").trim();
+    if (all.isEmpty()) {
+      return List.of();
+    }
+    String[] sets = all.split("\\|", -1);
+    String set = sets[(round - 1) % sets.length].trim();
+    return set.isEmpty() ? List.of() : List.of(set.split("\\s+"));
   }
 
   private void save() throws IOException {
@@ -159,7 +174,8 @@ class HBaseBulkLoadBench {
       String mode,
       int count,
       long[] sample,
-      String suffix)
+      String suffix,
+      List<String> flags)
       throws Exception {
     BlockScheme scheme = settings.analysis().scheme();
     String prefix = "bulk_" + mode + scheme.blocks() + scheme.required() + suffix;
@@ -176,6 +192,7 @@ class HBaseBulkLoadBench {
               settings,
               count,
               forkHeap,
+              flags,
               Path.of("target", "bulk-import-" + prefix + ".log").toAbsolutePath());
     }
     try (HBaseStore store =
@@ -212,9 +229,10 @@ class HBaseBulkLoadBench {
                   ? ""
                   : String.format(
                       Locale.ROOT,
-                      ", importer in a JVM of its own (-Xmx%s): its CPU %.1f s = %.2f µs per"
+                      ", importer in a JVM of its own (-Xmx%s%s): its CPU %.1f s = %.2f µs per"
                           + " fingerprint",
                       forkHeap,
+                      flags.isEmpty() ? "" : " " + String.join(" ", flags),
                       r.cpu(),
                       r.cpu() * 1e6 / loaded)));
       save();

@@ -149,15 +149,26 @@ class SortOrderTest {
         }
         prefixes[i] = SortOrder.prefix(ids[i]);
       }
-      int[] got =
+      // Two payloads, each a function of its element, must stay with it through the ties' sort.
+      long[] first = new long[n];
+      long[] second = new long[n];
+      for (int i = 0; i < n; i++) {
+        first[i] = 3L * i + 1;
+        second[i] = ~(long) i;
+      }
+      SortOrder.Carried sorted =
           SortOrder.sort(
-                  SortOrder.identity(n),
-                  prefixes,
-                  new long[0][],
-                  (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]))
-              .ints();
+              SortOrder.identity(n),
+              prefixes,
+              new long[][] {first, second},
+              (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]));
+      int[] got = sorted.ints();
       Integer[] want = expected(n, (a, b) -> Arrays.compareUnsigned(ids[a], ids[b]));
       assertThat(boxed(got)).as("seed %s", seed).containsExactly(want);
+      for (int p = 0; p < n; p++) {
+        assertThat(sorted.longs()[0][p]).as("seed %s at %s", seed, p).isEqualTo(3L * got[p] + 1);
+        assertThat(sorted.longs()[1][p]).as("seed %s at %s", seed, p).isEqualTo(~(long) got[p]);
+      }
     }
   }
 }
