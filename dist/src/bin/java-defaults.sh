@@ -63,14 +63,11 @@ neardup_java_defaults() {
   # 60,000 is unchanged), unless NEARDUP_JAVA_OPTS sets either or a compiler level. C2's CPU in a 35 MB zh run
   # halved (1.25-1.69 -> 0.75-0.80 s) and the whole process took 0.81-0.85x the CPU at 35 and
   # 105 MB, the analysis threads no slower (docs/BENCHMARKS.md, the eleventh session).
-  if [ "$command" = "fingerprint" ] && [[ ! "$user_opts" =~ InlineSmallCode|Tier4BackEdgeThreshold|TieredStopAtLevel|TieredCompilation ]]; then
-    defaults="$defaults -XX:InlineSmallCode=1000 -XX:Tier4BackEdgeThreshold=1000000"
-  fi
   # dedup gets the same two compiler flags, on the same condition: its two cores run C2 beside
   # the analysis and the pairs, and C2 took 7.8-12.3 of 60-68 CPU s in two 1M realistic runs of
   # 037a29b with the defaults, against 3.4-3.6 with these flags; the whole process took 0.81x the
   # CPU, its workers and band threads none more (docs/BENCHMARKS.md, the thirteenth session).
-  if [ "$command" = "dedup" ] && [[ ! "$user_opts" =~ InlineSmallCode|Tier4BackEdgeThreshold|TieredStopAtLevel|TieredCompilation ]]; then
+  if [[ "$command" =~ ^(fingerprint|dedup)$ ]] && [[ ! "$user_opts" =~ InlineSmallCode|Tier4BackEdgeThreshold|TieredStopAtLevel|TieredCompilation ]]; then
     defaults="$defaults -XX:InlineSmallCode=1000 -XX:Tier4BackEdgeThreshold=1000000"
   fi
   echo "$defaults"
