@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup;
 
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
 import org.neardup.internal.PagedLongArray;
@@ -149,7 +150,8 @@ final class Restoring {
    */
   private static final class BandFiler extends TaskThread {
     private final BandIndex bands;
-    private final PagedLongArray keys;
+    // Dropped once filed: a batch's keys are ~48 B a document.
+    private @Nullable PagedLongArray keys;
     private final int bandCount;
     private final int first;
     private final int n;
@@ -178,7 +180,9 @@ final class Restoring {
         previous = null; // the finished thread and its batch's keys can go
         p.finish();
       }
-      bands.addAll(keys, 0, bandCount, first, n);
+      PagedLongArray k = Objects.requireNonNull(keys, "filed twice");
+      bands.addAll(k, 0, bandCount, first, n);
+      keys = null; // the finished thread may stay reachable (bandFiling) until the next batch
     }
   }
 }
