@@ -48,6 +48,13 @@ final class Restoring {
         "a deduplicator holds fewer than 2^31 ordinals: %s + %s is too many",
         docs.count,
         n);
+    int bandCount = docs.bandCount;
+    boolean large = docs.bands != null && (long) n * bandCount >= PARALLEL_AT;
+    if (large) {
+      // A large batch waits for a deferred filing still running (see below): at most one large
+      // batch's keys wait to be filed, however far ahead the caller reads.
+      docs.awaitBands();
+    }
     int first = docs.count;
     // Ordinals first: they find duplicate docIds before anything else is touched.
     for (int i = 0; i < n; i++) {
@@ -67,19 +74,18 @@ final class Restoring {
     boolean index = docs.unindexedFrom < 0;
     long[] fps = new long[index ? n : 0];
     long[] ords = new long[index ? n : 0];
-    int bandCount = docs.bandCount;
     // The band index is the largest part of the work and shares nothing with the loop below or the
     // fingerprint index: a large batch files its band keys on a second thread meanwhile. While
     // indexing is deferred the filing may outlast this call (see StoredDocuments.bandFiling): a
-    // batch after such a one files its keys on a thread that first waits for the previous filing,
-    // so the band index still gets the batches in order.
+    // small batch after such a one (an open's log tail) files its keys on a thread that first waits
+    // for the previous filing, so the band index still gets the batches in order.
     BandFiler bandFiler = null;
     boolean started = false;
     if (docs.bands != null) {
       TaskThread previous = docs.bandFiling;
       docs.bandFiling = null;
       bandFiler = new BandFiler(docs.bands, batch, bandCount, first, n, previous);
-      if (previous != null || (long) n * bandCount >= PARALLEL_AT) {
+      if (previous != null || large) {
         bandFiler.start();
         started = true;
       } else {

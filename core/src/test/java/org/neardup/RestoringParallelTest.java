@@ -64,6 +64,24 @@ class RestoringParallelTest {
     return b;
   }
 
+  /** TEMPLATES random texts of 40 words. */
+  private static String[] texts(SplittableRandom r) {
+    String[] texts = new String[TEMPLATES];
+    for (int t = 0; t < TEMPLATES; t++) {
+      texts[t] = TestCorpus.text(r, 40);
+    }
+    return texts;
+  }
+
+  /** Each text's analysis by d's analyzer, encoded: the templates {@link #variant} salts. */
+  private static byte[][] encoded(Deduplicator d, String[] texts) {
+    byte[][] templates = new byte[texts.length][];
+    for (int t = 0; t < texts.length; t++) {
+      templates[t] = d.analyzer().analyze(texts[t]).encode();
+    }
+    return templates;
+  }
+
   private static long varint(byte[] b, int[] pos) {
     long v = 0;
     for (int shift = 0; ; shift += 7) {
@@ -80,12 +98,8 @@ class RestoringParallelTest {
     Deduplicator big = newDeduplicator();
     Deduplicator small = newDeduplicator();
     SplittableRandom r = new SplittableRandom(18);
-    String[] texts = new String[TEMPLATES];
-    byte[][] templates = new byte[TEMPLATES][];
-    for (int t = 0; t < TEMPLATES; t++) {
-      texts[t] = TestCorpus.text(r, 40);
-      templates[t] = big.analyzer().analyze(texts[t]).encode();
-    }
+    String[] texts = texts(r);
+    byte[][] templates = encoded(big, texts);
     byte[][] variants = new byte[VARIANTS][];
     for (int k = 0; k < VARIANTS; k++) {
       variants[k] = variant(templates, k);
@@ -145,16 +159,13 @@ class RestoringParallelTest {
     Deduplicator deferred = newDeduplicator();
     deferred.deferIndexing();
     SplittableRandom r = new SplittableRandom(1818);
-    String[] texts = new String[TEMPLATES];
-    byte[][] templates = new byte[TEMPLATES][];
-    for (int t = 0; t < TEMPLATES; t++) {
-      texts[t] = TestCorpus.text(r, 40);
-      templates[t] = plain.analyzer().analyze(texts[t]).encode();
-    }
+    String[] texts = texts(r);
+    byte[][] templates = encoded(plain, texts);
     int bands = Analysis.decode(templates[0], 0, templates[0].length).sketch().bandKeys().length;
     int large = (int) (Restoring.PARALLEL_AT / bands) + 1_000;
-    // Large, small (chained after the large one's filing), removes, small (inline), large.
-    int[] sizes = {large, 4_000, -50, 3_000, large};
+    // Large, small (chained after the large one's filing), large (waits for both), removes, small
+    // (inline), large.
+    int[] sizes = {large, 4_000, large, -50, 3_000, large};
     RestoreBatch batchA = plain.newRestoreBatch();
     RestoreBatch batchB = deferred.newRestoreBatch();
     long[] link = new long[1];
