@@ -50,10 +50,11 @@ final class Restoring {
         n);
     int bandCount = docs.bandCount;
     boolean large = docs.bands != null && (long) n * bandCount >= PARALLEL_AT;
-    if (large) {
-      // A large batch waits for a deferred filing still running (see below): at most one large
-      // batch's keys wait to be filed, however far ahead the caller reads.
-      docs.awaitBands();
+    if (large && docs.bandFiling instanceof BandFiler) {
+      // Deferred filings chain (see below); a large batch waits until at most one is still to
+      // come before its own: at most two large batches' keys wait to be filed however far ahead
+      // the caller reads, and the last ones are filed beside the index build.
+      ((BandFiler) docs.bandFiling).awaitPrevious();
     }
     int first = docs.count;
     // Ordinals first: they find duplicate docIds before anything else is touched.
@@ -77,8 +78,8 @@ final class Restoring {
     // The band index is the largest part of the work and shares nothing with the loop below or the
     // fingerprint index: a large batch files its band keys on a second thread meanwhile. While
     // indexing is deferred the filing may outlast this call (see StoredDocuments.bandFiling): a
-    // small batch after such a one (an open's log tail) files its keys on a thread that first waits
-    // for the previous filing, so the band index still gets the batches in order.
+    // batch after such a one files its keys on a thread that first waits for the previous filing,
+    // so the band index still gets the batches in order.
     BandFiler bandFiler = null;
     boolean started = false;
     if (docs.bands != null) {
@@ -161,7 +162,7 @@ final class Restoring {
     private final int bandCount;
     private final int first;
     private final int n;
-    private @Nullable TaskThread previous;
+    private volatile @Nullable TaskThread previous;
 
     BandFiler(
         BandIndex bands,
@@ -177,6 +178,14 @@ final class Restoring {
       this.first = first;
       this.n = n;
       this.previous = previous;
+    }
+
+    /** Waits until the filing this one runs after (if any) is done; keeps its failure for work. */
+    void awaitPrevious() {
+      TaskThread p = previous;
+      if (p != null) {
+        p.awaitQuietly();
+      }
     }
 
     @Override

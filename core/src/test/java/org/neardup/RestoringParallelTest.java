@@ -163,9 +163,9 @@ class RestoringParallelTest {
     byte[][] templates = encoded(plain, texts);
     int bands = Analysis.decode(templates[0], 0, templates[0].length).sketch().bandKeys().length;
     int large = (int) (Restoring.PARALLEL_AT / bands) + 1_000;
-    // Large, small (chained after the large one's filing), large (waits for both), removes, small
-    // (inline), large.
-    int[] sizes = {large, 4_000, large, -50, 3_000, large};
+    // Large, small (chained after the large one's filing), large (chained after the small one once
+    // the first is filed), large, removes, small (inline), large.
+    int[] sizes = {large, 4_000, large, large, -50, 3_000, large};
     RestoreBatch batchA = plain.newRestoreBatch();
     RestoreBatch batchB = deferred.newRestoreBatch();
     long[] link = new long[1];
