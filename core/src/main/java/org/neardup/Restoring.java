@@ -192,8 +192,8 @@ final class Restoring {
     protected void work() {
       TaskThread p = previous;
       if (p != null) {
-        previous = null; // the finished thread and its batch's keys can go
         p.finish();
+        previous = null; // after: awaitPrevious must not pass while p still runs
       }
       PagedLongArray k = Objects.requireNonNull(keys, "filed twice");
       bands.addAll(k, 0, bandCount, first, n);

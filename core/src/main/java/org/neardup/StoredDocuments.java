@@ -76,9 +76,10 @@ final class StoredDocuments {
   /**
    * While indexing is deferred: the band filing of the last restored batch when it outlasted its
    * {@link Restoring#restoreAll} call, so that {@link #indexDeferred} builds the fingerprint index
-   * beside it; null otherwise. Whatever reads or writes the band index first waits for it ({@link
-   * #awaitBands}): the next batch's filing, a remove, the end of the deferral; nothing else may
-   * touch the band index while deferring. Written under the deduplicator's write lock.
+   * beside it; null otherwise. Filings chain (each first waits for the one before), so this one
+   * ends last. Whatever reads or writes the band index first waits for it ({@link #awaitBands}):
+   * the next batch's filing, a remove, the end of the deferral; nothing else may touch the band
+   * index while deferring. Written under the deduplicator's write lock.
    */
   volatile @Nullable TaskThread bandFiling;
 
@@ -186,7 +187,6 @@ final class StoredDocuments {
     }
     // Built while the last batch's band keys are still being filed (bandFiling): the two share
     // nothing, and the band index is complete before anything is published.
-
     int n = 0;
     for (int o = removed.nextClearBit(from); o < count; o = removed.nextClearBit(o + 1)) {
       n++;
