@@ -451,14 +451,6 @@ public final class Deduplicator {
     }
   }
 
-  /**
-   * Whether a deferred batch's band filing may still be running after its restoreAll returned
-   * (tests: that path is taken).
-   */
-  boolean bandFilingPending() {
-    return docs.bandFiling != null;
-  }
-
   private static void checkIndexed(StoredDocuments d) {
     if (d.unindexedFrom >= 0) {
       throw new IllegalStateException(

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup;
 
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
-import org.neardup.internal.PagedLongArray;
 import org.neardup.internal.TaskThread;
 import org.neardup.verify.BandIndex;
 
@@ -48,14 +46,6 @@ final class Restoring {
         "a deduplicator holds fewer than 2^31 ordinals: %s + %s is too many",
         docs.count,
         n);
-    int bandCount = docs.bandCount;
-    boolean large = docs.bands != null && (long) n * bandCount >= PARALLEL_AT;
-    if (large && docs.bandFiling instanceof BandFiler) {
-      // Deferred filings chain (see below); a large batch waits until at most one is still to
-      // come before its own: at most two large batches' keys wait to be filed however far ahead
-      // the caller reads, and the last ones are filed beside the index build.
-      ((BandFiler) docs.bandFiling).awaitPrevious();
-    }
     int first = docs.count;
     // Ordinals first: they find duplicate docIds before anything else is touched.
     for (int i = 0; i < n; i++) {
@@ -75,20 +65,14 @@ final class Restoring {
     boolean index = docs.unindexedFrom < 0;
     long[] fps = new long[index ? n : 0];
     long[] ords = new long[index ? n : 0];
+    int bandCount = docs.bandCount;
     // The band index is the largest part of the work and shares nothing with the loop below or the
-    // fingerprint index: a large batch files its band keys on a second thread meanwhile. While
-    // indexing is deferred the filing may outlast this call (see StoredDocuments.bandFiling): a
-    // batch after such a one files its keys on a thread that first waits for the previous filing,
-    // so the band index still gets the batches in order.
+    // fingerprint index: a large batch files its band keys on a second thread meanwhile.
     BandFiler bandFiler = null;
-    boolean started = false;
     if (docs.bands != null) {
-      TaskThread previous = docs.bandFiling;
-      docs.bandFiling = null;
-      bandFiler = new BandFiler(docs.bands, batch, bandCount, first, n, previous);
-      if (previous != null || large) {
+      bandFiler = new BandFiler(docs.bands, batch, bandCount, first, n);
+      if ((long) n * bandCount >= PARALLEL_AT) {
         bandFiler.start();
-        started = true;
       } else {
         bandFiler.run();
       }
@@ -131,14 +115,7 @@ final class Restoring {
       throw e;
     }
     if (bandFiler != null) {
-      if (started && !index) {
-        // Nothing reads the band index before indexDeferred, which builds the fingerprint index
-        // meanwhile (at 10M documents the open's last ~3 s of band filing ran alone before the
-        // build); removes and the next batch wait for it.
-        docs.bandFiling = bandFiler;
-      } else {
-        bandFiler.finish();
-      }
+      bandFiler.finish();
     }
     docs.publishAll();
   }
@@ -149,55 +126,26 @@ final class Restoring {
    */
   static final long PARALLEL_AT = 1 << 20;
 
-  /**
-   * Files a batch's band keys ({@link BandIndex#addAll}), on a thread of its own if started, after
-   * the previous batch's filing when that one was still running (its failure becomes this one's).
-   * It holds the batch's key array itself, not the batch, which the caller may clear and refill
-   * while the filing runs.
-   */
+  /** Files a batch's band keys ({@link BandIndex#addAll}), on a thread of its own if started. */
   private static final class BandFiler extends TaskThread {
     private final BandIndex bands;
-    // Dropped once filed: a batch's keys are ~48 B a document.
-    private @Nullable PagedLongArray keys;
+    private final RestoreBatch batch;
     private final int bandCount;
     private final int first;
     private final int n;
-    private volatile @Nullable TaskThread previous;
 
-    BandFiler(
-        BandIndex bands,
-        RestoreBatch batch,
-        int bandCount,
-        int first,
-        int n,
-        @Nullable TaskThread previous) {
+    BandFiler(BandIndex bands, RestoreBatch batch, int bandCount, int first, int n) {
       super("neardup-restore-bands");
       this.bands = bands;
-      this.keys = batch.bandKeys;
+      this.batch = batch;
       this.bandCount = bandCount;
       this.first = first;
       this.n = n;
-      this.previous = previous;
-    }
-
-    /** Waits until the filing this one runs after (if any) is done; keeps its failure for work. */
-    void awaitPrevious() {
-      TaskThread p = previous;
-      if (p != null) {
-        p.awaitQuietly();
-      }
     }
 
     @Override
     protected void work() {
-      TaskThread p = previous;
-      if (p != null) {
-        p.finish();
-        previous = null; // after: awaitPrevious must not pass while p still runs
-      }
-      PagedLongArray k = Objects.requireNonNull(keys, "filed twice");
-      bands.addAll(k, 0, bandCount, first, n);
-      keys = null; // the finished thread may stay reachable (bandFiling) until the next batch
+      bands.addAll(batch.bandKeys, 0, bandCount, first, n);
     }
   }
 }

@@ -9,7 +9,6 @@ import org.neardup.index.BlockScheme;
 import org.neardup.index.HammingIndex;
 import org.neardup.internal.Checks;
 import org.neardup.internal.PagedLongArray;
-import org.neardup.internal.TaskThread;
 import org.neardup.verify.BandIndex;
 import org.neardup.verify.SketchStore;
 
@@ -72,16 +71,6 @@ final class StoredDocuments {
    * unpublished. -1 otherwise.
    */
   volatile int unindexedFrom = -1;
-
-  /**
-   * While indexing is deferred: the band filing of the last restored batch when it outlasted its
-   * {@link Restoring#restoreAll} call, so that {@link #indexDeferred} builds the fingerprint index
-   * beside it; null otherwise. Filings chain (each first waits for the one before), so this one
-   * ends last. Whatever reads or writes the band index first waits for it ({@link #awaitBands}):
-   * the next batch's filing, a remove, the end of the deferral; nothing else may touch the band
-   * index while deferring. Written under the deduplicator's write lock.
-   */
-  volatile @Nullable TaskThread bandFiling;
 
   /**
    * @param sketches where sketches and band keys go (empty, unused when not verifying)
@@ -185,8 +174,6 @@ final class StoredDocuments {
     if (from < 0) {
       return;
     }
-    // Built while the last batch's band keys are still being filed (bandFiling): the two share
-    // nothing, and the band index is complete before anything is published.
     int n = 0;
     for (int o = removed.nextClearBit(from); o < count; o = removed.nextClearBit(o + 1)) {
       n++;
@@ -203,21 +190,8 @@ final class StoredDocuments {
     } else {
       index.addAll(fps, ords, 0, n);
     }
-    awaitBands();
     unindexedFrom = -1;
     publishAll();
-  }
-
-  /**
-   * Waits for a deferred batch's band filing ({@link #bandFiling}) and rethrows what it threw; the
-   * band index then holds every stored ordinal's keys. Under the write lock.
-   */
-  void awaitBands() {
-    TaskThread t = bandFiling;
-    if (t != null) {
-      bandFiling = null;
-      t.finish();
-    }
   }
 
   /**
@@ -226,7 +200,6 @@ final class StoredDocuments {
    * @return whether the docId was stored
    */
   boolean remove(long docId) {
-    awaitBands(); // the removed ordinal's keys may still be on their way in
     int ordinal = ids.remove(docId);
     if (ordinal < 0) {
       return false;
@@ -258,10 +231,6 @@ final class StoredDocuments {
     bytes += sketches.ramBytesUsed() + fingerprints.ramBytesUsed();
     bytes += removed.size() / 8;
     if (bands != null) {
-      TaskThread filing = bandFiling;
-      if (filing != null) {
-        filing.awaitQuietly(); // a reader does not take the filing over: the writer rethrows
-      }
       bytes += bands.ramBytesUsed();
     }
     return bytes;
