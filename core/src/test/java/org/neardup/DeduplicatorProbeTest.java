@@ -214,6 +214,9 @@ class DeduplicatorProbeTest {
               () -> {
                 start.await();
                 for (int i = thread; i < work.size(); i += threads) {
+                  if (i / threads == perThread / 2) {
+                    awaitChanges(changes, 11); // the second half of the inserts meets them
+                  }
                   long docId = i;
                   Analysis a = work.get(i);
                   Deduplicator.Probe p = i % 5 == 0 ? null : d.probe(a);
@@ -290,6 +293,18 @@ class DeduplicatorProbeTest {
     assertThat(replay.size()).isEqualTo(d.size());
     assertThat(changes.size()).isGreaterThan(10);
     assertThat(duplicates).isGreaterThan(sorted.size() / 4);
+  }
+
+  /**
+   * Waits, at most a minute, until the remover has made {@code n} changes: on a loaded machine the
+   * scheduler once gave it time for only 9 in a whole run, and the inserts then met too few removes
+   * and compactions for the run to mean much.
+   */
+  private static void awaitChanges(List<Change> changes, int n) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    while (changes.size() < n && System.nanoTime() < until) {
+      Thread.sleep(1);
+    }
   }
 
   /**
