@@ -81,14 +81,7 @@ final class IdBytes {
    * {@link #compare} orders them (as {@link SortOrder#prefix} does for an array).
    */
   long prefix(long ref) {
-    byte[] a = array(ref);
-    int off = offset(ref);
-    int n = Math.min(8, length(ref));
-    long v = 0;
-    for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (i < n ? a[off + i] & 0xFF : 0);
-    }
-    return v;
+    return SortOrder.prefix(array(ref), offset(ref), length(ref));
   }
 
   /** The two ids' bytes compared unsigned, as {@link Arrays#compareUnsigned(byte[], byte[])}. */

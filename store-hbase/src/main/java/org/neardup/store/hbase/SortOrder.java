@@ -169,9 +169,14 @@ final class SortOrder {
    * they order as {@link java.util.Arrays#compareUnsigned(byte[], byte[])} orders the arrays.
    */
   static long prefix(byte[] b) {
+    return prefix(b, 0, b.length);
+  }
+
+  /** As {@link #prefix(byte[])}, of the {@code len} bytes of {@code b} from {@code off}. */
+  static long prefix(byte[] b, int off, int len) {
     long v = 0;
     for (int i = 0; i < 8; i++) {
-      v = (v << 8) | (i < b.length ? b[i] & 0xFF : 0);
+      v = (v << 8) | (i < len ? b[off + i] & 0xFF : 0);
     }
     return v;
   }
