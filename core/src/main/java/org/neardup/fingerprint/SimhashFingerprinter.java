@@ -354,7 +354,7 @@ final class SimhashFingerprinter implements Fingerprinter {
       int known = 0;
       for (int pass = 0; pass < 3; pass++) {
         // Pass 0: counts >= 3, pass 1: count 2, pass 2: count 1.
-        int from = pass == 0 ? 3 : 2 - pass + 1;
+        int from = 3 - pass;
         int to = pass == 0 ? Integer.MAX_VALUE : from;
         if (known >= limit && TermTable.scale(tf, from) * maxIdf < best[0]) {
           // No term of this count, or of a smaller one, can enter the top.
