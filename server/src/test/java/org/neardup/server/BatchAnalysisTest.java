@@ -90,4 +90,32 @@ class BatchAnalysisTest {
     }
     assertThat(threads).hasSizeGreaterThan(1);
   }
+
+  /** The store's tasks: each runs exactly once, on more than one thread; a failure is rethrown. */
+  @Test
+  public void parallel_runsEveryTaskOnce_andRethrows() {
+    SplittableRandom r = new SplittableRandom(1814);
+    for (int round = 0; round < 200; round++) {
+      int n = r.nextInt(40);
+      int helpers = r.nextInt(3);
+      java.util.concurrent.atomic.AtomicIntegerArray runs =
+          new java.util.concurrent.atomic.AtomicIntegerArray(Math.max(n, 1));
+      BatchAnalysis.parallel(pool, helpers).run(n, runs::incrementAndGet);
+      for (int i = 0; i < n; i++) {
+        assertThat(runs.get(i)).as("round %s task %s of %s", round, i, n).isEqualTo(1);
+      }
+    }
+    assertThatThrownBy(
+            () ->
+                BatchAnalysis.parallel(pool, 2)
+                    .run(
+                        30,
+                        i -> {
+                          if (i == 17) {
+                            throw new IllegalArgumentException("task 17");
+                          }
+                        }))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("task 17");
+  }
 }
