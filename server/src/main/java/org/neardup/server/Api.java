@@ -711,6 +711,7 @@ final class Api implements HttpHandler {
     List<Document> docs =
         BatchAnalysis.run(
             raw.size(),
+            BatchAnalysis.chunk(body.length, raw.size()),
             i -> {
               String where = "document " + i + ": ";
               Json.DocInput in = Json.document(raw.get(i), where, true);

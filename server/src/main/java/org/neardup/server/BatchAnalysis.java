@@ -12,10 +12,10 @@ import org.neardup.store.Document;
 
 /**
  * Runs the parts of one batch request that need no lock on the worker that took it and on idle
- * workers: parsing and analysing its documents, in chunks of {@value #CHUNK}, and the store's
- * probes ({@link #parallel}). Analysis is most of a verified batch's cost, and one worker per
- * request left every other core idle when a client sends one batch at a time (as {@code neardup
- * send} does by default), which held ingest to half the rate of {@code neardup dedup} on two cores
+ * workers: parsing and analysing its documents, in chunks ({@link #chunk}), and the store's probes
+ * ({@link #parallel}). Analysis is most of a verified batch's cost, and one worker per request left
+ * every other core idle when a client sends one batch at a time (as {@code neardup send} does by
+ * default), which held ingest to half the rate of {@code neardup dedup} on two cores
  * (docs/BENCHMARKS.md, issue 18).
  *
  * <p>The caller takes chunks too, so the request never waits for a helper that has not started: a
@@ -25,11 +25,14 @@ import org.neardup.store.Document;
 final class BatchAnalysis {
   /*
    * Chunks are taken one at a time by whichever thread is free, so the last one to finish ends at
-   * most one chunk after the others: a chunk of 16 news-length texts was ~1.4 ms of analysis, against
-   * a batch of 100's ~8 ms over two workers (docs/BENCHMARKS.md, the fourteenth session). Taking a
-   * chunk costs an atomic increment and a short synchronized block.
+   * most one chunk after the others: 16 news-length texts were ~1.4 ms of analysis, against a batch
+   * of 100's ~8 ms over two workers (docs/BENCHMARKS.md, the fourteenth session). But taking a
+   * chunk costs an atomic increment and a synchronized block, and chunks of 4 (with probe groups of
+   * 8) measured 1.07x the workers' CPU per short text side by side: so a chunk holds about
+   * CHUNK_BYTES of the body, 1 to MAX_CHUNK documents (2 news texts in Chinese, 16 short ones).
    */
-  static final int CHUNK = 4;
+  static final int MAX_CHUNK = 16;
+  static final int CHUNK_BYTES = 16 << 10;
 
   /** Parses and analyses one document (position i); throws ApiException for bad input. */
   @FunctionalInterface
@@ -46,14 +49,24 @@ final class BatchAnalysis {
   private BatchAnalysis() {}
 
   /**
-   * The documents {@code step(0..n)} in order, with up to {@code helpers} idle workers of {@code
-   * pool} taking chunks beside the caller.
+   * How many documents of a batch of {@code n} in {@code bodyBytes} a chunk holds: about {@value
+   * #CHUNK_BYTES} bytes of the body, 1 to {@value #MAX_CHUNK} documents.
    */
-  static List<Document> run(int n, Step step, Executor pool, int helpers) throws ApiException {
+  static int chunk(long bodyBytes, int n) {
+    long perDocument = Math.max(1, bodyBytes / Math.max(1, n));
+    return (int) Math.max(1, Math.min(MAX_CHUNK, CHUNK_BYTES / perDocument));
+  }
+
+  /**
+   * The documents {@code step(0..n)} in order, in chunks of {@code chunk}, with up to {@code
+   * helpers} idle workers of {@code pool} taking chunks beside the caller.
+   */
+  static List<Document> run(int n, int chunk, Step step, Executor pool, int helpers)
+      throws ApiException {
     Document[] out = new Document[n];
     run(
         n,
-        CHUNK,
+        chunk,
         (from, to) -> {
           for (int i = from; i < to; i++) {
             out[i] = step.apply(i);

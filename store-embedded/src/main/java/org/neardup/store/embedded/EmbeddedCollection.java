@@ -50,9 +50,7 @@ final class EmbeddedCollection implements Collection {
   private static final int SWEEP_CHUNK = 1 << 14;
   private static final int REMOVE_CHUNK = 1 << 10;
   private static final int BATCH_CHUNK = 256;
-  // Small enough that a batch's groups spread evenly over the threads a Parallel gives, large
-  // enough that the engine's read lock is taken once for several documents.
-  private static final int PROBE_GROUP = 8;
+  private static final int PROBE_GROUP = 16;
 
   private final EmbeddedStore store;
   final int number;
