@@ -122,7 +122,8 @@ public interface Collection {
     /**
      * Runs {@code task} once for each of {@code 0..n-1}, in any order and on any of its threads,
      * and returns when all have run; what the tasks did happens-before the return. If a task
-     * throws, the others still run and the exception is rethrown here.
+     * throws, this throws such an exception, once the tasks that started have ended (the others may
+     * not run).
      */
     void run(int n, IntConsumer task);
   }
