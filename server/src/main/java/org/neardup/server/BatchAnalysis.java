@@ -27,9 +27,10 @@ final class BatchAnalysis {
    * Chunks are taken one at a time by whichever thread is free, so the last one to finish ends at
    * most one chunk after the others: 16 news-length texts are ~2-3 ms of analysis, against a batch
    * of 100's ~9 ms over two workers (docs/BENCHMARKS.md, the fourteenth session). But taking a
-   * chunk costs an atomic increment and a synchronized block, and chunks of 4 (with probe groups of
-   * 8) measured 1.07x the workers' CPU per short text side by side: so a chunk holds about
-   * CHUNK_BYTES of the body, 1 to MAX_CHUNK documents (2 news texts in Chinese, 16 short ones).
+   * chunk costs an atomic increment and a synchronized block, which buys nothing for short texts
+   * (chunks of 4 read 1.07x the workers' CPU per short text side by side, inside that run's noise):
+   * so a chunk holds about CHUNK_BYTES of the body, 1 to MAX_CHUNK documents (2 news texts in
+   * Chinese, 16 short ones).
    */
   static final int MAX_CHUNK = 16;
   static final int CHUNK_BYTES = 16 << 10;
