@@ -15,7 +15,10 @@
 # which store ~12,000; so the warm row starts past 50,000 short or 20,000 news texts) and measures
 # the next MORE (as many as stored) against the steady analysis rate: `neardup dedup`
 # of the stored, WARM and MORE documents together, less the time of the stored and WARM ones alone
-# (MORE over the difference), so both sides are past their JIT's warm-up.
+# (MORE over the difference), so both sides are past their JIT's warm-up. Then the verified probes
+# again ("verified, warm server,"), on documents not sent before: the latency of a server whose
+# compilers have settled, apart from the first probes' (which run while C2 still compiles the
+# decision's and the analysis's methods, and which are the issue's figure as measured until now).
 # Each send also prints the CPU it cost per document: the server's by kind of thread (workers:
 # parse, analyse, decide, store, answer; jit: the compilers; http: Undertow's I/O threads; log; gc)
 # from /proc, and the client's (`neardup send`, user + system, its JVM start included) from
@@ -200,13 +203,17 @@ for length in ${LENGTHS:-short news}; do
   warm=$(warm_docs "$docs")
   # and for the singles beside a batch load (MIXED of them, 4,000 documents for the batches)
   queries=$((warm_singles + warm_batches * 100 + singles + batches * 100 + mixed + 4000))
+  # the probes of the warm server, after the warm row (no singles beside batches)
+  warm_queries=$((warm_singles + warm_batches * 100 + singles + batches * 100))
   corpus="$work/$length.jsonl"
-  # The stored documents, the queries, the WARM ones, then the MORE ones (as many as stored).
-  "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries + warm + docs)) "$corpus" 20261125 "$min" "$max" > /dev/null
+  # The stored documents, the queries, the WARM ones, the MORE ones (as many as stored), then the
+  # warm server's queries.
+  "${bench[@]}" org.neardup.benchmarks.NewsCorpus "$base" $((docs + queries + warm + docs + warm_queries)) "$corpus" 20261125 "$min" "$max" > /dev/null
   head -n "$docs" "$corpus" > "$work/load.jsonl"
   sed -n "$((docs + 1)),$((docs + queries))p" "$corpus" > "$work/queries.jsonl"
   sed -n "$((docs + queries + 1)),$((docs + queries + warm))p" "$corpus" > "$work/warm.jsonl"
-  tail -n "$docs" "$corpus" > "$work/more.jsonl"
+  sed -n "$((docs + queries + warm + 1)),$((docs + queries + warm + docs))p" "$corpus" > "$work/more.jsonl"
+  tail -n "$warm_queries" "$corpus" > "$work/warm-queries.jsonl"
   cat "$work/load.jsonl" "$work/warm.jsonl" > "$work/before.jsonl"
   cat "$work/before.jsonl" "$work/more.jsonl" > "$work/all.jsonl"
   for set in load before all; do
@@ -242,6 +249,9 @@ n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))'
     echo "$length $jar verified ingest, warm server (the next $docs after $((docs + queries + warm)) stored): $sent documents/s = $ratio of the steady analysis rate"
     record "warm: ratio to the steady analysis rate" "$ratio"
     record "warm: a batch of $send_batch's worker CPU / $(nproc) cores, ms" "$(echo "scale=1; $c_workers * $send_batch / $(nproc) / 1000" | bc)"
+    # The same probes again, now that the server's compilers have settled: the latency a server
+    # that has run for a while gives, apart from its first minutes' compilations.
+    probe default "$work/warm-queries.jsonl" "verified, warm server,"
     curl -sf -X POST "$url/v1/collections" -H 'Content-Type: application/json' -d '{"name":"fp","verify":false}' > /dev/null
     run "$jar" send "$work/fp-load.jsonl" --url "$url" --collection fp --batch "$send_batch" "${flight[@]}" > "$work/send-fp.out"
     echo "$length $jar fingerprint-only ingest: $(rate "$work/send-fp.out") documents/s"

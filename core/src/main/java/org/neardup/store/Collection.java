@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 
@@ -84,6 +85,47 @@ public interface Collection {
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * {@link #checkAndInsertAllAsync(List)}, with the work that needs no lock shared out by {@code
+   * parallel}: each document's validation and encoding, its index search and the verification of
+   * its candidates against the documents stored at that moment (most of a decision's cost for
+   * verified texts). Only the last step, catching up with what was stored meanwhile and storing,
+   * runs on the calling thread under the collection's lock. The outcomes are the same as without; a
+   * batch's decision just takes less time when the threads {@code parallel} uses are idle.
+   *
+   * <p>The default ignores {@code parallel}.
+   *
+   * @throws IllegalArgumentException as {@link #checkAndInsertAll}, before anything is stored
+   * @throws IllegalStateException if the collection was dropped
+   */
+  default CompletableFuture<List<Outcome>> checkAndInsertAllAsync(
+      List<Document> documents, Parallel parallel) {
+    return checkAndInsertAllAsync(documents);
+  }
+
+  /**
+   * Runs tasks on the calling thread and possibly on others at the same time, for {@link
+   * #checkAndInsertAllAsync(List, Parallel)}.
+   */
+  @FunctionalInterface
+  interface Parallel {
+    /** Runs every task on the calling thread, in order. */
+    Parallel CALLER =
+        (n, task) -> {
+          for (int i = 0; i < n; i++) {
+            task.accept(i);
+          }
+        };
+
+    /**
+     * Runs {@code task} once for each of {@code 0..n-1}, in any order and on any of its threads,
+     * and returns when all have run; what the tasks did happens-before the return. If a task
+     * throws, this throws such an exception, once the tasks that started have ended (the others may
+     * not run).
+     */
+    void run(int n, IntConsumer task);
   }
 
   /** Checks an analysis against every stored document; stores nothing. */

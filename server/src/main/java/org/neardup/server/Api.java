@@ -711,6 +711,7 @@ final class Api implements HttpHandler {
     List<Document> docs =
         BatchAnalysis.run(
             raw.size(),
+            BatchAnalysis.chunk(body.length, raw.size()),
             i -> {
               String where = "document " + i + ": ";
               Json.DocInput in = Json.document(raw.get(i), where, true);
@@ -721,9 +722,12 @@ final class Api implements HttpHandler {
     return docs;
   }
 
-  /** Decides and stores an analysed batch; answers once it is durable. */
+  /**
+   * Decides and stores an analysed batch, its probes on this worker and idle ones; answers once it
+   * is durable.
+   */
   private void commit(HttpServerExchange ex, Collection c, List<Document> docs, boolean array) {
-    c.checkAndInsertAllAsync(docs)
+    c.checkAndInsertAllAsync(docs, BatchAnalysis.parallel(workers, config.workerThreads() - 1))
         .whenComplete(
             (outcomes, error) ->
                 answer(

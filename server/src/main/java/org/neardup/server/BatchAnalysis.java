@@ -7,21 +7,33 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
+import org.neardup.store.Collection;
 import org.neardup.store.Document;
 
 /**
- * Parses and analyses the documents of one batch request on the worker that took it and on idle
- * workers, in chunks of {@value #CHUNK}: analysis is most of a verified batch's cost, and one
- * worker per request left every other core idle when a client sends one batch at a time (as {@code
- * neardup send} does by default), which held ingest to half the rate of {@code neardup dedup} on
- * two cores (docs/BENCHMARKS.md, issue 18).
+ * Runs the parts of one batch request that need no lock on the worker that took it and on idle
+ * workers: parsing and analysing its documents, in chunks ({@link #chunk}), and the store's probes
+ * ({@link #parallel}). Analysis is most of a verified batch's cost, and one worker per request left
+ * every other core idle when a client sends one batch at a time (as {@code neardup send} does by
+ * default), which held ingest to half the rate of {@code neardup dedup} on two cores
+ * (docs/BENCHMARKS.md, issue 18).
  *
  * <p>The caller takes chunks too, so the request never waits for a helper that has not started: a
  * helper that starts after every chunk is taken returns at once. The result is the same list, in
  * the same order, and the same first error (the lowest document's), as analysing one by one.
  */
 final class BatchAnalysis {
-  static final int CHUNK = 16;
+  /*
+   * Chunks are taken one at a time by whichever thread is free, so the last one to finish ends at
+   * most one chunk after the others: 16 news-length texts are ~2-3 ms of analysis, against a batch
+   * of 100's ~9 ms over two workers (docs/BENCHMARKS.md, the fourteenth session). But taking a
+   * chunk costs an atomic increment and a synchronized block, which buys nothing for short texts
+   * (chunks of 4 read 1.07x the workers' CPU per short text side by side, inside that run's noise):
+   * so a chunk holds about CHUNK_BYTES of the body, 1 to MAX_CHUNK documents (2 news texts in
+   * Chinese, 16 short ones).
+   */
+  static final int MAX_CHUNK = 16;
+  static final int CHUNK_BYTES = 16 << 10;
 
   /** Parses and analyses one document (position i); throws ApiException for bad input. */
   @FunctionalInterface
@@ -29,22 +41,75 @@ final class BatchAnalysis {
     Document apply(int i) throws ApiException;
   }
 
+  /** Does the work of positions [from, to); throws ApiException for bad input. */
+  @FunctionalInterface
+  private interface Range {
+    void apply(int from, int to) throws ApiException;
+  }
+
   private BatchAnalysis() {}
 
   /**
-   * The documents {@code step(0..n)} in order, with up to {@code helpers} idle workers of {@code
-   * pool} taking chunks beside the caller.
+   * How many documents of a batch of {@code n} in {@code bodyBytes} a chunk holds: about {@value
+   * #CHUNK_BYTES} bytes of the body, 1 to {@value #MAX_CHUNK} documents.
    */
-  static List<Document> run(int n, Step step, Executor pool, int helpers) throws ApiException {
+  static int chunk(long bodyBytes, int n) {
+    long perDocument = Math.max(1, bodyBytes / Math.max(1, n));
+    return (int) Math.max(1, Math.min(MAX_CHUNK, CHUNK_BYTES / perDocument));
+  }
+
+  /**
+   * The documents {@code step(0..n)} in order, in chunks of {@code chunk}, with up to {@code
+   * helpers} idle workers of {@code pool} taking chunks beside the caller.
+   */
+  static List<Document> run(int n, int chunk, Step step, Executor pool, int helpers)
+      throws ApiException {
     Document[] out = new Document[n];
-    int chunks = (n + CHUNK - 1) / CHUNK;
-    if (chunks <= 1 || helpers <= 0) {
-      for (int i = 0; i < n; i++) {
-        out[i] = step.apply(i);
+    run(
+        n,
+        chunk,
+        (from, to) -> {
+          for (int i = from; i < to; i++) {
+            out[i] = step.apply(i);
+          }
+        },
+        pool,
+        helpers);
+    return Arrays.asList(out);
+  }
+
+  /**
+   * A {@link Collection.Parallel} that runs each task as a chunk of its own, with up to {@code
+   * helpers} idle workers of {@code pool} beside the caller.
+   */
+  static Collection.Parallel parallel(Executor pool, int helpers) {
+    return (n, task) -> {
+      try {
+        run(
+            n,
+            1,
+            (from, to) -> {
+              for (int i = from; i < to; i++) {
+                task.accept(i);
+              }
+            },
+            pool,
+            helpers);
+      } catch (ApiException e) {
+        throw new IllegalStateException(
+            "cannot happen: the store's tasks throw no ApiException", e);
       }
-      return Arrays.asList(out);
+    };
+  }
+
+  private static void run(int n, int chunk, Range range, Executor pool, int helpers)
+      throws ApiException {
+    int chunks = (n + chunk - 1) / chunk;
+    if (chunks <= 1 || helpers <= 0) {
+      range.apply(0, n);
+      return;
     }
-    Shared s = new Shared(n, chunks, step, out);
+    Shared s = new Shared(n, chunk, chunks, range);
     for (int h = 0; h < Math.min(helpers, chunks - 1); h++) {
       try {
         pool.execute(s::work);
@@ -57,14 +122,13 @@ final class BatchAnalysis {
     if (s.error != null) {
       throw s.error;
     }
-    return Arrays.asList(out);
   }
 
   private static final class Shared {
     final int n;
+    final int chunk;
     final int chunks;
-    final Step step;
-    final Document[] out;
+    final Range range;
     final AtomicInteger next = new AtomicInteger();
     int done;
     // The error of the lowest failed chunk (each chunk stops at its first), guarded by this.
@@ -72,11 +136,11 @@ final class BatchAnalysis {
     int errorChunk = Integer.MAX_VALUE;
     @Nullable RuntimeException crash;
 
-    Shared(int n, int chunks, Step step, Document[] out) {
+    Shared(int n, int chunk, int chunks, Range range) {
       this.n = n;
+      this.chunk = chunk;
       this.chunks = chunks;
-      this.step = step;
-      this.out = out;
+      this.range = range;
     }
 
     void work() {
@@ -84,9 +148,7 @@ final class BatchAnalysis {
         ApiException failed = null;
         RuntimeException crashed = null;
         try {
-          for (int i = c * CHUNK, end = Math.min(n, i + CHUNK); i < end; i++) {
-            out[i] = step.apply(i);
-          }
+          range.apply(c * chunk, Math.min(n, c * chunk + chunk));
         } catch (ApiException e) {
           failed = e;
         } catch (RuntimeException e) {

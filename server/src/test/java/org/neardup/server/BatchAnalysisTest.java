@@ -37,6 +37,7 @@ class BatchAnalysisTest {
     for (int round = 0; round < 300; round++) {
       int n = 1 + r.nextInt(400);
       int helpers = r.nextInt(4);
+      int chunk = 1 + r.nextInt(BatchAnalysis.MAX_CHUNK);
       // Some batches have bad documents, at random positions.
       Set<Integer> bad = ConcurrentHashMap.newKeySet();
       if (r.nextInt(3) == 0) {
@@ -53,16 +54,17 @@ class BatchAnalysisTest {
             }
             return doc(i);
           };
-      String as = "seed " + seed + " round " + round + " n " + n + " bad " + bad;
+      String as =
+          "seed " + seed + " round " + round + " n " + n + " chunk " + chunk + " bad " + bad;
       if (bad.isEmpty()) {
-        List<Document> got = BatchAnalysis.run(n, step, pool, helpers);
+        List<Document> got = BatchAnalysis.run(n, chunk, step, pool, helpers);
         assertThat(got).as(as).hasSize(n);
         for (int i = 0; i < n; i++) {
           assertThat(got.get(i)).as(as).usingRecursiveComparison().isEqualTo(doc(i));
         }
       } else {
         int first = bad.stream().mapToInt(Integer::intValue).min().getAsInt();
-        assertThatThrownBy(() -> BatchAnalysis.run(n, step, pool, helpers))
+        assertThatThrownBy(() -> BatchAnalysis.run(n, chunk, step, pool, helpers))
             .as(as)
             .isInstanceOf(ApiException.class)
             .hasMessageContaining("document " + first + ": bad");
@@ -77,6 +79,7 @@ class BatchAnalysisTest {
     for (int attempt = 0; attempt < 20 && threads.size() < 2; attempt++) {
       BatchAnalysis.run(
           2000,
+          BatchAnalysis.MAX_CHUNK,
           i -> {
             threads.add(Thread.currentThread().getName());
             long x = i;
@@ -89,5 +92,41 @@ class BatchAnalysisTest {
           2);
     }
     assertThat(threads).hasSizeGreaterThan(1);
+  }
+
+  /** The store's tasks: each runs exactly once, on more than one thread; a failure is rethrown. */
+  @Test
+  public void parallel_runsEveryTaskOnce_andRethrows() {
+    SplittableRandom r = new SplittableRandom(1814);
+    for (int round = 0; round < 200; round++) {
+      int n = r.nextInt(40);
+      int helpers = r.nextInt(3);
+      java.util.concurrent.atomic.AtomicIntegerArray runs =
+          new java.util.concurrent.atomic.AtomicIntegerArray(Math.max(n, 1));
+      BatchAnalysis.parallel(pool, helpers).run(n, runs::incrementAndGet);
+      for (int i = 0; i < n; i++) {
+        assertThat(runs.get(i)).as("round %s task %s of %s", round, i, n).isEqualTo(1);
+      }
+    }
+    assertThatThrownBy(
+            () ->
+                BatchAnalysis.parallel(pool, 2)
+                    .run(
+                        30,
+                        i -> {
+                          if (i == 17) {
+                            throw new IllegalArgumentException("task 17");
+                          }
+                        }))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("task 17");
+  }
+
+  @Test
+  public void chunk_holdsAboutChunkBytes_between1AndMax() {
+    assertThat(BatchAnalysis.chunk(100 * 200, 100)).isEqualTo(BatchAnalysis.MAX_CHUNK);
+    assertThat(BatchAnalysis.chunk(100 * 6000, 100)).isEqualTo(2);
+    assertThat(BatchAnalysis.chunk(5_000_000, 10)).isEqualTo(1);
+    assertThat(BatchAnalysis.chunk(0, 0)).isEqualTo(BatchAnalysis.MAX_CHUNK);
   }
 }

@@ -203,10 +203,16 @@ final class EmbeddedCollection implements Collection {
 
   @Override
   public CompletableFuture<List<Outcome>> checkAndInsertAllAsync(List<Document> documents) {
+    return checkAndInsertAllAsync(documents, Parallel.CALLER);
+  }
+
+  @Override
+  public CompletableFuture<List<Outcome>> checkAndInsertAllAsync(
+      List<Document> documents, Parallel parallel) {
     long[] position = new long[1];
     List<Outcome> out;
     try {
-      out = decideAll(documents, position);
+      out = decideAll(documents, position, parallel);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -216,12 +222,12 @@ final class EmbeddedCollection implements Collection {
   }
 
   private List<Outcome> decideAll(List<Document> documents, long[] position) throws IOException {
-    long now = store.clock().millis();
-    List<Prepared> prepared = new ArrayList<>(documents.size());
-    for (int i = 0; i < documents.size(); i++) {
-      prepared.add(prepare(documents.get(i), i, now));
-    }
-    probeAll(prepared);
+    return decideAll(documents, position, Parallel.CALLER);
+  }
+
+  private List<Outcome> decideAll(List<Document> documents, long[] position, Parallel parallel)
+      throws IOException {
+    List<Prepared> prepared = prepareAndProbe(documents, parallel);
     List<Outcome> out = new ArrayList<>(documents.size());
     // Chunks keep other writers' latency low; the order within the list is kept.
     for (int from = 0; from < prepared.size(); from += BATCH_CHUNK) {
@@ -240,6 +246,40 @@ final class EmbeddedCollection implements Collection {
       }
     }
     return out;
+  }
+
+  /**
+   * Validates, encodes and probes the documents in groups of {@value #PROBE_GROUP}, the groups run
+   * by {@code parallel}; throws the first invalid document's error (by position) once every group
+   * has run, before anything is stored.
+   */
+  private List<Prepared> prepareAndProbe(List<Document> documents, Parallel parallel) {
+    long now = store.clock().millis();
+    int n = documents.size();
+    Prepared[] prepared = new Prepared[n];
+    int groups = (n + PROBE_GROUP - 1) / PROBE_GROUP;
+    IllegalArgumentException[] invalid = new IllegalArgumentException[groups];
+    parallel.run(
+        groups,
+        t -> {
+          int from = t * PROBE_GROUP;
+          int to = Math.min(n, from + PROBE_GROUP);
+          try {
+            for (int i = from; i < to; i++) {
+              prepared[i] = prepare(documents.get(i), i, now);
+            }
+          } catch (IllegalArgumentException e) {
+            invalid[t] = e; // the group's first; the batch fails, so its probes are not needed
+            return;
+          }
+          probeAll(Arrays.asList(prepared).subList(from, to));
+        });
+    for (IllegalArgumentException e : invalid) {
+      if (e != null) {
+        throw e;
+      }
+    }
+    return Arrays.asList(prepared);
   }
 
   /**
