@@ -17,7 +17,7 @@ input="$2"
 shift 2
 snap="$(mktemp)"
 trap 'rm -f "$snap"' EXIT
-taskset -c 0 java -Xss4m "$@" -jar "$jar" fingerprint "$input" >/dev/null 2>&1 &
+taskset -c "${CORE:-0}" java -Xss4m "$@" -jar "$jar" fingerprint "$input" >/dev/null 2>&1 &
 pid=$!
 hz="$(getconf CLK_TCK)"
 while kill -0 "$pid" 2>/dev/null; do
