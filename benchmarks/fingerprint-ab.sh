@@ -4,6 +4,7 @@
 # alternating OLD and NEW for ROUNDS rounds on the same input, each run's wall and CPU seconds
 # (user + system of the JVM, /usr/bin/time), the medians, NEW/OLD of the medians, and whether
 # the outputs are byte-identical. On a shared machine the CPU seconds compare better than the wall.
+# CORE= picks another core than 0.
 #
 #   benchmarks/fingerprint-ab.sh OLD.jar NEW.jar INPUT.jsonl [ROUNDS]
 #
@@ -21,7 +22,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 run() { # JAR TAG ROUND OPTS
-  /usr/bin/time -f "%e %U %S" -o "$work/t" taskset -c 0 java -Xss4m ${NEARDUP_JAVA_OPTS:-} $4 \
+  /usr/bin/time -f "%e %U %S" -o "$work/t" taskset -c "${CORE:-0}" java -Xss4m ${NEARDUP_JAVA_OPTS:-} $4 \
     -jar "$1" fingerprint "$input" >"$work/$2.out" 2>"$work/$2.err"
   read -r wall user sys <"$work/t"
   cpu=$(echo "$user + $sys" | bc)

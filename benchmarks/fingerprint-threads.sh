@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Where the CPU of one `neardup fingerprint` process goes, by thread: the workers (reading JSON and
 # the analysis), the main thread (start-up, reading lines, output), C1 and C2 compiling, the VM
-# thread (the serial collector on one core). Runs the jar on one core (taskset -c 0) and polls
+# thread (the serial collector on one core). Runs the jar on one core (taskset -c 0; CORE= another) and polls
 # /proc every 0.1 s, keeping each thread's last CPU time (user + system), so a thread that ends
 # before the last poll loses at most 0.1 s.
 #
@@ -17,7 +17,7 @@ input="$2"
 shift 2
 snap="$(mktemp)"
 trap 'rm -f "$snap"' EXIT
-taskset -c 0 java -Xss4m "$@" -jar "$jar" fingerprint "$input" >/dev/null 2>&1 &
+taskset -c "${CORE:-0}" java -Xss4m "$@" -jar "$jar" fingerprint "$input" >/dev/null 2>&1 &
 pid=$!
 hz="$(getconf CLK_TCK)"
 while kill -0 "$pid" 2>/dev/null; do

@@ -296,18 +296,18 @@ final class SimhashFingerprinter implements Fingerprinter {
         topIndex = new int[limit];
         heap = new int[limit];
       }
-      float[] weights =
-          terms == this.terms && shingle == 1 ? weighTop(limit, tf) : terms.weights(tf);
       long[] hashes = terms.hashOfIndex;
-      // A min-heap of the best `limit` term indices by (weight desc, hash asc).
-      int size = 0;
-      for (int i = 0; i < count; i++) {
-        if (size < limit) {
-          heap[size] = i;
-          siftUp(size++, weights, hashes);
-        } else if (better(i, heap[0], weights, hashes)) {
-          heap[0] = i;
-          siftDown(0, size, weights, hashes);
+      float[] weights;
+      int size;
+      if (terms == this.terms && shingle == 1) {
+        weights = terms.weights;
+        size = weighTop(limit, tf);
+      } else {
+        weights = terms.weights(tf);
+        // A min-heap of the best `limit` term indices by (weight desc, hash asc).
+        size = 0;
+        for (int i = 0; i < count; i++) {
+          size = offer(i, size, limit, weights, hashes);
         }
       }
       // Pop worst first to fill the output from the back: heaviest first.
@@ -323,65 +323,82 @@ final class SimhashFingerprinter implements Fingerprinter {
     }
 
     /**
-     * The weights of the term table's terms as {@link TermTable#weights} gives them, for every term
-     * that can be among the best {@code limit}; the others' IDFs are not looked up and their
-     * weights are left below every such term's (the selection then drops them as it would have).
+     * Offers term {@code i} to the min-heap of the best {@code limit} term indices by (weight desc,
+     * hash asc) in {@code heap}, which holds {@code size} of them; returns the new size.
      */
-    private float[] weighTop(int limit, FingerprintSettings.TfScaling tf) {
+    private int offer(int i, int size, int limit, float[] weights, long[] hashes) {
+      if (size < limit) {
+        heap[size] = i;
+        siftUp(size, weights, hashes);
+        return size + 1;
+      }
+      if (better(i, heap[0], weights, hashes)) {
+        heap[0] = i;
+        siftDown(0, size, weights, hashes);
+      }
+      return size;
+    }
+
+    /**
+     * Weighs the term table's terms as {@link TermTable#weights} would and leaves the best {@code
+     * limit} of them in the heap, as selectTop's own loop over all weights would; returns the
+     * heap's size. Only the terms that can still reach the heap are weighed (their IDFs looked up):
+     * the others' weights are left as they were, and no caller reads them.
+     */
+    private int weighTop(int limit, FingerprintSettings.TfScaling tf) {
       /*
        * A term's weight is scale(count) * idf, and scale is the same non-decreasing function of
        * the count for all terms, so scale(count) * maxIdf bounds it (float products are monotonic
-       * in each factor). Terms are weighed by count, the more frequent first: once `limit` weights
-       * are known, a count whose bound is below the limit-th best of them cannot place a term in
-       * the top, nor can a smaller count. Strictly below: a term of equal weight can still win on
-       * its hash. The selection is the same set in the same order, since it depends only on the
-       * weights of the terms that can be in it.
+       * in each factor). Terms are weighed by count, the more frequent first: once the heap holds
+       * `limit` terms, a count whose bound is below the weight of the heap's worst cannot place a
+       * term in the top, nor can a smaller count. Strictly below: a term of equal weight can still
+       * win on its hash. The heap is the same set as offering every term would give, since
+       * (weight desc, hash asc) orders distinct hashes strictly, and the terms left out are below
+       * `limit` others. Weighing straight into the index heap replaced a float heap of the best
+       * weights followed by a second pass offering every term to the index heap.
        */
       TermTable t = terms;
       int count = t.size;
       int[] counts = t.counts;
       float[] idfs = t.idfs;
       float[] weights = t.weights;
-      float maxIdf = SimhashFingerprinter.this.weights.maxIdf();
+      long[] hashes = t.hashOfIndex;
+      IdfTable idfTable = SimhashFingerprinter.this.weights;
       if (count <= limit) {
         for (int i = 0; i < count; i++) {
-          idfs[i] = SimhashFingerprinter.this.weights.idf(t.hashOfIndex[i]);
+          idfs[i] = idfTable.idf(hashes[i]);
         }
-        return t.weights(tf);
+        t.weights(tf);
+        int size = 0;
+        for (int i = 0; i < count; i++) {
+          size = offer(i, size, limit, weights, hashes);
+        }
+        return size;
       }
-      // The limit-th best weight so far, kept as a small min-heap of weights (limit <= count).
-      float[] best = t.bestScratch(limit);
-      int known = 0;
+      float maxIdf = idfTable.maxIdf();
+      int size = 0;
       for (int pass = 0; pass < 3; pass++) {
         // Pass 0: counts >= 3, pass 1: count 2, pass 2: count 1.
         int from = 3 - pass;
         int to = pass == 0 ? Integer.MAX_VALUE : from;
-        if (known >= limit && TermTable.scale(tf, from) * maxIdf < best[0]) {
-          // No term of this count, or of a smaller one, can enter the top.
-          for (int i = 0; i < count; i++) {
-            if (counts[i] <= to) {
-              weights[i] = Float.NEGATIVE_INFINITY;
-            }
-          }
-          return weights;
+        if (size == limit && TermTable.scale(tf, from) * maxIdf < weights[heap[0]]) {
+          return size; // no term of this count, or of a smaller one, can enter the top
         }
         for (int i = 0; i < count; i++) {
           int c = counts[i];
           if (c < from || c > to) {
             continue;
           }
-          if (known >= limit && TermTable.scale(tf, c) * maxIdf < best[0]) {
-            weights[i] = Float.NEGATIVE_INFINITY;
+          if (size == limit && TermTable.scale(tf, c) * maxIdf < weights[heap[0]]) {
             continue;
           }
-          float idf = SimhashFingerprinter.this.weights.idf(t.hashOfIndex[i]);
+          float idf = idfTable.idf(hashes[i]);
           idfs[i] = idf;
-          float w = TermTable.scale(tf, c) * idf;
-          weights[i] = w;
-          known = TermTable.offer(best, known, limit, w);
+          weights[i] = TermTable.scale(tf, c) * idf;
+          size = offer(i, size, limit, weights, hashes);
         }
       }
-      return weights;
+      return size;
     }
 
     private boolean better(int a, int b, float[] w, long[] h) {
