@@ -170,4 +170,39 @@ class ShinglerTest {
           .isEqualTo(han << 32 | other);
     }
   }
+
+  @Test
+  void sketch_chars_lonesAndCutPairs_sameAsTheLettersAlone() {
+    // Character shingles depend only on the sequence of letters and digits: lone surrogates and a
+    // pair cut by the end of the range separate, as punctuation does. The reference keeps the
+    // letters of a code-point walk (CharClass.at and width, as the loop did before its fast path
+    // for chars that are no surrogate) and sketches them with nothing between.
+    char[] alphabet = "中文字a Z09,。!\u3000\uD840\uDC00\uD800\uDFFF".toCharArray();
+    java.util.SplittableRandom r = new java.util.SplittableRandom(11);
+    for (int round = 0; round < 5_000; round++) {
+      char[] t = new char[r.nextInt(60)];
+      for (int i = 0; i < t.length; i++) {
+        t[i] = alphabet[r.nextInt(alphabet.length)];
+      }
+      int start = t.length == 0 ? 0 : r.nextInt(t.length);
+      int end = start + r.nextInt(t.length - start + 1);
+      StringBuilder letters = new StringBuilder();
+      for (int i = start; i < end; ) {
+        int w = org.neardup.text.CharClass.width(t, i, end);
+        if (org.neardup.text.CharClass.at(t, i, end) != org.neardup.text.CharClass.SEPARATOR) {
+          letters.append(t, i, w);
+        }
+        i += w;
+      }
+      char[] clean = letters.toString().toCharArray();
+      for (Shingler s : new Shingler[] {keep, fold}) {
+        Sketch got = s.sketch(t, start, end, ShingleSketch.Mode.CHARS);
+        Sketch want = s.sketch(clean, 0, clean.length, ShingleSketch.Mode.CHARS);
+        assertThat(got.shingles())
+            .as("%s [%s, %s)", new String(t), start, end)
+            .isEqualTo(want.shingles());
+        assertThat(got.bandKeys()).isEqualTo(want.bandKeys());
+      }
+    }
+  }
 }
