@@ -418,31 +418,38 @@ final class DedupCommand implements Callable<Integer> {
       }
     }
     int[] sizes = new int[c.count];
+    BitSet representatives = new BitSet(c.count);
     for (int o = 0; o < c.count; o++) {
       if (!c.excluded.get(o)) {
-        sizes[clusters.find(o)]++;
+        int rep = clusters.find(o);
+        sizes[rep]++;
+        if (rep == o) {
+          representatives.set(o);
+        }
       }
     }
     s.clusterSeconds = (System.nanoTime() - start) / 1e9;
-    byte[] nl = {'\n'};
-    // pairs.jsonl needs only the pairs and the ids: it is written on a thread of its own while
-    // this one writes the documents' files (the progress bar follows the documents).
-    PairWriter pairWriter = new PairWriter(dir.resolve("pairs.jsonl"), c, pairs, verify);
+    // pairs.jsonl needs only the pairs and the ids, unique.jsonl and duplicates.jsonl only the
+    // records and who represents a cluster: each is written on a thread of its own while this one
+    // writes clusters.jsonl (the progress bar follows it). Written by this thread alone, the three
+    // document files left the second core idle for most of the write phase.
+    OutputThread pairWriter =
+        new OutputThread("neardup-pairs-writer", () -> writePairs(dir, c, pairs, verify));
     pairWriter.start();
+    OutputThread recordWriter =
+        new OutputThread("neardup-records-writer", () -> writeRecords(dir, c, representatives));
+    recordWriter.start();
     SpillFile.Reader idA = c.ids.reader();
     SpillFile.Reader idB = c.ids.reader();
-    SpillFile.Sequential records = c.records.sequential();
     try (Progress progress = Progress.start(show, "writing", c.count, "docs", 1, err);
-        OutputStream clustersOut = buffered(dir.resolve("clusters.jsonl"));
-        OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
-        OutputStream dupOut = buffered(dir.resolve("duplicates.jsonl"))) {
+        OutputStream clustersOut = buffered(dir.resolve("clusters.jsonl"))) {
       JsonLine line = new JsonLine(clustersOut);
       for (int o = 0; o < c.count; o++) {
         if (c.excluded.get(o)) {
           continue;
         }
         int rep = clusters.find(o);
-        boolean isRep = rep == o;
+        boolean isRep = representatives.get(o);
         if (isRep) {
           s.unique++;
           if (sizes[o] > 1) {
@@ -470,17 +477,15 @@ final class DedupCommand implements Callable<Integer> {
           line.number("similarity", round(sim));
         }
         line.end();
-        byte[] record = records.read(o);
-        OutputStream target = isRep ? uniqueOut : dupOut;
-        target.write(record);
-        target.write(nl);
         if ((o & 1023) == 0) {
           progress.stepTo(o);
         }
       }
       progress.stepTo(c.count);
     }
+    recordWriter.finish();
     pairWriter.finish();
+    byte[] nl = {'\n'};
     try (OutputStream errorsOut = buffered(dir.resolve("errors.jsonl"))) {
       for (String[] e : c.errors) {
         ObjectNode node = JSON.createObjectNode();
@@ -497,41 +502,26 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
-  /** Writes pairs.jsonl from the spilled pairs, on a thread of its own. */
-  private static final class PairWriter extends Thread {
-    private final Path file;
-    private final Corpus c;
-    private final PairSpill pairs;
-    private final boolean verify;
+  /** Writes one output file on a thread of its own; {@link #finish} rethrows what failed. */
+  private static final class OutputThread extends Thread {
+    /** The writing, which may throw. */
+    interface Body {
+      void run() throws IOException;
+    }
+
+    private final Body body;
     private volatile @org.jspecify.annotations.Nullable Throwable failure;
 
-    PairWriter(Path file, Corpus c, PairSpill pairs, boolean verify) {
-      super("neardup-pairs-writer");
+    OutputThread(String name, Body body) {
+      super(name);
       setDaemon(true);
-      this.file = file;
-      this.c = c;
-      this.pairs = pairs;
-      this.verify = verify;
+      this.body = body;
     }
 
     @Override
     public void run() {
-      SpillFile.Reader idA = c.ids.reader();
-      SpillFile.Reader idB = c.ids.reader();
-      try (OutputStream pairsOut = buffered(file);
-          PairSpill.Cursor p = pairs.cursor()) {
-        JsonLine line = new JsonLine(pairsOut);
-        while (p.next()) {
-          int aLength = idA.read(p.first());
-          int bLength = idB.read(p.second());
-          line.raw("a", idA.bytes(), aLength)
-              .raw("b", idB.bytes(), bLength)
-              .number("distance", p.distance());
-          if (verify) {
-            line.number("similarity", round(p.similarity()));
-          }
-          line.end();
-        }
+      try {
+        body.run();
       } catch (Throwable e) {
         failure = e;
       }
@@ -543,7 +533,7 @@ final class DedupCommand implements Callable<Integer> {
         join();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IOException("interrupted while writing pairs.jsonl", e);
+        throw new IOException("interrupted while writing " + getName(), e);
       }
       Throwable e = failure;
       if (e instanceof IOException) {
@@ -557,6 +547,48 @@ final class DedupCommand implements Callable<Integer> {
       }
       if (e != null) {
         throw new IOException(e);
+      }
+    }
+  }
+
+  /** Writes pairs.jsonl from the spilled pairs. */
+  private static void writePairs(Path dir, Corpus c, PairSpill pairs, boolean verify)
+      throws IOException {
+    SpillFile.Reader idA = c.ids.reader();
+    SpillFile.Reader idB = c.ids.reader();
+    try (OutputStream pairsOut = buffered(dir.resolve("pairs.jsonl"));
+        PairSpill.Cursor p = pairs.cursor()) {
+      JsonLine line = new JsonLine(pairsOut);
+      while (p.next()) {
+        int aLength = idA.read(p.first());
+        int bLength = idB.read(p.second());
+        line.raw("a", idA.bytes(), aLength)
+            .raw("b", idB.bytes(), bLength)
+            .number("distance", p.distance());
+        if (verify) {
+          line.number("similarity", round(p.similarity()));
+        }
+        line.end();
+      }
+    }
+  }
+
+  /**
+   * Writes each document's record, in input order, to unique.jsonl when it represents its cluster
+   * and to duplicates.jsonl otherwise (excluded documents to neither).
+   */
+  private static void writeRecords(Path dir, Corpus c, BitSet representatives) throws IOException {
+    byte[] nl = {'\n'};
+    SpillFile.Sequential records = c.records.sequential();
+    try (OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
+        OutputStream dupOut = buffered(dir.resolve("duplicates.jsonl"))) {
+      for (int o = 0; o < c.count; o++) {
+        if (c.excluded.get(o)) {
+          continue;
+        }
+        OutputStream target = representatives.get(o) ? uniqueOut : dupOut;
+        target.write(records.read(o));
+        target.write(nl);
       }
     }
   }

@@ -17,7 +17,8 @@ class SpillFileTest {
   /**
    * The unmapped readers (in order, and by ordinal with positional reads) give the same bytes as
    * the mapped one, across the 1 MiB buffer's edges: empty records, records larger than the buffer,
-   * and ordinals skipped over.
+   * and ordinals skipped over. So does a file mapped within a bound, whose offsets are read into
+   * the heap, by ordinal and through a {@link SpillFile.Reader}.
    */
   @Test
   void sequential_skipsAndRecordsLargerThanItsBuffer_matchMappedReads() throws Exception {
@@ -25,7 +26,8 @@ class SpillFileTest {
       SplittableRandom random = new SplittableRandom(seed);
       List<byte[]> written = new ArrayList<>();
       try (SpillFile mapped = new SpillFile(tmp.resolve("m" + seed));
-          SpillFile plain = new SpillFile(tmp.resolve("p" + seed), 0)) {
+          SpillFile plain = new SpillFile(tmp.resolve("p" + seed), 0);
+          SpillFile bounded = new SpillFile(tmp.resolve("b" + seed), 1L << 40)) {
         for (int i = 0; i < 3_000; i++) {
           int kind = random.nextInt(100);
           int len =
@@ -35,9 +37,12 @@ class SpillFileTest {
           written.add(b);
           mapped.append(b, 0, len);
           plain.append(b, 0, len);
+          bounded.append(b, 0, len);
         }
         mapped.finish();
         plain.finish();
+        bounded.finish();
+        SpillFile.Reader reader = bounded.reader();
         SpillFile.Sequential in = plain.sequential();
         for (int o = 0; o < written.size(); o++) {
           if (random.nextInt(5) == 0) {
@@ -46,6 +51,11 @@ class SpillFileTest {
           byte[] expected = written.get(o);
           assertThat(in.read(o)).as("seed %s, ordinal %s", seed, o).isEqualTo(expected);
           assertThat(mapped.read(o)).as("seed %s, ordinal %s", seed, o).isEqualTo(expected);
+          assertThat(bounded.read(o)).as("heap offsets, ordinal %s", o).isEqualTo(expected);
+          int len = reader.read(o);
+          assertThat(java.util.Arrays.copyOf(reader.bytes(), len))
+              .as("heap offsets' reader, ordinal %s", o)
+              .isEqualTo(expected);
           if (o % 7 == 0) {
             assertThat(plain.read(o)).as("positional, ordinal %s", o).isEqualTo(expected);
           }

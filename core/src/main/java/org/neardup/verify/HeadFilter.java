@@ -95,6 +95,29 @@ public final class HeadFilter {
       return false;
     }
     int m = Math.min(HEAD, Math.min(aCode & 0xFFFFFF, bCode & 0xFFFFFF));
+    return sharesEnough(heads, aOff, heads, bOff, m);
+  }
+
+  /**
+   * Whether two sketches may reach the threshold: the same answer as {@link #mayReach(int[], int,
+   * int, int, int)} on the heads {@link #head} writes of them, read from the sketches themselves (a
+   * head is the sketch's first {@link #HEAD} hashes), for a caller that holds both.
+   */
+  public boolean mayReach(ShingleSketch a, ShingleSketch b) {
+    if (a.mode() != b.mode() || a.mode() == ShingleSketch.Mode.NONE) {
+      return false;
+    }
+    int[] x = a.hashesView();
+    int[] y = b.hashesView();
+    int m = Math.min(HEAD, Math.min(x.length, y.length));
+    return sharesEnough(x, 0, y, 0, m);
+  }
+
+  /**
+   * Whether, of the m smallest hashes of the union of the sorted runs at {@code x[xOff...]} and
+   * {@code y[yOff...]} (each at least m long), at least the need of m are in both.
+   */
+  private boolean sharesEnough(int[] x, int xOff, int[] y, int yOff, int m) {
     // The merge without a branch per step: which side moves is random for unrelated heads, and
     // the mispredicted branches cost more than the arithmetic (46.8M candidates in the 1M realistic
     // dedup pass through here). lt and gt are the signs of the two differences of the unsigned
@@ -105,17 +128,17 @@ public final class HeadFilter {
     // steps, so the merge stops there instead of running all 16. The exit test is off the merge's
     // chain of dependent loads, which is what each step waits for.
     int need = this.need[m];
-    int i = aOff;
-    int j = bOff;
+    int i = xOff;
+    int j = yOff;
     int shared = 0;
     for (int taken = 0; taken < m; taken++) {
       if (shared >= need || shared + (m - taken) < need) {
         break;
       }
-      long x = heads[i] & 0xFFFFFFFFL;
-      long y = heads[j] & 0xFFFFFFFFL;
-      int lt = (int) ((x - y) >>> 63);
-      int gt = (int) ((y - x) >>> 63);
+      long xv = x[i] & 0xFFFFFFFFL;
+      long yv = y[j] & 0xFFFFFFFFL;
+      int lt = (int) ((xv - yv) >>> 63);
+      int gt = (int) ((yv - xv) >>> 63);
       i += 1 - gt;
       j += 1 - lt;
       shared += 1 - lt - gt;

@@ -208,10 +208,23 @@ public final class Shingler {
     long w4 = 0;
     int count = 0;
     for (int i = start; i < end; ) {
-      int w = CharClass.width(text, i, end);
-      byte c = CharClass.at(text, i, end);
+      // A char that is no surrogate is its own code point and one table lookup classifies it:
+      // only surrogates take CharClass's width and class tests (each tested for a high surrogate
+      // on every char).
+      char ch = text[i];
+      int cp;
+      byte c;
+      if (Character.isSurrogate(ch)) {
+        int w = CharClass.width(text, i, end);
+        c = CharClass.at(text, i, end);
+        cp = w == 2 ? Character.toCodePoint(ch, text[i + 1]) : ch;
+        i += w;
+      } else {
+        c = CharClass.classify(ch);
+        cp = ch;
+        i++;
+      }
       if (c != CharClass.SEPARATOR) {
-        int cp = w == 2 ? Character.toCodePoint(text[i], text[i + 1]) : text[i];
         w0 = w1;
         w1 = w2;
         w2 = w3;
@@ -222,7 +235,6 @@ public final class Shingler {
           s.add(mix(CHAR_SHINGLE + w0 * P0 + w1 * P1 + w2 * P2 + w3 * P3 + w4 * P4));
         }
       }
-      i += w;
     }
     if (count > 0 && count < CHAR_SHINGLE) {
       s.add(shortShingle(new long[] {w1, w2, w3, w4}, 4 - count, count));

@@ -129,4 +129,50 @@ class BucketBoundTest {
     assertThat(BucketBound.counts(t, c, 0)).isTrue();
     assertThat(BucketBound.sharedAtMost(c, 0, c, 0)).isEqualTo(127);
   }
+
+  /**
+   * Counts as a plain count per bucket gives them, or none exactly when a bucket holds more than
+   * 127: sketches of 0 to 700 hashes drawn from 1 to 256 buckets, so that some buckets reach 127,
+   * 128 and more, within one chunk of 128 hashes or across several.
+   */
+  @Test
+  void counts_sameAsAPlainCountPerBucket() {
+    java.util.SplittableRandom r = new java.util.SplittableRandom(31);
+    for (int trial = 0; trial < 3_000; trial++) {
+      int n = r.nextInt(701);
+      int spread = 1 + r.nextInt(256);
+      java.util.TreeSet<Long> values = new java.util.TreeSet<>();
+      while (values.size() < n) {
+        values.add(((long) r.nextInt(1 << 24) << 8) | r.nextInt(spread));
+      }
+      int[] h = new int[n];
+      int i = 0;
+      for (long v : values) {
+        h[i++] = (int) v;
+      }
+      int[] plain = new int[BucketBound.BUCKETS];
+      for (int x : h) {
+        plain[x & (BucketBound.BUCKETS - 1)]++;
+      }
+      boolean fits = java.util.Arrays.stream(plain).allMatch(c -> c <= 127);
+      long[] out = new long[BucketBound.WORDS + 2];
+      java.util.Arrays.fill(out, -1L); // counts overwrite what was there
+      boolean counted =
+          BucketBound.counts(ShingleSketch.of(ShingleSketch.Mode.CHARS, h, true), out, 1);
+      assertThat(counted)
+          .as("trial %s: %s hashes over %s buckets", trial, n, spread)
+          .isEqualTo(fits);
+      if (fits) {
+        long[] packed = new long[BucketBound.WORDS + 2];
+        packed[0] = -1L;
+        packed[BucketBound.WORDS + 1] = -1L;
+        for (int b = 0; b < BucketBound.BUCKETS; b++) {
+          packed[1 + (b >>> 3)] |= (long) plain[b] << ((b & 7) << 3);
+        }
+        assertThat(out).as("trial %s", trial).isEqualTo(packed);
+      }
+      assertThat(out[0]).isEqualTo(-1L);
+      assertThat(out[BucketBound.WORDS + 1]).isEqualTo(-1L);
+    }
+  }
 }

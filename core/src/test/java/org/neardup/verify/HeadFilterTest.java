@@ -50,7 +50,7 @@ class HeadFilterTest {
     return ShingleSketch.of(ShingleSketch.Mode.WORDS, h, values.size() <= capacity);
   }
 
-  /** Both forms of the test, which must agree. */
+  /** The three forms of the test (heads, encoded, the sketches themselves), which must agree. */
   private static boolean mayReach(HeadFilter f, ShingleSketch a, ShingleSketch b) {
     int[] heads = new int[2 * HeadFilter.HEAD];
     int ca = HeadFilter.head(a, heads, 0);
@@ -61,6 +61,8 @@ class HeadFilterTest {
     assertThat(fromEncoded).as("heads and encoded forms agree").isEqualTo(fromHeads);
     byte[] e2 = a.encode();
     assertThat(f.mayReach(b, e2, 0, e2.length)).as("symmetric").isEqualTo(fromHeads);
+    assertThat(f.mayReach(a, b)).as("heads and sketches agree").isEqualTo(fromHeads);
+    assertThat(f.mayReach(b, a)).as("symmetric on sketches").isEqualTo(fromHeads);
     return fromHeads;
   }
 
@@ -84,7 +86,8 @@ class HeadFilterTest {
         int cb = HeadFilter.head(p[1], heads, HeadFilter.HEAD);
         assertThat(f.mayReach(heads, 0, ca, HeadFilter.HEAD, cb))
             .as("t=%s sizes %s, %s sharing %s", t, sizeA, sizeB, shared)
-            .isEqualTo(wholeMerge(f, heads, 0, ca, HeadFilter.HEAD, cb));
+            .isEqualTo(wholeMerge(f, heads, 0, ca, HeadFilter.HEAD, cb))
+            .isEqualTo(f.mayReach(p[0], p[1]));
       }
     }
   }

@@ -146,10 +146,36 @@ class ShinglerTest {
   @Test
   void letters_randomText_sameAsCountingCodePointByCodePoint() {
     // letters() counts char by char, with surrogate pairs as one code point; the reference walks
-    // code points as the loop before it did. Chars drawn from Han, Latin, digits, punctuation,
-    // supplementary Han (a pair) and lone surrogates.
+    // code points as the loop before it did.
+    forRandomRanges(
+        7,
+        (t, start, end) -> {
+          long han = 0;
+          long other = 0;
+          for (int i = start; i < end; ) {
+            byte c = org.neardup.text.CharClass.at(t, i, end);
+            han += c == org.neardup.text.CharClass.HAN ? 1 : 0;
+            other += c == org.neardup.text.CharClass.WORD ? 1 : 0;
+            i += org.neardup.text.CharClass.width(t, i, end);
+          }
+          assertThat(Shingler.letters(t, start, end))
+              .as("%s [%s, %s)", new String(t), start, end)
+              .isEqualTo(han << 32 | other);
+        });
+  }
+
+  /** A check of text {@code t[start, end)}. */
+  private interface RangeCheck {
+    void check(char[] t, int start, int end);
+  }
+
+  /**
+   * Calls {@code check} on 5,000 seeded random ranges of random texts of up to 60 chars drawn from
+   * Han, Latin, digits, punctuation, supplementary Han (a pair) and lone surrogates.
+   */
+  private static void forRandomRanges(long seed, RangeCheck check) {
     char[] alphabet = "中文字a Z09,。!\u3000\uD840\uDC00\uD800\uDFFF".toCharArray();
-    java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+    java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
     for (int round = 0; round < 5_000; round++) {
       char[] t = new char[r.nextInt(60)];
       for (int i = 0; i < t.length; i++) {
@@ -157,17 +183,36 @@ class ShinglerTest {
       }
       int start = t.length == 0 ? 0 : r.nextInt(t.length);
       int end = start + r.nextInt(t.length - start + 1);
-      long han = 0;
-      long other = 0;
-      for (int i = start; i < end; ) {
-        byte c = org.neardup.text.CharClass.at(t, i, end);
-        han += c == org.neardup.text.CharClass.HAN ? 1 : 0;
-        other += c == org.neardup.text.CharClass.WORD ? 1 : 0;
-        i += org.neardup.text.CharClass.width(t, i, end);
-      }
-      assertThat(Shingler.letters(t, start, end))
-          .as("%s [%s, %s)", new String(t), start, end)
-          .isEqualTo(han << 32 | other);
+      check.check(t, start, end);
     }
+  }
+
+  @Test
+  void sketch_chars_lonesAndCutPairs_sameAsTheLettersAlone() {
+    // Character shingles depend only on the sequence of letters and digits: lone surrogates and a
+    // pair cut by the end of the range separate, as punctuation does. The reference keeps the
+    // letters of a code-point walk (CharClass.at and width, as the loop did before its fast path
+    // for chars that are no surrogate) and sketches them with nothing between.
+    forRandomRanges(
+        11,
+        (t, start, end) -> {
+          StringBuilder letters = new StringBuilder();
+          for (int i = start; i < end; ) {
+            int w = org.neardup.text.CharClass.width(t, i, end);
+            if (org.neardup.text.CharClass.at(t, i, end) != org.neardup.text.CharClass.SEPARATOR) {
+              letters.append(t, i, w);
+            }
+            i += w;
+          }
+          char[] clean = letters.toString().toCharArray();
+          for (Shingler s : new Shingler[] {keep, fold}) {
+            Sketch got = s.sketch(t, start, end, ShingleSketch.Mode.CHARS);
+            Sketch want = s.sketch(clean, 0, clean.length, ShingleSketch.Mode.CHARS);
+            assertThat(got.shingles())
+                .as("%s [%s, %s)", new String(t), start, end)
+                .isEqualTo(want.shingles());
+            assertThat(got.bandKeys()).isEqualTo(want.bandKeys());
+          }
+        });
   }
 }
