@@ -473,6 +473,15 @@ public final class Deduplicator {
     }
   }
 
+  /**
+   * The fingerprint index's live entries: the live documents' count once indexed (the invariant
+   * that the index holds live ordinals only, which tests check; a removed ordinal left in it would
+   * not change a verdict).
+   */
+  long indexedEntries() {
+    return docs.index.size();
+  }
+
   private static void checkIndexed(StoredDocuments d) {
     if (d.unindexedFrom >= 0) {
       throw new IllegalStateException(

@@ -92,6 +92,8 @@ class DeferredIndexImageTest {
     assertThat(imaged.indexDeferred(image)).isTrue();
     sorted.indexDeferred();
     assertThat(imaged.size()).isEqualTo(sorted.size());
+    // The index holds the live documents only: the expired are dead, the removed removed.
+    assertThat(imaged.indexedEntries()).isEqualTo(sorted.indexedEntries()).isEqualTo(sorted.size());
     for (int i = 0; i < n; i++) {
       assertThat(imaged.check(analyses[i]))
           .as("seed %s, text %s", seed, i)
@@ -111,6 +113,7 @@ class DeferredIndexImageTest {
           .as("seed %s, insert %s", seed, i)
           .isEqualTo(sorted.checkAndInsert(n + i, a));
     }
+    assertThat(imaged.indexedEntries()).isEqualTo(sorted.indexedEntries());
     imaged.compact();
     sorted.compact();
     for (int i = 0; i < n; i++) {
