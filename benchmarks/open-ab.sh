@@ -9,6 +9,11 @@
 # Usage: benchmarks/open-ab.sh ROUNDS DIR[,DIR...] JAR_A JAR_B [JAR...]
 #   e.g. benchmarks/open-ab.sh 3 /work/open-runs/d1m,/work/open-runs/d4m old.jar new.jar
 #   env NEARDUP_JAVA_OPTS (default -Xmx3g)
+#   env CACHE: "cold" drops the directory's own files from the page cache before each open
+#     (posix_fadvise DONTNEED on each file: nobody else's pages, so it is fair to a shared machine),
+#     "warm" reads every file but the sketch files (which an open does not read) before each open;
+#     unset leaves the page cache as it is. Each result line then says cache=cold|warm and the
+#     directory's bytes in the page cache just before the open (cached=, from fincore).
 set -euo pipefail
 [ $# -ge 4 ] || { echo "usage: $0 ROUNDS DIR[,DIR...] JAR_A JAR_B [JAR...]" >&2; exit 2; }
 rounds="$1"
@@ -21,9 +26,31 @@ trap 'rm -f "$out"' EXIT
 for round in $(seq 1 "$rounds"); do
   for dir in "${dirs[@]}"; do
     for j in "${!jars[@]}"; do
+      extra=""
+      if [ -n "${CACHE:-}" ]; then
+        python3 - "$dir" "$CACHE" <<'PY'
+import os, sys
+d, mode = sys.argv[1], sys.argv[2]
+for name in sorted(os.listdir(d)):
+    p = os.path.join(d, name)
+    if not os.path.isfile(p):
+        continue
+    fd = os.open(p, os.O_RDONLY)
+    try:
+        if mode == "cold":
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        elif not name.endswith(".ndsketch"):
+            while os.read(fd, 1 << 20):
+                pass
+    finally:
+        os.close(fd)
+PY
+        cached="$(fincore -b -n -o RES "$dir"/* 2>/dev/null | awk '{s += $1} END {printf "%.0f", s}')"
+        extra=" cache=$CACHE cached=$cached"
+      fi
       # shellcheck disable=SC2086
       line="$(java $opts -cp "${jars[$j]}" org.neardup.store.embedded.OpenTime 1 "$dir" | grep '^result ')"
-      echo "$line jar=$j load=$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$out"
+      echo "$line jar=$j load=$(cut -d' ' -f1 /proc/loadavg)$extra" | tee -a "$out"
     done
   done
 done

@@ -12,6 +12,7 @@ import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.fingerprint.Fingerprinter;
 import org.neardup.index.BlockScheme;
 import org.neardup.index.HammingIndex;
+import org.neardup.index.IndexImage;
 import org.neardup.internal.Checks;
 import org.neardup.text.Lexicon;
 import org.neardup.verify.BandScheme;
@@ -449,6 +450,36 @@ public final class Deduplicator {
     } finally {
       w.unlock();
     }
+  }
+
+  /**
+   * As {@link #indexDeferred()}, but the documents restored first take their index entries from
+   * {@code image} instead of a sort: the image must hold, at position i, the fingerprint of the
+   * i-th document restored since {@link #deferIndexing()} (after {@link IndexImage#renumber} for
+   * the documents the caller did not restore), which a sample of its entries is checked against.
+   * Documents removed since they were restored are removed from it; the ones restored after it are
+   * indexed as {@link #indexDeferred()} does. The answers are those {@link #indexDeferred()} gives.
+   *
+   * @return whether the image was used; when false nothing changed and the caller calls {@link
+   *     #indexDeferred()}
+   */
+  public boolean indexDeferred(IndexImage image) {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      return docs.indexDeferred(image);
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /**
+   * The fingerprint index's live entries: the live documents' count once indexed (the invariant
+   * that the index holds live ordinals only, which tests check; a removed ordinal left in it would
+   * not change a verdict).
+   */
+  long indexedEntries() {
+    return docs.index.size();
   }
 
   private static void checkIndexed(StoredDocuments d) {

@@ -7,6 +7,7 @@ import org.neardup.cluster.Clusters;
 import org.neardup.index.BlockPermutedIndex;
 import org.neardup.index.BlockScheme;
 import org.neardup.index.HammingIndex;
+import org.neardup.index.IndexImage;
 import org.neardup.internal.Checks;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.verify.BandIndex;
@@ -193,6 +194,38 @@ final class StoredDocuments {
     unindexedFrom = -1;
     publishAll();
   }
+
+  /**
+   * As {@link #indexDeferred()}, with ordinals {@code [0, image.ordinals())} taken from an image of
+   * the index instead of sorted: the ordinals removed since they were restored are removed from it,
+   * and the live ordinals after it are indexed as {@link #indexDeferred()} would.
+   *
+   * @return false, having changed nothing, when the image does not fit: indexing was not deferred
+   *     from the first ordinal, the index is not block-permuted, the image has another scheme,
+   *     covers more ordinals than are stored, or a sample of its entries holds other fingerprints
+   *     than the ordinals they name
+   */
+  boolean indexDeferred(IndexImage image) {
+    int m = image.ordinals();
+    if (unindexedFrom != 0
+        || !(index instanceof BlockPermutedIndex)
+        || !image.scheme().equals(scheme)
+        || m > count
+        || !image.agrees(o -> o >= 0 && o < m ? fingerprints.get((int) o) : ~0L, SAMPLES)) {
+      return false;
+    }
+    ((BlockPermutedIndex) index).addImage(image);
+    for (int o = removed.nextSetBit(0); o >= 0 && o < m; o = removed.nextSetBit(o + 1)) {
+      boolean found = index.remove(fingerprints.get(o), o);
+      assert found : "ordinal " + o + " is not in the image";
+    }
+    unindexedFrom = m;
+    indexDeferred();
+    return true;
+  }
+
+  /** Entries of an index image compared with the stored fingerprints before it is taken. */
+  static final int SAMPLES = 4096;
 
   /**
    * Forgets a stored document: its index entries go, its ordinal is marked removed.

@@ -248,6 +248,24 @@ public final class BlockPermutedIndex implements HammingIndex {
     addSegment(Segment.build(layout, fingerprints, docIds));
   }
 
+  /**
+   * Adds an image's entries as one segment, as {@link #addAllOwned} would have built it from the
+   * same entries, without sorting anything. The image is used up: its segment becomes this index's.
+   *
+   * @throws IllegalArgumentException if the image was made for another scheme, or is used up
+   */
+  public void addImage(IndexImage image) {
+    Checks.checkArgument(
+        image.scheme().equals(scheme),
+        "the image's scheme %s is not this index's %s",
+        image.scheme(),
+        scheme);
+    Segment seg = image.take();
+    if (seg.size > 0) {
+      addSegment(seg);
+    }
+  }
+
   /** Publishes a segment the writer built, and starts the merges it makes due. */
   private void addSegment(Segment seg) {
     List<Job> next;
@@ -259,7 +277,7 @@ public final class BlockPermutedIndex implements HammingIndex {
     } finally {
       lock.unlock();
     }
-    size = size + seg.size;
+    size = size + seg.live(); // an image may hold dead entries
     submitAll(next);
   }
 

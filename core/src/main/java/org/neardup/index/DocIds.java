@@ -38,6 +38,28 @@ final class DocIds {
     return new DocIds(min, offsets, null);
   }
 
+  /** Offsets from {@code base} (4 bytes each), or null when the ids are 8-byte longs. */
+  int @Nullable [] offsets() {
+    return offsets;
+  }
+
+  /** The 8-byte ids, or null when they are offsets. */
+  long @Nullable [] wide() {
+    return wide;
+  }
+
+  long base() {
+    return base;
+  }
+
+  static DocIds ofOffsets(long base, int[] offsets) {
+    return new DocIds(base, offsets, null);
+  }
+
+  static DocIds ofWide(long[] ids) {
+    return new DocIds(0, null, ids);
+  }
+
   long get(int i) {
     int[] o = offsets;
     return o != null ? base + (o[i] & 0xFFFF_FFFFL) : wide[i];

@@ -89,15 +89,33 @@ final class Segment {
 
   Segment(
       RecordLayout layout, int size, long[] fps, long[] ids, TableRecords[] records, int[][] dirs) {
-    BlockScheme scheme = layout.scheme();
-    this.size = size;
+    this(layout, size, table0(fps, size), DocIds.of(ids), records, dirs);
+  }
+
+  private static WideRecords table0(long[] fps, int size) {
     WideRecords table0 = new WideRecords(size);
     for (int i = 0; i < size; i++) {
       table0.set(i, fps[i] & MASK48);
     }
+    return table0;
+  }
+
+  /**
+   * A segment from its sorted parts (an {@link IndexImage} read back): {@code records[0]} becomes
+   * {@code table0}; the fine directories are derived again.
+   */
+  Segment(
+      RecordLayout layout,
+      int size,
+      WideRecords table0,
+      DocIds ids,
+      TableRecords[] records,
+      int[][] dirs) {
+    BlockScheme scheme = layout.scheme();
+    this.size = size;
     this.table0 = table0;
     records[0] = table0;
-    this.ids = DocIds.of(ids);
+    this.ids = ids;
     this.records = records;
     this.dirs = dirs;
     this.dead = new long[(size + 63) >>> 6];

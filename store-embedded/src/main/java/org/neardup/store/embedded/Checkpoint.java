@@ -27,8 +27,9 @@ import java.util.Locale;
  * sketch left in its file, in batches of at most 64 MiB of heads (before, it restored whole bodies
  * in batches of up to 4M documents, ~6 GB of news articles' sketches: a 1M news directory needed
  * more than {@code -Xmx3g}). It prints the time to open, the time of the snapshot (with the
- * rebuild), the bytes it wrote, the bytes the snapshot holds on disk, the rebuilds, the most bytes
- * a rebuild batch gathered and the heap's peak use.
+ * rebuild), the bytes it wrote, the bytes the snapshot holds on disk, the bytes of the index images
+ * written beside it ({@link IndexImages}), the rebuilds, the most bytes a rebuild batch gathered
+ * and the heap's peak use.
  */
 public final class Checkpoint {
   private Checkpoint() {}
@@ -71,14 +72,15 @@ public final class Checkpoint {
       System.out.printf(
           Locale.ROOT,
           "%s: opened in %.1f s, snapshot written in %.1f s: %d bytes written, %d bytes on disk"
-              + " (with the kept sketch files)%s; %d rebuilds, batches of at most %d bytes;"
-              + " heap peak %d bytes%n",
+              + " (with the kept sketch files)%s; %d bytes of index images; %d rebuilds, batches"
+              + " of at most %d bytes; heap peak %d bytes%n",
           dir,
           (opened - t0) / 1e9,
           (System.nanoTime() - opened) / 1e9,
           s.metrics().get("last_snapshot_bytes_written").longValue(),
           s.metrics().get("snapshot_bytes").longValue(),
           copy ? ", every sketch copied" : "",
+          s.metrics().get("index_image_bytes").longValue(),
           s.metrics().get("rebuilds_total").longValue(),
           s.metrics().get("last_rebuild_batch_bytes").longValue(),
           heapPeak());

@@ -51,12 +51,13 @@ public final class OpenTime {
               wall / 1e9);
           System.out.printf(
               Locale.ROOT,
-              "result round=%d dir=%s docs=%d cpu=%.3f wall=%.3f%n",
+              "result round=%d dir=%s docs=%d cpu=%.3f wall=%.3f images=%d%n",
               round,
               args[i],
               docs,
               cpu / 1e9,
-              wall / 1e9);
+              wall / 1e9,
+              s.metrics().get("open_index_images").intValue());
         }
       }
     }

@@ -2,6 +2,7 @@
 package org.neardup.store.embedded;
 
 import java.nio.file.Path;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -12,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.RestoreBatch;
+import org.neardup.index.IndexImage;
 import org.neardup.internal.PagedIntArray;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.store.CollectionSettings;
@@ -67,6 +69,15 @@ final class Restorer {
   private boolean snapshotIds;
   // Whether the engine indexes the fingerprints once, at finish (deferIndex).
   private boolean deferIndex;
+  // The index image to try at finish (imageFrom), and what the snapshot's records were: their
+  // count, those not restored, the hash of their fingerprints in order.
+  private @Nullable Path imageDir;
+  private long imageSegment;
+  private int imageCollection;
+  private int snapshotPositions;
+  private final BitSet notRestored = new BitSet();
+  private long snapshotHash = IndexImages.EMPTY_HASH;
+  private boolean imageUsed;
 
   /**
    * @param expected documents expected, to pre-size the generation
@@ -162,6 +173,24 @@ final class Restorer {
     deferIndex = true;
   }
 
+  /**
+   * Makes {@link #finish} take the fingerprint index of the snapshot's documents from the index
+   * image beside snapshot {@code segment} for collection {@code collection} ({@link IndexImages}),
+   * if there is one made from the same documents in the same order, instead of sorting it: the
+   * snapshot's documents not restored (expired) become dead entries, those removed since become
+   * removes. Before {@link #beginSnapshot}, with {@link #deferIndex}.
+   */
+  void imageFrom(Path dir, long segment, int collection) {
+    imageDir = dir;
+    imageSegment = segment;
+    imageCollection = collection;
+  }
+
+  /** Whether {@link #finish} took the index from an image. */
+  boolean imageUsed() {
+    return imageUsed;
+  }
+
   /** Whether restore takes entry places: only with a sketch file to take them. */
   boolean takesPlaces() {
     return places != null;
@@ -201,7 +230,18 @@ final class Restorer {
       l.shutdown();
       loader = null;
     }
-    g.engine.indexDeferred();
+    IndexImage image =
+        imageDir == null || snapshotPositions == 0
+            ? null
+            : IndexImages.read(
+                imageDir, imageSegment, imageCollection, snapshotPositions, snapshotHash);
+    if (image != null) {
+      image.renumber(notRestored);
+      imageUsed = g.engine.indexDeferred(image);
+    }
+    if (!imageUsed) {
+      g.engine.indexDeferred();
+    }
     return g;
   }
 
@@ -331,6 +371,22 @@ final class Restorer {
    * sketch file {@link #takeSketchesFrom} named, where it stays.
    */
   boolean restore(byte[] body, int length, long now, long entryOffset, int entryLength) {
+    if (imageDir == null || !snapshotIds) {
+      return restoreRecord(body, length, now, entryOffset, entryLength);
+    }
+    // A snapshot's record, position by position, for the image (see imageFrom).
+    int position = snapshotPositions++;
+    snapshotHash =
+        IndexImages.hash(snapshotHash, Bytes.getLong(body, LogFormat.analysisOffset(body, length)));
+    boolean restored = restoreRecord(body, length, now, entryOffset, entryLength);
+    if (!restored) {
+      notRestored.set(position);
+    }
+    return restored;
+  }
+
+  private boolean restoreRecord(
+      byte[] body, int length, long now, long entryOffset, int entryLength) {
     if (entryOffset >= 0 && places == null) {
       throw new IllegalStateException("a sketch entry's place without takeSketchesFrom");
     }

@@ -32,10 +32,26 @@ final class SnapshotCopier {
   private final long[] docIds = new long[CHUNK];
   private final long[] clusters = new long[CHUNK];
   private int n;
+  // Per collection number, the fingerprints written, in order, for its index image; null: none.
+  private final java.util.@Nullable Map<Integer, ImageSource> images;
+
+  /**
+   * One collection's fingerprints in the order the snapshot holds its documents, and their hash.
+   */
+  static final class ImageSource {
+    final org.neardup.internal.PagedLongArray fingerprints =
+        new org.neardup.internal.PagedLongArray();
+    long hash = IndexImages.EMPTY_HASH;
+
+    void add(long fingerprint) {
+      fingerprints.append(fingerprint);
+      hash = IndexImages.hash(hash, fingerprint);
+    }
+  }
 
   /** A copier of whole records only (no previous snapshot read apart). */
   SnapshotCopier(SnapshotFormat.Writer w, Map<Integer, EmbeddedCollection> cut, long now) {
-    this(w, cut, now, null, new long[0]);
+    this(w, cut, now, null, new long[0], false);
   }
 
   /**
@@ -43,13 +59,17 @@ final class SnapshotCopier {
    *     in
    * @param keptAt for each file of {@code old}'s span, where it starts in the span of the files
    *     {@code w} keeps, or -1 when it is folded (its entries are written anew)
+   * @param images whether to gather each collection's fingerprints for its index image ({@link
+   *     #images()}): 8 bytes of heap per document until the image is written
    */
   SnapshotCopier(
       SnapshotFormat.Writer w,
       Map<Integer, EmbeddedCollection> cut,
       long now,
       SnapshotFormat.@Nullable Reader old,
-      long[] keptAt) {
+      long[] keptAt,
+      boolean images) {
+    this.images = images ? new java.util.TreeMap<>() : null;
     this.w = w;
     this.cut = cut;
     this.now = now;
@@ -94,6 +114,11 @@ final class SnapshotCopier {
         c.snapshotClusters(docIds, to - from, now, clusters);
         for (int i = from; i < to; i++) {
           if (clusters[i - from] >= 0) {
+            if (images != null) {
+              images
+                  .computeIfAbsent(number, k -> new ImageSource())
+                  .add(Bytes.getLong(bodies[i], LogFormat.analysisOffset(bodies[i], lengths[i])));
+            }
             if (entryAt[i] < 0) {
               write(bodies[i], lengths[i], clusters[i - from]);
             } else {
@@ -105,6 +130,14 @@ final class SnapshotCopier {
       from = to;
     }
     n = 0;
+  }
+
+  /**
+   * Per collection number, the fingerprints of the documents written, in the snapshot's order;
+   * empty when not gathering them. After {@link #flush}.
+   */
+  java.util.Map<Integer, ImageSource> images() {
+    return images == null ? java.util.Map.of() : images;
   }
 
   private void write(byte[] body, int length, long cluster) throws IOException {

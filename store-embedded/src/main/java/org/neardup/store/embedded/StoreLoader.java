@@ -43,6 +43,7 @@ final class StoreLoader {
       Generation generation) {}
 
   private final Path dir;
+  private final boolean indexImages; // whether the snapshot's index images are read
   private final UserDictionaries dictionaries;
   private final IntFunction<SketchFiles.@Nullable Owner> sketchFiles;
   private final List<Loaded> collections = new ArrayList<>();
@@ -54,11 +55,14 @@ final class StoreLoader {
   private long replayedBytes;
   private long truncatedBytes;
   private long lastSegment = -1;
+  private int imagesUsed;
 
   StoreLoader(
       Path dir,
       UserDictionaries dictionaries,
-      IntFunction<SketchFiles.@Nullable Owner> sketchFiles) {
+      IntFunction<SketchFiles.@Nullable Owner> sketchFiles,
+      boolean indexImages) {
+    this.indexImages = indexImages;
     this.dir = dir;
     this.dictionaries = dictionaries;
     this.sketchFiles = sketchFiles;
@@ -85,6 +89,11 @@ final class StoreLoader {
   /** The loaded snapshot's first file (heads) in bytes; 0 without one. */
   long lastSnapshotHeads() {
     return lastSnapshotHeads;
+  }
+
+  /** Collections whose fingerprint index was read from an index image, not sorted. */
+  int imagesUsed() {
+    return imagesUsed;
   }
 
   /** Log bytes replayed after the snapshot. */
@@ -129,7 +138,7 @@ final class StoreLoader {
     Map<Integer, Pending> pending = new LinkedHashMap<>();
     if (!snapshots.isEmpty()) {
       Path snap = snapshots.lastEntry().getValue();
-      loadSnapshot(snap, now, pending, restorers);
+      loadSnapshot(snap, snapshots.lastKey(), now, pending, restorers);
       snapshotSegment = snapshots.lastKey();
       lastSnapshotHeads = Files.size(snap);
       lastSnapshotBytes = lastSnapshotHeads;
@@ -160,6 +169,9 @@ final class StoreLoader {
       Pending p = e.getValue();
       Restorer r = restorers.get(e.getKey());
       Generation g = r.finish(p.nextDocId);
+      if (r.imageUsed()) {
+        imagesUsed++;
+      }
       collections.add(new Loaded(p.number, p.name, p.settings, p.analyzer, p.nextDocId, g));
     }
     // Everything is loaded: files the snapshot covers can go.
@@ -167,6 +179,7 @@ final class StoreLoader {
       SnapshotFormat.delete(dir, s);
     }
     SnapshotFormat.deleteSketchesBut(dir, listedSketches); // those no snapshot lists
+    IndexImages.deleteBut(dir, snapshotSegment); // an earlier snapshot's
     for (Map.Entry<Long, Path> e : segments.headMap(snapshotSegment, true).entrySet()) {
       Files2.deleteIfExists(e.getValue());
     }
@@ -220,7 +233,11 @@ final class StoreLoader {
   }
 
   private void loadSnapshot(
-      Path file, long now, Map<Integer, Pending> pending, Map<Integer, Restorer> restorers)
+      Path file,
+      long segment,
+      long now,
+      Map<Integer, Pending> pending,
+      Map<Integer, Restorer> restorers)
       throws IOException {
     // Sketches stay in the snapshot's sketch file when every collection keeps its sketches in a
     // file (not on the heap); the records then come without them.
@@ -238,6 +255,9 @@ final class StoreLoader {
             new Restorer(
                 p.settings, p.analyzer, expected, true, true, sketchFiles.apply(e.number()));
         restorer.deferIndex(); // one index build at finish, no merges after the open
+        if (indexImages) {
+          restorer.imageFrom(dir, segment, e.number()); // or read, if one is there
+        }
         if (apart && !sketches.isEmpty()) {
           restorer.takeSketchesFrom(sketches);
         }

@@ -68,6 +68,7 @@ class PowerCutTest {
         .snapshotBytes(4096)
         .snapshotBytesPerSecond(0)
         .minDeadForRebuild(1)
+        .indexImageMin(1) // every compaction writes index images, every open reads them
         .open();
   }
 
