@@ -274,6 +274,26 @@ class HBaseStoreBench {
     }
   }
 
+  /** The store on the given tables that imports by writing HFiles ({@code import=hfiles}). */
+  private static HBaseStore hfileStore(
+      TestingHBaseCluster cluster, String tables, BlockScheme scheme) throws IOException {
+    return (HBaseStore)
+        HBaseStoreProvider.open(
+            cluster.getConf(),
+            new StoreConfig(
+                Map.of(
+                    "table-prefix",
+                    tables,
+                    "import",
+                    "hfiles",
+                    "bulk-dir",
+                    "/tmp/bench-" + tables,
+                    "scheme",
+                    scheme.toString()),
+                InstantSource.system()),
+            "mini-cluster");
+  }
+
   /**
    * Imports {@code count} verified documents into collection "bench" of the "verified" tables as
    * HFiles ({@code import=hfiles}), each its own cluster: random fingerprints and band keys (so the
@@ -283,17 +303,7 @@ class HBaseStoreBench {
   private void preloadVerified(TestingHBaseCluster cluster, CollectionSettings settings, int count)
       throws IOException {
     long t0 = System.nanoTime();
-    try (HBaseStore store =
-            (HBaseStore)
-                HBaseStoreProvider.open(
-                    cluster.getConf(),
-                    new StoreConfig(
-                        Map.of(
-                            "table-prefix", "verified",
-                            "import", "hfiles",
-                            "bulk-dir", "/tmp/bench-verified"),
-                        InstantSource.system()),
-                    "mini-cluster");
+    try (HBaseStore store = hfileStore(cluster, "verified", BlockScheme.DEFAULT);
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store)
                 .importer("bench", settings, settings.deduplicator().analyzer().id())) {
@@ -341,22 +351,7 @@ class HBaseStoreBench {
       throws IOException {
     long t0 = System.nanoTime();
     String phases = "";
-    try (HBaseStore store =
-            (HBaseStore)
-                HBaseStoreProvider.open(
-                    cluster.getConf(),
-                    new StoreConfig(
-                        Map.of(
-                            "table-prefix",
-                            tables,
-                            "import",
-                            "hfiles",
-                            "bulk-dir",
-                            "/tmp/bench-" + tables,
-                            "scheme",
-                            scheme.toString()),
-                        InstantSource.system()),
-                    "mini-cluster");
+    try (HBaseStore store = hfileStore(cluster, tables, scheme);
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store)
                 .importer("bench", settings, settings.deduplicator().analyzer().id())) {
