@@ -9,6 +9,9 @@
 #   random fingerprints by HFile import, and the fingerprints are checked against them (no size
 #   on disk then). The mini-cluster and the client share this machine's cores.
 #   Environment: SINGLES=S single calls after the batches (default VERIFIED_DOCS / 10);
+#   WARM=W verified documents in batches into a collection of their own first, not counted (the
+#   steady state: JIT and start-up out of the figure); STORED=V verified documents imported into
+#   the verified collection first (random fingerprints and band keys, real sketches);
 #   JFR=FILE records a flight recording of the test JVM (client and mini-cluster) into FILE;
 #   HEAP=SIZE the test JVM's heap (default 3g; PRELOAD=10000000 needs 4g).
 set -euo pipefail
@@ -19,7 +22,8 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   -Dtest=HBaseStoreBench -Dneardup.hbase.bench="${1:-20000}" \
   -Dneardup.hbase.schemes="${2:-200000}" -Dneardup.hbase.batch="${3:-200}" \
   -Dneardup.hbase.preload="${4:-0}" -Dhbase.test.heap="${HEAP:-3g}" -Dhbase.test.timeout=3600 \
-  ${SINGLES:+-Dneardup.hbase.singles=$SINGLES} \
-  ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
+  ${SINGLES:+-Dneardup.hbase.singles=$SINGLES} ${WARM:+-Dneardup.hbase.warm=$WARM} \
+  ${STORED:+-Dneardup.hbase.verified-preload=$STORED} \
+  ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt

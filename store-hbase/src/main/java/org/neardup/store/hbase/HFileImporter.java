@@ -28,7 +28,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -90,6 +92,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
   private final long now;
   private final byte[][] docStarts;
   private final byte[][] indexStarts;
+  // The families' block sizes (HBaseStore's index family: 8 KiB).
+  private final int docBlockSize;
+  private final int indexBlockSize;
   private final HFileSink docs;
   private final CellBuilder docCells;
 
@@ -178,6 +183,8 @@ final class HFileImporter implements CollectionTransfer.Importer {
     this.now = store.clock().millis();
     this.docStarts = starts(store.docs);
     this.indexStarts = starts(store.index);
+    this.docBlockSize = blockSize(store.docs, DOC_FAMILY);
+    this.indexBlockSize = blockSize(store.index, INDEX_FAMILY);
     fs.mkdirs(dir);
     this.docs = sink(DOC_FAMILY, "docs", docStarts);
     this.docCells = new CellBuilder(DOC_FAMILY, now);
@@ -204,7 +211,16 @@ final class HFileImporter implements CollectionTransfer.Importer {
         name,
         starts,
         family,
-        DataBlockEncoding.NONE);
+        DataBlockEncoding.NONE,
+        family == INDEX_FAMILY ? indexBlockSize : docBlockSize);
+  }
+
+  /** The block size of the table's family as created, at most {@link HFileSink#BLOCK_SIZE}. */
+  private int blockSize(TableName table, byte[] family) throws IOException {
+    try (Table t = store.connection().getTable(table)) {
+      ColumnFamilyDescriptor f = t.getDescriptor().getColumnFamily(family);
+      return f == null ? HFileSink.BLOCK_SIZE : Math.min(HFileSink.BLOCK_SIZE, f.getBlocksize());
+    }
   }
 
   /** The TTL tag's milliseconds for a cell expiring at {@code exp}, or none. */

@@ -27,7 +27,10 @@ import org.jspecify.annotations.Nullable;
  * encoding, no compression. Not thread-safe.
  */
 final class HFileSink implements Closeable {
-  /** The files' block size (HBase's default); {@link CellBuilder}'s ring is sized to it. */
+  /**
+   * The largest block size of the files (HBase's default); {@link CellBuilder}'s ring is sized to
+   * it.
+   */
   static final int BLOCK_SIZE = 64 * 1024;
 
   private final Configuration conf;
@@ -43,6 +46,8 @@ final class HFileSink implements Closeable {
 
   /**
    * @param regionStarts the start keys of the table's regions, sorted, the first empty
+   * @param blockSize the files' block size, at most {@link #BLOCK_SIZE}: the family's, so that
+   *     files loaded and files the region server writes are read alike
    */
   HFileSink(
       Configuration conf,
@@ -51,7 +56,12 @@ final class HFileSink implements Closeable {
       String name,
       byte[][] regionStarts,
       byte[] family,
-      DataBlockEncoding encoding) {
+      DataBlockEncoding encoding,
+      int blockSize) {
+    if (blockSize <= 0 || blockSize > BLOCK_SIZE) {
+      throw new IllegalArgumentException(
+          "block size must be 1 to " + BLOCK_SIZE + ", got " + blockSize);
+    }
     this.conf = conf;
     this.fs = fs;
     this.dir = dir;
@@ -63,7 +73,7 @@ final class HFileSink implements Closeable {
             .withIncludesMvcc(false)
             .withCompression(Compression.Algorithm.NONE)
             .withDataBlockEncoding(encoding)
-            .withBlockSize(BLOCK_SIZE)
+            .withBlockSize(blockSize)
             .withColumnFamily(family)
             .build();
   }

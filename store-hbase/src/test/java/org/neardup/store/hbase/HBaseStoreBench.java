@@ -41,9 +41,15 @@ import org.neardup.testkit.Texts;
  * {@code benchmarks/hbase-store.sh} or: {@code mvn -B -ntp -pl store-hbase -am verify
  * -Dsurefire.failIfNoSpecifiedTests=false -Dtest=HBaseStoreBench -Dneardup.hbase.bench=N
  * [-Dneardup.hbase.schemes=M] [-Dneardup.hbase.batch=B] [-Dneardup.hbase.preload=P]
- * [-Dneardup.hbase.singles=S]}; writes store-hbase/target/hbase-bench.txt.
+ * [-Dneardup.hbase.singles=S] [-Dneardup.hbase.warm=W] [-Dneardup.hbase.verified-preload=V]};
+ * writes store-hbase/target/hbase-bench.txt.
  *
  * <ul>
+ *   <li>With W > 0, first W verified documents in batches into a collection of their own, not
+ *       counted: the JIT, the caches and the connections warm, so what follows is the steady state,
+ *       not the start-up.
+ *   <li>With V > 0, the verified collection first gets V documents by HFile import (random
+ *       fingerprints and band keys, real sketches).
  *   <li>Verified documents (60 random words, one in four a one-word edit of an earlier one, k = 3,
  *       4:1): N in batches of B (200) from one thread, documents/s and p50/p99 per batch call; then
  *       S (N / 10) single calls from 16 threads, documents/s and p50/p99 per call.
@@ -124,13 +130,36 @@ class HBaseStoreBench {
   }
 
   private void verified(TestingHBaseCluster cluster, int n, int batch) throws Exception {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
+    int stored = Integer.getInteger("neardup.hbase.verified-preload", 0);
+    if (stored > 0) {
+      preloadVerified(cluster, settings, stored);
+    }
     try (HBaseStore store = open(cluster, "verified")) {
-      Collection c =
-          store.create(
-              "bench", CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON));
+      int warm = Integer.getInteger("neardup.hbase.warm", 0);
+      if (warm > 0) {
+        // A collection of its own in the same tables, so the measured one starts empty while the
+        // JIT, the region server's caches and the client's connections are warm.
+        Collection w = store.create("warm", settings);
+        batches(
+            store,
+            w,
+            documents(w, new SplittableRandom(41), warm, "w"),
+            batch,
+            "warm-up (not the figure), verified, 4:1");
+      }
+      Collection c = stored > 0 ? store.collection("bench") : store.create("bench", settings);
       SplittableRandom r = new SplittableRandom(42);
       List<Document> docs = documents(c, r, n, "b");
-      batches(store, c, docs, batch, "verified, 4:1");
+      batches(
+          store,
+          c,
+          docs,
+          batch,
+          "verified, 4:1"
+              + (stored > 0 ? ", " + stored + " stored before" : "")
+              + (warm > 0 ? ", after the warm-up" : ""));
       Map<String, Number> m0 = store.metrics();
 
       int count = Integer.getInteger("neardup.hbase.singles", Math.max(100, n / 10));
@@ -141,7 +170,7 @@ class HBaseStoreBench {
       List<Future<?>> futures = new ArrayList<>();
       long t1 = System.nanoTime();
       long cpu1 = cpuNanos();
-      Map<Long, Long> threads1 = threadCpu();
+      ThreadsCpu threads1 = threadCpu();
       for (int t = 0; t < 16; t++) {
         futures.add(
             pool.submit(
@@ -177,7 +206,7 @@ class HBaseStoreBench {
       report.add(cpuByThreads(threads1, singles.size(), cpuMs)); // the pool's threads still alive
       pool.shutdown();
       report.add("metrics: " + new TreeMap<>(m1));
-      assertThat(c.stats().documents()).isEqualTo((long) n + singles.size());
+      assertThat(c.stats().documents()).isEqualTo((long) stored + n + singles.size());
     }
   }
 
@@ -245,6 +274,70 @@ class HBaseStoreBench {
     }
   }
 
+  /** The store on the given tables that imports by writing HFiles ({@code import=hfiles}). */
+  private static HBaseStore hfileStore(
+      TestingHBaseCluster cluster, String tables, BlockScheme scheme) throws IOException {
+    return (HBaseStore)
+        HBaseStoreProvider.open(
+            cluster.getConf(),
+            new StoreConfig(
+                Map.of(
+                    "table-prefix",
+                    tables,
+                    "import",
+                    "hfiles",
+                    "bulk-dir",
+                    "/tmp/bench-" + tables,
+                    "scheme",
+                    scheme.toString()),
+                InstantSource.system()),
+            "mini-cluster");
+  }
+
+  /**
+   * Imports {@code count} verified documents into collection "bench" of the "verified" tables as
+   * HFiles ({@code import=hfiles}), each its own cluster: random fingerprints and band keys (so the
+   * measured documents meet them in the block rows they scan, as in a store that has run for a
+   * while, and rarely as candidates), each with the sketch of one of 256 real texts.
+   */
+  private void preloadVerified(TestingHBaseCluster cluster, CollectionSettings settings, int count)
+      throws IOException {
+    long t0 = System.nanoTime();
+    try (HBaseStore store = hfileStore(cluster, "verified", BlockScheme.DEFAULT);
+        CollectionTransfer.Importer importer =
+            CollectionTransfer.of(store)
+                .importer("bench", settings, settings.deduplicator().analyzer().id())) {
+      SplittableRandom r = new SplittableRandom(2027);
+      byte[][] sketches = new byte[256][];
+      int bands = 0;
+      for (int i = 0; i < sketches.length; i++) {
+        Analysis a = settings.deduplicator().analyzer().analyze(Texts.text(r, 60));
+        sketches[i] = a.sketch().shingles().encode();
+        bands = a.sketch().bandKeys().length;
+      }
+      long now = System.currentTimeMillis();
+      long exp = settings.expiresAt(now, now);
+      for (int i = 0; i < count; i++) {
+        String id = "p" + i;
+        long[] keys = new long[bands];
+        for (int b = 0; b < bands; b++) {
+          keys[b] = r.nextLong();
+        }
+        importer.add(
+            new StoredRecord(
+                i, id, r.nextLong(), now, exp, i, id, keys, sketches[i & (sketches.length - 1)]));
+      }
+      importer.finish();
+    }
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "preloaded %d verified documents (4:1, import=hfiles) in %.1f s",
+            count,
+            (System.nanoTime() - t0) / 1e9));
+    save();
+  }
+
   /**
    * Imports {@code count} random fingerprints into collection "bench" of the given tables as HFiles
    * ({@code import=hfiles}), each its own cluster, as a store that has run for a while holds them.
@@ -258,22 +351,7 @@ class HBaseStoreBench {
       throws IOException {
     long t0 = System.nanoTime();
     String phases = "";
-    try (HBaseStore store =
-            (HBaseStore)
-                HBaseStoreProvider.open(
-                    cluster.getConf(),
-                    new StoreConfig(
-                        Map.of(
-                            "table-prefix",
-                            tables,
-                            "import",
-                            "hfiles",
-                            "bulk-dir",
-                            "/tmp/bench-" + tables,
-                            "scheme",
-                            scheme.toString()),
-                        InstantSource.system()),
-                    "mini-cluster");
+    try (HBaseStore store = hfileStore(cluster, tables, scheme);
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store)
                 .importer("bench", settings, settings.deduplicator().analyzer().id())) {
@@ -313,7 +391,7 @@ class HBaseStoreBench {
     Map<String, Long> rpcs0 = rpcs(store);
     long t0 = System.nanoTime();
     long cpu0 = cpuNanos();
-    Map<Long, Long> threads0 = threadCpu();
+    ThreadsCpu threads0 = threadCpu();
     for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
       long s = System.nanoTime();
       c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
@@ -349,13 +427,10 @@ class HBaseStoreBench {
     report.add("metrics: " + new TreeMap<>(store.metrics()));
   }
 
-  /**
-   * CPU time of this whole JVM so far: the client and the mini-cluster (region server, HDFS,
-   * ZooKeeper), all of which serve the load. Unlike documents/s it barely depends on what else runs
-   * on the machine, so it compares runs made at different loads.
-   */
-  /** CPU time of each live thread, by thread id. */
-  private static Map<Long, Long> threadCpu() {
+  /** CPU time of each live Java thread, by thread id, and of the JVM's own threads, by kind. */
+  private record ThreadsCpu(Map<Long, Long> java, Map<String, Long> jvm) {}
+
+  private static ThreadsCpu threadCpu() {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     Map<Long, Long> out = new java.util.HashMap<>();
     for (long id : mx.getAllThreadIds()) {
@@ -364,19 +439,60 @@ class HBaseStoreBench {
         out.put(id, t);
       }
     }
+    return new ThreadsCpu(out, jvmThreadsCpu());
+  }
+
+  /**
+   * CPU time of the JVM's own threads (JIT compilers, garbage collector, VM thread), which the
+   * ThreadMXBean does not list, by kind, from /proc/self/task (Linux; empty elsewhere). Clock ticks
+   * of 10 ms: over a phase of seconds the error is a few percent.
+   */
+  private static Map<String, Long> jvmThreadsCpu() {
+    Map<String, Long> out = new TreeMap<>();
+    Path tasks = Path.of("/proc/self/task");
+    if (!Files.isDirectory(tasks)) {
+      return out;
+    }
+    try (var dirs = Files.list(tasks)) {
+      for (Path task : (Iterable<Path>) dirs::iterator) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"));
+        } catch (IOException e) {
+          continue; // ended meanwhile
+        }
+        String comm = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        String kind =
+            comm.contains("CompilerThre")
+                ? "jit"
+                : comm.startsWith("GC Thread") || comm.startsWith("G1 ")
+                    ? "gc"
+                    : comm.startsWith("VM ") ? "vm-thread" : null;
+        if (kind == null) {
+          continue;
+        }
+        // Fields after the command: state is the 3rd of the line, utime the 14th, stime the 15th.
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        out.merge(kind, ticks * 10_000_000L, Long::sum);
+      }
+    } catch (IOException e) {
+      return out;
+    }
     return out;
   }
 
   /**
-   * Where the CPU went since {@code before}, per document, by kind of thread: the client's (the
+   * Where the CPU went since {@code snapshot}, per document, by kind of thread: the client's (the
    * caller, the HBase client's event loops), the region server's (RPC handlers, WAL), HDFS's, the
-   * rest; and what the JVM spent outside the live Java threads (garbage collection, JIT
-   * compilation, threads that ended meanwhile) as the difference to {@code processMs}, the JVM's
-   * CPU over the same time.
+   * rest; the JVM's own (jit, gc, vm-thread); and what threads that ended meanwhile (and anything
+   * else) took, as the difference to {@code processMs}, the JVM's CPU over the same time.
    */
-  private static String cpuByThreads(Map<Long, Long> before, int documents, double processMs) {
+  private static String cpuByThreads(ThreadsCpu snapshot, int documents, double processMs) {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    Map<Long, Long> before = snapshot.java();
     Map<String, Long> byKind = new TreeMap<>();
+    jvmThreadsCpu().forEach((k, v) -> byKind.put(k, v - snapshot.jvm().getOrDefault(k, 0L)));
     for (java.lang.management.ThreadInfo info : mx.getThreadInfo(mx.getAllThreadIds(), 0)) {
       if (info == null) {
         continue;
@@ -389,7 +505,7 @@ class HBaseStoreBench {
       byKind.merge(kind(info.getThreadName()), spent, Long::sum);
     }
     long threads = byKind.values().stream().mapToLong(Long::longValue).sum();
-    byKind.put("gc-and-ended-threads", Math.max(0, (long) (processMs * 1e6) - threads));
+    byKind.put("ended-threads-and-rest", Math.max(0, (long) (processMs * 1e6) - threads));
     StringBuilder out = new StringBuilder("CPU ms per document by thread kind:");
     byKind.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())

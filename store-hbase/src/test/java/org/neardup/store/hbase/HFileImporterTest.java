@@ -12,16 +12,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.FixedFileTrailer;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.neardup.Analysis;
@@ -254,5 +264,73 @@ class HFileImporterTest {
       assertThat(bulk.collection("fp").get("d7").orElseThrow().fingerprint())
           .isEqualTo(7 * 0x9E3779B97F4A7C15L);
     }
+  }
+
+  /**
+   * The index family's blocks are 8 KiB (a check's seeks walk a block from its start), and the
+   * imported files follow each family's block size, so loaded and flushed files read alike.
+   */
+  @Test
+  void hfiles_blocksOfTheFamiliesSize() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    List<StoredRecord> records = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      String id = "b" + i;
+      records.add(
+          new StoredRecord(
+              i, id, i * 0x9E3779B97F4A7C15L, 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
+    }
+    try (HBaseStore bulk = hbase("blk", "4:1", true)) {
+      load(bulk, "fp", settings, records);
+      assertThat(familyBlockSize(bulk.index, HBaseStore.INDEX_FAMILY))
+          .isEqualTo(HBaseStore.INDEX_BLOCK_BYTES);
+      assertThat(familyBlockSize(bulk.docs, HBaseStore.DOC_FAMILY))
+          .isEqualTo(HBaseStore.DEFAULT_BLOCK_BYTES);
+      // A block closes after the cell that passes the size (one cell over), and a small file's
+      // Bloom chunk sits among its data blocks.
+      assertThat(meanDataBlockBytes(bulk.index))
+          .allSatisfy(b -> assertThat(b).isLessThan(HBaseStore.INDEX_BLOCK_BYTES + 2048));
+      assertThat(meanDataBlockBytes(bulk.docs))
+          .anySatisfy(b -> assertThat(b).isGreaterThan(HBaseStore.INDEX_BLOCK_BYTES + 2048));
+      assertThat(bulk.collection("fp").stats().documents()).isEqualTo(2_000);
+    }
+  }
+
+  private static int familyBlockSize(TableName table, byte[] family) throws IOException {
+    try (Connection c = ConnectionFactory.createConnection(MiniHBase.conf());
+        Table t = c.getTable(table)) {
+      return t.getDescriptor().getColumnFamily(family).getBlocksize();
+    }
+  }
+
+  /**
+   * The mean bytes of a data block in each store file of the table that has a one-level block index
+   * (a file does not record the block size it was written with; its data section's length over its
+   * data blocks shows it: blocks end at the first cell past the size).
+   */
+  private static List<Long> meanDataBlockBytes(TableName table) throws IOException {
+    Configuration conf = MiniHBase.conf();
+    Path dir = CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(conf), table);
+    FileSystem fs = dir.getFileSystem(conf);
+    List<Long> out = new ArrayList<>();
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
+    while (files.hasNext()) {
+      Path f = files.next().getPath();
+      // Store files live in <region>/<family>/; region and table descriptors elsewhere.
+      if (f.getName().startsWith(".")
+          || f.getParent().getName().startsWith(".")
+          || !StoreFileInfo.isHFile(f)) {
+        continue;
+      }
+      try (HFile.Reader r = HFile.createReader(fs, f, CacheConfig.DISABLED, true, conf)) {
+        FixedFileTrailer t = r.getTrailer();
+        if (t.getNumDataIndexLevels() == 1 && t.getDataIndexCount() > 1) {
+          out.add(t.getLoadOnOpenDataOffset() / t.getDataIndexCount());
+        }
+      }
+    }
+    assertThat(out).as("store files of %s with more than one block", table).isNotEmpty();
+    return out;
   }
 }
