@@ -30,10 +30,18 @@ neardup_java_defaults() {
   # large pages: index searches are random reads into gigabytes, and with 2 MB pages batches ran
   # 10-17% faster with half the p99 (docs/BENCHMARKS.md). The kernel must allow them: ZGC's heap is
   # shared memory, so /sys/kernel/mm/transparent_hugepage/shmem_enabled must be advise (Debian:
-  # never); serve prints a warning with the fix when it is not. The flag is harmless when they are
-  # not allowed.
+  # never; serve prints a warning with the fix when it is not), other collectors' heap is
+  # anonymous memory (.../enabled). Only then is the flag given: with it ZGC commits its heap
+  # through its path for huge pages, which on a kernel that grants none bought nothing and made
+  # the JVM's start with -Xms4g take 3.1-5.4 CPU s instead of 0.7-1.0 (4.3-58 s wall instead of
+  # 1.1-14 at load 12-25; docs/BENCHMARKS.md, the fifteenth session), before the store's open.
   if [ "$command" = "serve" ] && [[ ! "$user_opts" =~ LargePages|TransparentHugePages ]]; then
-    defaults="$defaults -XX:+UseTransparentHugePages"
+    local thp=/sys/kernel/mm/transparent_hugepage/enabled setting
+    [[ ! "$defaults $user_opts" =~ -XX:\+UseZGC( |$) ]] || thp=/sys/kernel/mm/transparent_hugepage/shmem_enabled
+    setting=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$thp" 2>/dev/null || true)
+    if [ -n "$setting" ] && [ "$setting" != never ] && [ "$setting" != deny ]; then
+      defaults="$defaults -XX:+UseTransparentHugePages"
+    fi
   fi
   # serve's JIT compilers took as much CPU as its workers for a fresh server's first ~20,000 short
   # texts: C2 later and smaller, as fingerprint's below (InlineSmallCode 1000, on-stack replacement

@@ -3,6 +3,7 @@ package org.neardup;
 
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
+import org.neardup.internal.PagedLongArray;
 import org.neardup.internal.TaskThread;
 import org.neardup.verify.BandIndex;
 
@@ -68,9 +69,12 @@ final class Restoring {
     int bandCount = docs.bandCount;
     // The band index is the largest part of the work and shares nothing with the loop below or the
     // fingerprint index: a large batch files its band keys on a second thread meanwhile.
-    BandFiler bandFiler = null;
+    TaskThread bandFiler = null;
     if (docs.bands != null) {
-      bandFiler = new BandFiler(docs.bands, batch, bandCount, first, n);
+      BandIndex bands = docs.bands;
+      PagedLongArray keys = batch.bandKeys;
+      bandFiler =
+          new TaskThread("neardup-restore-bands", () -> bands.addAll(keys, 0, bandCount, first, n));
       if ((long) n * bandCount >= PARALLEL_AT) {
         bandFiler.start();
       } else {
@@ -121,31 +125,8 @@ final class Restoring {
   }
 
   /**
-   * Band key entries in a batch from which {@link BandFiler} runs on a thread of its own: 2^20
-   * (about 175,000 documents of 6 bands), far more work than starting a thread.
+   * Band key entries in a batch from which its keys are filed on a thread of its own: 2^20 (about
+   * 175,000 documents of 6 bands), far more work than starting a thread.
    */
   static final long PARALLEL_AT = 1 << 20;
-
-  /** Files a batch's band keys ({@link BandIndex#addAll}), on a thread of its own if started. */
-  private static final class BandFiler extends TaskThread {
-    private final BandIndex bands;
-    private final RestoreBatch batch;
-    private final int bandCount;
-    private final int first;
-    private final int n;
-
-    BandFiler(BandIndex bands, RestoreBatch batch, int bandCount, int first, int n) {
-      super("neardup-restore-bands");
-      this.bands = bands;
-      this.batch = batch;
-      this.bandCount = bandCount;
-      this.first = first;
-      this.n = n;
-    }
-
-    @Override
-    protected void work() {
-      bands.addAll(batch.bandKeys, 0, bandCount, first, n);
-    }
-  }
 }

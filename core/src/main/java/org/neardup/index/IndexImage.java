@@ -55,19 +55,123 @@ public final class IndexImage {
    * copied. Transient heap: about 6 longs per entry while it sorts.
    */
   public static IndexImage build(BlockScheme scheme, long[] fingerprints, int n) {
+    RecordLayout layout = new RecordLayout(scheme);
+    long[] fps = workArray(fingerprints, n);
+    long[] ids = new long[n];
+    for (int i = 0; i < n; i++) {
+      ids[i] = i;
+    }
+    return new IndexImage(layout, Segment.build(layout, fps, ids));
+  }
+
+  /** The array itself when n is its length, else a copy of its first n: the sorts' input. */
+  private static long[] workArray(long[] fingerprints, int n) {
     Checks.checkArgument(
         n >= 0 && n <= fingerprints.length && n <= Segment.MAX_SIZE,
         "n must be in [0, min(%s, %s)], got %s",
         (long) fingerprints.length,
         (long) Segment.MAX_SIZE,
         (long) n);
+    return n == fingerprints.length ? fingerprints : java.util.Arrays.copyOf(fingerprints, n);
+  }
+
+  /**
+   * Entries converted to records at a time while {@link #write(BlockScheme, long[], int,
+   * WritableByteChannel)} streams a table out.
+   */
+  static final int WRITE_CHUNK = 1 << 16;
+
+  /**
+   * Writes the image of {@code fingerprints[0, n)} that {@link #build} and {@link
+   * #write(WritableByteChannel)} would write, byte for byte, but one table at a time: each table is
+   * sorted, streamed out and dropped before the next is sorted, so the heap it needs is 4 longs per
+   * entry (the array, the positions and a sort's work space) where {@link #build} holds the whole
+   * segment beside two threads' sorts. One thread; the CPU is the sorts' either way. When n is the
+   * array's length the array is sorted in place (the caller's work space, not to be used after),
+   * else copied. The caller closes {@code out}.
+   *
+   * @return the bytes written
+   */
+  public static long write(BlockScheme scheme, long[] fingerprints, int n, WritableByteChannel out)
+      throws IOException {
+    return write(scheme, fingerprints, n, out, WRITE_CHUNK);
+  }
+
+  static long write(
+      BlockScheme scheme, long[] fingerprints, int n, WritableByteChannel out, int chunk)
+      throws IOException {
     RecordLayout layout = new RecordLayout(scheme);
-    long[] fps = n == fingerprints.length ? fingerprints : java.util.Arrays.copyOf(fingerprints, n);
+    long[] fps = workArray(fingerprints, n);
+    ArrayOutput o = header(out, layout, n, false, 0); // positions: offsets from 0
+    int tables = scheme.tables();
+    int[][] dirs = new int[tables][];
+    dirs[0] = writeTable0(o, fps, n, chunk);
+    long[] permuted = new long[n];
+    long[] work = new long[n];
+    TableRecords records = TableRecords.create(layout, Math.min(n, chunk));
+    for (int t = 1; t < tables; t++) {
+      for (int i = 0; i < n; i++) {
+        permuted[i] = layout.value(t, fps[i]);
+      }
+      RadixSort.sortUnsigned(permuted, n, work);
+      dirs[t] = Segment.directory(permuted, n);
+      writeRecords(o, permuted, n, -1L, records);
+    }
+    for (int[] dir : dirs) {
+      o.writeInts(dir, 0, dir.length);
+    }
+    o.finish();
+    return o.bytes();
+  }
+
+  /**
+   * Sorts {@code fps[0, n)} with their positions as {@link Segment#build} sorts table 0, streams
+   * table 0's records and the positions (offsets from base 0, as {@code DocIds.of} stores them) and
+   * returns table 0's directory. The positions and the sort's work space (3 longs per entry) are
+   * garbage when it returns.
+   */
+  private static int[] writeTable0(ArrayOutput o, long[] fps, int n, int chunk) throws IOException {
     long[] ids = new long[n];
     for (int i = 0; i < n; i++) {
       ids[i] = i;
     }
-    return new IndexImage(layout, Segment.build(layout, fps, ids));
+    RadixSort.sortUnsigned(fps, ids, n, new long[n], new long[n]);
+    Segment.sortIdsWithinEqualFingerprints(fps, ids, n);
+    writeRecords(o, fps, n, Segment.MASK48, new WideRecords(Math.min(n, chunk)));
+    int[] offsets = new int[Math.min(n, chunk)];
+    for (int from = 0; from < n; from += offsets.length) {
+      int m = Math.min(offsets.length, n - from);
+      for (int i = 0; i < m; i++) {
+        offsets[i] = (int) ids[from + i];
+      }
+      o.writeInts(offsets, 0, m);
+    }
+    return Segment.directory(fps, n);
+  }
+
+  /**
+   * Streams {@code values[0, n)} (masked) as {@code records}' arrays of n entries would be written:
+   * the prefix layout's ints; the wide layout's ints, then its shorts. {@code records} is the
+   * chunk.
+   */
+  private static void writeRecords(
+      ArrayOutput o, long[] values, int n, long mask, TableRecords records) throws IOException {
+    int chunk = records.size();
+    for (int pass = 0; pass < (records instanceof WideRecords ? 2 : 1); pass++) {
+      for (int from = 0; from < n; from += chunk) {
+        int m = Math.min(chunk, n - from);
+        for (int i = 0; i < m; i++) {
+          records.set(i, values[from + i] & mask);
+        }
+        if (records instanceof PrefixRecords p) {
+          o.writeInts(p.data, 0, m);
+        } else if (pass == 0) {
+          o.writeInts(((WideRecords) records).hi, 0, m);
+        } else {
+          o.writeShorts(((WideRecords) records).lo, 0, m);
+        }
+      }
+    }
   }
 
   public BlockScheme scheme() {
@@ -164,9 +268,10 @@ public final class IndexImage {
     return true;
   }
 
-  /** Writes the image; the caller closes {@code out}. Returns the bytes written. */
-  public long write(WritableByteChannel out) throws IOException {
-    Segment s = segment();
+  /** An output to {@code out} that has written the image's fields up to its tables. */
+  private static ArrayOutput header(
+      WritableByteChannel out, RecordLayout layout, int size, boolean wideIds, long idsBase)
+      throws IOException {
     BlockScheme scheme = layout.scheme();
     ArrayOutput o = new ArrayOutput(out);
     o.writeInt(MAGIC);
@@ -174,12 +279,19 @@ public final class IndexImage {
     o.writeInt(scheme.blocks());
     o.writeInt(scheme.required());
     o.writeInt(layout.prefix() ? 1 : 0);
-    o.writeInt(s.size);
+    o.writeInt(size);
+    o.writeInt(wideIds ? 1 : 0);
+    o.writeLong(idsBase);
+    return o;
+  }
+
+  /** Writes the image; the caller closes {@code out}. Returns the bytes written. */
+  public long write(WritableByteChannel out) throws IOException {
+    Segment s = segment();
     int[] offsets = s.ids.offsets();
-    o.writeInt(offsets == null ? 1 : 0);
-    o.writeLong(s.ids.base());
+    ArrayOutput o = header(out, layout, s.size, offsets == null, s.ids.base());
     o.writeInts(s.table0.hi, 0, s.size);
-    o.writeShorts(s.table0.lo);
+    o.writeShorts(s.table0.lo, 0, s.size);
     if (offsets != null) {
       o.writeInts(offsets, 0, s.size);
     } else {
@@ -191,7 +303,7 @@ public final class IndexImage {
       } else {
         WideRecords w = (WideRecords) s.records[t];
         o.writeInts(w.hi, 0, s.size);
-        o.writeShorts(w.lo);
+        o.writeShorts(w.lo, 0, s.size);
       }
     }
     for (int[] dir : s.dirs) {

@@ -280,10 +280,18 @@ final class Segment {
     TableRecords[] records = new TableRecords[tables];
     int[][] dirs = new int[tables][];
     int split = tables;
-    TableBuilder helper = null;
+    TaskThread helper = null;
     if (n >= PARALLEL_BUILD_AT && tables >= 3 && Runtime.getRuntime().availableProcessors() >= 2) {
       split = 1 + (tables - 1) / 2; // table 0 sorts ids too: this thread takes the lower half
-      helper = new TableBuilder(layout, fps.clone(), split, tables, records, dirs);
+      // Tables [split, T) from its own copy of the fingerprints; its writes to records and dirs are
+      // seen here after finish (Thread.join).
+      long[] copy = fps.clone();
+      int from = split;
+      helper =
+          new TaskThread(
+              "neardup-segment-build",
+              () ->
+                  buildTables(layout, copy, from, tables, records, dirs, new long[n], new long[n]));
       helper.start();
     }
     try {
@@ -322,37 +330,6 @@ final class Segment {
       RadixSort.sortUnsigned(permuted, n, scratch);
       dirs[t] = directory(permuted, n);
       records[t] = toRecords(layout, permuted, n);
-    }
-  }
-
-  /**
-   * The second thread of a parallel {@link #build}: tables {@code [from, to)} from its own copy of
-   * the fingerprints. Its writes to records and dirs are seen by the builder after {@link #finish}
-   * (Thread.join).
-   */
-  private static final class TableBuilder extends TaskThread {
-    private final RecordLayout layout;
-    private final long[] fps;
-    private final int from;
-    private final int to;
-    private final TableRecords[] records;
-    private final int[][] dirs;
-
-    TableBuilder(
-        RecordLayout layout, long[] fps, int from, int to, TableRecords[] records, int[][] dirs) {
-      super("neardup-segment-build");
-      this.layout = layout;
-      this.fps = fps;
-      this.from = from;
-      this.to = to;
-      this.records = records;
-      this.dirs = dirs;
-    }
-
-    @Override
-    protected void work() {
-      int n = fps.length;
-      buildTables(layout, fps, from, to, records, dirs, new long[n], new long[n]);
     }
   }
 

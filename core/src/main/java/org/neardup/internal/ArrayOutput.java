@@ -45,10 +45,10 @@ public final class ArrayOutput {
     }
   }
 
-  public void writeShorts(short[] a) throws IOException {
-    for (int from = 0; from < a.length; ) {
+  public void writeShorts(short[] a, int from, int to) throws IOException {
+    while (from < to) {
       room(2);
-      int n = Math.min(a.length - from, buffer.remaining() / 2);
+      int n = Math.min(to - from, buffer.remaining() / 2);
       buffer.asShortBuffer().put(a, from, n);
       buffer.position(buffer.position() + 2 * n);
       from += n;

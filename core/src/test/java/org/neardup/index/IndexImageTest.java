@@ -52,6 +52,45 @@ class IndexImageTest {
     return out;
   }
 
+  private static byte[] streamed(BlockScheme scheme, long[] fps, int n, int chunk)
+      throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long written = IndexImage.write(scheme, fps, n, Channels.newChannel(out), chunk);
+    assertThat(written).isEqualTo(out.size());
+    return out.toByteArray();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"4:1", "5:2", "6:3"})
+  void write_tableByTable_isTheBuiltImageByteForByte(String schemeText) throws IOException {
+    BlockScheme scheme = BlockScheme.parse(schemeText);
+    SplittableRandom r = new SplittableRandom(31L * schemeText.hashCode());
+    // Empty, one entry, below, at and above a chunk's length and a few chunks with a short last
+    // one; a prefix of a longer array (copied) and a whole one (sorted in place).
+    int[][] cases = {
+      {0, 7}, {1, 7}, {6, 7}, {7, 7}, {8, 7}, {1000, 64}, {5000, 333}, {3000, 1 << 16}
+    };
+    for (int[] c : cases) {
+      int n = c[0];
+      long[] fps = fingerprints(r, n + (n % 2));
+      byte[] expected = bytes(IndexImage.build(scheme, fps.clone(), n));
+      assertThat(streamed(scheme, fps.clone(), n, c[1])).as("n = %s", n).isEqualTo(expected);
+      if (n == fps.length) {
+        assertThat(streamed(scheme, fps, n, c[1])).as("n = %s in place", n).isEqualTo(expected);
+      }
+    }
+  }
+
+  @Test
+  void write_tableByTable_readsBackAsTheSortedIndex() throws IOException {
+    SplittableRandom r = new SplittableRandom(18);
+    int n = 4000;
+    long[] fps = fingerprints(r, n);
+    IndexImage read = read(streamed(BlockScheme.DEFAULT, fps.clone(), n, 100));
+    read.checkInvariants();
+    assertThat(read.agrees(o -> fps[(int) o], n)).isTrue();
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"4:1", "5:2", "6:3"})
   void writtenAndRead_answersAsASortedIndex(String schemeText) throws IOException {

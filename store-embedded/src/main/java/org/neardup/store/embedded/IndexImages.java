@@ -87,7 +87,6 @@ final class IndexImages {
     for (int i = 0; i < n; i++) {
       fps[i] = fingerprints.get(i);
     }
-    IndexImage image = IndexImage.build(scheme, fps, n); // sorts fps in place
     Path file = dir.resolve(fileName(segment, collection));
     Path tmp = dir.resolve(fileName(segment, collection) + ".tmp");
     long bytes;
@@ -105,7 +104,7 @@ final class IndexImages {
       while (h.hasRemaining()) {
         ch.write(h);
       }
-      bytes = HEADER + image.write(ch);
+      bytes = HEADER + IndexImage.write(scheme, fps, n, ch); // sorts fps in place, table by table
       ch.force(true);
     }
     Files2.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
