@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.CorpusDedup;
@@ -276,44 +275,20 @@ final class DedupCommand implements Callable<Integer> {
       throws IOException {
     try (Progress progress =
         Progress.start(show, "reading", Math.max(1, source.totalBytes()), "MB", 1 << 20, err)) {
-      FlatJsonBytes.@Nullable Fields fields =
-          FlatJsonBytes.Fields.of(input.idField, input.textField);
-      Parallel.runRaw(
+      Parallel.run(
           source,
-          d -> analyse(analyzer, parse(source, fields, d)),
+          d -> analyse(analyzer, d),
           input.threads,
           done -> collect(done, c),
           () -> {
             // Formatted only for a bar that is drawn: once per batch of 256 documents, the format
-            // alone was 8% of this thread's JFR samples in the read phase of a quiet 1M run.
+            // was 8% of this thread's JFR samples in the read phase of a 1M realistic run.
             if (show) {
               progress.stepTo(source.bytesRead());
               progress.extra(String.format(java.util.Locale.ROOT, "  %,d docs", c.count));
             }
           });
     }
-  }
-
-  /**
-   * A JSONL line read from its bytes ({@link FlatJsonBytes}) when that reader takes it, else by
-   * {@link DocumentSource#parse} as every command reads: the same document either way (dedup's
-   * source never reads send's fields).
-   */
-  private static InputDocument parse(
-      DocumentSource source,
-      FlatJsonBytes.@Nullable Fields fields,
-      DocumentSource.RawDocument raw) {
-    byte[] b = raw.bytes();
-    if (fields != null
-        && b != null
-        && raw.error() == null
-        && raw.format() == DocumentSource.Format.JSONL) {
-      String[] flat = FlatJsonBytes.read(b, b.length, fields);
-      if (flat != null) {
-        return new InputDocument(raw.ordinal(), flat[0], flat[1], raw.location(), b, null);
-      }
-    }
-    return source.parse(raw);
   }
 
   private static Analysed analyse(Analyzer analyzer, InputDocument d) {
@@ -345,7 +320,7 @@ final class DedupCommand implements Callable<Integer> {
       String error = a.error();
       if (error == null && d.idJson() != null) {
         // One probe of the id map, where get and then put took two: each misses the cache once
-        // the map outgrows it (this thread's LongIntMap samples were 17% of its JFR samples at 1M).
+        // the map outgrows it (the two were 28% of this thread's read-phase JFR samples at 1M).
         int first = c.seenIds.putIfAbsent(a.idHash(), ordinal);
         if (first >= 0) {
           error = "repeated id " + d.idJson() + " (first used by document #" + (first + 1) + ")";
