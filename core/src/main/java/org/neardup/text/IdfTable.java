@@ -245,11 +245,7 @@ public final class IdfTable {
    *     finite number >= 0
    */
   public static IdfTable ofEntries(long[] hashes, float[] idfs, float defaultIdf, String id) {
-    Checks.checkArgument(
-        hashes.length == idfs.length && hashes.length > 0,
-        "expected as many IDFs as hashes, at least one, got %s and %s",
-        hashes.length,
-        idfs.length);
+    checkEntries(hashes, idfs);
     Checks.checkArgument(
         defaultIdf >= 0 && !Float.isInfinite(defaultIdf),
         "defaultIdf must be finite and >= 0, got %s",
@@ -295,11 +291,7 @@ public final class IdfTable {
       String id,
       long[] slots,
       long[] filter) {
-    Checks.checkArgument(
-        hashes.length == idfs.length && hashes.length > 0,
-        "expected as many IDFs as hashes, at least one, got %s and %s",
-        hashes.length,
-        idfs.length);
+    checkEntries(hashes, idfs);
     Checks.checkArgument(
         slots.length == capacityFor(hashes.length),
         "expected %s slots for %s entries, got %s",
@@ -319,6 +311,14 @@ public final class IdfTable {
               + maxIdf);
     }
     return new IdfTable(slots, hashes.length, defaultIdf, maxIdf, id, hashes, idfs, filter);
+  }
+
+  private static void checkEntries(long[] hashes, float[] idfs) {
+    Checks.checkArgument(
+        hashes.length == idfs.length && hashes.length > 0,
+        "expected as many IDFs as hashes, at least one, got %s and %s",
+        hashes.length,
+        idfs.length);
   }
 
   /** A copy of the slots, for {@link #ofImage}. */
