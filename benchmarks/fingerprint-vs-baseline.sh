@@ -18,7 +18,8 @@
 # OLD_JAR=path/to/another/neardup.jar (an earlier build's cli/target/neardup.jar) adds that build's
 # whole process on the same zh file, run right after this build's, as ./neardup runs a jar (this
 # checkout's launcher flags and a class-data archive trained for that jar, beside a copy of it under
-# benchmarks/target), with the ratio of the two builds' MB/s and each one's ratio to the baseline.
+# benchmarks/target), with the ratio of the two builds' MB/s and each one's ratio to the baseline;
+# and that build's start-up (--help, first fingerprint) in the same rounds as this one's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 docs="$(realpath "${1:-$root/../shared/data/dev/docs.jsonl}")"
@@ -140,6 +141,20 @@ for cds in 1 0; do
   : >"$work/help.$cds"
   : >"$work/first.$cds"
 done
+old_java() { # ARGS...: the OLD_JAR build as ./neardup runs a jar (this launcher's flags, its archive)
+  # shellcheck disable=SC2046 # the flags are words
+  taskset -c 0 java $(. dist/src/bin/java-defaults.sh && neardup_java_defaults fingerprint) \
+    -XX:SharedArchiveFile="$work/old/neardup.jsa" -Xlog:cds=off,cds+dynamic=off \
+    -jar "$work/old/neardup.jar" "$@"
+}
+if [ -n "${OLD_JAR:-}" ]; then
+  mkdir -p "$work/old"
+  cmp -s "$OLD_JAR" "$work/old/neardup.jar" || cp "$OLD_JAR" "$work/old/neardup.jar"
+  (. dist/src/bin/cds.sh && neardup_cds_archive "$work/old/neardup.jsa" "$work/old/neardup.jar" \
+    java -jar "$work/old/neardup.jar")
+  : >"$work/help.old"
+  : >"$work/first.old"
+fi
 for i in 1 2 3 4 5; do
   for cds in 1 0; do
     t0=$(now); NEARDUP_CDS=$cds taskset -c 0 ./neardup fingerprint --help >/dev/null; t1=$(now)
@@ -147,8 +162,18 @@ for i in 1 2 3 4 5; do
     t0=$(now); NEARDUP_CDS=$cds taskset -c 0 ./neardup fingerprint "$work/one.jsonl" >/dev/null; t1=$(now)
     echo "$t1 - $t0" | bc >>"$work/first.$cds"
   done
+  if [ -n "${OLD_JAR:-}" ]; then # the older build in the same rounds, with its own archive
+    t0=$(now); old_java fingerprint --help >/dev/null; t1=$(now)
+    echo "$t1 - $t0" | bc >>"$work/help.old"
+    t0=$(now); old_java fingerprint "$work/one.jsonl" >/dev/null; t1=$(now)
+    echo "$t1 - $t0" | bc >>"$work/first.old"
+  fi
 done
 for cds in 1 0; do
   echo "NEARDUP_CDS=$cds: neardup fingerprint --help $(median <"$work/help.$cds") s;" \
     "first fingerprint of a one-line input $(median <"$work/first.$cds") s"
 done
+if [ -n "${OLD_JAR:-}" ]; then
+  echo "OLD_JAR (its own archive, same rounds): fingerprint --help $(median <"$work/help.old") s;" \
+    "first fingerprint of a one-line input $(median <"$work/first.old") s"
+fi

@@ -42,10 +42,46 @@ final class FingerprintCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+  }
+
+  /**
+   * {@code neardup fingerprint INPUT...} without options, run without picocli: the exit code, or
+   * null if {@code args} is anything else (an option, an {@code @file}, an empty argument), which
+   * picocli then parses. Building picocli's model of the command (its annotations read through
+   * generated proxies, its converters) was about a fifth of the first fingerprint's CPU
+   * (docs/BENCHMARKS.md, the fifteenth session). The result and the errors are picocli's: every
+   * argument an input path, the options' defaults, a failure printed as {@link Main}'s handler
+   * prints it, with exit code 1.
+   */
+  static @org.jspecify.annotations.Nullable Integer runPlain(
+      String[] args, PrintWriter out, PrintWriter err) {
+    if (args.length < 2 || !"fingerprint".equals(args[0])) {
+      return null;
+    }
+    FingerprintCommand command = new FingerprintCommand();
+    for (int i = 1; i < args.length; i++) {
+      String a = args[i];
+      if (a.isEmpty() || a.charAt(0) == '-' || a.charAt(0) == '@') {
+        return null;
+      }
+      try {
+        command.input.inputs.add(java.nio.file.Path.of(a));
+      } catch (java.nio.file.InvalidPathException e) {
+        return null; // picocli's usage error
+      }
+    }
+    try {
+      return command.run(out, err);
+    } catch (Exception e) {
+      Main.reportFailure("neardup fingerprint", e, err);
+      return 1;
+    }
+  }
+
+  private Integer run(PrintWriter out, PrintWriter err) throws Exception {
     DocumentSource source = input.open();
     Fingerprinter fp = Fingerprinter.create(engine.fingerprintSettings());
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
     Rejects rejects = input.rejects("fingerprint");
     Parallel.run(
         source,

@@ -53,7 +53,8 @@ public final class Main implements Runnable {
     if (HelpTexts.print(args, System.out)) {
       System.exit(0);
     }
-    System.exit(run(args));
+    Integer plain = FingerprintCommand.runPlain(args, stdout(), stderr());
+    System.exit(plain != null ? plain : run(args));
   }
 
   /** Runs the command line and returns its exit code: 0 ok, 1 failed, 2 bad usage. */
@@ -82,21 +83,32 @@ public final class Main implements Runnable {
         cmd.addSubcommand(name, subcommand(name));
       }
     }
-    cmd.setOut(
-        new PrintWriter(new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
-    cmd.setErr(
-        new PrintWriter(new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true));
+    cmd.setOut(stdout());
+    cmd.setErr(stderr());
     cmd.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {
-          commandLine
-              .getErr()
-              .println(commandLine.getCommandSpec().qualifiedName() + ": error: " + message(e));
-          if (System.getenv("NEARDUP_DEBUG") != null) {
-            e.printStackTrace(commandLine.getErr());
-          }
+          reportFailure(commandLine.getCommandSpec().qualifiedName(), e, commandLine.getErr());
           return 1;
         });
     return cmd;
+  }
+
+  private static PrintWriter stdout() {
+    return new PrintWriter(
+        new java.io.OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+  }
+
+  private static PrintWriter stderr() {
+    return new PrintWriter(
+        new java.io.OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+  }
+
+  /** How a command's failure is shown: its name, the message, the trace with NEARDUP_DEBUG. */
+  static void reportFailure(String command, Exception e, PrintWriter err) {
+    err.println(command + ": error: " + message(e));
+    if (System.getenv("NEARDUP_DEBUG") != null) {
+      e.printStackTrace(err);
+    }
   }
 
   static String message(Throwable e) {

@@ -11,7 +11,7 @@ final class CliRunner {
   final String out;
   final String err;
 
-  private CliRunner(int exitCode, String out, String err) {
+  CliRunner(int exitCode, String out, String err) {
     this.exitCode = exitCode;
     this.out = out;
     this.err = err;

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.text;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -50,39 +48,49 @@ public final class HanFolder {
     int[] to = new int[2048];
     int n = 0;
     int size = 0;
-    InputStream raw = HanFolder.class.getResourceAsStream(TABLE);
-    if (raw == null) {
-      throw new UncheckedIOException(
-          new IOException("resource org/neardup/text/" + TABLE + " is missing; the jar is broken"));
-    }
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(raw, StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        int tab = line.indexOf('\t');
-        int a = line.codePointAt(0);
-        int b = line.codePointAt(tab + 1);
-        if (tab != Character.charCount(a) || tab + 1 + Character.charCount(b) != line.length()) {
-          throw new IllegalStateException(TABLE + ": malformed line '" + line + "'");
-        }
-        if (a < 0x10000) {
-          if (b >= 0x10000) {
-            throw new IllegalStateException(TABLE + ": a BMP char would grow: '" + line + "'");
-          }
-          BMP[a] = (char) b;
-        } else {
-          if (n == from.length) {
-            from = Arrays.copyOf(from, n * 2);
-            to = Arrays.copyOf(to, n * 2);
-          }
-          from[n] = a;
-          to[n] = b;
-          n++;
-        }
-        size++;
+    // The whole file decoded at once and split here: a BufferedReader over an InputStreamReader
+    // decoded it char by char in the interpreter, ~20 ms of CPU at every start (docs/BENCHMARKS.md,
+    // the fifteenth session).
+    String all;
+    try (InputStream raw = HanFolder.class.getResourceAsStream(TABLE)) {
+      if (raw == null) {
+        throw new IOException(
+            "resource org/neardup/text/" + TABLE + " is missing; the jar is broken");
       }
+      all = new String(raw.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+    for (int start = 0; start < all.length(); ) {
+      int newline = all.indexOf('\n', start);
+      int next = newline < 0 ? all.length() : newline + 1;
+      int end = newline < 0 ? all.length() : newline;
+      if (end > start && all.charAt(end - 1) == '\r') {
+        end--; // a line as BufferedReader.readLine ends it
+      }
+      String line = all.substring(start, end);
+      start = next;
+      int tab = line.indexOf('\t');
+      int a = line.codePointAt(0);
+      int b = line.codePointAt(tab + 1);
+      if (tab != Character.charCount(a) || tab + 1 + Character.charCount(b) != line.length()) {
+        throw new IllegalStateException(TABLE + ": malformed line '" + line + "'");
+      }
+      if (a < 0x10000) {
+        if (b >= 0x10000) {
+          throw new IllegalStateException(TABLE + ": a BMP char would grow: '" + line + "'");
+        }
+        BMP[a] = (char) b;
+      } else {
+        if (n == from.length) {
+          from = Arrays.copyOf(from, n * 2);
+          to = Arrays.copyOf(to, n * 2);
+        }
+        from[n] = a;
+        to[n] = b;
+        n++;
+      }
+      size++;
     }
     for (int i = 1; i < n; i++) {
       if (from[i - 1] >= from[i]) {

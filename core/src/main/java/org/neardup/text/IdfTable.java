@@ -105,11 +105,16 @@ public final class IdfTable {
 
   /** The tag filter of a table with these slots and entries (the first {@code size} hashes). */
   private static long[] filterOf(int slots, long[] hashes, int size) {
-    long[] filter = new long[Math.max(1, Math.min(slots * 4, 1 << FILTER_BITS) >>> 6)];
+    long[] filter = new long[filterWords(slots)];
     for (int i = 0; i < size; i++) {
       mark(filter, tag(hashes[i]));
     }
     return filter;
+  }
+
+  /** The filter's length in longs for a table of {@code slots} slots. */
+  private static int filterWords(int slots) {
+    return Math.max(1, Math.min(slots * 4, 1 << FILTER_BITS) >>> 6);
   }
 
   private static void mark(long[] filter, int tag) {
@@ -240,11 +245,7 @@ public final class IdfTable {
    *     finite number >= 0
    */
   public static IdfTable ofEntries(long[] hashes, float[] idfs, float defaultIdf, String id) {
-    Checks.checkArgument(
-        hashes.length == idfs.length && hashes.length > 0,
-        "expected as many IDFs as hashes, at least one, got %s and %s",
-        hashes.length,
-        idfs.length);
+    checkEntries(hashes, idfs);
     Checks.checkArgument(
         defaultIdf >= 0 && !Float.isInfinite(defaultIdf),
         "defaultIdf must be finite and >= 0, got %s",
@@ -268,6 +269,66 @@ public final class IdfTable {
       slots[slot] = ((long) tag(hashes[i]) << 32) | (Float.floatToIntBits(idf) & 0xFFFFFFFFL);
     }
     return new IdfTable(slots, hashes.length, defaultIdf, max, id, hashes.clone(), idfs.clone());
+  }
+
+  /**
+   * A table as another table's {@link #entryHashes()}, {@link #entryIdfs()}, {@link #maxIdf()},
+   * {@link #slotsCopy()} and {@link #filterCopy()} give it: the slots and the absent-word filter
+   * taken as they are, without the pass that hashes every entry into them. That pass (272k random
+   * writes into jieba's 4 MB of slots, interpreted) was the largest item of a process's start
+   * before its first fingerprint (docs/BENCHMARKS.md, the fifteenth session). For a stored image
+   * whose checksum covers the arrays: their shapes are checked, their contents trusted; the arrays
+   * are taken, not copied.
+   *
+   * @throws IllegalArgumentException if the arrays' lengths do not fit together or a number is not
+   *     a finite value >= 0
+   */
+  public static IdfTable ofImage(
+      long[] hashes,
+      float[] idfs,
+      float defaultIdf,
+      float maxIdf,
+      String id,
+      long[] slots,
+      long[] filter) {
+    checkEntries(hashes, idfs);
+    Checks.checkArgument(
+        slots.length == capacityFor(hashes.length),
+        "expected %s slots for %s entries, got %s",
+        capacityFor(hashes.length),
+        hashes.length,
+        slots.length);
+    Checks.checkArgument(
+        filter.length == filterWords(slots.length),
+        "expected a filter of %s longs, got %s",
+        filterWords(slots.length),
+        filter.length);
+    if (!(defaultIdf >= 0 && maxIdf >= defaultIdf && maxIdf != Float.POSITIVE_INFINITY)) {
+      throw new IllegalArgumentException(
+          "defaultIdf and maxIdf must be finite, >= 0 and in order, got "
+              + defaultIdf
+              + " and "
+              + maxIdf);
+    }
+    return new IdfTable(slots, hashes.length, defaultIdf, maxIdf, id, hashes, idfs, filter);
+  }
+
+  private static void checkEntries(long[] hashes, float[] idfs) {
+    Checks.checkArgument(
+        hashes.length == idfs.length && hashes.length > 0,
+        "expected as many IDFs as hashes, at least one, got %s and %s",
+        hashes.length,
+        idfs.length);
+  }
+
+  /** A copy of the slots, for {@link #ofImage}. */
+  public long[] slotsCopy() {
+    return slots.clone();
+  }
+
+  /** A copy of the absent-word filter, for {@link #ofImage}. */
+  public long[] filterCopy() {
+    return filter.clone();
   }
 
   /** Every entry's hash, in the order they were added (a copy). */

@@ -24,7 +24,19 @@ public final class TextNormalizer {
    * following combining mark or Hangul jamo, and those are never safe.
    */
   private static final char UNSAFE = '\uFFFF';
+
+  /*
+   * FOLD is filled a block of 256 chars at a time, the first time normalize meets a char of the
+   * block: until then the block's entries read UNSAFE, and the slow branch fills the block and
+   * looks again. Building all 65,536 entries at class load took ~25 ms of CPU (interpreted, one
+   * NFKC of 128K chars) at every start, while a text touches a few dozen blocks (the CJK
+   * ideographs are 82). Races are harmless: every thread computes the same values; a char write
+   * is atomic; an entry read as UNSAFE only sends a text to the slow path, whose output the table
+   * agrees with; a thread that does not see FOLD_READY set fills the block again.
+   */
+  private static final int BLOCK_BITS = 8;
   private static final char[] FOLD = new char[65536];
+  private static final boolean[] FOLD_READY = new boolean[65536 >>> BLOCK_BITS];
 
   /**
    * Supplementary code points of planes 1-2 that are safe in the same sense; built on first use.
@@ -32,13 +44,22 @@ public final class TextNormalizer {
   private static volatile BitSet safeSupplementary;
 
   static {
-    buildFold(FOLD);
+    java.util.Arrays.fill(FOLD, UNSAFE);
   }
 
   private TextNormalizer() {}
 
-  /*
-   * The table in one Normalizer call instead of one per char (65,536 calls took ~0.2 s of a
+  /** Fills {@code fold} for every char: what {@link #normalize} fills block by block. */
+  static void buildFold(char[] fold) {
+    for (int block = 0; block < FOLD_READY.length; block++) {
+      fillFold(fold, block);
+    }
+  }
+
+  /**
+   * Fills {@code fold[block * 256, block * 256 + 256)}.
+   *
+   * <p>The block in one Normalizer call instead of one per char (65,536 calls took ~0.2 s of a
    * process's start, and C2 compiled the JDK's normaliser for them): every candidate char followed
    * by U+0000, normalised as one string. That gives each char's own NFKC between the separators:
    * decomposition is per char; U+0000 is a starter, so no reordering crosses it; nothing composes
@@ -46,22 +67,27 @@ public final class TextNormalizer {
    * contains it). Chars that compose with a neighbour are not candidates (isComposing), as in
    * computeFold. TextNormalizerTest checks the table against computeFold for every char.
    */
-  static void buildFold(char[] fold) {
-    StringBuilder all = new StringBuilder(2 * 65536);
-    for (int c = 0; c < 65536; c++) {
+  private static void fillFold(char[] fold, int block) {
+    int first = block << BLOCK_BITS;
+    int last = first + (1 << BLOCK_BITS);
+    char[] values = new char[1 << BLOCK_BITS];
+    StringBuilder all = new StringBuilder(2 << BLOCK_BITS);
+    for (int c = first; c < last; c++) {
       char ch = (char) c;
       if (Character.isSurrogate(ch) || ch == UNSAFE || ch == 0 || isComposing(ch)) {
-        fold[c] = UNSAFE;
+        values[c - first] = UNSAFE;
       } else {
-        fold[c] = 0; // a candidate, decided below
+        values[c - first] = 0; // a candidate, decided below
         all.append(ch).append('\u0000');
       }
     }
-    fold[0] = computeFold('\u0000');
+    if (first == 0) {
+      values[0] = computeFold('\u0000');
+    }
     String n = Normalizer.normalize(all, Normalizer.Form.NFKC);
     int at = 0;
-    for (int c = 1; c < 65536; c++) {
-      if (fold[c] == UNSAFE) {
+    for (int c = Math.max(1, first); c < last; c++) {
+      if (values[c - first] == UNSAFE) {
         continue;
       }
       int end = n.indexOf('\u0000', at);
@@ -69,12 +95,27 @@ public final class TextNormalizer {
         throw new IllegalStateException("NFKC lost a separator at U+" + Integer.toHexString(c));
       }
       char m = n.charAt(at);
-      fold[c] = end - at != 1 || isComposing(m) ? UNSAFE : Character.toLowerCase(m);
+      values[c - first] = end - at != 1 || isComposing(m) ? UNSAFE : Character.toLowerCase(m);
       at = end + 1;
     }
     if (at != n.length()) {
       throw new IllegalStateException("NFKC left " + (n.length() - at) + " chars unread");
     }
+    System.arraycopy(values, 0, fold, first, values.length);
+  }
+
+  /**
+   * Whether FOLD's entry for {@code c} is its final value; if not, fills c's block first and
+   * returns false, so the caller reads the entry again.
+   */
+  private static boolean foldFilled(char c) {
+    int block = c >>> BLOCK_BITS;
+    if (FOLD_READY[block]) {
+      return true;
+    }
+    fillFold(FOLD, block);
+    FOLD_READY[block] = true;
+    return false;
   }
 
   /** FOLD's entry for one char, computed alone: what {@link #buildFold} must agree with. */
@@ -155,6 +196,8 @@ public final class TextNormalizer {
         i++;
       } else if (Character.isSurrogate(c)) {
         dst[n++] = '\uFFFD';
+      } else if (!foldFilled(c)) {
+        i--; // c's block was just filled: read its entry again
       } else {
         out.length = mark;
         slow(text, start, end, out);

@@ -110,10 +110,29 @@ class IdfTableTest {
     for (int i = 0; i < 500; i++) {
       assertThat(s.idf(TermHasher.hash("stop" + i))).as("stop%s", i).isEqualTo(-1f);
     }
+    // The same table from its arrays as an image stores them: every lookup and bound the same.
+    IdfTable image =
+        IdfTable.ofImage(
+            t.entryHashes(),
+            t.entryIdfs(),
+            t.defaultIdf(),
+            t.maxIdf(),
+            t.id(),
+            t.slotsCopy(),
+            t.filterCopy());
+    assertThat(image.maxIdf()).isEqualTo(t.maxIdf());
+    assertThat(image.entryHashes()).isEqualTo(hashes);
+    IdfTable imageStops =
+        image.withStopWords(StopWords.read(new BufferedReader(new StringReader(stops.toString()))));
+    for (int i = 0; i < size; i++) {
+      assertThat(image.idf(hashes[i])).isEqualTo(idfs[i]);
+      assertThat(imageStops.idf(hashes[i])).isEqualTo(idfs[i]);
+    }
     for (int i = 0; i < 200_000; i++) {
       long h = random.nextLong();
       if (!present.contains(h)) {
         assertThat(t.idf(h)).isEqualTo(7.5f);
+        assertThat(image.idf(h)).isEqualTo(7.5f);
       }
     }
   }
@@ -171,6 +190,24 @@ class IdfTableTest {
         assertThat(again.idf(h)).isEqualTo(stopHashes.contains(h) ? 0f : expected.get(h));
       }
     }
+  }
+
+  @Test
+  void ofImage_arraysOfAnotherShape_rejected() {
+    IdfTable t = IdfTable.ofEntries(new long[] {1, 2, 3}, new float[] {1f, 2f, 3f}, 1f, "x");
+    long[] h = t.entryHashes();
+    float[] f = t.entryIdfs();
+    assertThatThrownBy(() -> IdfTable.ofImage(h, f, 1f, 3f, "x", new long[8], t.filterCopy()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("slots");
+    assertThatThrownBy(() -> IdfTable.ofImage(h, f, 1f, 3f, "x", t.slotsCopy(), new long[3]))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("filter");
+    assertThatThrownBy(() -> IdfTable.ofImage(h, f, 4f, 3f, "x", t.slotsCopy(), t.filterCopy()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("in order");
+    assertThat(IdfTable.ofImage(h, f, 1f, 3f, "x", t.slotsCopy(), t.filterCopy()).idf(2))
+        .isEqualTo(2f);
   }
 
   @Test

@@ -46,6 +46,22 @@ class TextNormalizerTest {
     assertThat(safe).as("chars with a one-char fold").isGreaterThan(40_000);
   }
 
+  /**
+   * Every char alone, and each beside a char of another block, normalised through the table that
+   * fills itself block by block: each block is met first by some char of it, and then read.
+   */
+  @Test
+  void normalize_everyCharAloneAndInPairs_sameAsReference() {
+    for (int c = 1; c < 65536; c++) {
+      String one = String.valueOf((char) c);
+      assertThat(TextNormalizer.normalize(one)).as("U+%04X", c).isEqualTo(reference(one));
+      String pair = "\u4E2D" + (char) c + (char) (65535 - c) + "a";
+      assertThat(TextNormalizer.normalize(pair))
+          .as("U+%04X in a text", c)
+          .isEqualTo(reference(pair));
+    }
+  }
+
   @Test
   void buildSafeSupplementary_planesOneAndTwo_sameAsOneCodePointAtATime() {
     java.util.BitSet batch = TextNormalizer.buildSafeSupplementary();

@@ -32,13 +32,16 @@ import org.neardup.text.IdfTable;
  *
  * <pre>
  * Image     --&gt; Magic, Version, Kind, Body, Crc
- *   Magic: the 8 bytes "NDJIEBA\n"; Version: int 1; Kind: UTF "segmenter" | "idf"
+ *   Magic: the 8 bytes "NDJIEBA\n"; Version: int 2; Kind: UTF "segmenter" | "idf"
  *   Crc: long, the CRC-32C of every byte before it
- * Segmenter --&gt; Id, LogTotal, Nodes, Cells, Weights, Start, Trans, Emit
+ * Segmenter --&gt; Id, LogTotal, Nodes, Cells, Weights, Start, Trans, Emit, RootCells, EdgeFilter
  *   Id: UTF; LogTotal: double; Nodes: int; Cells: long[]; Weights, Start: double[];
- *   Trans: double[16], row-major [from][to]; Emit: double[]
- * Idf       --&gt; Id, DefaultIdf, Hashes, Idfs
- *   Id: UTF; DefaultIdf: float; Hashes: long[]; Idfs: float[], as many as Hashes
+ *   Trans: double[16], row-major [from][to]; Emit: double[]; RootCells, EdgeFilter: long[], the
+ *   trie's arrays derived from its cells (version 2: read instead of derived at each start)
+ * Idf       --&gt; Id, DefaultIdf, Hashes, Idfs, MaxIdf, Slots, Filter
+ *   Id: UTF; DefaultIdf: float; Hashes: long[]; Idfs: float[], as many as Hashes;
+ *   MaxIdf: float; Slots, Filter: long[], the table's hash slots and absent-word filter as built
+ *   (version 2: read as they are instead of hashing every entry again at each start)
  * </pre>
  */
 public final class JiebaImage {
@@ -46,7 +49,7 @@ public final class JiebaImage {
   static final String IDF = "jieba-idf.image";
 
   private static final byte[] MAGIC = "NDJIEBA\n".getBytes(StandardCharsets.US_ASCII);
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
 
   private JiebaImage() {}
 
@@ -91,6 +94,8 @@ public final class JiebaImage {
     }
     doubles(d, flat);
     doubles(d, hmm.emit());
+    longs(d, trie.rootCells());
+    longs(d, trie.edgeFilter());
     return out.finish();
   }
 
@@ -110,6 +115,9 @@ public final class JiebaImage {
     for (float f : idfs) {
       d.writeFloat(f);
     }
+    d.writeFloat(t.maxIdf());
+    longs(d, t.slotsCopy());
+    longs(d, t.filterCopy());
     return out.finish();
   }
 
@@ -130,6 +138,11 @@ public final class JiebaImage {
       double[] start = doubles(b);
       double[] flat = doubles(b);
       double[] emit = doubles(b);
+      long[] rootCells = longs(b);
+      long[] edgeFilter = longs(b);
+      if (b.hasRemaining()) {
+        throw new IllegalArgumentException(b.remaining() + " bytes after the edge filter");
+      }
       if (flat.length != 16) {
         throw new IllegalArgumentException("expected 16 transitions, got " + flat.length);
       }
@@ -138,7 +151,10 @@ public final class JiebaImage {
         System.arraycopy(flat, i * 4, trans[i], 0, 4);
       }
       return new JiebaSegmenter(
-          WordTrie.of(cells, weights, nodes), new HmmModel(start, trans, emit), logTotal, id);
+          WordTrie.of(cells, weights, nodes, rootCells, edgeFilter),
+          new HmmModel(start, trans, emit),
+          logTotal,
+          id);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw corrupt(SEGMENTER, e);
     }
@@ -158,7 +174,14 @@ public final class JiebaImage {
       b.position(b.position() + hashes.length * 8);
       float[] idfs = new float[count(b, 4)];
       b.asFloatBuffer().get(idfs);
-      return IdfTable.ofEntries(hashes, idfs, defaultIdf, id);
+      b.position(b.position() + idfs.length * 4);
+      float maxIdf = b.getFloat();
+      long[] slots = longs(b);
+      long[] filter = longs(b);
+      if (b.hasRemaining()) {
+        throw new IllegalArgumentException(b.remaining() + " bytes after the filter");
+      }
+      return IdfTable.ofImage(hashes, idfs, defaultIdf, maxIdf, id, slots, filter);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw corrupt(IDF, e);
     }
@@ -224,6 +247,20 @@ public final class JiebaImage {
     byte[] s = new byte[n];
     b.get(s);
     return new String(s, StandardCharsets.UTF_8); // ids are ASCII: modified UTF-8 is UTF-8 there
+  }
+
+  private static long[] longs(ByteBuffer b) {
+    long[] a = new long[count(b, 8)];
+    b.asLongBuffer().get(a);
+    b.position(b.position() + a.length * 8);
+    return a;
+  }
+
+  private static void longs(DataOutputStream d, long[] a) throws IOException {
+    d.writeInt(a.length);
+    for (long v : a) {
+      d.writeLong(v);
+    }
   }
 
   private static double[] doubles(ByteBuffer b) {

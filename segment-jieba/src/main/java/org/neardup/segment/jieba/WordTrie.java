@@ -81,17 +81,7 @@ final class WordTrie {
 
   /** A trie over {@code cells}; the root cells and the edge filter are derived from them. */
   private WordTrie(long[] cells, double[] weights, int nodes) {
-    this.cells = cells;
-    this.weights = weights;
-    this.mask = cells.length - 1;
-    this.shift = 64 - Integer.numberOfTrailingZeros(cells.length);
-    this.nodes = nodes;
-    int edges = Math.max(1, nodes - 1);
-    int filterBits = (int) Math.min(MAX_FILTER_BITS, Long.highestOneBit(edges * 8L - 1) * 2);
-    filterBits = Math.max(64, filterBits);
-    this.edgeFilter = new long[filterBits >>> 6];
-    this.filterShift = 64 - Integer.numberOfTrailingZeros(filterBits);
-    this.rootCells = new long[1 << 16];
+    this(cells, weights, nodes, new long[1 << 16], new long[filterBits(nodes) >>> 6]);
     for (int t = 1; t < cells.length; t++) {
       long cell = cells[t];
       long k = cell & KEY_MASK;
@@ -107,6 +97,25 @@ final class WordTrie {
     }
   }
 
+  /** A trie over {@code cells} with its root cells and edge filter as given (or to be filled). */
+  private WordTrie(long[] cells, double[] weights, int nodes, long[] rootCells, long[] edgeFilter) {
+    this.cells = cells;
+    this.weights = weights;
+    this.mask = cells.length - 1;
+    this.shift = 64 - Integer.numberOfTrailingZeros(cells.length);
+    this.nodes = nodes;
+    this.edgeFilter = edgeFilter;
+    this.filterShift = 64 - Integer.numberOfTrailingZeros(edgeFilter.length * 64);
+    this.rootCells = rootCells;
+  }
+
+  /** The edge filter's size in bits for a trie of {@code nodes} nodes: ~8 bits per edge. */
+  private static int filterBits(int nodes) {
+    int edges = Math.max(1, nodes - 1);
+    int filterBits = (int) Math.min(MAX_FILTER_BITS, Long.highestOneBit(edges * 8L - 1) * 2);
+    return Math.max(64, filterBits);
+  }
+
   /** The edge filter's bit for a key: from another multiplier than {@link #home}'s. */
   private int filterBit(long key) {
     return (int) ((key * FILTER_MULTIPLIER) >>> filterShift);
@@ -119,6 +128,11 @@ final class WordTrie {
    * @throws IllegalArgumentException if the arrays do not form a trie of {@code nodes} nodes
    */
   static WordTrie of(long[] cells, double[] weights, int nodes) {
+    checkShape(cells, weights);
+    return new WordTrie(cells, weights, nodes);
+  }
+
+  private static void checkShape(long[] cells, double[] weights) {
     if (cells.length < 2
         || cells.length > MAX_SLOTS
         || Integer.bitCount(cells.length) != 1
@@ -128,7 +142,44 @@ final class WordTrie {
       throw new IllegalArgumentException(
           "not a trie: " + cells.length + " cells, " + weights.length + " weights");
     }
-    return new WordTrie(cells, weights, nodes);
+  }
+
+  /**
+   * A trie from another's {@link #cells()}, {@link #weights()}, {@link #rootCells()} and {@link
+   * #edgeFilter()}, as {@link JiebaImage} stores them: the derived arrays taken as they are,
+   * without the pass over every cell that makes them (~15% of the CPU before a process's first
+   * fingerprint: docs/BENCHMARKS.md, the fifteenth session). The image's checksum covers them;
+   * their shapes are checked here, their contents by {@link #checkInvariants} in the tests.
+   *
+   * @throws IllegalArgumentException if the arrays do not form a trie of {@code nodes} nodes
+   */
+  static WordTrie of(
+      long[] cells, double[] weights, int nodes, long[] rootCells, long[] edgeFilter) {
+    checkShape(cells, weights);
+    if (rootCells.length != 1 << 16
+        || edgeFilter.length != filterBits(nodes) >>> 6
+        || nodes < 1
+        || nodes * 2L > cells.length) {
+      throw new IllegalArgumentException(
+          "not a trie of "
+              + nodes
+              + " nodes: "
+              + rootCells.length
+              + " root cells, "
+              + edgeFilter.length
+              + " filter words");
+    }
+    return new WordTrie(cells, weights, nodes, rootCells, edgeFilter);
+  }
+
+  /** The root cells, not a copy: for {@link JiebaImage} to write, never to change. */
+  long[] rootCells() {
+    return rootCells;
+  }
+
+  /** The edge filter, not a copy: for {@link JiebaImage} to write, never to change. */
+  long[] edgeFilter() {
+    return edgeFilter;
   }
 
   /** The cell table itself, not a copy: for {@link JiebaImage} to write, never to change. */

@@ -29,7 +29,9 @@ class JiebaImageTest {
     assertThat(image.hmm().start()).isEqualTo(text.hmm().start());
     assertThat(image.hmm().trans()).isEqualTo(text.hmm().trans());
     assertThat(image.hmm().emit()).isEqualTo(text.hmm().emit());
-    // The root's children are derived, not stored: every char's first step agrees.
+    // The root cells and the edge filter are stored as derived from the cells at build time.
+    assertThat(image.trie().rootCells()).isEqualTo(text.trie().rootCells());
+    assertThat(image.trie().edgeFilter()).isEqualTo(text.trie().edgeFilter());
     for (int c = 0; c < 65536; c++) {
       assertThat(image.trie().rootChild((char) c)).isEqualTo(text.trie().rootChild((char) c));
     }
@@ -44,6 +46,10 @@ class JiebaImageTest {
     assertThat(image.defaultIdf()).isEqualTo(text.defaultIdf());
     assertThat(image.entryHashes()).isEqualTo(text.entryHashes());
     assertThat(image.entryIdfs()).isEqualTo(text.entryIdfs());
+    // The slots and the filter are stored as built, not hashed again at load.
+    assertThat(image.slotsCopy()).isEqualTo(text.slotsCopy());
+    assertThat(image.filterCopy()).isEqualTo(text.filterCopy());
+    assertThat(image.maxIdf()).isEqualTo(text.maxIdf());
     for (long h : text.entryHashes()) {
       assertThat(image.idf(h)).isEqualTo(text.idf(h));
     }
