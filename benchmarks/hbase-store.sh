@@ -13,7 +13,8 @@
 #   steady state: JIT and start-up out of the figure); STORED=V verified documents imported into
 #   the verified collection first (random fingerprints and band keys, real sketches);
 #   JFR=FILE records a flight recording of the test JVM (client and mini-cluster) into FILE;
-#   HEAP=SIZE the test JVM's heap (default 3g; PRELOAD=10000000 needs 4g).
+#   HEAP=SIZE the test JVM's heap (default 3g; PRELOAD=10000000 needs 4g);
+#   SCHEME=m:r the verified documents' block scheme (default 4:1; the preload's too).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -24,6 +25,7 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   -Dneardup.hbase.preload="${4:-0}" -Dhbase.test.heap="${HEAP:-3g}" -Dhbase.test.timeout=3600 \
   ${SINGLES:+-Dneardup.hbase.singles=$SINGLES} ${WARM:+-Dneardup.hbase.warm=$WARM} \
   ${STORED:+-Dneardup.hbase.verified-preload=$STORED} \
+  ${SCHEME:+-Dneardup.hbase.verified-scheme=$SCHEME} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt

@@ -11,12 +11,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -175,12 +176,14 @@ final class HBaseCollection implements Collection {
     final long root;
     final byte[] sketch;
     final String id;
+    final long expiresAt;
 
-    Cand(long fingerprint, long root, byte[] sketch, String id) {
+    Cand(long fingerprint, long root, byte[] sketch, String id, long expiresAt) {
       this.fingerprint = fingerprint;
       this.root = root;
       this.sketch = sketch;
       this.id = id;
+      this.expiresAt = expiresAt;
     }
   }
 
@@ -192,6 +195,11 @@ final class HBaseCollection implements Collection {
     final List<Map<Long, Boolean>> found = new ArrayList<>();
     final Map<Long, Cand> cands = new HashMap<>();
     final Map<Long, String> rootIds = new HashMap<>();
+
+    /**
+     * The roots in {@link #rootIds} whose cluster's rows are known written: not a cluster of one.
+     */
+    final Set<Long> clustersWritten = new HashSet<>();
   }
 
   private long[] bandKeys(Analysis a) {
@@ -206,44 +214,38 @@ final class HBaseCollection implements Collection {
    */
   private Probe probe(List<Analysis> as, long now, Sequence seq) throws IOException {
     AsyncTable<?> index = store.async().getTable(store.index);
-    TreeMap<byte[], List<Integer>> byPrefix = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    TreeMap<byte[], List<Integer>> byBand = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    // Every block prefix and band row asked for, in row order, with the documents asking.
+    TreeMap<byte[], Wanted> wanted = new TreeMap<>(Bytes.BYTES_COMPARATOR);
     for (int i = 0; i < as.size(); i++) {
       long fp = as.get(i).fingerprint();
       for (int t = 0; t < scheme.tables(); t++) {
-        byPrefix
-            .computeIfAbsent(Rows.blockPrefix(scheme, t, uid, fp), x -> new ArrayList<>())
-            .add(i);
+        wanted.computeIfAbsent(Rows.blockPrefix(scheme, t, uid, fp), Wanted::prefix).who.add(i);
       }
       for (long key : bandKeys(as.get(i))) {
-        byBand.computeIfAbsent(Rows.band(key, uid), x -> new ArrayList<>()).add(i);
+        wanted.computeIfAbsent(Rows.band(key, uid), Wanted::band).who.add(i);
       }
     }
     // One scan per region (the index is pre-split on the first byte's high nibble) reads both
     // the block rows under the prefixes and the band rows, which live in the same regions: a
     // band row is a range of one row. (A multi-get of the band rows instead made the region
     // server open a scanner per band key, about 20 per document.)
-    TreeMap<byte[], RowRange> ranges = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    for (byte[] prefix : byPrefix.keySet()) {
-      ranges.put(prefix, new RowRange(prefix, true, Rows.after(prefix), false));
-    }
-    for (byte[] row : byBand.keySet()) {
-      ranges.put(row, new RowRange(row, true, row, true));
-    }
     List<CompletableFuture<List<Result>>> scans = new ArrayList<>();
-    List<RowRange> regionRanges = new ArrayList<>();
+    List<List<Wanted>> scanned = new ArrayList<>();
+    List<Wanted> inRegion = new ArrayList<>();
     int region = -1;
-    for (Map.Entry<byte[], RowRange> e : ranges.entrySet()) {
-      int r = (e.getKey()[0] & 0xF0) >>> 4;
-      if (r != region && !regionRanges.isEmpty()) {
-        scans.add(index.scanAll(scanOf(regionRanges)));
-        regionRanges = new ArrayList<>();
+    for (Wanted w : wanted.values()) {
+      int r = (w.start[0] & 0xF0) >>> 4;
+      if (r != region && !inRegion.isEmpty()) {
+        scans.add(index.scanAll(scanOf(inRegion)));
+        scanned.add(inRegion);
+        inRegion = new ArrayList<>();
       }
       region = r;
-      regionRanges.add(e.getValue());
+      inRegion.add(w);
     }
-    if (!regionRanges.isEmpty()) {
-      scans.add(index.scanAll(scanOf(regionRanges)));
+    if (!inRegion.isEmpty()) {
+      scans.add(index.scanAll(scanOf(inRegion)));
+      scanned.add(inRegion);
     }
     Probe p = new Probe();
     for (int i = 0; i < as.size(); i++) {
@@ -252,40 +254,48 @@ final class HBaseCollection implements Collection {
     store.probes.add(as.size());
     try {
       List<Result> bandRows = new ArrayList<>();
-      for (CompletableFuture<List<Result>> scan : scans) {
-        List<Result> rows = scan.join();
+      List<Wanted> bandWanted = new ArrayList<>();
+      long blockRows = 0;
+      for (int s = 0; s < scans.size(); s++) {
+        List<Result> rows = scans.get(s).join();
+        List<Wanted> ws = scanned.get(s);
         store.rowsRead.add(rows.size());
+        // The rows come in row order, each in one of the scan's ranges, which are in row order
+        // too: walk both, without a look-up or a copy per row.
+        int j = 0;
         for (Result r : rows) {
-          byte[] row = r.getRow();
-          if (row.length == Rows.PREFIX_BYTES + 8 && row[Rows.KEY_BYTES] == Rows.BAND_FLAG) {
+          Cell first = r.rawCells()[0];
+          int place = -1;
+          while (j < ws.size() && (place = ws.get(j).place(first)) < 0) {
+            j++;
+          }
+          if (place != 0) {
+            continue; // in no range (the filter returns none such)
+          }
+          Wanted w = ws.get(j);
+          if (w.band) {
             bandRows.add(r); // after every block row, as candidates were always ordered
+            bandWanted.add(w);
             continue;
           }
-          store.blockRowsRead.increment();
-          List<Integer> who = byPrefix.get(Arrays.copyOf(row, Rows.PREFIX_BYTES));
-          if (who == null) {
-            continue;
-          }
-          long stored = Rows.blockFingerprint(row);
-          for (int i : who) {
+          blockRows++;
+          long stored = Bytes.toLong(first.getRowArray(), first.getRowOffset() + Rows.PREFIX_BYTES);
+          for (int i : w.who) {
             int distance = Long.bitCount(as.get(i).fingerprint() ^ stored);
             if (!decision.verifier().isFingerprintCandidate(distance)) {
               continue;
             }
             for (Cell c : r.rawCells()) {
-              p.found.get(i).putIfAbsent(Rows.toLong(CellUtil.cloneQualifier(c)), false);
+              p.found.get(i).putIfAbsent(ordinalOf(c), false);
             }
           }
         }
       }
-      for (Result r : bandRows) {
-        List<Integer> who = byBand.get(r.getRow());
-        if (who == null) {
-          continue;
-        }
-        for (int i : who) {
-          for (Cell c : r.rawCells()) {
-            p.found.get(i).put(Rows.toLong(CellUtil.cloneQualifier(c)), true);
+      store.blockRowsRead.add(blockRows);
+      for (int b = 0; b < bandRows.size(); b++) {
+        for (int i : bandWanted.get(b).who) {
+          for (Cell c : bandRows.get(b).rawCells()) {
+            p.found.get(i).put(ordinalOf(c), true);
           }
         }
       }
@@ -321,11 +331,17 @@ final class HBaseCollection implements Collection {
         }
         long root = Rows.toLong(rows[i].getValue(DOC_FAMILY, ROOT));
         byte[] sketch = rows[i].getValue(DOC_FAMILY, SKETCH);
-        p.cands.put(order.get(i), new Cand(d.fingerprint(), root, sketch, d.id()));
+        long ordinal = order.get(i);
+        p.cands.put(ordinal, new Cand(d.fingerprint(), root, sketch, d.id(), d.expiresAt()));
         if (!p.rootIds.containsKey(root)) {
           String known = rootIds.get(root);
-          p.rootIds.put(root, known == null ? "" : known);
-          if (known == null) {
+          if (known != null) {
+            p.rootIds.put(root, known);
+            p.clustersWritten.add(root);
+          } else if (root == ordinal) {
+            p.rootIds.put(root, d.id()); // a root names its cluster; no read for a cluster of one
+          } else {
+            p.rootIds.put(root, "");
             roots.add(root);
           }
         }
@@ -340,6 +356,7 @@ final class HBaseCollection implements Collection {
         if (id != null) {
           String rootId = new String(id, StandardCharsets.UTF_8);
           p.rootIds.put(roots.get(i), rootId);
+          p.clustersWritten.add(roots.get(i));
           rootIds.put(roots.get(i), rootId);
         }
       }
@@ -347,13 +364,64 @@ final class HBaseCollection implements Collection {
     return p;
   }
 
-  private static Scan scanOf(List<RowRange> ranges) {
+  private static Scan scanOf(List<Wanted> ws) {
+    List<RowRange> ranges = new ArrayList<>(ws.size());
+    for (Wanted w : ws) {
+      ranges.add(
+          w.band
+              ? new RowRange(w.start, true, w.start, true) // a band row's range is one row
+              : new RowRange(w.start, true, Rows.after(w.start), false));
+    }
+    RowRange last = ranges.get(ranges.size() - 1);
     return new Scan()
         .withStartRow(ranges.get(0).getStartRow())
-        .withStopRow(
-            ranges.get(ranges.size() - 1).getStopRow(),
-            ranges.get(ranges.size() - 1).isStopRowInclusive()) // a band row's range is one row
+        .withStopRow(last.getStopRow(), last.isStopRowInclusive())
         .setFilter(new MultiRowRangeFilter(ranges));
+  }
+
+  /** The ordinal an index cell's qualifier names. */
+  private static long ordinalOf(Cell c) {
+    return Bytes.toLong(c.getQualifierArray(), c.getQualifierOffset(), c.getQualifierLength());
+  }
+
+  /**
+   * What a probe reads in the index: the rows under a block prefix, or one band row; and the
+   * documents of the batch that asked for it.
+   */
+  private static final class Wanted {
+    final byte[] start;
+    final boolean band;
+    final List<Integer> who = new ArrayList<>(1);
+
+    private Wanted(byte[] start, boolean band) {
+      this.start = start;
+      this.band = band;
+    }
+
+    static Wanted prefix(byte[] prefix) {
+      return new Wanted(prefix, false);
+    }
+
+    static Wanted band(byte[] row) {
+      return new Wanted(row, true);
+    }
+
+    /**
+     * Where the cell's row is: 0 if this range holds it (it is this band row, or starts with this
+     * prefix), above 0 if the range comes after it, below 0 if before it.
+     */
+    int place(Cell c) {
+      int length = c.getRowLength();
+      int compared =
+          Bytes.compareTo(
+              start,
+              0,
+              start.length,
+              c.getRowArray(),
+              c.getRowOffset(),
+              band ? length : Math.min(length, start.length));
+      return compared != 0 || band || length >= start.length ? compared : 1;
+    }
   }
 
   private void count(String counter, long n) throws IOException {
@@ -570,8 +638,9 @@ final class HBaseCollection implements Collection {
         Rows.toLong(join(taken).getValue(META_FAMILY, Sequence.GIVEN)), documents.size())) {
       return null; // another writer took ordinals since the read (an expired lease): again
     }
+    Map<Long, String> clustersWritten = Map.of();
     if (!stored.isEmpty()) {
-      writeRows(stored, now);
+      clustersWritten = writeRows(stored, now, p, mine);
       failPoint("rows-written");
     }
     // Committed even when nothing was stored, so the ordinals taken never become a hole.
@@ -579,7 +648,7 @@ final class HBaseCollection implements Collection {
       return null; // another writer committed since the probe (an expired lease): decide again
     }
     if (!stored.isEmpty()) {
-      newRootIds.forEach(rootIds::put);
+      clustersWritten.forEach(rootIds::put);
       failPoint("committed");
     }
     if (!stored.isEmpty() || checkedOnly > 0) {
@@ -730,12 +799,13 @@ final class HBaseCollection implements Collection {
       return null;
     }
     long root = Rows.toLong(r.getValue(DOC_FAMILY, ROOT));
+    DocRecord d = DocRecord.decode(rec);
+    if (root == ordinal) {
+      return new Object[] {ordinal, d, root, d.id()}; // a root names its cluster
+    }
     byte[] rootId = docs.get(new Get(Rows.rootId(uid, root))).getValue(DOC_FAMILY, VALUE);
     return new Object[] {
-      ordinal,
-      DocRecord.decode(rec),
-      root,
-      rootId == null ? "" : new String(rootId, StandardCharsets.UTF_8)
+      ordinal, d, root, rootId == null ? "" : new String(rootId, StandardCharsets.UTF_8)
     };
   }
 
@@ -763,10 +833,20 @@ final class HBaseCollection implements Collection {
    * members, root ids, expiry rows, index and band rows, ids. None of them is read before {@link
    * #commit} makes the ordinals committed ({@link Sequence}); the merges of the clusters the
    * documents join wait for the commit ({@link #mergeClusters}).
+   *
+   * <p>A cluster of one has no rows of its own: a new root writes neither a members row nor a
+   * root-id row (its document row names it, as its own root). The first document to join it writes
+   * both for it: the root-id row and the root's cell in the members row (the members row then lists
+   * every member, the root included, as it always did). Most documents stay alone, so most store
+   * two rows fewer; and a root that expires alone leaves no root-id row behind.
+   *
+   * @return the clusters whose root-id rows this wrote, root to id
    */
-  private void writeRows(List<Attempt> stored, long now) throws IOException {
+  private Map<Long, String> writeRows(
+      List<Attempt> stored, long now, Probe p, Map<Long, Attempt> mine) throws IOException {
     List<Put> index = new ArrayList<>();
     List<Put> puts = new ArrayList<>();
+    Map<Long, String> clustersWritten = new HashMap<>();
     for (Attempt t : stored) {
       Analysis a = t.doc.analysis();
       long fp = a.fingerprint();
@@ -780,15 +860,15 @@ final class HBaseCollection implements Collection {
         doc.addColumn(DOC_FAMILY, SKETCH, t.sketch);
       }
       puts.add(ttl(doc, t.exp, now));
-      puts.add(
-          ttl(
-              new Put(Rows.members(uid, t.root)).addColumn(DOC_FAMILY, ord, new byte[0]),
-              t.exp,
-              now));
-      if (t.roots.length == 0) {
-        // No TTL: later members name their cluster by it after this one expires.
+      if (t.roots.length > 0) {
         puts.add(
-            new Put(Rows.rootId(uid, t.ordinal)).addColumn(DOC_FAMILY, VALUE, bytes(t.doc.id())));
+            ttl(
+                new Put(Rows.members(uid, t.root)).addColumn(DOC_FAMILY, ord, new byte[0]),
+                t.exp,
+                now));
+        if (!p.clustersWritten.contains(t.root) && !clustersWritten.containsKey(t.root)) {
+          writeCluster(t.root, p, mine, puts, clustersWritten, now);
+        }
       }
       if (t.exp != Long.MAX_VALUE) {
         puts.add(
@@ -820,6 +900,43 @@ final class HBaseCollection implements Collection {
         CompletableFuture.allOf(
             store.async().getTable(store.docs).putAll(puts),
             store.async().getTable(store.index).putAll(index)));
+    return clustersWritten;
+  }
+
+  /**
+   * The rows of a cluster that was one document until now (or may be: rewriting them is harmless):
+   * its root-id row, without a TTL (later members name their cluster by it after the root expires),
+   * and the root's own cell in the members row, with the root's TTL. The root is one of this
+   * batch's documents or a candidate it read (alive: the probe drops expired ones); a root neither
+   * names a cluster whose rows were written before, and nothing is written.
+   */
+  private void writeCluster(
+      long root,
+      Probe p,
+      Map<Long, Attempt> mine,
+      List<Put> puts,
+      Map<Long, String> clustersWritten,
+      long now) {
+    Attempt a = mine.get(root);
+    Cand c = p.cands.get(root);
+    String id;
+    long exp;
+    if (a != null) {
+      id = a.doc.id();
+      exp = a.exp;
+    } else if (c != null && c.root == root) {
+      id = c.id;
+      exp = c.expiresAt;
+    } else {
+      return;
+    }
+    puts.add(new Put(Rows.rootId(uid, root)).addColumn(DOC_FAMILY, VALUE, bytes(id)));
+    puts.add(
+        ttl(
+            new Put(Rows.members(uid, root)).addColumn(DOC_FAMILY, Rows.ordinal(root), new byte[0]),
+            exp,
+            now));
+    clustersWritten.put(root, id);
   }
 
   /**
@@ -843,8 +960,16 @@ final class HBaseCollection implements Collection {
     List<Delete> merged = new ArrayList<>();
     for (int i = 1; i < roots.length; i++) {
       Result members = docs.get(new Get(Rows.members(uid, roots[i])));
+      List<byte[]> moved = new ArrayList<>();
       for (Cell c : members.rawCells()) {
-        byte[] member = CellUtil.cloneQualifier(c);
+        moved.add(CellUtil.cloneQualifier(c));
+      }
+      if (moved.isEmpty()) {
+        // A cluster of one has no members row (writeRows): its root, a candidate of this batch
+        // or one of its documents, is its only member.
+        moved.add(Rows.ordinal(roots[i]));
+      }
+      for (byte[] member : moved) {
         puts.add(
             new Put(Rows.doc(uid, Rows.toLong(member)))
                 .addColumn(DOC_FAMILY, ROOT, Rows.ordinal(root)));

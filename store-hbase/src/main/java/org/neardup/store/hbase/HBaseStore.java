@@ -45,7 +45,8 @@ import org.neardup.store.FingerprintStore;
  *       are the ordinals filed there. Pre-split by block value and band key.
  *   <li>docs: per document (uid, 'd', ordinal): record, sketch and cluster root; (uid, 'i', id) to
  *       ordinal; (uid, 'm', root) the members of a cluster; (uid, 'r', root) the root's id; (uid,
- *       'x', expiry, ordinal) for the expiry sweep.
+ *       'x', expiry, ordinal) for the expiry sweep. A cluster of one has no members or root-id row
+ *       (its root's document row names it): the first document to join it writes both.
  *   <li>meta: {@code <prefix>/c/<name>} to {@code uid;settings}; per collection its lock, its
  *       sequence row ({@link Sequence}: the last committed ordinal, the last given, the holes) and
  *       its counters; {@code uid}, the last uid given.

@@ -100,6 +100,12 @@ class HBaseStoreBench {
   }
 
   private static HBaseStore open(TestingHBaseCluster cluster, String tables) throws IOException {
+    return open(cluster, tables, BlockScheme.DEFAULT);
+  }
+
+  /** The store on the given tables whose collections are created with {@code scheme}. */
+  private static HBaseStore open(TestingHBaseCluster cluster, String tables, BlockScheme scheme)
+      throws IOException {
     // The client counts its RPCs by method (one registry per scope, shared by the store's
     // synchronous and asynchronous connections).
     Configuration conf = new Configuration(cluster.getConf());
@@ -108,8 +114,15 @@ class HBaseStoreBench {
     return (HBaseStore)
         HBaseStoreProvider.open(
             conf,
-            new StoreConfig(Map.of("table-prefix", tables), InstantSource.system()),
+            new StoreConfig(
+                Map.of("table-prefix", tables, "scheme", scheme.toString()),
+                InstantSource.system()),
             "mini-cluster");
+  }
+
+  /** The verified phase's block scheme: {@code neardup.hbase.verified-scheme}, 4:1 by default. */
+  private static BlockScheme verifiedScheme() {
+    return BlockScheme.parse(System.getProperty("neardup.hbase.verified-scheme", "4:1"));
   }
 
   /** The RPCs the store's client sent so far, by method (Get, Multi, Scan, Mutate, ...). */
@@ -133,10 +146,12 @@ class HBaseStoreBench {
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
     int stored = Integer.getInteger("neardup.hbase.verified-preload", 0);
+    BlockScheme scheme = verifiedScheme();
+    String label = "verified, " + scheme;
     if (stored > 0) {
-      preloadVerified(cluster, settings, stored);
+      preloadVerified(cluster, settings, stored, scheme);
     }
-    try (HBaseStore store = open(cluster, "verified")) {
+    try (HBaseStore store = open(cluster, "verified", scheme)) {
       int warm = Integer.getInteger("neardup.hbase.warm", 0);
       if (warm > 0) {
         // A collection of its own in the same tables, so the measured one starts empty while the
@@ -147,7 +162,7 @@ class HBaseStoreBench {
             w,
             documents(w, new SplittableRandom(41), warm, "w"),
             batch,
-            "warm-up (not the figure), verified, 4:1");
+            "warm-up (not the figure), " + label);
       }
       Collection c = stored > 0 ? store.collection("bench") : store.create("bench", settings);
       SplittableRandom r = new SplittableRandom(42);
@@ -157,7 +172,7 @@ class HBaseStoreBench {
           c,
           docs,
           batch,
-          "verified, 4:1"
+          label
               + (stored > 0 ? ", " + stored + " stored before" : "")
               + (warm > 0 ? ", after the warm-up" : ""));
       Map<String, Number> m0 = store.metrics();
@@ -194,7 +209,8 @@ class HBaseStoreBench {
       report.add(
           String.format(
               Locale.ROOT,
-              "verified, 4:1, singles from 16 threads: %d documents in %.1f s = %.0f documents/s,"
+              label
+                  + ", singles from 16 threads: %d documents in %.1f s = %.0f documents/s,"
                   + " per call p50 %.1f ms, p99 %.1f ms, %d commits, %.2f ms CPU per document",
               singles.size(),
               seconds,
@@ -300,10 +316,11 @@ class HBaseStoreBench {
    * measured documents meet them in the block rows they scan, as in a store that has run for a
    * while, and rarely as candidates), each with the sketch of one of 256 real texts.
    */
-  private void preloadVerified(TestingHBaseCluster cluster, CollectionSettings settings, int count)
+  private void preloadVerified(
+      TestingHBaseCluster cluster, CollectionSettings settings, int count, BlockScheme scheme)
       throws IOException {
     long t0 = System.nanoTime();
-    try (HBaseStore store = hfileStore(cluster, "verified", BlockScheme.DEFAULT);
+    try (HBaseStore store = hfileStore(cluster, "verified", scheme);
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store)
                 .importer("bench", settings, settings.deduplicator().analyzer().id())) {
@@ -332,8 +349,9 @@ class HBaseStoreBench {
     report.add(
         String.format(
             Locale.ROOT,
-            "preloaded %d verified documents (4:1, import=hfiles) in %.1f s",
+            "preloaded %d verified documents (%s, import=hfiles) in %.1f s",
             count,
+            scheme,
             (System.nanoTime() - t0) / 1e9));
     save();
   }
@@ -399,6 +417,7 @@ class HBaseStoreBench {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     double cpuMs = (cpuNanos() - cpu0) / 1e6;
+    java.time.Instant end = java.time.Instant.now();
     report.add(
         String.format(
             Locale.ROOT,
@@ -412,6 +431,8 @@ class HBaseStoreBench {
             percentile(latencies, 0.5),
             percentile(latencies, 0.99),
             cpuMs / docs.size()));
+    // The phase's clock times, to cut a flight recording to it.
+    report.add("phase from " + end.minusNanos((long) (seconds * 1e9)) + " to " + end);
     report.add(cpuByThreads(threads0, docs.size(), cpuMs));
     Map<String, Long> rpcs1 = rpcs(store);
     StringBuilder perBatch = new StringBuilder("RPCs per batch:");

@@ -18,9 +18,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,7 +39,8 @@ import org.neardup.store.StoreConfig;
  * What the HBase store adds to the contract, on one real mini-cluster: each block scheme finds
  * exactly what a brute-force scan finds, within a batch too; the scheme is kept with the
  * collection; HBase's TTL removes an expired document's rows with no sweep; single calls from many
- * threads, committed together, keep exactly one new document per group.
+ * threads, committed together, keep exactly one new document per group; a cluster of one has no
+ * rows of its own until a second document joins it.
  */
 @ExtendWith(MiniHBase.class)
 class HBaseStoreFeaturesTest {
@@ -157,6 +161,81 @@ class HBaseStoreFeaturesTest {
       assertThat(c.checkAndInsert(new Document("a", Analysis.ofFingerprint(fp, 100))).isNew())
           .isTrue();
     }
+  }
+
+  @Test
+  void clusterOfOne_hasNoRowsOfItsOwn_theFirstToJoinWritesThem_andTheNameOutlivesTheRoot()
+      throws Exception {
+    try (HBaseStore store = open(Map.of());
+        Connection conn = ConnectionFactory.createConnection(MiniHBase.conf());
+        Table docs = conn.getTable(store.docs)) {
+      HBaseCollection c = (HBaseCollection) store.create("alone", fingerprintsOnly());
+      assertThat(c.checkAndInsert(new Document("a", Analysis.ofFingerprint(0L, 100))).isNew())
+          .isTrue();
+      assertThat(docs.get(new Get(Rows.rootId(c.uid, 1))).isEmpty()).isTrue();
+      assertThat(docs.get(new Get(Rows.members(c.uid, 1))).isEmpty()).isTrue();
+      assertThat(c.get("a").orElseThrow().cluster()).isEqualTo("a");
+
+      Outcome b = c.checkAndInsert(new Document("b", Analysis.ofFingerprint(0b111L, 100)));
+      assertThat(b.isNew()).isFalse();
+      assertThat(b.cluster()).isEqualTo("a");
+      assertThat(
+              docs.get(new Get(Rows.rootId(c.uid, 1)))
+                  .getValue(HBaseStore.DOC_FAMILY, HBaseStore.VALUE))
+          .isEqualTo(HBaseStore.bytes("a"));
+      assertThat(members(docs, c.uid, 1)).containsExactly(1L, 2L);
+
+      assertThat(c.delete("a")).isTrue();
+      assertThat(c.get("b").orElseThrow().cluster()).isEqualTo("a");
+      Outcome d = c.checkAndInsert(new Document("d", Analysis.ofFingerprint(0b1110L, 100)));
+      assertThat(d.cluster()).isEqualTo("a");
+    }
+  }
+
+  @Test
+  void merge_ofClustersOfOne_movesEachRootIntoTheEarliest_inABatchAndAcrossBatches()
+      throws Exception {
+    try (HBaseStore store = open(Map.of());
+        Connection conn = ConnectionFactory.createConnection(MiniHBase.conf());
+        Table docs = conn.getTable(store.docs)) {
+      HBaseCollection c = (HBaseCollection) store.create("merge", fingerprintsOnly());
+      // x and y are 6 bits apart, each alone; z is 3 bits from both and joins them.
+      c.checkAndInsert(new Document("x", Analysis.ofFingerprint(0L, 100)));
+      c.checkAndInsert(new Document("y", Analysis.ofFingerprint(0x3FL, 100)));
+      Outcome z = c.checkAndInsert(new Document("z", Analysis.ofFingerprint(0x07L, 100)));
+      assertThat(z.cluster()).isEqualTo("x");
+      for (String id : List.of("x", "y", "z")) {
+        assertThat(c.get(id).orElseThrow().cluster()).as(id).isEqualTo("x");
+      }
+      assertThat(members(docs, c.uid, 1)).containsExactly(1L, 2L, 3L);
+      assertThat(docs.get(new Get(Rows.members(c.uid, 2))).isEmpty()).isTrue();
+
+      // The same within one batch: p alone, q alone, r joins both, s joins p's cluster.
+      long base = 0x5555_0000_0000_0000L;
+      List<Outcome> out =
+          c.checkAndInsertAll(
+              List.of(
+                  new Document("p", Analysis.ofFingerprint(base, 100)),
+                  new Document("q", Analysis.ofFingerprint(base ^ 0x3F, 100)),
+                  new Document("r", Analysis.ofFingerprint(base ^ 0x07, 100)),
+                  new Document("s", Analysis.ofFingerprint(base ^ 0x0E, 100))));
+      assertThat(out).extracting(Outcome::cluster).containsExactly("p", "q", "p", "p");
+      for (String id : List.of("p", "q", "r", "s")) {
+        assertThat(c.get(id).orElseThrow().cluster()).as(id).isEqualTo("p");
+      }
+      assertThat(members(docs, c.uid, 4)).containsExactly(4L, 5L, 6L, 7L);
+    }
+  }
+
+  /** The ordinals the members row of cluster {@code root} lists. */
+  private static List<Long> members(Table docs, int uid, long root) throws IOException {
+    Result r = docs.get(new Get(Rows.members(uid, root)));
+    List<Long> out = new ArrayList<>();
+    for (Cell cell : r.rawCells()) {
+      out.add(Rows.toLong(CellUtil.cloneQualifier(cell)));
+    }
+    out.sort(null);
+    return out;
   }
 
   @Test

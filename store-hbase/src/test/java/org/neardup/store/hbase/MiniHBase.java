@@ -4,6 +4,7 @@ package org.neardup.store.hbase;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.CompactionState;
@@ -43,9 +44,14 @@ final class MiniHBase implements BeforeAllCallback, ExtensionContext.Store.Close
 
   /** A started mini-cluster of its own, which the caller stops. */
   static TestingHBaseCluster start() throws Exception {
+    Configuration conf = HBaseConfiguration.create();
+    // HBase gives the master 30 s to become active; on the shared 2-core machine at load 25 it
+    // took longer, and whole test classes failed before their first test.
+    conf.setInt("hbase.master.start.timeout.localHBaseCluster", 180_000);
     TestingHBaseCluster c =
         TestingHBaseCluster.create(
             TestingHBaseClusterOption.builder()
+                .conf(conf)
                 .numMasters(1)
                 .numRegionServers(1)
                 .numDataNodes(1)
