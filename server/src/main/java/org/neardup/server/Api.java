@@ -711,26 +711,51 @@ final class Api implements HttpHandler {
         });
   }
 
-  /** Parses and analyses a batch on this worker and idle ones. */
+  /**
+   * Parses and analyses a batch on this worker and idle ones: each document's JSON too when the
+   * body has the usual shape ({@link BatchSpans}), else the whole body first, on this worker.
+   */
   private List<Document> analyse(Collection c, byte[] body) throws ApiException {
     boolean array = Json.startsWithArray(body);
-    List<Json.RawDoc> raw = Json.readBatch(body, array, config.maxBatch());
-    if (raw.isEmpty()) {
-      throw ApiException.badRequest("the batch is empty; send a JSON array or NDJSON of documents");
+    int[] spans = BatchSpans.find(body, array, config.maxBatch());
+    if (spans == null) {
+      List<Json.RawDoc> raw = Json.readBatch(body, array, config.maxBatch());
+      if (raw.isEmpty()) {
+        throw ApiException.badRequest(
+            "the batch is empty; send a JSON array or NDJSON of documents");
+      }
+      return analyse(c, body, raw.size(), i -> raw.get(i));
     }
+    try {
+      return analyse(
+          c, body, spans.length / 2, i -> Json.readSpan(body, spans[2 * i], spans[2 * i + 1]));
+    } catch (ApiException | RuntimeException e) {
+      // Malformed JSON anywhere is refused before any document's own error, with the message (and
+      // the line and column) that parsing the whole body gives.
+      Json.readBatch(body, array, config.maxBatch());
+      throw e;
+    }
+  }
+
+  /** Reads one document of a batch (position i); throws ApiException for malformed JSON. */
+  @FunctionalInterface
+  private interface RawSource {
+    Json.RawDoc read(int i) throws ApiException;
+  }
+
+  private List<Document> analyse(Collection c, byte[] body, int n, RawSource raw)
+      throws ApiException {
     // On this worker and idle ones (BatchAnalysis): the batch's analysis is most of its cost.
-    List<Document> docs =
-        BatchAnalysis.run(
-            raw.size(),
-            BatchAnalysis.chunk(body.length, raw.size()),
-            i -> {
-              String where = "document " + i + ": ";
-              Json.DocInput in = Json.document(raw.get(i), where, true);
-              return new Document(in.id(), analysis(c, in, where), in.timestamp());
-            },
-            workers,
-            config.workerThreads() - 1);
-    return docs;
+    return BatchAnalysis.run(
+        n,
+        BatchAnalysis.chunk(body.length, n),
+        i -> {
+          String where = "document " + i + ": ";
+          Json.DocInput in = Json.document(raw.read(i), where, true);
+          return new Document(in.id(), analysis(c, in, where), in.timestamp());
+        },
+        workers,
+        config.workerThreads() - 1);
   }
 
   /**

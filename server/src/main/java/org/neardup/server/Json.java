@@ -147,6 +147,29 @@ final class Json {
     }
   }
 
+  /**
+   * Reads the one JSON object at {@code body[from, to)}, a span {@link BatchSpans#find} gave;
+   * refuses it if it is not exactly one object. Its error messages locate within the span only: a
+   * caller that gets one parses the whole body with {@link #readBatch} for the message to answer.
+   */
+  static RawDoc readSpan(byte[] body, int from, int to) throws ApiException {
+    try (JsonParser p = FACTORY.createParser(body, from, to - from)) {
+      JsonToken first = p.nextToken();
+      if (first != JsonToken.START_OBJECT) {
+        throw ApiException.badRequest("malformed JSON: expected an object");
+      }
+      RawDoc d = RawDoc.read(p, first);
+      if (p.nextToken() != null) {
+        throw trailing(p, "");
+      }
+      return d;
+    } catch (JsonProcessingException e) {
+      throw malformed(e, "");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static ApiException trailing(JsonParser p, String where) {
     JsonLocation l = p.currentTokenLocation();
     return ApiException.badRequest(
