@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.server;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -104,9 +107,30 @@ final class BatchSpans {
     return -1;
   }
 
-  /** The index of the quote that ends the string opened at {@code open}; -1 if none does. */
-  private static int stringEnd(byte[] b, int open) {
-    for (int i = open + 1; i < b.length; i++) {
+  /**
+   * The index of the quote that ends the string opened at {@code open}; -1 if none does. Eight
+   * bytes at a time while none of them is a quote or a backslash: a byte at a time, finding a news
+   * batch's spans took 296 us of CPU per 390 KB body, against 714 us for the whole parse it spares
+   * the deciding worker (docs/BENCHMARKS.md, the fifteenth session).
+   */
+  static int stringEnd(byte[] b, int open) {
+    int i = open + 1;
+    while (i <= b.length - 8) {
+      long w = (long) LONGS.get(b, i);
+      long hit = zeroByte(w ^ QUOTES) | zeroByte(w ^ BACKSLASHES);
+      if (hit == 0) {
+        i += 8;
+        continue;
+      }
+      // The lowest flagged byte is a quote or a backslash (only bytes above it can be flagged
+      // falsely, by the subtraction's borrow).
+      i += Long.numberOfTrailingZeros(hit) >>> 3;
+      if (b[i] == '"') {
+        return i;
+      }
+      i += 2; // a backslash and the byte it escapes
+    }
+    for (; i < b.length; i++) {
       if (b[i] == '\\') {
         i++;
       } else if (b[i] == '"') {
@@ -114,5 +138,18 @@ final class BatchSpans {
       }
     }
     return -1;
+  }
+
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long QUOTES = ONES * '"';
+  private static final long BACKSLASHES = ONES * '\\';
+
+  /**
+   * The high bit of each zero byte of {@code x} set; above the lowest, bytes may be set falsely.
+   */
+  private static long zeroByte(long x) {
+    return (x - ONES) & ~x & 0x8080808080808080L;
   }
 }

@@ -37,6 +37,17 @@ class BatchSpansTest {
   private static final String[] FIELDS = {"id", "text", "fingerprint", "timestamp", "other"};
   private static final String[] BLANKS = {"", " ", "\n", "\r\n", "\t ", "  \n  "};
 
+  /** A string of 0-40 characters with escapes anywhere, so each falls at every offset of a word. */
+  private static String string(SplittableRandom r) {
+    String[] parts = {"a", "é", "中", "\\\"", "\\\\", "\\n", "\\u00e9", "}", "]", " "};
+    StringBuilder b = new StringBuilder("\"");
+    int n = r.nextInt(41);
+    for (int i = 0; i < n; i++) {
+      b.append(parts[r.nextInt(parts.length)]);
+    }
+    return b.append('"').toString();
+  }
+
   private static String object(SplittableRandom r) {
     StringBuilder b = new StringBuilder("{");
     int fields = r.nextInt(5);
@@ -45,7 +56,8 @@ class BatchSpansTest {
         b.append(',').append(BLANKS[r.nextInt(BLANKS.length)]);
       }
       b.append('"').append(FIELDS[r.nextInt(FIELDS.length)]).append("\":");
-      b.append(BLANKS[r.nextInt(BLANKS.length)]).append(VALUES[r.nextInt(VALUES.length)]);
+      b.append(BLANKS[r.nextInt(BLANKS.length)]);
+      b.append(r.nextInt(3) == 0 ? string(r) : VALUES[r.nextInt(VALUES.length)]);
     }
     return b.append('}').toString();
   }
@@ -164,6 +176,32 @@ class BatchSpansTest {
     // The span path must be the one most valid bodies take, and damaged ones must reach it too.
     assertThat(spanned).isGreaterThan(8_000);
     assertThat(damagedSpanned).isGreaterThan(500);
+  }
+
+  /** The word-at-a-time string scan ends where a byte-at-a-time one does, at every offset. */
+  @Test
+  public void stringEnd_matchesByteLoop() {
+    SplittableRandom r = new SplittableRandom(11);
+    byte[] alphabet = {'a', '"', '\\', (byte) 0xe4, (byte) 0x80, '{', ' ', 'n'};
+    for (int round = 0; round < 200_000; round++) {
+      byte[] b = new byte[1 + r.nextInt(40)];
+      for (int i = 0; i < b.length; i++) {
+        b[i] = r.nextInt(3) == 0 ? alphabet[r.nextInt(alphabet.length)] : (byte) 'x';
+      }
+      int open = r.nextInt(b.length);
+      int want = -1;
+      for (int i = open + 1; i < b.length; i++) {
+        if (b[i] == '\\') {
+          i++;
+        } else if (b[i] == '"') {
+          want = i;
+          break;
+        }
+      }
+      assertThat(BatchSpans.stringEnd(b, open))
+          .as("round %s, %s from %s", round, java.util.Arrays.toString(b), open)
+          .isEqualTo(want);
+    }
   }
 
   @Test
