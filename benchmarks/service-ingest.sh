@@ -29,6 +29,9 @@
 # check-and-insert is answered after one, so its p99 cannot be below the disk's), and, per warm row,
 # a batch of SEND_BATCH's worker CPU over the cores (a batch's analysis is split over every idle
 # worker, so that is the least time it can take before its fsync).
+# Where a batch's time goes: after the warm server's probes and the fingerprint-only ones, the mean
+# and p99 of each stage of their batches of 100 (read, analyse, turn, decide, render, durable,
+# answer), from the server's neardup_batch_stage_seconds timers (a jar without them prints none).
 # At the end, one table of the figures side by side.
 # Usage: benchmarks/service-ingest.sh [OTHER_NEARDUP_JAR]
 #   With OTHER_NEARDUP_JAR (e.g. a copy of main's cli/target/neardup.jar) its rows come beside this
@@ -153,10 +156,49 @@ PY
 rate() { # the documents/s of a `neardup send` summary line
   sed -n 's/.*s (\([0-9]*\) documents\/s).*/\1/p' "$1"
 }
+# stage_scrape FILE: the server's batch stage timers (neardup_batch_stage_seconds: a server before
+# 5f842b6 has none, and FILE is then empty)
+stage_scrape() {
+  curl -sf "$url/metrics" | grep '^neardup_batch_stage_seconds' > "$1" || true
+}
+# stage_rows BEFORE AFTER ROW: per stage of the batches answered between the two scrapes, the mean
+# and the p50 / p99 (the upper bound of the histogram bucket holding them); printed and recorded
+stage_rows() {
+  python3 - "$1" "$2" <<'PY' > "$work/stages.out"
+import re, sys
+def read(path):
+    out = {}
+    for line in open(path):
+        m = re.match(r'neardup_batch_stage_seconds_(bucket|count|sum)\{stage="(\w+)"(?:,le="([^"]+)")?\} (\S+)', line)
+        if m:
+            out[(m.group(1), m.group(2), m.group(3))] = float(m.group(4))
+    return out
+a, b = read(sys.argv[1]), read(sys.argv[2])
+# in the order a batch goes through them (the server's Metrics.BATCH_STAGES)
+for stage in ["read", "analyse", "turn", "decide", "render", "durable", "answer"]:
+    n = b.get(("count", stage, None), 0) - a.get(("count", stage, None), 0)
+    if n <= 0:
+        continue
+    mean = (b[("sum", stage, None)] - a.get(("sum", stage, None), 0)) / n * 1e3
+    bounds = sorted((float(le), b[k] - a.get(k, 0)) for k in b if k[0] == "bucket" and k[1] == stage for le in [k[2]] if le != "+Inf")
+    def q(p):
+        for le, c in bounds:
+            if c >= p * n:
+                return "%.2f" % (le * 1e3)
+        return ">%.0f" % (bounds[-1][0] * 1e3)
+    print("%s %.2f %s %s %d" % (stage, mean, q(0.5), q(0.99), n))
+PY
+  local stage mean p50 p99 n
+  while read -r stage mean p50 p99 n; do
+    echo "$length $jar $3 batch stage $stage: $n batches, mean $mean ms, p50 <= $p50 ms, p99 <= $p99 ms"
+    record "$3 batch stage $stage mean / p99 ms" "$mean / $p99"
+  done < "$work/stages.out"
+}
 probe() { # COLLECTION QUERIES ROW [MIXED]: a warm-up pass, then the measured one on other documents
   local n=$((warm_singles + warm_batches * 100))
   "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" "$1" "$2" $warm_singles $warm_batches 100 > /dev/null
   tail -n +$((n + 1)) "$2" > "$2.rest"
+  stage_scrape "$work/stages.before"
   # shellcheck disable=SC2086
   "${bench[@]}" org.neardup.benchmarks.ServiceProbe "$url" "$1" "$2.rest" "$singles" "$batches" 100 ${4:-} \
     | sed -e "s/^/$length $jar $3 /" -e 's/ (one client)//' | tee "$work/probe.out"
@@ -165,6 +207,12 @@ probe() { # COLLECTION QUERIES ROW [MIXED]: a warm-up pass, then the measured on
     grep "$3 $kind" "$work/probe.out" | head -1 | sed -n 's/.* p50 \([0-9.]*\) ms, p99 \([0-9.]*\) ms.*/\1 \2/p' \
       | { read -r p50 p99 && record "$3 $kind p50 / p99 ms" "$p50 / $p99"; } || true
   done
+  # Where a batch's time goes, by stage (the batches of this probe; with MIXED, those sent beside
+  # the singles too, so only the probes without it print them)
+  if [ -z "${4:-}" ]; then
+    stage_scrape "$work/stages.after"
+    stage_rows "$work/stages.before" "$work/stages.after" "$3"
+  fi
 }
 
 [ -z "$other" ] || echo "other jar's send flags: $(flags other send) $(cut -d' ' -f1 "$work/other.cds"); this tree's: $(flags this send) $(cut -d' ' -f1 "$work/this.cds")"

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.IntConsumer;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -103,6 +104,24 @@ public interface Collection {
   default CompletableFuture<List<Outcome>> checkAndInsertAllAsync(
       List<Document> documents, Parallel parallel) {
     return checkAndInsertAllAsync(documents);
+  }
+
+  /**
+   * {@link #checkAndInsertAllAsync(List, Parallel)}, with {@code decided} applied to the outcomes
+   * as soon as they are decided, on the calling thread, while the store makes them durable: a
+   * server renders its answer there instead of after the fsync, so the two overlap. The future
+   * completes with {@code decided}'s result once the documents are durable (exceptionally, with
+   * what {@code decided} threw, if it threw). What {@code decided} makes must not be shown to
+   * anyone before then: the outcomes are not final until the documents are durable.
+   *
+   * <p>The default applies {@code decided} once the documents are durable.
+   *
+   * @throws IllegalArgumentException as {@link #checkAndInsertAll}, before anything is stored
+   * @throws IllegalStateException if the collection was dropped
+   */
+  default <T> CompletableFuture<T> checkAndInsertAllAsync(
+      List<Document> documents, Parallel parallel, Function<List<Outcome>, T> decided) {
+    return checkAndInsertAllAsync(documents, parallel).thenApply(decided);
   }
 
   /**

@@ -93,17 +93,7 @@ final class Json {
     if (isBlank(body)) {
       throw ApiException.badRequest("the request body is empty; expected a JSON object");
     }
-    try (JsonParser p = FACTORY.createParser(body)) {
-      RawDoc d = RawDoc.read(p, p.nextToken());
-      if (p.nextToken() != null) {
-        throw trailing(p, "");
-      }
-      return d;
-    } catch (JsonProcessingException e) {
-      throw malformed(e, "");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return readOne(body, 0, body.length, false);
   }
 
   /**
@@ -142,6 +132,35 @@ final class Json {
               : "NDJSON line "
                   + (e.getLocation() == null ? "?" : e.getLocation().getLineNr())
                   + ": ");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Reads the one JSON object at {@code body[from, to)}, a span {@link BatchSpans#find} gave;
+   * refuses it if it is not exactly one object. Its error messages locate within the span only: a
+   * caller that gets one parses the whole body with {@link #readBatch} for the message to answer.
+   */
+  static RawDoc readSpan(byte[] body, int from, int to) throws ApiException {
+    return readOne(body, from, to - from, true);
+  }
+
+  /** The one JSON value at {@code body[from, from + length)}: an object if {@code objectOnly}. */
+  private static RawDoc readOne(byte[] body, int from, int length, boolean objectOnly)
+      throws ApiException {
+    try (JsonParser p = FACTORY.createParser(body, from, length)) {
+      JsonToken first = p.nextToken();
+      if (objectOnly && first != JsonToken.START_OBJECT) {
+        throw ApiException.badRequest("malformed JSON: expected an object");
+      }
+      RawDoc d = RawDoc.read(p, first);
+      if (p.nextToken() != null) {
+        throw trailing(p, "");
+      }
+      return d;
+    } catch (JsonProcessingException e) {
+      throw malformed(e, "");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -58,6 +58,18 @@ final class Metrics {
     Gauge.builder("neardup.heap.huge.pages", pages, p -> p.on() ? 1 : 0)
         .description("1 when the heap is on huge pages, 0 when not (the startup log says why)")
         .register(registry);
+    for (int i = 0; i < batchStages.length; i++) {
+      batchStages[i] =
+          Timer.builder("neardup.batch.stage")
+              .description(
+                  "the parts of a batch request's time, in order: read, analyse, turn, decide,"
+                      + " render, durable, answer (see the server's Metrics.BATCH_STAGES)")
+              .tag("stage", BATCH_STAGES.get(i))
+              .publishPercentileHistogram()
+              .minimumExpectedValue(Duration.ofNanos(100_000))
+              .maximumExpectedValue(Duration.ofSeconds(10))
+              .register(registry);
+    }
     new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
     new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
   }
@@ -94,6 +106,29 @@ final class Metrics {
                       .register(registry));
     }
     t.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * The parts of a batch request, in order, each timed from the end of the one before: {@code read}
+   * from the request's start to a worker taking it (the body's arrival, its UTF-8 check, the wait
+   * for a worker), {@code analyse} (parsing and analysis, on every idle worker), {@code turn} (an
+   * ordered batch's wait for its predecessors' decisions), {@code decide} (probes and inserts),
+   * {@code render} (the answer's body, while the log forces), {@code durable} (the rest of the wait
+   * for the force) and {@code answer} (handing the answer to the I/O thread and sending it).
+   */
+  static final List<String> BATCH_STAGES =
+      List.of("read", "analyse", "turn", "decide", "render", "durable", "answer");
+
+  private final Timer[] batchStages = new Timer[BATCH_STAGES.size()];
+
+  /**
+   * Records one answered batch's stages: {@code at[0]} its start, {@code at[i + 1]} the end of
+   * stage i of {@link #BATCH_STAGES} ({@link System#nanoTime}).
+   */
+  void batchStages(long[] at) {
+    for (int i = 0; i < batchStages.length; i++) {
+      batchStages[i].record(Math.max(0, at[i + 1] - at[i]), TimeUnit.NANOSECONDS);
+    }
   }
 
   /** Counts one document's outcome in a collection. */

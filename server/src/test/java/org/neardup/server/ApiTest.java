@@ -188,6 +188,22 @@ class ApiTest {
     assertThat(s.get("ramBytes").asLong()).isPositive();
   }
 
+  /** Each answered batch is timed once per stage; a refused one is not timed. */
+  @Test
+  public void batchStages_countAnsweredBatchesOnly() throws Exception {
+    client.batch("default", List.of(Doc.text("s1", Texts.text(random, 30))));
+    client.batch("default", List.of(Doc.text("s2", Texts.text(random, 30))));
+    assertThat(t.post("/v1/collections/default/batch", "[{\"id\":\"\"}]").statusCode())
+        .isEqualTo(400);
+    String m = client.metrics();
+    for (String stage : Metrics.BATCH_STAGES) {
+      assertThat(m)
+          .as(stage)
+          .contains("neardup_batch_stage_seconds_count{stage=\"" + stage + "\"} 2")
+          .contains("neardup_batch_stage_seconds_bucket{stage=\"" + stage + "\",le=\"");
+    }
+  }
+
   @Test
   public void healthReadyOpenApiMetrics() throws Exception {
     assertThat(t.get("/health").statusCode()).isEqualTo(200);

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
@@ -209,6 +210,12 @@ final class EmbeddedCollection implements Collection {
   @Override
   public CompletableFuture<List<Outcome>> checkAndInsertAllAsync(
       List<Document> documents, Parallel parallel) {
+    return checkAndInsertAllAsync(documents, parallel, Function.identity());
+  }
+
+  @Override
+  public <T> CompletableFuture<T> checkAndInsertAllAsync(
+      List<Document> documents, Parallel parallel, Function<List<Outcome>, T> decided) {
     long[] position = new long[1];
     List<Outcome> out;
     try {
@@ -216,9 +223,21 @@ final class EmbeddedCollection implements Collection {
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return position[0] > 0
-        ? store.log().whenAcknowledged(position[0], out)
-        : CompletableFuture.completedFuture(out);
+    // Asked for first, so the log thread forces the records while this thread runs decided.
+    CompletableFuture<List<Outcome>> durable =
+        position[0] > 0
+            ? store.log().whenAcknowledged(position[0], out)
+            : CompletableFuture.completedFuture(out);
+    T value;
+    try {
+      value = decided.apply(out);
+    } catch (RuntimeException e) {
+      return durable.thenApply(
+          o -> {
+            throw e;
+          });
+    }
+    return durable.thenApply(o -> value);
   }
 
   private List<Outcome> decideAll(List<Document> documents, long[] position) throws IOException {
