@@ -18,18 +18,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -eq 4 ] || { echo "usage: $0 ROUNDS DATA OLD_JAR NEW_JAR" >&2; exit 2; }
 rounds="$1"
 data="$2"
-for tool in jcmd curl python3; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 [ -d "$data" ] || { echo "no data directory $data" >&2; exit 2; }
-port="${PORT:-$((20000 + RANDOM % 20000))}"
-url="http://127.0.0.1:$port"
-opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
-work="$(mktemp -d)"
 . "$root/benchmarks/service-lib.sh"
-cleanup() {
-  serve_kill
-  rm -rf "$work"
-}
-trap cleanup EXIT
+serve_bench_init
 for round in $(seq 1 "$rounds"); do
   for side in old new; do
     jar="$3"

@@ -26,18 +26,9 @@ bench="$3"
 queries="$4"
 singles="${SINGLES:-1000}"
 batches="${BATCHES:-100}"
-for tool in jcmd curl python3; do command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }; done
 [ -d "$data" ] || { echo "no data directory $data" >&2; exit 2; }
-port="${PORT:-$((20000 + RANDOM % 20000))}"
-url="http://127.0.0.1:$port"
-opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
-work="$(mktemp -d)"
 . "$root/benchmarks/service-lib.sh"
-cleanup() {
-  serve_kill
-  rm -rf "$work"
-}
-trap cleanup EXIT
+serve_bench_init
 . "$root/dist/src/bin/java-defaults.sh"
 need=$(( 2 * (singles + batches * 100) ))
 head -n "$need" "$queries" | sed 's/"id":"/"id":"q-/' > "$work/q1.jsonl" # head first: sed | head dies of SIGPIPE under pipefail

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-# What the service benchmark scripts share (sourced, not run: service-ingest.sh, service-news.sh,
+# What the service benchmark scripts share (sourced, not run: service-ingest.sh, service-news.sh, ready-heap-ab.sh,
 # service-open.sh, and through it service-slope.sh, service-curve.sh): a `neardup serve` of a given
 # jar on a loopback port, in the background, waited for until it answers /ready; its stop; and the
 # figures read from the running server.
@@ -21,6 +21,9 @@
 # id_stats NAME: "idArrayBytes idLengths" of collection NAME (the heap of the arrays holding the
 #   ids' bytes, and the ids' summed length); "0 0" from a server that does not report them.
 # data_bytes DIR: "durable scratch": bytes of DIR's files, and of its *.tmp files (sketch files).
+# serve_bench_init: the setup of a script that opens a data directory it is given: checks for jcmd,
+#   curl and python3; sets $port (PORT, else a random one), $url, $opts (NEARDUP_JAVA_OPTS, -Xmx4g
+#   by default) and a fresh $work, which goes on exit with any server still running killed.
 pid=""
 ready=""
 serve_open() {
@@ -120,4 +123,15 @@ for t in os.listdir("/proc/%s/task" % pid):
     kinds[kind] += int(f[11]) + int(f[12])
 print(" ".join(str(kinds[k]) for k in ("workers", "jit", "http", "log", "gc", "other")))
 PY
+}
+serve_bench_init() {
+  local tool
+  for tool in jcmd curl python3; do
+    command -v "$tool" > /dev/null || { echo "needs $tool" >&2; exit 1; }
+  done
+  port="${PORT:-$((20000 + RANDOM % 20000))}"
+  url="http://127.0.0.1:$port"
+  opts="${NEARDUP_JAVA_OPTS:--Xmx4g}"
+  work="$(mktemp -d)"
+  trap 'serve_kill; rm -rf "$work"' EXIT
 }
