@@ -16,8 +16,8 @@ import org.neardup.server.Utf8;
  * DocumentSource#parse}), which accepts or reports it as before; so this takes only records that
  * path would send, with the same id and the same text once the service reads the literal ({@code
  * SendRecordTest}). Records it does not take: invalid UTF-8 anywhere in the line, escapes in a
- * field name, a {@code \\u} escape of a surrogate or with other than ASCII hex digits in a string,
- * a text with no letter or digit.
+ * field name, a {@code \\u} escape with other than ASCII hex digits in a string, a lone surrogate's
+ * escape in the text, a text with no letter or digit.
  *
  * <p>Why: decoding each line to a String, and encoding its text back to UTF-8 with its escapes for
  * the request, were ~40% of send's own Java samples for short texts (docs/BENCHMARKS.md, the
@@ -163,8 +163,12 @@ final class SendRecord {
       }
       if (c == '\\') {
         int v = escape();
-        if (v < 0) {
-          return false;
+        if (Character.isHighSurrogate((char) v) && peek() == '\\') {
+          int low = escape(); // a character outside the BMP, as its two surrogates' escapes
+          v = Character.isLowSurrogate((char) low) ? Character.toCodePoint((char) v, (char) low) : -1;
+        }
+        if (v < 0 || (v <= Character.MAX_VALUE && Character.isSurrogate((char) v))) {
+          return false; // a lone surrogate: the usual reading's to send
         }
         letters = letters || Character.isLetterOrDigit(v);
         continue;
@@ -198,8 +202,8 @@ final class SendRecord {
 
   /**
    * At a backslash in a string: past its escape, returning the char it stands for; -1 for an escape
-   * FlatJson would refuse, and for a surrogate's or one with hex digits other than ASCII (which the
-   * caller's reading then handles).
+   * FlatJson would refuse, and for one with hex digits other than ASCII (which the usual reading
+   * then handles).
    */
   private int escape() {
     pos++;
@@ -238,7 +242,7 @@ final class SendRecord {
           }
           v = v << 4 | digit;
         }
-        return Character.isSurrogate((char) v) ? -1 : v;
+        return v;
       }
       default -> {
         return -1;

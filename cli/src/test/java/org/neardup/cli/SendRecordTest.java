@@ -44,7 +44,7 @@ class SendRecordTest {
   }
 
   private static final String[] TEXT_PIECES = {
-    "a", "中文", "\\n", "\\\"", "\\\\", "\\/", "é", "😀", " ", "\\u00e9", "\\u0000", ".", "9", "\\t"
+    "a", "中文", "\\uD865\\uDD2A", "\\ud800", "\\n", "\\\"", "\\\\", "\\/", "é", "😀", " ", "\\u00e9", "\\u0000", ".", "9", "\\t"
   };
 
   /** Half the records as send's usual input has them (PlainJsonTest's are mostly left). */
@@ -149,7 +149,8 @@ class SendRecordTest {
     for (String line :
         List.of(
             "{\"id\":\"a\",\"text\":\" .,\\n\"}", // no letters: the usual reading says so
-            "{\"id\":\"a\",\"text\":\"x\\ud83d\\ude00\"}", // a surrogate escape
+            "{\"id\":\"a\",\"text\":\"x\\ud83d\"}", // a lone surrogate's escape
+            "{\"id\":\"a\",\"text\":\"x\\ude00\\ud83d\"}",
             "{\"id\":\"a\\\"\",\"text\":\"x\"}", // an escape in the id
             "{\"id\":\"a\",\"text\":\"x\",\"timestamp\":1}",
             "{\"id\":\"a\",\"text\":\"x\",\"m\":[]}",
