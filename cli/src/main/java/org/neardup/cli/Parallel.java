@@ -34,6 +34,21 @@ final class Parallel {
       Sink<T> sink,
       Runnable onBatch)
       throws IOException {
+    runRaw(source, d -> work.apply(source.parse(d)), threads, sink, onBatch);
+  }
+
+  /**
+   * As {@link #run}, with {@code work} given each document as read ({@link
+   * DocumentSource.RawDocument}): a caller that reads some records itself, and the others through
+   * {@link DocumentSource#parse}.
+   */
+  static <T> void runRaw(
+      DocumentSource source,
+      Function<DocumentSource.RawDocument, T> work,
+      int threads,
+      Sink<T> sink,
+      Runnable onBatch)
+      throws IOException {
     ExecutorService pool =
         Executors.newFixedThreadPool(
             threads,
@@ -51,7 +66,7 @@ final class Parallel {
             batch.add(doc);
             chars[0] += doc.bytes() == null ? 0 : doc.bytes().length;
             if (batch.size() >= BATCH_DOCS || chars[0] >= BATCH_CHARS) {
-              inFlight.add(submit(pool, source, work, new ArrayList<>(batch)));
+              inFlight.add(submit(pool, work, new ArrayList<>(batch)));
               batch.clear();
               chars[0] = 0;
               drain(inFlight, sink, threads * 4);
@@ -59,7 +74,7 @@ final class Parallel {
             }
           });
       if (!batch.isEmpty()) {
-        inFlight.add(submit(pool, source, work, new ArrayList<>(batch)));
+        inFlight.add(submit(pool, work, new ArrayList<>(batch)));
       }
       drain(inFlight, sink, 0);
       onBatch.run();
@@ -81,14 +96,13 @@ final class Parallel {
 
   private static <T> Future<List<T>> submit(
       ExecutorService pool,
-      DocumentSource source,
-      Function<InputDocument, T> work,
+      Function<DocumentSource.RawDocument, T> work,
       List<DocumentSource.RawDocument> docs) {
     return pool.submit(
         () -> {
           List<T> out = new ArrayList<>(docs.size());
           for (DocumentSource.RawDocument d : docs) {
-            out.add(work.apply(source.parse(d)));
+            out.add(work.apply(d));
           }
           return out;
         });

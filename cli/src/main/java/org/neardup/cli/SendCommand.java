@@ -214,13 +214,16 @@ public final class SendCommand implements Callable<Integer> {
       rejects = r;
       List<Item> items = new ArrayList<>();
       int[] good = {0};
+      byte[] idField = SendRecord.name(input.idField);
+      byte[] textField = SendRecord.name(input.textField);
       try {
-        Parallel.run(
+        Parallel.runRaw(
             source,
-            d -> d,
+            raw -> item(source, raw, idField, textField),
             input.threads,
             done -> {
-              for (InputDocument d : done) {
+              for (Item item : done) {
+                InputDocument d = item.source;
                 if (failure != null) {
                   throw new Stop(); // stop reading after a failure; the summary says where
                 }
@@ -235,7 +238,6 @@ public final class SendCommand implements Callable<Integer> {
                   }
                   case SEND -> {}
                 }
-                Item item = item(d);
                 items.add(item);
                 if (item.doc != null) {
                   good[0]++;
@@ -295,6 +297,26 @@ public final class SendCommand implements Callable<Integer> {
       return 1;
     }
     return rejects.exitCode(input.failOnError);
+  }
+
+  /**
+   * Reads a record into a document to send, or the reason it is skipped: a plain JSONL record's
+   * text is sent as the record spells it ({@link SendRecord}), any other record is parsed as every
+   * command parses it.
+   */
+  private static Item item(
+      DocumentSource source, DocumentSource.RawDocument raw, byte[] idField, byte[] textField) {
+    byte[] bytes = raw.bytes();
+    if (raw.format() == DocumentSource.Format.JSONL && raw.error() == null && bytes != null) {
+      SendRecord.Read r = SendRecord.read(bytes, idField, textField);
+      if (r != null) {
+        return new Item(
+            new InputDocument(raw.ordinal(), r.idJson(), null, raw.location(), null, null),
+            r.doc(),
+            null);
+      }
+    }
+    return item(source.parse(raw));
   }
 
   /** Turns a parsed record into a document to send, or the reason it is skipped. */

@@ -90,7 +90,7 @@ class PlainJsonTest {
     return b.append('"').toString();
   }
 
-  private static String randomRecord(Random r) {
+  static String randomRecord(Random r) {
     String id = r.nextBoolean() ? randomString(r) : IDS[r.nextInt(IDS.length)];
     String text = r.nextInt(10) == 0 ? IDS[r.nextInt(IDS.length)] : randomString(r);
     List<String> fields = new java.util.ArrayList<>(List.of("\"id\":" + id, "\"text\":" + text));

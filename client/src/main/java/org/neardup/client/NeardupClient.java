@@ -182,13 +182,30 @@ public final class NeardupClient implements AutoCloseable {
   /** A batch numbered in a {@link BatchSequence} ({@code sequence} = stream/number), or not. */
   CompletableFuture<List<Result>> batchAsync(
       String collection, List<Doc> docs, @Nullable String sequence) {
-    RequestWriter w = new RequestWriter(docs.size() * 256);
+    RequestWriter w = new RequestWriter(bodySize(docs));
     for (Doc d : docs) {
       w.document(d).newline();
     }
     byte[] body = w.toByteArray();
     return sendAsync("POST", path(collection, "batch"), "application/x-ndjson", body, sequence, 200)
         .thenApply(r -> ResultReader.readAll(FACTORY, r.body(), docs.size()));
+  }
+
+  /**
+   * About the bytes of a batch's body, so that its buffer is made once: a buffer grown by doubling
+   * was ~8% of {@code neardup send}'s main thread for short Chinese texts (JFR at 1 ms). Exact for
+   * texts given as JSON literals, two bytes per char for others (Chinese takes three).
+   */
+  private static int bodySize(List<Doc> docs) {
+    long size = 0;
+    for (Doc d : docs) {
+      byte[] json = d.textJson();
+      size +=
+          64
+              + 3L * d.id().length()
+              + (json != null ? json.length : d.text() != null ? 2L * d.text().length() : 0);
+    }
+    return (int) Math.min(size, Integer.MAX_VALUE - 16);
   }
 
   /** The stored document with this id, if any. */

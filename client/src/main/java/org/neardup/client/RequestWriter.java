@@ -8,7 +8,8 @@ import java.util.Objects;
 /**
  * Writes request bodies: documents as JSON objects ({@code id}, then {@code text} or {@code
  * fingerprint}, then {@code timestamp} when set), the same bytes as Jackson's generator with its
- * defaults wrote them (held to it by {@code RequestWriterTest}). Not thread-safe; one per body.
+ * defaults wrote them (held to it by {@code RequestWriterTest}); a text given as a JSON literal
+ * ({@link Doc#textJson}) is copied as it is. Not thread-safe; one per body.
  *
  * <p>A text is encoded by the JDK ({@link String#getBytes}, a copy for a text of Latin-1
  * characters) and then copied with its escapes in one pass over the bytes, instead of a call per
@@ -31,9 +32,13 @@ final class RequestWriter {
     ascii("{\"id\":");
     string(d.id());
     String text = d.text();
+    byte[] textJson = d.textJson();
     if (text != null) {
       ascii(",\"text\":");
       string(text);
+    } else if (textJson != null) {
+      ascii(",\"text\":");
+      copy(textJson, 0, textJson.length); // a JSON string literal its caller checked
     } else {
       ascii(",\"fingerprint\":\"");
       ascii(NeardupClient.hex(Objects.requireNonNull(d.fingerprint())));

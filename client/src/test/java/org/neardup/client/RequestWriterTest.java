@@ -108,4 +108,21 @@ class RequestWriterTest {
     }
     return b.toString();
   }
+
+  /** A text given as a JSON literal goes in as it is, and reads back as the text it spells. */
+  @Test
+  void document_textJson_literalCopiedAsItIs() throws IOException {
+    byte[] literal = "\"王繹\\n\\u0041\\/\"".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    Doc d = Doc.textJson("a\"b", literal).at(java.time.Instant.ofEpochMilli(7));
+    String body =
+        new String(
+            new RequestWriter(4).document(d).toByteArray(),
+            java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(body).isEqualTo("{\"id\":\"a\\\"b\",\"text\":\"王繹\\n\\u0041\\/\",\"timestamp\":7}");
+    assertThat(
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).get("text").asText())
+        .isEqualTo("王繹\nA/");
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class, () -> Doc.textJson("a", new byte[] {'x'}));
+  }
 }

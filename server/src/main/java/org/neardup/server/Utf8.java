@@ -12,16 +12,17 @@ import org.jspecify.annotations.Nullable;
  * lets some invalid UTF-8 through (overlong forms such as {@code C0 AF} decode to '/', encoded
  * surrogates, code points above U+10FFFF) and accepts lone surrogate escapes ({@code "\ud800"})
  * whose UTF-8 form is '?'; stored, such an id names another document or none. So bodies are checked
- * here before they are parsed, and ids after.
+ * here before they are parsed, and ids after. Public for {@code neardup send}, which checks a
+ * record's bytes with {@link #problem} before it sends them as they are.
  */
-final class Utf8 {
+public final class Utf8 {
   private Utf8() {}
 
   /**
    * The first problem of {@code b[from, to)} as strict UTF-8, e.g. {@code "byte 0xc0 at offset 7
    * starts an overlong encoding"}, or null when it is valid.
    */
-  static @Nullable String problem(byte[] b, int from, int to) {
+  public static @Nullable String problem(byte[] b, int from, int to) {
     int i = from;
     while (i < to) {
       // Eight ASCII bytes at a time (JSON's syntax, ids, Latin text), then the three-byte form of

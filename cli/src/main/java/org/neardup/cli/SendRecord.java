@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.cli;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+import org.neardup.client.Doc;
+import org.neardup.server.Utf8;
+
+/**
+ * Reads {@code neardup send}'s commonest JSONL record from its bytes, without decoding it: the
+ * records {@link FlatJson} takes for send (a flat object, an id that needs no escapes or an integer
+ * of up to 18 digits, a text, no {@code fingerprint} or {@code timestamp} field), whose text is
+ * then sent as the record spells it ({@link Doc#textJson}), a JSON string literal copied into the
+ * request. Anything else gives null, and the caller reads the record as every command does ({@link
+ * DocumentSource#parse}), which accepts or reports it as before; so this takes only records that
+ * path would send, with the same id and the same text once the service reads the literal ({@code
+ * SendRecordTest}). Records it does not take: invalid UTF-8 anywhere in the line, escapes in a
+ * field name, a {@code \\u} escape with other than ASCII hex digits in a string, a lone surrogate's
+ * escape in the text, a text with no letter or digit.
+ *
+ * <p>Why: decoding each line to a String, and encoding its text back to UTF-8 with its escapes for
+ * the request, were ~40% of send's own Java samples for short texts (docs/BENCHMARKS.md, the
+ * thirteenth session). Here the line is checked as strict UTF-8 once (the check the service makes
+ * of every body) and the text's bytes are scanned once more, for its end and its first letter.
+ * Thread-safe (each call reads with its own instance).
+ */
+final class SendRecord {
+  /** A record taken: the id's JSON (as {@link InputDocument#idJson}) and the document to send. */
+  record Read(String idJson, Doc doc) {}
+
+  private final byte[] line;
+  private final int end;
+  private int pos;
+
+  private SendRecord(byte[] line) {
+    this.line = line;
+    this.end = line.length;
+  }
+
+  /** The record of {@code line} (one JSONL line's bytes), or null when this reader leaves it. */
+  static @Nullable Read read(byte[] line, byte[] idField, byte[] textField) {
+    if (Utf8.problem(line, 0, line.length) != null) {
+      return null; // the decoder says what is wrong
+    }
+    return new SendRecord(line).object(idField, textField);
+  }
+
+  /** A field name as this reader compares it. */
+  static byte[] name(String field) {
+    return field.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private @Nullable Read object(byte[] idField, byte[] textField) {
+    String idJson = null;
+    String id = null;
+    int textFrom = -1;
+    int textTo = -1;
+    skipSpace();
+    if (!take('{')) {
+      return null;
+    }
+    skipSpace();
+    if (peek() == '}') {
+      return null;
+    }
+    while (true) {
+      if (!take('"')) {
+        return null;
+      }
+      int nameFrom = pos;
+      if (!plainString()) {
+        return null;
+      }
+      int nameTo = pos - 1;
+      skipSpace();
+      if (!take(':')) {
+        return null;
+      }
+      skipSpace();
+      if (is(nameFrom, nameTo, idField)) {
+        if (idJson != null) {
+          return null;
+        }
+        int from = pos;
+        if (take('"')) {
+          if (!plainString()) {
+            return null; // escapes in an id are Jackson's to spell
+          }
+          idJson = new String(line, from, pos - from, StandardCharsets.UTF_8);
+          id = idJson.substring(1, idJson.length() - 1);
+        } else {
+          id = integer();
+          if (id == null) {
+            return null;
+          }
+          idJson = id;
+        }
+      } else if (is(nameFrom, nameTo, textField)) {
+        if (textFrom >= 0 || peek() != '"') {
+          return null;
+        }
+        textFrom = pos;
+        if (!text()) {
+          return null;
+        }
+        textTo = pos;
+      } else if (is(nameFrom, nameTo, FINGERPRINT)
+          || is(nameFrom, nameTo, TIMESTAMP)
+          || !skipValue()) {
+        return null;
+      }
+      skipSpace();
+      if (take(',')) {
+        skipSpace();
+        continue;
+      }
+      if (!take('}')) {
+        return null;
+      }
+      break;
+    }
+    skipSpace();
+    if (pos != end || idJson == null || textFrom < 0) {
+      return null;
+    }
+    return new Read(idJson, Doc.textJson(id, Arrays.copyOfRange(line, textFrom, textTo)));
+  }
+
+  private static final byte[] FINGERPRINT = name("fingerprint");
+  private static final byte[] TIMESTAMP = name("timestamp");
+
+  private boolean is(int from, int to, byte[] name) {
+    return Arrays.equals(line, from, to, name, 0, name.length);
+  }
+
+  /** After an opening quote: past the closing one of a string without escapes, else false. */
+  private boolean plainString() {
+    while (pos < end) {
+      int c = line[pos++];
+      if (c == '"') {
+        return true;
+      }
+      if (c == '\\' || (c >= 0 && c < 0x20)) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * At the text's opening quote: past its closing quote, if it is a string as FlatJson reads it and
+   * holds a letter or digit ({@link FingerprintCommand#hasLetters} of what it stands for).
+   */
+  private boolean text() {
+    pos++;
+    boolean letters = false;
+    while (pos < end) {
+      int c = line[pos];
+      if (c == '"') {
+        pos++;
+        return letters;
+      }
+      if (c == '\\') {
+        int v = escape();
+        if (Character.isHighSurrogate((char) v) && peek() == '\\') {
+          int low = escape(); // a character outside the BMP, as its two surrogates' escapes
+          v = Character.isLowSurrogate((char) low) ? Character.toCodePoint((char) v, (char) low) : -1;
+        }
+        if (v < 0 || (v <= Character.MAX_VALUE && Character.isSurrogate((char) v))) {
+          return false; // a lone surrogate: the usual reading's to send
+        }
+        letters = letters || Character.isLetterOrDigit(v);
+        continue;
+      }
+      if (c >= 0) {
+        if (c < 0x20) {
+          return false;
+        }
+        letters = letters || isAsciiLetterOrDigit(c);
+        pos++;
+        continue;
+      }
+      // A character of two to four bytes: the line is valid UTF-8, so its lead byte says how many.
+      int lead = c & 0xFF;
+      int n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+      if (!letters) {
+        int cp = lead & (0x7F >> n);
+        for (int k = 1; k < n; k++) {
+          cp = cp << 6 | (line[pos + k] & 0x3F);
+        }
+        letters = Character.isLetterOrDigit(cp);
+      }
+      pos += n;
+    }
+    return false;
+  }
+
+  private static boolean isAsciiLetterOrDigit(int c) {
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+  }
+
+  /**
+   * At a backslash in a string: past its escape, returning the char it stands for; -1 for an escape
+   * FlatJson would refuse, and for one with hex digits other than ASCII (which the usual reading
+   * then handles).
+   */
+  private int escape() {
+    pos++;
+    if (pos >= end) {
+      return -1;
+    }
+    int e = line[pos++];
+    switch (e) {
+      case '"', '\\', '/' -> {
+        return e;
+      }
+      case 'b' -> {
+        return '\b';
+      }
+      case 'f' -> {
+        return '\f';
+      }
+      case 'n' -> {
+        return '\n';
+      }
+      case 'r' -> {
+        return '\r';
+      }
+      case 't' -> {
+        return '\t';
+      }
+      case 'u' -> {
+        if (pos + 4 > end) {
+          return -1;
+        }
+        int v = 0;
+        for (int d = 0; d < 4; d++) {
+          int digit = hex(line[pos++]);
+          if (digit < 0) {
+            return -1;
+          }
+          v = v << 4 | digit;
+        }
+        return v;
+      }
+      default -> {
+        return -1;
+      }
+    }
+  }
+
+  private static int hex(int c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
+  }
+
+  /** An integer id as FlatJson reads it (up to 18 digits, no fraction or exponent), or null. */
+  private @Nullable String integer() {
+    boolean negative = take('-');
+    int digits = pos;
+    if (!integerPart()) {
+      return null;
+    }
+    if (pos - digits > 18 || (pos < end && (peek() == 'e' || peek() == 'E' || peek() == '.'))) {
+      return null;
+    }
+    long v = 0;
+    for (int i = digits; i < pos; i++) {
+      v = v * 10 + (line[i] - '0');
+    }
+    return Long.toString(negative ? -v : v);
+  }
+
+  /** Skips a string, number or literal as FlatJson does; false for anything else. */
+  private boolean skipValue() {
+    int c = peek();
+    if (c == '"') {
+      pos++;
+      while (pos < end) {
+        int b = line[pos];
+        if (b == '"') {
+          pos++;
+          return true;
+        }
+        if (b == '\\') {
+          if (escape() < 0) {
+            return false;
+          }
+          continue;
+        }
+        if (b >= 0 && b < 0x20) {
+          return false;
+        }
+        pos++;
+      }
+      return false;
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      take('-');
+      if (!integerPart()) {
+        return false;
+      }
+      if (take('.') && !digits()) {
+        return false;
+      }
+      if (take('e') || take('E')) {
+        if (!take('+')) {
+          take('-');
+        }
+        return digits();
+      }
+      return true;
+    }
+    return literal("true") || literal("false") || literal("null");
+  }
+
+  private boolean integerPart() {
+    if (take('0')) {
+      return pos >= end || !isDigit(line[pos]);
+    }
+    return digits();
+  }
+
+  private boolean digits() {
+    int start = pos;
+    while (pos < end && isDigit(line[pos])) {
+      pos++;
+    }
+    return pos > start;
+  }
+
+  private static boolean isDigit(int c) {
+    return c >= '0' && c <= '9';
+  }
+
+  private boolean literal(String word) {
+    int n = word.length();
+    if (end - pos < n) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      if (line[pos + i] != word.charAt(i)) {
+        return false;
+      }
+    }
+    pos += n;
+    return true;
+  }
+
+  private int peek() {
+    return pos < end ? line[pos] : 0;
+  }
+
+  private boolean take(char c) {
+    if (pos < end && line[pos] == c) {
+      pos++;
+      return true;
+    }
+    return false;
+  }
+
+  private void skipSpace() {
+    while (pos < end) {
+      int c = line[pos];
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        return;
+      }
+      pos++;
+    }
+  }
+}
