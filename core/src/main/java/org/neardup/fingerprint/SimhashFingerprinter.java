@@ -39,6 +39,9 @@ final class SimhashFingerprinter implements Fingerprinter {
   private final FingerprintSettings settings;
   private final Tokenizer tokenizer;
 
+  /** The IDF lookups {@link Scratch#weighTop} makes together, so that their misses overlap. */
+  private static final int BATCH = 16;
+
   /** IDF and stop words in one table: stop words weigh -1. */
   private final IdfTable weights;
 
@@ -185,6 +188,10 @@ final class SimhashFingerprinter implements Fingerprinter {
     float[] topWeights = new float[64];
     int[] topIndex = new int[64];
     int[] heap = new int[64];
+
+    /** Term indices whose IDFs {@link #weighBatch} looks up together. */
+    final int[] batch = new int[BATCH];
+
     boolean keepWords;
     final List<String> words = new ArrayList<>();
     @Nullable WordTap tap;
@@ -376,6 +383,7 @@ final class SimhashFingerprinter implements Fingerprinter {
         return size;
       }
       float maxIdf = idfTable.maxIdf();
+      int[] batch = this.batch;
       int size = 0;
       for (int pass = 0; pass < 3; pass++) {
         // Pass 0: counts >= 3, pass 1: count 2, pass 2: count 1.
@@ -384,6 +392,7 @@ final class SimhashFingerprinter implements Fingerprinter {
         if (size == limit && TermTable.scale(tf, from) * maxIdf < weights[heap[0]]) {
           return size; // no term of this count, or of a smaller one, can enter the top
         }
+        int batched = 0;
         for (int i = 0; i < count; i++) {
           int c = counts[i];
           if (c < from || c > to) {
@@ -392,11 +401,44 @@ final class SimhashFingerprinter implements Fingerprinter {
           if (size == limit && TermTable.scale(tf, c) * maxIdf < weights[heap[0]]) {
             continue;
           }
-          float idf = idfTable.idf(hashes[i]);
-          idfs[i] = idf;
-          weights[i] = TermTable.scale(tf, c) * idf;
-          size = offer(i, size, limit, weights, hashes);
+          batch[batched++] = i;
+          if (batched == BATCH) {
+            size = weighBatch(batched, size, limit, tf);
+            batched = 0;
+          }
         }
+        size = weighBatch(batched, size, limit, tf);
+      }
+      return size;
+    }
+
+    /**
+     * Looks up the IDFs of the first {@code batched} terms of {@link #batch}, then weighs them and
+     * offers them to the heap of {@code size}; returns its new size.
+     */
+    private int weighBatch(int batched, int size, int limit, FingerprintSettings.TfScaling tf) {
+      /*
+       * The lookups first, in a loop of their own: each is mostly a miss in jieba's 4 MB table,
+       * and with no heap work between them (whose branches on the weights just read stall the
+       * next lookup behind a misprediction) their misses overlap. A term taken into a batch
+       * after a term of the same batch would have raised the heap's bound above its own is
+       * weighed for nothing: offer rejects it, as the bound would have; the heap is the same set.
+       */
+      TermTable t = terms;
+      int[] batch = this.batch;
+      int[] counts = t.counts;
+      float[] idfs = t.idfs;
+      float[] weights = t.weights;
+      long[] hashes = t.hashOfIndex;
+      IdfTable idfTable = SimhashFingerprinter.this.weights;
+      for (int k = 0; k < batched; k++) {
+        int i = batch[k];
+        idfs[i] = idfTable.idf(hashes[i]);
+      }
+      for (int k = 0; k < batched; k++) {
+        int i = batch[k];
+        weights[i] = TermTable.scale(tf, counts[i]) * idfs[i];
+        size = offer(i, size, limit, weights, hashes);
       }
       return size;
     }
