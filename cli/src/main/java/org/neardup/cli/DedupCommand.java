@@ -367,11 +367,7 @@ final class DedupCommand implements Callable<Integer> {
             c.fingerprints,
             c.count,
             c.columns,
-            o -> {
-              SpillFile.Reader r = readers.get();
-              int len = r.read(o);
-              return ShingleSketch.decodeFixed(r.bytes(), 0, len);
-            },
+            o -> readers.get().decode(o, ShingleSketch::decodeFixed),
             engine.maxDistance,
             engine.threshold,
             c.excluded,

@@ -199,6 +199,27 @@ final class SpillFile implements Closeable {
     byte[] bytes() {
       return bytes;
     }
+
+    /**
+     * Record {@code ordinal} as {@code decoder} makes it of the record's bytes where they are: in
+     * the file's map when it is mapped (no copy of them into the heap first), else in this reader's
+     * buffer after a read.
+     */
+    <T> T decode(int ordinal, Decoder<T> decoder) {
+      if (!mapped) {
+        int len = read(ordinal);
+        return decoder.decode(ByteBuffer.wrap(bytes), 0, len);
+      }
+      long start = start(ordinal);
+      int len = (int) (start(ordinal + 1) - start);
+      return decoder.decode(maps.get((int) (start / WINDOW)), (int) (start % WINDOW), len);
+    }
+  }
+
+  /** Makes a value of a record's bytes, read at absolute positions of a buffer it must not keep. */
+  @FunctionalInterface
+  interface Decoder<T> {
+    T decode(ByteBuffer in, int off, int len);
   }
 
   /** A new {@link Reader}. */

@@ -372,6 +372,36 @@ public final class ShingleSketch {
     return new ShingleSketch(Mode.values()[header >> 1], hashes, (header & 1) != 0);
   }
 
+  /**
+   * Decodes {@link #encodeFixed}'s form at {@code in[off, off + len)} (absolute positions; the
+   * buffer's position, limit and order are left alone): the same sketch as {@link
+   * #decodeFixed(byte[], int, int)} of the same bytes, its hashes copied from the buffer straight
+   * into the sketch's array. For a scratch file read through a memory map: {@code neardup dedup}'s
+   * pairs phase reads 3.5M sketches at 1M realistic documents, each first copied out of the map
+   * into a byte[] and then decoded from it one hash at a time.
+   *
+   * @throws IllegalArgumentException if the bytes are not a valid sketch
+   */
+  public static ShingleSketch decodeFixed(java.nio.ByteBuffer in, int off, int len) {
+    Checks.checkArgument(
+        len >= 1 && (len - 1) % 4 == 0, "corrupt sketch: %s bytes in the fixed form", len);
+    int header = in.get(off);
+    Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
+    int[] hashes = new int[(len - 1) / 4];
+    in.slice(off + 1, len - 1).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(hashes);
+    Checks.checkArgument(ascending(hashes), "corrupt sketch: hashes out of order");
+    return new ShingleSketch(Mode.values()[header >> 1], hashes, (header & 1) != 0);
+  }
+
+  /** Whether the hashes ascend strictly by unsigned value; no branch per hash. */
+  private static boolean ascending(int[] hashes) {
+    boolean unordered = false;
+    for (int i = 1; i < hashes.length; i++) {
+      unordered |= (hashes[i - 1] ^ Integer.MIN_VALUE) >= (hashes[i] ^ Integer.MIN_VALUE);
+    }
+    return !unordered;
+  }
+
   /** {@link #decode} one byte at a time: the reference SketchDecodeTest holds the fast one to. */
   static ShingleSketch decodeBytewise(byte[] in, int off, int len) {
     int[] pos = {off};

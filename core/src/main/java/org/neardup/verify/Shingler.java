@@ -401,16 +401,20 @@ public final class Shingler {
     }
 
     /**
-     * Sorts hashes[0, n): uniformly random values, so one counting pass on their top log2(n) bits
-     * leaves about one per bucket and a final insertion sort finishes in linear time. For the ~100
-     * hashes of a short text this is several times faster than Arrays.sort's insertion sort.
+     * Sorts hashes[0, n): uniformly random values, so one counting pass on their top log2(n) + 1
+     * bits leaves at most one per bucket mostly and a final insertion sort finishes in linear time.
+     * For the ~100 hashes of a short text this is several times faster than Arrays.sort's insertion
+     * sort. Two to four buckets per hash rather than one to two: the insertion sort moves fewer of
+     * them, and its inner loop's exit is mispredicted less often; 0.88x the time per array of
+     * 50-2,000 random hashes (one core, ThreadMXBean, 5 interleaved rounds, 2,105-2,265 against
+     * 2,356-2,560 ns), four buckets per hash no faster than one.
      */
     private void sort() {
       if (n < 48) {
         insertionSort(hashes, n);
         return;
       }
-      int bits = 32 - Integer.numberOfLeadingZeros(n - 1);
+      int bits = 33 - Integer.numberOfLeadingZeros(n - 1);
       int buckets = 1 << bits;
       if (counts.length < buckets + 1) {
         counts = new int[buckets + 1];

@@ -4,6 +4,8 @@ package org.neardup.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -12,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * {@link ShingleSketch#encodeFixed} and {@link ShingleSketch#decodeFixed}: every sketch comes back
  * equal to itself and to what {@link ShingleSketch#decode} makes of {@link ShingleSketch#encode};
  * bytes that are not the fixed form of a sketch (wrong length, bad header, hashes out of unsigned
- * order or repeated) are refused with an IllegalArgumentException, never decoded.
+ * order or repeated) are refused with an IllegalArgumentException, never decoded. The same from a
+ * {@link java.nio.ByteBuffer}, heap or direct, as from a byte[].
  */
 class SketchFixedFormTest {
   /** Sorted distinct hashes over the whole unsigned range, top bit included. */
@@ -42,6 +45,14 @@ class SketchFixedFormTest {
       System.arraycopy(e, 0, buf, off, e.length);
       ShingleSketch back = ShingleSketch.decodeFixed(buf, off, e.length);
       assertThat(back).isEqualTo(s);
+      // From a buffer, heap or direct (as a memory map is), whatever its position and order.
+      ByteBuffer direct = ByteBuffer.allocateDirect(buf.length).put(buf);
+      for (ByteBuffer in : new ByteBuffer[] {ByteBuffer.wrap(buf), direct}) {
+        in.position(r.nextInt(buf.length)).order(ByteOrder.BIG_ENDIAN);
+        ShingleSketch fromBuffer = ShingleSketch.decodeFixed(in, off, e.length);
+        assertThat(fromBuffer).isEqualTo(s);
+        assertThat(fromBuffer.complete()).isEqualTo(s.complete());
+      }
       assertThat(back.complete()).isEqualTo(s.complete());
       byte[] v = s.encode();
       assertThat(back).isEqualTo(ShingleSketch.decode(v, 0, v.length));
@@ -73,6 +84,9 @@ class SketchFixedFormTest {
       }
       int l = len;
       assertThatThrownBy(() -> ShingleSketch.decodeFixed(bad, 0, l))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("corrupt sketch");
+      assertThatThrownBy(() -> ShingleSketch.decodeFixed(ByteBuffer.wrap(bad), 0, l))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("corrupt sketch");
       refused++;
