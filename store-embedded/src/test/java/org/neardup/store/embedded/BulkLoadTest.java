@@ -66,4 +66,43 @@ class BulkLoadTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("not empty");
   }
+
+  @Test
+  public void expand_writesTheIndexImageTheOpenTakes() throws IOException {
+    SplittableRandom r = new SplittableRandom(43);
+    List<String> texts = new ArrayList<>();
+    List<Outcome> before = new ArrayList<>();
+    try (EmbeddedStore s = EmbeddedStore.builder(source).background(false).open()) {
+      Collection c = s.create("news", StoreTesting.SETTINGS);
+      for (int i = 0; i < 120; i++) {
+        String text =
+            i > 0 && i % 3 == 0 ? Texts.edit(r, texts.get(i - 1)) : Texts.text(r, 20 + i % 30);
+        texts.add(text);
+        c.checkAndInsert(new Document("d" + i, c.analyzer().analyze(text)));
+      }
+      for (String t : texts) {
+        before.add(c.check(c.analyzer().analyze(t)));
+      }
+    }
+    Path withImage = work.resolve("image");
+    Path sorted = work.resolve("sorted");
+    BulkLoad.expand(source, withImage, 500, 9, 1);
+    BulkLoad.expand(source, sorted, 500, 9, 501); // the same documents, no image
+    assertThat(StoreTesting.files(withImage, ".ndindex")).hasSize(1);
+    assertThat(StoreTesting.files(sorted, ".ndindex")).isEmpty();
+    for (Path dir : List.of(withImage, sorted)) {
+      try (EmbeddedStore s = EmbeddedStore.builder(dir).background(false).open()) {
+        assertThat(s.metrics().get("open_index_images").intValue())
+            .isEqualTo(dir == withImage ? 1 : 0);
+        Collection c = s.collection("news");
+        assertThat(c.stats().documents()).isEqualTo(500);
+        for (int i = 0; i < texts.size(); i++) {
+          assertThat(c.check(c.analyzer().analyze(texts.get(i))))
+              .as("%s, text %s", dir.getFileName(), i)
+              .isEqualTo(before.get(i));
+        }
+        assertThat(c.get("c3-d7")).isPresent();
+      }
+    }
+  }
 }
