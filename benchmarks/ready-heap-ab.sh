@@ -27,7 +27,9 @@ for round in $(seq 1 "$rounds"); do
     defaults="${OLD_DEFAULTS:-$root/dist/src/bin/java-defaults.sh}"
     [ "$side" = old ] || { jar="$4"; defaults="$root/dist/src/bin/java-defaults.sh"; }
     . "$defaults" # neardup_java_defaults, which serve_open calls
-    cat "$data"/*.nd* > /dev/null # the open's files in the page cache, as for every open here
+    # The open's files in the page cache, as for every open here: not the sketch files, which the
+    # open does not read (and which at 50M do not fit in the machine's memory).
+    find "$data" -maxdepth 1 -type f ! -name '*.ndsketch' ! -name '*.tmp' -exec cat {} + > /dev/null
     load=$(cut -d' ' -f1 /proc/loadavg)
     serve_open "$jar" "$opts" --data "$data"
     cpu=$(server_cpu)

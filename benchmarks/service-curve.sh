@@ -4,19 +4,23 @@
 # NEARDUP_JAVA_OPTS=-Xmx4g by default) opens DATA in place, and the script prints the time to
 # /ready (wall and the server's CPU seconds), the live heap after a full GC per document (with and
 # without the arrays that hold the ids' own bytes, as the goal is "<= 120 B per document plus the
-# id"; the ids' mean length beside it; a server that does not report them prints "n/a"), RSS, the
+# id"; the ids' mean length beside it; a server that does not report them prints "n/a"), RSS and PSS, the
 # data directory's bytes per document (durable files, and the *.tmp sketch files the service
 # writes), then the latency of single check-and-inserts and batches of 100 (ServiceProbe, one
 # request at a time; a first pass warms the page cache and the JIT, the second is the figure) with
 # news texts from QUERIES under new ids ("q-" + id, so none is stored yet). The server is then
 # killed (SIGKILL), so that it writes no snapshot on the way out: DATA keeps its snapshot, and the
 # log holds the probes' few thousand documents, replayed at the next open. Use a copy of a
-# directory you want to keep as it is.
+# directory you want to keep as it is, or RESTORE=1: then the log segments and scratch sketch files
+# the run added are deleted once the server is killed, so DATA holds none of the run's records and
+# the next run opens what this one did (the snapshot, sketch files and index image are only read;
+# an empty log segment the open retired may be gone): for a 50M directory there is no room to copy.
 # Usage: benchmarks/service-curve.sh DATA JAR BENCHMARKS_JAR QUERIES.jsonl
 #   e.g. benchmarks/service-curve.sh /tmp/data1m cli/target/neardup.jar \
 #            benchmarks/target/benchmarks.jar news-queries.jsonl
-#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g), SINGLES (1000), BATCHES (100), HISTOGRAM (a
-#   file to keep the class histogram at /ready in, and the one once idle in HISTOGRAM.idle).
+#   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g; 50M documents need -Xmx10g), SINGLES (1000),
+#   BATCHES (100), HISTOGRAM (a file to keep the class histogram at /ready in, and the one once
+#   idle in HISTOGRAM.idle), RESTORE (1: none of the run's records left in DATA, see above).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -eq 4 ] || { echo "usage: $0 DATA JAR BENCHMARKS_JAR QUERIES.jsonl" >&2; exit 2; }
@@ -35,12 +39,17 @@ head -n "$need" "$queries" | sed 's/"id":"/"id":"q-/' > "$work/q1.jsonl" # head 
 [ "$(wc -l < "$work/q1.jsonl")" -eq "$need" ] || { echo "QUERIES needs $need lines" >&2; exit 2; }
 head -n $((need / 2)) "$work/q1.jsonl" > "$work/warm.jsonl"
 tail -n $((need / 2)) "$work/q1.jsonl" > "$work/probe.jsonl"
+before="$(ls "$data")"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $jar on $data"
-cat "$data"/*.nd* > /dev/null # warm page cache for the open
+# The open reads the heads, the log and the index images, not the sketch files (only a check's
+# verification does): those go into the page cache first. Reading the sketches too, as this did,
+# takes minutes at 50M and cannot hold them (50M x ~390 B at capacity 96 against 24 GiB shared).
+find "$data" -maxdepth 1 -type f ! -name '*.ndsketch' ! -name '*.tmp' -exec cat {} + > /dev/null
 serve_open "$jar" "$opts" --data "$data"
 cpu=$(server_cpu)
 heap=$(live_heap "${HISTOGRAM:-}")
 rss=$(server_rss)
+pss=$(server_pss)
 read -r docs ram < <(collection_stats default)
 read -r idbytes idlengths < <(id_stats default)
 read -r durable scratch < <(data_bytes "$data")
@@ -55,7 +64,7 @@ for _ in $(seq 36); do
 done
 settled=$(server_cpu)
 heap2=$(live_heap "${HISTOGRAM:+$HISTOGRAM.idle}")
-echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB"
+echo "$docs documents: /ready in $ready s ($cpu CPU s); live heap after a full GC $((heap / docs)) B/document ($((heap >> 20)) MB; the collection counts $((ram / docs))); RSS $((rss >> 20)) MB, PSS $((pss >> 20)) MB"
 if [ "$idbytes" -gt 0 ]; then
   echo "without the ids' bytes ($((idbytes >> 20)) MB of arrays, ids $(python3 -c "print(f'{$idlengths / $docs:.1f}')") bytes long on average): $(((heap - idbytes) / docs)) B/document live heap, $(((ram - idbytes) / docs)) counted"
 else
@@ -65,4 +74,10 @@ echo "settled: $settled server CPU s once idle ($(python3 -c "print(f'{$settled 
 echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/warm.jsonl" "$singles" "$batches" 100 | sed 's/^/warm-up /'
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/probe.jsonl" "$singles" "$batches" 100
-echo "result docs=$docs heap=$heap ram=$ram rss=$rss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths settled=$settled heap2=$heap2"
+echo "result docs=$docs heap=$heap ram=$ram rss=$rss pss=$pss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths settled=$settled heap2=$heap2"
+if [ "${RESTORE:-0}" = 1 ]; then
+  serve_kill
+  for f in $(comm -13 <(echo "$before" | sort) <(ls "$data" | sort)); do
+    case "$f" in log-*.ndlog | sketches-*.tmp) rm -f "${data:?}/$f" ;; esac
+  done
+fi

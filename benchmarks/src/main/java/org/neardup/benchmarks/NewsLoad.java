@@ -38,12 +38,17 @@ import org.neardup.store.StoreConfig;
  *     DIR NAME news:BASE.jsonl:DOCS[:MIN:MAX] [key=value store options...]
  * </pre>
  *
+ * <p>Options {@code collection.KEY=VALUE} are collection settings over the defaults, in {@link
+ * CollectionSettings#parse}'s keys (e.g. {@code collection.capacity=128}: a smaller sketch, for
+ * directories whose default sketches would not fit on the disk); the others are store options.
+ *
  * <p>The second form makes the corpus as it loads ({@link NewsStream}: DOCS articles of MIN-MAX
  * characters, 1,500-3,000 by default, 40% of them reposts), for sizes whose corpus file would not
  * fit on the disk (50M news articles: ~200 GB of JSON).
  */
 public final class NewsLoad {
   private static final int BATCH = 500;
+  private static final String COLLECTION = "collection.";
 
   private NewsLoad() {}
 
@@ -55,9 +60,18 @@ public final class NewsLoad {
     Map<String, String> options = new HashMap<>();
     options.put("data", args[0]);
     options.put("fsync", "never");
+    StringBuilder settings = new StringBuilder(CollectionSettings.defaults().toText());
     for (int i = 3; i < args.length; i++) {
       int eq = args[i].indexOf('=');
-      options.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+      String key = args[i].substring(0, eq);
+      if (key.startsWith(COLLECTION)) {
+        settings
+            .append(';')
+            .append(key.substring(COLLECTION.length()))
+            .append(args[i], eq, args[i].length());
+      } else {
+        options.put(key, args[i].substring(eq + 1));
+      }
     }
     int threads = Runtime.getRuntime().availableProcessors();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -67,7 +81,7 @@ public final class NewsLoad {
     Source source = source(args[2]);
     try (FingerprintStore store = FingerprintStore.open("embedded", StoreConfig.of(options));
         Source p = source) {
-      Collection c = store.create(args[1], CollectionSettings.defaults());
+      Collection c = store.create(args[1], CollectionSettings.parse(settings.toString()));
       Analyzer analyzer = c.analyzer();
       // The next chunk is analysed (on every core) while the main thread inserts this one: the
       // inserts are one writer's work, and before they ran with the pool idle.

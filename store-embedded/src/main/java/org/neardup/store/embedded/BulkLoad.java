@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
+import org.neardup.index.BlockScheme;
 import org.neardup.store.CollectionSettings;
 
 /**
@@ -41,7 +42,11 @@ import org.neardup.store.CollectionSettings;
  * duplicate of its original nor in its band buckets), and its original's sketch, letters, timestamp
  * and expiry. Heap, disk and open time per document are then those of news articles; what the
  * copies cannot give is real clusters among them. SOURCE_DIR must hold one collection, all in its
- * snapshot (run {@link Checkpoint} on it first).
+ * snapshot (run {@link Checkpoint} on it first). Beside the snapshot it writes the collection's
+ * index image ({@link IndexImages}), as a compaction would, so the directory opens as a service's
+ * own does after a checkpoint; before, opening a 50M directory for the first time sorted the index,
+ * and a {@code Checkpoint} to write the image rewrote the heads (~6 GB at 50M) with the whole
+ * collection on the heap.
  */
 public final class BulkLoad {
   private BulkLoad() {}
@@ -55,7 +60,7 @@ public final class BulkLoad {
               Path.of(args[1]), Path.of(args[2]), n, args.length > 4 ? Long.parseLong(args[4]) : 1);
       System.out.printf(
           Locale.ROOT,
-          "wrote %d documents to %s from %s: %.1f MB (both files) in %.1f s%n",
+          "wrote %d documents to %s from %s: %.1f MB (snapshot, sketches, index image) in %.1f s%n",
           n,
           args[2],
           args[1],
@@ -87,8 +92,13 @@ public final class BulkLoad {
         (System.nanoTime() - t0) / 1e9);
   }
 
-  /** Writes {@code expand}'s snapshot (see the class doc); returns its size. */
+  /** Writes {@code expand}'s snapshot and index image (see the class doc); returns their size. */
   static long expand(Path source, Path dir, long n, long seed) throws IOException {
+    return expand(source, dir, n, seed, IMAGE_MIN);
+  }
+
+  /** As {@link #expand(Path, Path, long, long)}, with an image from {@code imageMin} documents. */
+  static long expand(Path source, Path dir, long n, long seed, long imageMin) throws IOException {
     createEmpty(dir);
     Path snapshot;
     try (Stream<Path> s = Files.list(source)) {
@@ -119,6 +129,8 @@ public final class BulkLoad {
     SplittableRandom random = new SplittableRandom(seed);
     long next = c.nextDocId();
     long written = 0;
+    SnapshotCopier.ImageSource image = new SnapshotCopier.ImageSource();
+    long bytes;
     try (SnapshotFormat.Writer w =
         new SnapshotFormat.Writer(
             dir,
@@ -135,9 +147,11 @@ public final class BulkLoad {
             int length = r.length();
             if (pass == 0) {
               w.document(body, 0, length);
+              image.add(Bytes.getLong(body, LogFormat.analysisOffset(body, length)));
             } else {
               byte[] copy = copy(body, length, pass, next++, random);
               w.document(copy, 0, copy.length);
+              image.add(Bytes.getLong(copy, LogFormat.analysisOffset(copy, copy.length)));
             }
             written++;
           }
@@ -146,9 +160,17 @@ public final class BulkLoad {
           throw new IOException(snapshot + " holds no documents to copy");
         }
       }
-      return w.commit();
+      bytes = w.commit();
     }
+    if (n >= imageMin) {
+      BlockScheme scheme = CollectionSettings.parse(c.settings()).analysis().scheme();
+      bytes += IndexImages.write(dir, 0, c.number(), scheme, image.fingerprints, image.hash);
+    }
+    return bytes;
   }
+
+  /** The fewest documents a compaction writes an index image for (the store's default). */
+  private static final int IMAGE_MIN = 1 << 16;
 
   /** A copy of an insert body as the class doc says. */
   private static byte[] copy(byte[] body, int length, int pass, long docId, SplittableRandom r) {

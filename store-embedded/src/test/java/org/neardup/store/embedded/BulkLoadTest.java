@@ -26,16 +26,21 @@ class BulkLoadTest {
   @TempDir Path source;
   @TempDir Path work;
 
-  @Test
-  public void expand_keepsTheSourceAndAddsDistinctCopies() throws IOException {
-    SplittableRandom r = new SplittableRandom(42);
+  /**
+   * Fills the source with {@code n} texts, every {@code editEvery}-th an edit of the one before,
+   * and adds each text's answer after them all to {@code before}; returns the texts.
+   */
+  private List<String> fillSource(long seed, int n, int editEvery, List<Outcome> before)
+      throws IOException {
+    SplittableRandom r = new SplittableRandom(seed);
     List<String> texts = new ArrayList<>();
-    List<Outcome> before = new ArrayList<>();
     try (EmbeddedStore s = EmbeddedStore.builder(source).background(false).open()) {
       Collection c = s.create("news", StoreTesting.SETTINGS);
-      for (int i = 0; i < 150; i++) {
+      for (int i = 0; i < n; i++) {
         String text =
-            i > 0 && i % 4 == 0 ? Texts.edit(r, texts.get(i - 1)) : Texts.text(r, 20 + i % 30);
+            i > 0 && i % editEvery == 0
+                ? Texts.edit(r, texts.get(i - 1))
+                : Texts.text(r, 20 + i % 30);
         texts.add(text);
         c.checkAndInsert(new Document("d" + i, c.analyzer().analyze(text)));
       }
@@ -43,6 +48,13 @@ class BulkLoadTest {
         before.add(c.check(c.analyzer().analyze(t)));
       }
     }
+    return texts;
+  }
+
+  @Test
+  public void expand_keepsTheSourceAndAddsDistinctCopies() throws IOException {
+    List<Outcome> before = new ArrayList<>();
+    List<String> texts = fillSource(42, 150, 4, before);
     Path dir = work.resolve("big");
     BulkLoad.expand(source, dir, 400, 7);
     assertThat(StoreTesting.files(dir, ".ndsketch")).hasSize(1);
@@ -65,5 +77,31 @@ class BulkLoadTest {
     assertThatThrownBy(() -> BulkLoad.expand(source, dir, 10, 7))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("not empty");
+  }
+
+  @Test
+  public void expand_writesTheIndexImageTheOpenTakes() throws IOException {
+    List<Outcome> before = new ArrayList<>();
+    List<String> texts = fillSource(43, 120, 3, before);
+    Path withImage = work.resolve("image");
+    Path sorted = work.resolve("sorted");
+    BulkLoad.expand(source, withImage, 500, 9, 1);
+    BulkLoad.expand(source, sorted, 500, 9, 501); // the same documents, no image
+    assertThat(StoreTesting.files(withImage, ".ndindex")).hasSize(1);
+    assertThat(StoreTesting.files(sorted, ".ndindex")).isEmpty();
+    for (Path dir : List.of(withImage, sorted)) {
+      try (EmbeddedStore s = EmbeddedStore.builder(dir).background(false).open()) {
+        assertThat(s.metrics().get("open_index_images").intValue())
+            .isEqualTo(dir == withImage ? 1 : 0);
+        Collection c = s.collection("news");
+        assertThat(c.stats().documents()).isEqualTo(500);
+        for (int i = 0; i < texts.size(); i++) {
+          assertThat(c.check(c.analyzer().analyze(texts.get(i))))
+              .as("%s, text %s", dir.getFileName(), i)
+              .isEqualTo(before.get(i));
+        }
+        assertThat(c.get("c3-d7")).isPresent();
+      }
+    }
   }
 }
