@@ -14,11 +14,22 @@
 #   the verified collection first (random fingerprints and band keys, real sketches);
 #   JFR=FILE records a flight recording of the test JVM (client and mini-cluster) into FILE;
 #   HEAP=SIZE the test JVM's heap (default 3g; PRELOAD=10000000 needs 4g);
-#   SCHEME=m:r the verified documents' block scheme (default 4:1; the preload's too).
+#   SCHEME=m:r the verified documents' block scheme (default 4:1; the preload's too); a list
+#   (SCHEME=4:1,5:2) runs the benchmark once per scheme, each in a JVM of its own, one after the
+#   other; WARM_PART=P reports the warm-up in parts of P documents (each with its CPU split);
+#   INDEX_FAMILY="key=value ..." the store's index-family options (see HBaseStoreProvider).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 echo "commit: $(git rev-parse --short HEAD)"
+if [[ "${SCHEME:-}" == *,* ]]; then
+  IFS=, read -ra schemes <<<"$SCHEME"
+  for s in "${schemes[@]}"; do
+    echo "=== scheme $s ==="
+    SCHEME="$s" "$0" "$@"
+  done
+  exit 0
+fi
 mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
   -Dtest=HBaseStoreBench -Dneardup.hbase.bench="${1:-20000}" \
   -Dneardup.hbase.schemes="${2:-200000}" -Dneardup.hbase.batch="${3:-200}" \
@@ -26,6 +37,8 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${SINGLES:+-Dneardup.hbase.singles=$SINGLES} ${WARM:+-Dneardup.hbase.warm=$WARM} \
   ${STORED:+-Dneardup.hbase.verified-preload=$STORED} \
   ${SCHEME:+-Dneardup.hbase.verified-scheme=$SCHEME} \
+  ${WARM_PART:+-Dneardup.hbase.warm-part=$WARM_PART} \
+  ${INDEX_FAMILY:+"-Dneardup.hbase.index-family=$INDEX_FAMILY"} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt

@@ -15,6 +15,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.CheckAndMutate;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -68,18 +69,6 @@ public final class HBaseStore implements FingerprintStore {
   static final byte[] VALUE = bytes("v");
   private static final byte[] UID_ROW = bytes("uid");
 
-  /** HBase's default block size, for the documents and meta tables: their reads are gets. */
-  static final int DEFAULT_BLOCK_BYTES = 64 * 1024;
-
-  /**
-   * The index family's block size. A check seeks once per block prefix and band row, each a new
-   * block of a large store file, and a seek walks its block from the start (unencoded files, as the
-   * importer writes them, and FAST_DIFF alike): with HBase's 64 KiB that walk was 37% of the region
-   * server's handler samples at 1M verified documents stored (JFR). An eighth of it walks an eighth
-   * as far for ~0.4% more bytes of block headers and a larger block index.
-   */
-  static final int INDEX_BLOCK_BYTES = 8 * 1024;
-
   private final Connection connection;
   private final AsyncConnection async;
   private final String prefix;
@@ -124,7 +113,8 @@ public final class HBaseStore implements FingerprintStore {
       String where,
       BlockScheme defaultScheme,
       long ttlGraceMs,
-      @Nullable String bulkDir)
+      @Nullable String bulkDir,
+      IndexFamily indexFamily)
       throws IOException {
     this.defaultScheme = defaultScheme;
     this.bulkDir = bulkDir;
@@ -138,27 +128,32 @@ public final class HBaseStore implements FingerprintStore {
     this.index = TableName.valueOf(tablePrefix + "_index");
     this.docs = TableName.valueOf(tablePrefix + "_docs");
     try (Admin admin = connection.getAdmin()) {
-      ensure(admin, meta, META_FAMILY, null, DEFAULT_BLOCK_BYTES);
-      ensure(admin, index, INDEX_FAMILY, Rows.indexSplits(), INDEX_BLOCK_BYTES);
-      ensure(admin, docs, DOC_FAMILY, Rows.docSplits(), DEFAULT_BLOCK_BYTES);
+      ensure(admin, meta, documentsFamily(META_FAMILY), null);
+      ensure(admin, index, indexFamily.descriptor(), Rows.indexSplits());
+      ensure(admin, docs, documentsFamily(DOC_FAMILY), Rows.docSplits());
     }
   }
 
+  /**
+   * The documents' and meta tables' family: HBase's default block size and row Bloom filter, which
+   * their gets use (an id get of a new document skips every store file the filter rules out).
+   */
+  private static ColumnFamilyDescriptor documentsFamily(byte[] family) {
+    return ColumnFamilyDescriptorBuilder.newBuilder(family)
+        .setMaxVersions(1)
+        // Rows of one kind share their first 5 bytes: stored once per run.
+        .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF)
+        .setBlocksize(IndexFamily.DEFAULT_BLOCK_BYTES)
+        .build();
+  }
+
   private static void ensure(
-      Admin admin, TableName name, byte[] family, byte[] @Nullable [] splits, int blockBytes)
+      Admin admin, TableName name, ColumnFamilyDescriptor family, byte[] @Nullable [] splits)
       throws IOException {
     if (admin.tableExists(name)) {
       return;
     }
-    TableDescriptorBuilder t =
-        TableDescriptorBuilder.newBuilder(name)
-            .setColumnFamily(
-                ColumnFamilyDescriptorBuilder.newBuilder(family)
-                    .setMaxVersions(1)
-                    // Rows of one block share their first 10 bytes: stored once per run.
-                    .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF)
-                    .setBlocksize(blockBytes)
-                    .build());
+    TableDescriptorBuilder t = TableDescriptorBuilder.newBuilder(name).setColumnFamily(family);
     try {
       if (splits == null) {
         admin.createTable(t.build());

@@ -25,7 +25,11 @@ import org.neardup.store.StoreConfig;
  * puts}); {@code bulk-dir}, where {@code hfiles} stages its files, a directory on a file system the
  * region servers can read, such as {@code hdfs://namenode:8020/tmp/neardup-bulk} ({@code
  * /tmp/neardup-bulk} on the configuration's default file system, the local disk unless the Hadoop
- * configuration on the class path names HDFS).
+ * configuration on the class path names HDFS); the index table's family, when the store creates the
+ * table ({@link IndexFamily}): {@code index-encoding}, a data block encoding ({@code FAST_DIFF}, or
+ * {@code ROW_INDEX_V1}, {@code NONE}, ...), {@code index-bloom}, a Bloom filter type ({@code NONE};
+ * {@code ROW}, {@code ROWPREFIX_FIXED_LENGTH} on the rows' 10-byte prefix), {@code
+ * index-block-bytes} ({@code 8192}) and {@code index-in-memory} ({@code false}).
  */
 public final class HBaseStoreProvider implements FingerprintStore.Provider {
   @Override
@@ -45,7 +49,11 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
         "scheme",
         "ttl-grace-ms",
         "import",
-        "bulk-dir");
+        "bulk-dir",
+        "index-encoding",
+        "index-bloom",
+        "index-block-bytes",
+        "index-in-memory");
     String quorum = config.get("zookeeper", "127.0.0.1:2181");
     if (!quorum.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}(,[A-Za-z0-9.\\-]+:[0-9]{1,5})*")) {
       throw new IllegalArgumentException(
@@ -74,6 +82,7 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
           "prefix must be 1 to 32 characters of [A-Za-z0-9._-], got '" + prefix + "'");
     }
     BlockScheme scheme = BlockScheme.parse(config.get("scheme", "4:1"));
+    IndexFamily indexFamily = IndexFamily.of(config);
     long grace =
         config.get("ttl-grace-ms") == null ? 3_600_000 : nonNegative(config, "ttl-grace-ms");
     String importMode = config.get("import", "puts");
@@ -102,7 +111,8 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
           where,
           scheme,
           grace,
-          importMode.equals("hfiles") ? bulkDir : null);
+          importMode.equals("hfiles") ? bulkDir : null,
+          indexFamily);
     } catch (IOException | RuntimeException e) {
       async.close();
       connection.close();

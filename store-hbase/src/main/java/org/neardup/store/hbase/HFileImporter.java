@@ -95,6 +95,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
   // The families' block sizes (HBaseStore's index family: 8 KiB).
   private final int docBlockSize;
   private final int indexBlockSize;
+  private final DataBlockEncoding indexEncoding;
   private final HFileSink docs;
   private final CellBuilder docCells;
 
@@ -183,8 +184,12 @@ final class HFileImporter implements CollectionTransfer.Importer {
     this.now = store.clock().millis();
     this.docStarts = starts(store.docs);
     this.indexStarts = starts(store.index);
-    this.docBlockSize = blockSize(store.docs, DOC_FAMILY);
-    this.indexBlockSize = blockSize(store.index, INDEX_FAMILY);
+    this.docBlockSize = blockSize(family(store.docs, DOC_FAMILY));
+    ColumnFamilyDescriptor index = family(store.index, INDEX_FAMILY);
+    this.indexBlockSize = blockSize(index);
+    this.indexEncoding =
+        IndexFamily.importEncoding(
+            index == null ? DataBlockEncoding.NONE : index.getDataBlockEncoding());
     fs.mkdirs(dir);
     this.docs = sink(DOC_FAMILY, "docs", docStarts);
     this.docCells = new CellBuilder(DOC_FAMILY, now);
@@ -199,9 +204,10 @@ final class HFileImporter implements CollectionTransfer.Importer {
   }
 
   /**
-   * The files are written without the family's block encoding (FAST_DIFF): encoding cost the client
-   * 14% of a 2M import's CPU (JFR), and the region server reads unencoded files as they are until a
-   * compaction rewrites them encoded.
+   * The files are written without the family's block encoding when it is FAST_DIFF (encoding cost
+   * the client 14% of a 2M import's CPU, JFR: the region server reads unencoded files as they are
+   * until a compaction rewrites them encoded), in ROW_INDEX_V1 when the family's is that ({@link
+   * IndexFamily#importEncoding}).
    */
   private HFileSink sink(byte[] family, String name, byte[][] starts) {
     return new HFileSink(
@@ -211,16 +217,21 @@ final class HFileImporter implements CollectionTransfer.Importer {
         name,
         starts,
         family,
-        DataBlockEncoding.NONE,
+        family == INDEX_FAMILY ? indexEncoding : DataBlockEncoding.NONE,
         family == INDEX_FAMILY ? indexBlockSize : docBlockSize);
   }
 
-  /** The block size of the table's family as created, at most {@link HFileSink#BLOCK_SIZE}. */
-  private int blockSize(TableName table, byte[] family) throws IOException {
+  /** The table's family as created, or null. */
+  private @Nullable ColumnFamilyDescriptor family(TableName table, byte[] family)
+      throws IOException {
     try (Table t = store.connection().getTable(table)) {
-      ColumnFamilyDescriptor f = t.getDescriptor().getColumnFamily(family);
-      return f == null ? HFileSink.BLOCK_SIZE : Math.min(HFileSink.BLOCK_SIZE, f.getBlocksize());
+      return t.getDescriptor().getColumnFamily(family);
     }
+  }
+
+  /** The family's block size, at most {@link HFileSink#BLOCK_SIZE}. */
+  private static int blockSize(@Nullable ColumnFamilyDescriptor f) {
+    return f == null ? HFileSink.BLOCK_SIZE : Math.min(HFileSink.BLOCK_SIZE, f.getBlocksize());
   }
 
   /** The TTL tag's milliseconds for a cell expiring at {@code exp}, or none. */

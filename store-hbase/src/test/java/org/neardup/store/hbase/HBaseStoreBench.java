@@ -76,6 +76,9 @@ class HBaseStoreBench {
             "machine: %d cores, load %s",
             Runtime.getRuntime().availableProcessors(),
             Files.readString(Path.of("/proc/loadavg")).trim()));
+    report.add(
+        "index family options: "
+            + System.getProperty("neardup.hbase.index-family", "(the store's defaults)"));
     try {
       // The report is rewritten after each step, so that a run stopped midway (a 10M preload
       // on a machine short of memory) keeps what it measured.
@@ -113,11 +116,25 @@ class HBaseStoreBench {
     conf.set(MetricsConnection.METRICS_SCOPE_KEY, "bench-" + tables);
     return (HBaseStore)
         HBaseStoreProvider.open(
-            conf,
-            new StoreConfig(
-                Map.of("table-prefix", tables, "scheme", scheme.toString()),
-                InstantSource.system()),
-            "mini-cluster");
+            conf, new StoreConfig(options(tables, scheme), InstantSource.system()), "mini-cluster");
+  }
+
+  /**
+   * The store's options: the tables, the scheme, and the index family's settings given in {@code
+   * neardup.hbase.index-family} ({@code key=value} pairs separated by spaces, INDEX_FAMILY in
+   * hbase-store.sh), which apply when the store creates the tables.
+   */
+  private static Map<String, String> options(String tables, BlockScheme scheme) {
+    Map<String, String> out = new TreeMap<>();
+    out.put("table-prefix", tables);
+    out.put("scheme", scheme.toString());
+    for (String kv : System.getProperty("neardup.hbase.index-family", "").trim().split("\\s+")) {
+      if (!kv.isEmpty()) {
+        int eq = kv.indexOf('=');
+        out.put(kv.substring(0, eq), kv.substring(eq + 1));
+      }
+    }
+    return out;
   }
 
   /** The verified phase's block scheme: {@code neardup.hbase.verified-scheme}, 4:1 by default. */
@@ -157,12 +174,19 @@ class HBaseStoreBench {
         // A collection of its own in the same tables, so the measured one starts empty while the
         // JIT, the region server's caches and the client's connections are warm.
         Collection w = store.create("warm", settings);
-        batches(
-            store,
-            w,
-            documents(w, new SplittableRandom(41), warm, "w"),
-            batch,
-            "warm-up (not the figure), " + label);
+        List<Document> warmDocs = documents(w, new SplittableRandom(41), warm, "w");
+        // In parts of neardup.hbase.warm-part documents (WARM_PART in hbase-store.sh), each with
+        // its own CPU split, so that one run shows when the JIT's share stops falling.
+        int part = Integer.getInteger("neardup.hbase.warm-part", warm);
+        for (int i = 0; i < warm; i += part) {
+          int end = Math.min(warm, i + part);
+          batches(
+              store,
+              w,
+              warmDocs.subList(i, end),
+              batch,
+              "warm-up (not the figure), documents " + (i + 1) + "-" + end + ", " + label);
+        }
       }
       Collection c = stored > 0 ? store.collection("bench") : store.create("bench", settings);
       SplittableRandom r = new SplittableRandom(42);
@@ -293,21 +317,12 @@ class HBaseStoreBench {
   /** The store on the given tables that imports by writing HFiles ({@code import=hfiles}). */
   private static HBaseStore hfileStore(
       TestingHBaseCluster cluster, String tables, BlockScheme scheme) throws IOException {
+    Map<String, String> options = options(tables, scheme);
+    options.put("import", "hfiles");
+    options.put("bulk-dir", "/tmp/bench-" + tables);
     return (HBaseStore)
         HBaseStoreProvider.open(
-            cluster.getConf(),
-            new StoreConfig(
-                Map.of(
-                    "table-prefix",
-                    tables,
-                    "import",
-                    "hfiles",
-                    "bulk-dir",
-                    "/tmp/bench-" + tables,
-                    "scheme",
-                    scheme.toString()),
-                InstantSource.system()),
-            "mini-cluster");
+            cluster.getConf(), new StoreConfig(options, InstantSource.system()), "mini-cluster");
   }
 
   /**

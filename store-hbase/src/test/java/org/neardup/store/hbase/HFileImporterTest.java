@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -20,16 +21,20 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.FixedFileTrailer;
 import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.regionserver.BloomType;
 import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
+import org.apache.hadoop.hbase.util.BloomFilterUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.junit.jupiter.api.Test;
@@ -56,7 +61,13 @@ import org.neardup.testkit.Texts;
 class HFileImporterTest {
 
   private static HBaseStore hbase(String prefix, String scheme, boolean hfiles) throws IOException {
-    Map<String, String> o = new HashMap<>();
+    return hbase(prefix, scheme, hfiles, Map.of());
+  }
+
+  /** With {@code more} options, such as another table prefix and its index family's settings. */
+  private static HBaseStore hbase(
+      String prefix, String scheme, boolean hfiles, Map<String, String> more) throws IOException {
+    Map<String, String> o = new HashMap<>(more);
     o.put("prefix", prefix);
     o.put("scheme", scheme);
     if (hfiles) {
@@ -284,17 +295,84 @@ class HFileImporterTest {
     try (HBaseStore bulk = hbase("blk", "4:1", true)) {
       load(bulk, "fp", settings, records);
       assertThat(familyBlockSize(bulk.index, HBaseStore.INDEX_FAMILY))
-          .isEqualTo(HBaseStore.INDEX_BLOCK_BYTES);
+          .isEqualTo(IndexFamily.DEFAULT_INDEX_BLOCK_BYTES);
       assertThat(familyBlockSize(bulk.docs, HBaseStore.DOC_FAMILY))
-          .isEqualTo(HBaseStore.DEFAULT_BLOCK_BYTES);
+          .isEqualTo(IndexFamily.DEFAULT_BLOCK_BYTES);
       // A block closes after the cell that passes the size (one cell over), and a small file's
       // Bloom chunk sits among its data blocks.
       assertThat(meanDataBlockBytes(bulk.index))
-          .allSatisfy(b -> assertThat(b).isLessThan(HBaseStore.INDEX_BLOCK_BYTES + 2048));
+          .allSatisfy(b -> assertThat(b).isLessThan(IndexFamily.DEFAULT_INDEX_BLOCK_BYTES + 2048));
       assertThat(meanDataBlockBytes(bulk.docs))
-          .anySatisfy(b -> assertThat(b).isGreaterThan(HBaseStore.INDEX_BLOCK_BYTES + 2048));
+          .anySatisfy(
+              b -> assertThat(b).isGreaterThan(IndexFamily.DEFAULT_INDEX_BLOCK_BYTES + 2048));
       assertThat(bulk.collection("fp").stats().documents()).isEqualTo(2_000);
     }
+  }
+
+  /**
+   * With {@code index-encoding=ROW_INDEX_V1} the index's imported files are written in it (a loaded
+   * file has its in-block binary search at once, as the region server's flushes will), the family
+   * has the options' Bloom filter on the rows' 10-byte prefix, and checks through them answer as
+   * the default family's do.
+   */
+  @Test
+  void hfiles_indexInRowIndexEncoding_filesEncoded_sameAnswers() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
+    SplittableRandom r = new SplittableRandom(23);
+    Map<String, String> family =
+        Map.of(
+            "table-prefix", "rowidx",
+            "index-encoding", "row_index_v1",
+            "index-bloom", "ROWPREFIX_FIXED_LENGTH");
+    try (HBaseStore built = hbase("ri-ins", "4:1", false);
+        HBaseStore bulk = hbase("ri-hf", "4:1", true, family)) {
+      Collection c = built.create("news", settings);
+      List<Document> docs = new ArrayList<>();
+      List<String> probes = new ArrayList<>();
+      for (int g = 0; g < 60; g++) {
+        String base = Texts.text(r, 40);
+        probes.add(Texts.edit(r, base));
+        for (int i = 0, copies = 1 + r.nextInt(3); i < copies; i++) {
+          docs.add(
+              new Document(
+                  "ri-" + g + "-" + i,
+                  c.analyzer().analyze(i == 0 ? base : Texts.edit(r, base)),
+                  Document.NO_TIMESTAMP));
+        }
+      }
+      c.checkAndInsertAll(docs);
+      load(bulk, "news", settings, export(built, "news"));
+
+      ColumnFamilyDescriptor f;
+      try (Connection conn = ConnectionFactory.createConnection(MiniHBase.conf());
+          Table t = conn.getTable(bulk.index)) {
+        f = t.getDescriptor().getColumnFamily(HBaseStore.INDEX_FAMILY);
+      }
+      assertThat(f.getDataBlockEncoding()).isEqualTo(DataBlockEncoding.ROW_INDEX_V1);
+      assertThat(f.getBloomFilterType()).isEqualTo(BloomType.ROWPREFIX_FIXED_LENGTH);
+      assertThat(f.getConfigurationValue(BloomFilterUtil.PREFIX_LENGTH_KEY))
+          .isEqualTo(Integer.toString(Rows.PREFIX_BYTES));
+      assertThat(fileEncodings(bulk.index)).containsOnly(DataBlockEncoding.ROW_INDEX_V1);
+
+      Collection b = bulk.collection("news");
+      for (int i = 0; i < probes.size(); i++) {
+        Analysis p = c.analyzer().analyze(probes.get(i));
+        assertThat(answer(b.check(p))).as(probes.get(i)).isEqualTo(answer(c.check(p)));
+        if (i % 4 == 0) {
+          Document d = new Document("ri-new-" + i, p);
+          assertThat(answer(b.checkAndInsert(d))).isEqualTo(answer(c.checkAndInsert(d)));
+        }
+      }
+    }
+  }
+
+  /** The data block encoding of each store file of the table. */
+  private static List<DataBlockEncoding> fileEncodings(TableName table) throws IOException {
+    List<DataBlockEncoding> out = new ArrayList<>();
+    forEachStoreFile(table, r -> out.add(r.getDataBlockEncoding()));
+    assertThat(out).as("store files of %s", table).isNotEmpty();
+    return out;
   }
 
   private static int familyBlockSize(TableName table, byte[] family) throws IOException {
@@ -310,10 +388,25 @@ class HFileImporterTest {
    * data blocks shows it: blocks end at the first cell past the size).
    */
   private static List<Long> meanDataBlockBytes(TableName table) throws IOException {
+    List<Long> out = new ArrayList<>();
+    forEachStoreFile(
+        table,
+        r -> {
+          FixedFileTrailer t = r.getTrailer();
+          if (t.getNumDataIndexLevels() == 1 && t.getDataIndexCount() > 1) {
+            out.add(t.getLoadOnOpenDataOffset() / t.getDataIndexCount());
+          }
+        });
+    assertThat(out).as("store files of %s with more than one block", table).isNotEmpty();
+    return out;
+  }
+
+  /** Opens each store file of the table (not the region and table descriptors) for {@code each}. */
+  private static void forEachStoreFile(TableName table, Consumer<HFile.Reader> each)
+      throws IOException {
     Configuration conf = MiniHBase.conf();
     Path dir = CommonFSUtils.getTableDir(CommonFSUtils.getRootDir(conf), table);
     FileSystem fs = dir.getFileSystem(conf);
-    List<Long> out = new ArrayList<>();
     RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
     while (files.hasNext()) {
       Path f = files.next().getPath();
@@ -324,13 +417,8 @@ class HFileImporterTest {
         continue;
       }
       try (HFile.Reader r = HFile.createReader(fs, f, CacheConfig.DISABLED, true, conf)) {
-        FixedFileTrailer t = r.getTrailer();
-        if (t.getNumDataIndexLevels() == 1 && t.getDataIndexCount() > 1) {
-          out.add(t.getLoadOnOpenDataOffset() / t.getDataIndexCount());
-        }
+        each.accept(r);
       }
     }
-    assertThat(out).as("store files of %s with more than one block", table).isNotEmpty();
-    return out;
   }
 }
