@@ -19,7 +19,7 @@ import org.neardup.internal.ScratchChars;
  * events) cost more than this loop over the line's chars. Thread-safe (each call reads with its own
  * instance); allocates the text (a substring when it has no escapes) and the id.
  */
-final class FlatJson {
+final class FlatJson implements JsonNumber.Units {
   private final String line;
   private int pos;
 
@@ -242,42 +242,28 @@ final class FlatJson {
       return string() != null;
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
-      take('-');
-      if (!integerPart()) {
-        return false;
-      }
-      if (take('.') && !digits()) {
-        return false;
-      }
-      if (take('e') || take('E')) {
-        if (!take('+')) {
-          take('-');
-        }
-        return digits();
-      }
-      return true;
+      return skipTo(JsonNumber.end(this, pos, line.length()));
     }
     return literal("true") || literal("false") || literal("null");
   }
 
   /** 0, or a non-zero digit and more digits: JSON has no leading zeros. */
   private boolean integerPart() {
-    if (take('0')) {
-      return pos >= line.length() || !isDigit(line.charAt(pos));
-    }
-    return digits();
+    return skipTo(JsonNumber.integerEnd(this, pos, line.length()));
   }
 
-  private boolean digits() {
-    int start = pos;
-    while (pos < line.length() && isDigit(line.charAt(pos))) {
-      pos++;
+  /** Moves to {@code at}, a grammar's end; false (staying put) when it found nothing (-1). */
+  private boolean skipTo(int at) {
+    if (at < 0) {
+      return false;
     }
-    return pos > start;
+    pos = at;
+    return true;
   }
 
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
+  @Override
+  public int unit(int index) {
+    return line.charAt(index);
   }
 
   private boolean literal(String word) {

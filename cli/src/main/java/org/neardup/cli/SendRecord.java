@@ -25,7 +25,7 @@ import org.neardup.server.Utf8;
  * of every body) and the text's bytes are scanned once more, for its end and its first letter.
  * Thread-safe (each call reads with its own instance).
  */
-final class SendRecord {
+final class SendRecord implements JsonNumber.Units {
   /** A record taken: the id's JSON (as {@link InputDocument#idJson}) and the document to send. */
   record Read(String idJson, Doc doc) {}
 
@@ -165,7 +165,10 @@ final class SendRecord {
         int v = escape();
         if (Character.isHighSurrogate((char) v) && peek() == '\\') {
           int low = escape(); // a character outside the BMP, as its two surrogates' escapes
-          v = Character.isLowSurrogate((char) low) ? Character.toCodePoint((char) v, (char) low) : -1;
+          v =
+              Character.isLowSurrogate((char) low)
+                  ? Character.toCodePoint((char) v, (char) low)
+                  : -1;
         }
         if (v < 0 || (v <= Character.MAX_VALUE && Character.isSurrogate((char) v))) {
           return false; // a lone surrogate: the usual reading's to send
@@ -305,41 +308,27 @@ final class SendRecord {
       return false;
     }
     if (c == '-' || (c >= '0' && c <= '9')) {
-      take('-');
-      if (!integerPart()) {
-        return false;
-      }
-      if (take('.') && !digits()) {
-        return false;
-      }
-      if (take('e') || take('E')) {
-        if (!take('+')) {
-          take('-');
-        }
-        return digits();
-      }
-      return true;
+      return skipTo(JsonNumber.end(this, pos, end));
     }
     return literal("true") || literal("false") || literal("null");
   }
 
   private boolean integerPart() {
-    if (take('0')) {
-      return pos >= end || !isDigit(line[pos]);
-    }
-    return digits();
+    return skipTo(JsonNumber.integerEnd(this, pos, end));
   }
 
-  private boolean digits() {
-    int start = pos;
-    while (pos < end && isDigit(line[pos])) {
-      pos++;
+  /** Moves to {@code at}, a grammar's end; false (staying put) when it found nothing (-1). */
+  private boolean skipTo(int at) {
+    if (at < 0) {
+      return false;
     }
-    return pos > start;
+    pos = at;
+    return true;
   }
 
-  private static boolean isDigit(int c) {
-    return c >= '0' && c <= '9';
+  @Override
+  public int unit(int index) {
+    return line[index] & 0xFF;
   }
 
   private boolean literal(String word) {
