@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.verify;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
@@ -354,41 +356,25 @@ public final class ShingleSketch {
    * @throws IllegalArgumentException if the bytes are not a valid sketch
    */
   public static ShingleSketch decodeFixed(byte[] in, int off, int len) {
-    Checks.checkArgument(
-        len >= 1 && (len - 1) % 4 == 0, "corrupt sketch: %s bytes in the fixed form", len);
-    int header = in[off];
-    Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
-    int[] hashes = new int[(len - 1) / 4];
-    // Order checked for the whole array at once: no branch per hash.
-    boolean unordered = false;
-    int prev = 0;
-    for (int i = 0; i < hashes.length; i++) {
-      int h = (int) INT_LE.get(in, off + 1 + i * 4);
-      unordered |= i > 0 && (prev ^ Integer.MIN_VALUE) >= (h ^ Integer.MIN_VALUE);
-      hashes[i] = h;
-      prev = h;
-    }
-    Checks.checkArgument(!unordered, "corrupt sketch: hashes out of order");
-    return new ShingleSketch(Mode.values()[header >> 1], hashes, (header & 1) != 0);
+    return decodeFixed(ByteBuffer.wrap(in), off, len);
   }
 
   /**
    * Decodes {@link #encodeFixed}'s form at {@code in[off, off + len)} (absolute positions; the
-   * buffer's position, limit and order are left alone): the same sketch as {@link
-   * #decodeFixed(byte[], int, int)} of the same bytes, its hashes copied from the buffer straight
-   * into the sketch's array. For a scratch file read through a memory map: {@code neardup dedup}'s
-   * pairs phase reads 3.5M sketches at 1M realistic documents, each first copied out of the map
-   * into a byte[] and then decoded from it one hash at a time.
+   * buffer's position, limit and order are left alone), its hashes copied from the buffer straight
+   * into the sketch's array; {@link #decodeFixed(byte[], int, int)} reads a byte[] through it. For
+   * a scratch file read through a memory map ({@code neardup dedup}'s pairs phase reads 3.5M
+   * sketches at 1M realistic documents), no copy of the bytes out of the map comes first.
    *
    * @throws IllegalArgumentException if the bytes are not a valid sketch
    */
-  public static ShingleSketch decodeFixed(java.nio.ByteBuffer in, int off, int len) {
+  public static ShingleSketch decodeFixed(ByteBuffer in, int off, int len) {
     Checks.checkArgument(
         len >= 1 && (len - 1) % 4 == 0, "corrupt sketch: %s bytes in the fixed form", len);
     int header = in.get(off);
     Checks.checkArgument(header >= 0 && (header >> 1) < 3, "corrupt sketch: bad header %s", header);
     int[] hashes = new int[(len - 1) / 4];
-    in.slice(off + 1, len - 1).order(java.nio.ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(hashes);
+    in.slice(off + 1, len - 1).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(hashes);
     Checks.checkArgument(ascending(hashes), "corrupt sketch: hashes out of order");
     return new ShingleSketch(Mode.values()[header >> 1], hashes, (header & 1) != 0);
   }
