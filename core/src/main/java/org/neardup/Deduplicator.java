@@ -222,6 +222,15 @@ public final class Deduplicator {
       checkAnalysis(analyses[i]);
     }
     checkIndexed(docs);
+    // Before any lock: the inserts that take these probes run one at a time (the embedded store
+    // holds its collection lock across them), and there the encoding was 4 of a warm server's 24
+    // insert samples per short text (docs/BENCHMARKS.md, the seventeenth session).
+    byte[][] encoded = new byte[to - from][];
+    if (verify) {
+      for (int i = from; i < to; i++) {
+        encoded[i - from] = analyses[i].sketch().shingles().encode();
+      }
+    }
     Scratch s = scratch.get();
     // Without a lock: the index searches (most of a probe's cost), which the index allows
     // concurrently with its one writer. Read in this order, see the design note.
@@ -233,7 +242,7 @@ public final class Deduplicator {
     if (!verify && group.total() == 0) {
       s.matches.clear();
       for (int i = from; i < to; i++) {
-        out[i] = new Probe(this, analyses[i], seen, e, s);
+        out[i] = new Probe(this, analyses[i], seen, e, s, encoded[i - from]);
       }
       return;
     }
@@ -245,7 +254,7 @@ public final class Deduplicator {
         for (int i = from; i < to; i++) {
           s.matches.clear();
           searchVerified(now, analyses[i], s, 0);
-          out[i] = new Probe(this, analyses[i], now.count, epoch, s);
+          out[i] = new Probe(this, analyses[i], now.count, epoch, s, encoded[i - from]);
         }
         return;
       }
@@ -253,7 +262,7 @@ public final class Deduplicator {
         s.matches.clear();
         s.candidates.fromGroup(d, i - from, analyses[i], seen);
         verifyCandidates(analyses[i], s);
-        out[i] = new Probe(this, analyses[i], seen, e, s);
+        out[i] = new Probe(this, analyses[i], seen, e, s, encoded[i - from]);
       }
     } finally {
       r.unlock();
@@ -279,7 +288,7 @@ public final class Deduplicator {
         probe.owner == this && probe.analysis == analysis,
         "the probe was made %s",
         probe.owner == this ? "for another analysis" : "by another deduplicator");
-    byte[] encoded = verify ? analysis.sketch().shingles().encode() : null;
+    byte[] encoded = probe.encoded; // this analysis's (checked above), encoded when it was probed
     ReentrantReadWriteLock.WriteLock w = lock.writeLock();
     w.lock();
     try {
@@ -679,8 +688,8 @@ public final class Deduplicator {
 
   /**
    * The first phase of a check-and-insert ({@link #probe}): the verified matches among the
-   * documents stored when it ran. Immutable; holds a reference to its analysis. Made by one thread,
-   * it may be used by another once published safely.
+   * documents stored when it ran. Immutable; holds a reference to its analysis and its encoded
+   * shingles. Made by one thread, it may be used by another once published safely.
    */
   public static final class Probe {
     final Deduplicator owner;
@@ -689,12 +698,26 @@ public final class Deduplicator {
     final long epoch;
     final MatchSet matches;
 
-    Probe(Deduplicator owner, Analysis analysis, int seen, long epoch, Scratch s) {
+    /**
+     * The analysis's shingles as the insert stores them ({@code ShingleSketch.encode}), or null
+     * without verification: encoded by the probing thread, so that the insert, which a store runs
+     * one at a time under its own lock, does not encode them too.
+     */
+    final byte @Nullable [] encoded;
+
+    Probe(
+        Deduplicator owner,
+        Analysis analysis,
+        int seen,
+        long epoch,
+        Scratch s,
+        byte @Nullable [] encoded) {
       this.owner = owner;
       this.analysis = analysis;
       this.seen = seen;
       this.epoch = epoch;
       this.matches = s.matches.isEmpty() ? s.empty : s.matches.copy();
+      this.encoded = encoded;
     }
 
     /** Whether the probe found a near-duplicate among the documents stored when it ran. */

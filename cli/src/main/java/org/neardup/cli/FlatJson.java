@@ -12,19 +12,28 @@ import org.neardup.internal.ScratchChars;
  * nothing but whitespace after it. Anything else (nested values, escapes in the id, big or
  * fractional ids, repeated or missing fields, any syntax error, trailing text) gives null and is
  * left to {@link DocumentSource}'s Jackson paths, which accept or report it as before; for what
- * this accepts it gives the id and text those paths give ({@code PlainJsonTest}).
+ * this accepts it gives the id and text those paths give ({@code PlainJsonTest}). The object's walk
+ * is {@link FlatObjectScanner}'s, shared with {@link SendRecord}; this reads the strings.
  *
  * <p>Why: on a 100 MB JSONL input on one core, Jackson's streaming parser and the C2 compilation of
  * the method that inlines it (about a third of all C2 time in that run, by JFR's jdk.Compilation
  * events) cost more than this loop over the line's chars. Thread-safe (each call reads with its own
  * instance); allocates the text (a substring when it has no escapes) and the id.
  */
-final class FlatJson implements JsonNumber.Units {
+final class FlatJson extends FlatObjectScanner {
   private final String line;
-  private int pos;
+  private final String idField;
+  private final String textField;
+  private final Set<String> others;
+  private @Nullable String idJson;
+  private @Nullable String text;
 
-  private FlatJson(String line) {
+  private FlatJson(String line, String idField, String textField, Set<String> others) {
+    super(line.length());
     this.line = line;
+    this.idField = idField;
+    this.textField = textField;
+    this.others = others;
   }
 
   /**
@@ -33,7 +42,7 @@ final class FlatJson implements JsonNumber.Units {
    * @return {@code {idJson, text}} or null
    */
   static String @Nullable [] read(String line, String idField, String textField) {
-    return new FlatJson(line).object(idField, textField, Set.of());
+    return read(line, idField, textField, Set.of());
   }
 
   /**
@@ -42,74 +51,41 @@ final class FlatJson implements JsonNumber.Units {
    */
   static String @Nullable [] read(
       String line, String idField, String textField, Set<String> others) {
-    return new FlatJson(line).object(idField, textField, others);
+    FlatJson r = new FlatJson(line, idField, textField, others);
+    if (!r.members() || r.idJson == null || r.text == null) {
+      return null;
+    }
+    return new String[] {r.idJson, r.text};
   }
 
-  private String @Nullable [] object(String idField, String textField, Set<String> others) {
-    String idJson = null;
-    String text = null;
-    skipSpace();
-    if (!take('{')) {
-      return null;
+  @Override
+  boolean member() {
+    String name = string();
+    if (name == null || !colon()) {
+      return false;
     }
-    skipSpace();
-    if (peek() == '}') {
-      return null; // no fields: the tree path says which one is missing
+    if (name.equals(idField)) {
+      if (idJson != null) {
+        return false;
+      }
+      idJson = id();
+      return idJson != null;
     }
-    while (true) {
-      if (!take('"')) {
-        return null;
+    if (name.equals(textField)) {
+      if (text != null || !take('"')) {
+        return false;
       }
-      String name = string();
-      if (name == null) {
-        return null;
-      }
-      skipSpace();
-      if (!take(':')) {
-        return null;
-      }
-      skipSpace();
-      if (name.equals(idField)) {
-        if (idJson != null) {
-          return null;
-        }
-        idJson = id();
-        if (idJson == null) {
-          return null;
-        }
-      } else if (name.equals(textField)) {
-        if (text != null || !take('"')) {
-          return null;
-        }
-        text = string();
-        if (text == null) {
-          return null;
-        }
-      } else if (others.contains(name) || !skipValue()) {
-        return null;
-      }
-      skipSpace();
-      if (take(',')) {
-        skipSpace();
-        continue;
-      }
-      if (!take('}')) {
-        return null;
-      }
-      break;
+      text = string();
+      return text != null;
     }
-    skipSpace();
-    if (pos != line.length() || idJson == null || text == null) {
-      return null;
-    }
-    return new String[] {idJson, text};
+    return !others.contains(name) && skipValue();
   }
 
   /** The id value as JSON: a string without escapes, or an integer that fits 18 digits. */
   private @Nullable String id() {
     int start = pos;
     if (take('"')) {
-      while (pos < line.length()) {
+      while (pos < end) {
         char c = line.charAt(pos++);
         if (c == '"') {
           return line.substring(start, pos);
@@ -120,16 +96,7 @@ final class FlatJson implements JsonNumber.Units {
       }
       return null;
     }
-    boolean negative = take('-');
-    int digits = pos;
-    if (!integerPart()) {
-      return null;
-    }
-    if (pos - digits > 18 || (pos < line.length() && "eE.".indexOf(line.charAt(pos)) >= 0)) {
-      return null;
-    }
-    long v = Long.parseLong(line, digits, pos, 10);
-    return Long.toString(negative ? -v : v);
+    return integerId();
   }
 
   /** After an opening quote: the string's value up to and past its closing quote, or null. */
@@ -236,64 +203,14 @@ final class FlatJson implements JsonNumber.Units {
 
   /** Skips a string, number or literal; false for anything else (nested values included). */
   private boolean skipValue() {
-    char c = peek();
-    if (c == '"') {
-      pos++;
+    if (take('"')) {
       return string() != null;
     }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-      return skipTo(JsonNumber.end(this, pos, line.length()));
-    }
-    return literal("true") || literal("false") || literal("null");
-  }
-
-  /** 0, or a non-zero digit and more digits: JSON has no leading zeros. */
-  private boolean integerPart() {
-    return skipTo(JsonNumber.integerEnd(this, pos, line.length()));
-  }
-
-  /** Moves to {@code at}, a grammar's end; false (staying put) when it found nothing (-1). */
-  private boolean skipTo(int at) {
-    if (at < 0) {
-      return false;
-    }
-    pos = at;
-    return true;
+    return skipNumberOrLiteral();
   }
 
   @Override
   public int unit(int index) {
     return line.charAt(index);
-  }
-
-  private boolean literal(String word) {
-    if (line.startsWith(word, pos)) {
-      pos += word.length();
-      return true;
-    }
-    return false;
-  }
-
-  private char peek() {
-    return pos < line.length() ? line.charAt(pos) : 0;
-  }
-
-  private boolean take(char c) {
-    if (pos < line.length() && line.charAt(pos) == c) {
-      pos++;
-      return true;
-    }
-    return false;
-  }
-
-  /** JSON whitespace: space, tab, line feed, carriage return. */
-  private void skipSpace() {
-    while (pos < line.length()) {
-      char c = line.charAt(pos);
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-        return;
-      }
-      pos++;
-    }
   }
 }

@@ -4,7 +4,8 @@ package org.neardup.cli;
 /**
  * JSON's number grammar (RFC 8259, section 6) for the two flat record readers: {@link FlatJson}
  * walks a line's chars, {@link SendRecord} its UTF-8 bytes. Both hand their units over through
- * {@link Units}, so the grammar is written once and neither copies its line.
+ * {@link Units} (as {@link FlatObjectScanner}, their shared walk), so the grammar is written once
+ * and neither copies its line.
  */
 final class JsonNumber {
   private JsonNumber() {}

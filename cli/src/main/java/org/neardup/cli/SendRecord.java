@@ -23,19 +23,29 @@ import org.neardup.server.Utf8;
  * the request, were ~40% of send's own Java samples for short texts (docs/BENCHMARKS.md, the
  * thirteenth session). Here the line is checked as strict UTF-8 once (the check the service makes
  * of every body) and the text's bytes are scanned once more, for its end and its first letter.
- * Thread-safe (each call reads with its own instance).
+ * Thread-safe (each call reads with its own instance). The object's walk is {@link
+ * FlatObjectScanner}'s, shared with {@link FlatJson}; this reads the strings as bytes.
  */
-final class SendRecord implements JsonNumber.Units {
+final class SendRecord extends FlatObjectScanner {
   /** A record taken: the id's JSON (as {@link InputDocument#idJson}) and the document to send. */
   record Read(String idJson, Doc doc) {}
 
-  private final byte[] line;
-  private final int end;
-  private int pos;
+  private static final byte[] FINGERPRINT = name("fingerprint");
+  private static final byte[] TIMESTAMP = name("timestamp");
 
-  private SendRecord(byte[] line) {
+  private final byte[] line;
+  private final byte[] idField;
+  private final byte[] textField;
+  private @Nullable String idJson;
+  private @Nullable String id;
+  private int textFrom = -1;
+  private int textTo = -1;
+
+  private SendRecord(byte[] line, byte[] idField, byte[] textField) {
+    super(line.length);
     this.line = line;
-    this.end = line.length;
+    this.idField = idField;
+    this.textField = textField;
   }
 
   /** The record of {@code line} (one JSONL line's bytes), or null when this reader leaves it. */
@@ -43,7 +53,11 @@ final class SendRecord implements JsonNumber.Units {
     if (Utf8.problem(line, 0, line.length) != null) {
       return null; // the decoder says what is wrong
     }
-    return new SendRecord(line).object(idField, textField);
+    SendRecord r = new SendRecord(line, idField, textField);
+    if (!r.members() || r.idJson == null || r.id == null || r.textFrom < 0) {
+      return null;
+    }
+    return new Read(r.idJson, Doc.textJson(r.id, Arrays.copyOfRange(line, r.textFrom, r.textTo)));
   }
 
   /** A field name as this reader compares it. */
@@ -51,84 +65,48 @@ final class SendRecord implements JsonNumber.Units {
     return field.getBytes(StandardCharsets.UTF_8);
   }
 
-  private @Nullable Read object(byte[] idField, byte[] textField) {
-    String idJson = null;
-    String id = null;
-    int textFrom = -1;
-    int textTo = -1;
-    skipSpace();
-    if (!take('{')) {
-      return null;
+  @Override
+  boolean member() {
+    int nameFrom = pos;
+    if (!plainString()) {
+      return false;
     }
-    skipSpace();
-    if (peek() == '}') {
-      return null;
+    int nameTo = pos - 1;
+    if (!colon()) {
+      return false;
     }
-    while (true) {
-      if (!take('"')) {
-        return null;
-      }
-      int nameFrom = pos;
-      if (!plainString()) {
-        return null;
-      }
-      int nameTo = pos - 1;
-      skipSpace();
-      if (!take(':')) {
-        return null;
-      }
-      skipSpace();
-      if (is(nameFrom, nameTo, idField)) {
-        if (idJson != null) {
-          return null;
-        }
-        int from = pos;
-        if (take('"')) {
-          if (!plainString()) {
-            return null; // escapes in an id are Jackson's to spell
-          }
-          idJson = new String(line, from, pos - from, StandardCharsets.UTF_8);
-          id = idJson.substring(1, idJson.length() - 1);
-        } else {
-          id = integer();
-          if (id == null) {
-            return null;
-          }
-          idJson = id;
-        }
-      } else if (is(nameFrom, nameTo, textField)) {
-        if (textFrom >= 0 || peek() != '"') {
-          return null;
-        }
-        textFrom = pos;
-        if (!text()) {
-          return null;
-        }
-        textTo = pos;
-      } else if (is(nameFrom, nameTo, FINGERPRINT)
-          || is(nameFrom, nameTo, TIMESTAMP)
-          || !skipValue()) {
-        return null;
-      }
-      skipSpace();
-      if (take(',')) {
-        skipSpace();
-        continue;
-      }
-      if (!take('}')) {
-        return null;
-      }
-      break;
+    if (is(nameFrom, nameTo, idField)) {
+      return idJson == null && id();
     }
-    skipSpace();
-    if (pos != end || idJson == null || textFrom < 0) {
-      return null;
+    if (is(nameFrom, nameTo, textField)) {
+      if (textFrom >= 0 || peek() != '"') {
+        return false;
+      }
+      textFrom = pos;
+      if (!text()) {
+        return false;
+      }
+      textTo = pos;
+      return true;
     }
-    return new Read(idJson, Doc.textJson(id, Arrays.copyOfRange(line, textFrom, textTo)));
+    return !is(nameFrom, nameTo, FINGERPRINT) && !is(nameFrom, nameTo, TIMESTAMP) && skipValue();
   }
 
-  private static final byte[] FINGERPRINT = name("fingerprint");
-  private static final byte[] TIMESTAMP = name("timestamp");
+  /** The id's value: a string without escapes (Jackson's to spell otherwise) or an integer. */
+  private boolean id() {
+    int from = pos;
+    if (take('"')) {
+      if (!plainString()) {
+        return false;
+      }
+      idJson = new String(line, from, pos - from, StandardCharsets.UTF_8);
+      id = idJson.substring(1, idJson.length() - 1);
+      return true;
+    }
+    id = integerId();
+    idJson = id;
+    return id != null;
+  }
 
   private boolean is(int from, int to, byte[] name) {
     return Arrays.equals(line, from, to, name, 0, name.length);
@@ -266,28 +244,9 @@ final class SendRecord implements JsonNumber.Units {
     return -1;
   }
 
-  /** An integer id as FlatJson reads it (up to 18 digits, no fraction or exponent), or null. */
-  private @Nullable String integer() {
-    boolean negative = take('-');
-    int digits = pos;
-    if (!integerPart()) {
-      return null;
-    }
-    if (pos - digits > 18 || (pos < end && (peek() == 'e' || peek() == 'E' || peek() == '.'))) {
-      return null;
-    }
-    long v = 0;
-    for (int i = digits; i < pos; i++) {
-      v = v * 10 + (line[i] - '0');
-    }
-    return Long.toString(negative ? -v : v);
-  }
-
   /** Skips a string, number or literal as FlatJson does; false for anything else. */
   private boolean skipValue() {
-    int c = peek();
-    if (c == '"') {
-      pos++;
+    if (take('"')) {
       while (pos < end) {
         int b = line[pos];
         if (b == '"') {
@@ -307,63 +266,11 @@ final class SendRecord implements JsonNumber.Units {
       }
       return false;
     }
-    if (c == '-' || (c >= '0' && c <= '9')) {
-      return skipTo(JsonNumber.end(this, pos, end));
-    }
-    return literal("true") || literal("false") || literal("null");
-  }
-
-  private boolean integerPart() {
-    return skipTo(JsonNumber.integerEnd(this, pos, end));
-  }
-
-  /** Moves to {@code at}, a grammar's end; false (staying put) when it found nothing (-1). */
-  private boolean skipTo(int at) {
-    if (at < 0) {
-      return false;
-    }
-    pos = at;
-    return true;
+    return skipNumberOrLiteral();
   }
 
   @Override
   public int unit(int index) {
     return line[index] & 0xFF;
-  }
-
-  private boolean literal(String word) {
-    int n = word.length();
-    if (end - pos < n) {
-      return false;
-    }
-    for (int i = 0; i < n; i++) {
-      if (line[pos + i] != word.charAt(i)) {
-        return false;
-      }
-    }
-    pos += n;
-    return true;
-  }
-
-  private int peek() {
-    return pos < end ? line[pos] : 0;
-  }
-
-  private boolean take(char c) {
-    if (pos < end && line[pos] == c) {
-      pos++;
-      return true;
-    }
-    return false;
-  }
-
-  private void skipSpace() {
-    while (pos < end) {
-      int c = line[pos];
-      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-        return;
-      }
-      pos++;
-    }
   }
 }

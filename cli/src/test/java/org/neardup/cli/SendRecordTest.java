@@ -44,7 +44,22 @@ class SendRecordTest {
   }
 
   private static final String[] TEXT_PIECES = {
-    "a", "中文", "\\uD865\\uDD2A", "\\ud800", "\\n", "\\\"", "\\\\", "\\/", "é", "😀", " ", "\\u00e9", "\\u0000", ".", "9", "\\t"
+    "a",
+    "中文",
+    "\\uD865\\uDD2A",
+    "\\ud800",
+    "\\n",
+    "\\\"",
+    "\\\\",
+    "\\/",
+    "é",
+    "😀",
+    " ",
+    "\\u00e9",
+    "\\u0000",
+    ".",
+    "9",
+    "\\t"
   };
 
   /** Half the records as send's usual input has them (PlainJsonTest's are mostly left). */

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+package org.neardup.cli;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The walk of one flat JSON object on one line that the two record readers share: {@link FlatJson}
+ * over a line's chars, {@link SendRecord} over its UTF-8 bytes. This owns the position and the
+ * grammar's steps that look the same in chars and bytes (whitespace, punctuation, the member list,
+ * numbers, literals, an integer id); each reader walks its own strings, where chars and bytes
+ * differ (a String's escapes are unescaped, a byte line's are only checked and its text kept as
+ * spelled).
+ *
+ * <p>Not thread-safe: one instance reads one line, once. The steps read units through {@link
+ * #unit}; with only the two readers loaded its call sites stay at most bimorphic, which C2 inlines.
+ */
+abstract sealed class FlatObjectScanner implements JsonNumber.Units permits FlatJson, SendRecord {
+  /*
+   * Invariant: 0 <= pos <= end. A step that says no leaves pos where it was, except members()
+   * and member(): after those refuse a record its reader gives null and is dropped.
+   */
+  /** The index of the next unit to read. */
+  protected int pos;
+
+  /** The line's length in units. */
+  protected final int end;
+
+  FlatObjectScanner(int end) {
+    this.end = end;
+  }
+
+  /**
+   * Reads one member from just past the opening quote of its name through its value; false when the
+   * reader refuses the record.
+   */
+  abstract boolean member();
+
+  /**
+   * Walks {@code {member, member, ...}} with whitespace around it and nothing after it, calling
+   * {@link #member} for each; false for anything else, an empty object included (the usual reading
+   * says which field is missing).
+   */
+  final boolean members() {
+    skipSpace();
+    if (!take('{')) {
+      return false;
+    }
+    skipSpace();
+    while (take('"') && member()) {
+      // Between members: whitespace, then a comma and more, or the end of the object.
+      skipSpace();
+      if (take(',')) {
+        skipSpace();
+        continue;
+      }
+      if (!take('}')) {
+        return false;
+      }
+      skipSpace();
+      return pos == end;
+    }
+    return false;
+  }
+
+  /** After a member's name: whitespace, the colon, whitespace; false when there is no colon. */
+  final boolean colon() {
+    skipSpace();
+    if (!take(':')) {
+      return false;
+    }
+    skipSpace();
+    return true;
+  }
+
+  /**
+   * An integer id as both readers take it, up to 18 digits with no fraction or exponent, as its
+   * decimal form ({@code -0} is {@code 0}, as the usual reading's long is); null for anything else.
+   */
+  final @Nullable String integerId() {
+    boolean negative = take('-');
+    int digits = pos;
+    if (!skipTo(JsonNumber.integerEnd(this, pos, end))) {
+      return null;
+    }
+    int c = peek();
+    if (pos - digits > 18 || c == 'e' || c == 'E' || c == '.') {
+      return null;
+    }
+    long v = 0;
+    for (int i = digits; i < pos; i++) {
+      v = v * 10 + (unit(i) - '0');
+    }
+    return Long.toString(negative ? -v : v);
+  }
+
+  /** Skips a number or {@code true}, {@code false} or {@code null}; false for anything else. */
+  final boolean skipNumberOrLiteral() {
+    int c = peek();
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      return skipTo(JsonNumber.end(this, pos, end));
+    }
+    return literal("true") || literal("false") || literal("null");
+  }
+
+  /** Moves to {@code at}, a grammar's end; false (staying put) when it found nothing (-1). */
+  private boolean skipTo(int at) {
+    if (at < 0) {
+      return false;
+    }
+    pos = at;
+    return true;
+  }
+
+  private boolean literal(String word) {
+    int n = word.length();
+    if (end - pos < n) {
+      return false;
+    }
+    for (int i = 0; i < n; i++) {
+      if (unit(pos + i) != word.charAt(i)) {
+        return false;
+      }
+    }
+    pos += n;
+    return true;
+  }
+
+  /** The unit at {@code pos}, or 0 at the end of the line (0 never starts anything here). */
+  final int peek() {
+    return pos < end ? unit(pos) : 0;
+  }
+
+  /** Steps over {@code c} if it is next. */
+  final boolean take(char c) {
+    if (pos < end && unit(pos) == c) {
+      pos++;
+      return true;
+    }
+    return false;
+  }
+
+  /** JSON whitespace: space, tab, line feed, carriage return. */
+  final void skipSpace() {
+    while (pos < end) {
+      int c = unit(pos);
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        return;
+      }
+      pos++;
+    }
+  }
+}
