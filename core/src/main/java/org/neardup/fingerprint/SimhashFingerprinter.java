@@ -187,7 +187,14 @@ final class SimhashFingerprinter implements Fingerprinter {
     long[] topHashes = new long[64];
     float[] topWeights = new float[64];
     int[] topIndex = new int[64];
+    /*
+     * The heap of selectTop and weighTop: term indices with their weights and hashes beside them,
+     * so that comparing two entries reads the heap's own arrays rather than the term table's
+     * through the indices.
+     */
     int[] heap = new int[64];
+    float[] heapWeight = new float[64];
+    long[] heapHash = new long[64];
 
     /** Term indices whose IDFs {@link #weighBatch} looks up together. */
     final int[] batch = new int[BATCH];
@@ -233,15 +240,11 @@ final class SimhashFingerprinter implements Fingerprinter {
         // A word the text had before is counted in the small term table. A new one enters it
         // without its IDF (one probe into the IDF table, 4 MB for jieba's, most probes a cache
         // miss): selectTop looks up only the IDFs that can still reach the top N.
-        int known = terms.indexOf(h);
-        if (known >= 0) {
-          terms.counts[known]++;
-          return;
+        int found = terms.countOrFreeSlot(h);
+        if (found >= 0 || stopWords.contains(h)) {
+          return; // counted, or a stop word
         }
-        if (stopWords.contains(h)) {
-          return;
-        }
-        add(h, TermTable.IDF_PENDING, text, start, end);
+        keepWord(terms.addAt(-found - 1, h, TermTable.IDF_PENDING), text, start, end);
         return;
       }
       float w = weights.idf(h);
@@ -279,7 +282,11 @@ final class SimhashFingerprinter implements Fingerprinter {
     }
 
     private void add(long h, float idfValue, char[] text, int start, int end) {
-      int index = terms.increment(h, idfValue);
+      keepWord(terms.increment(h, idfValue), text, start, end);
+    }
+
+    /** Keeps the word of a term for {@link #features} when the term at {@code index} is new. */
+    private void keepWord(int index, char[] text, int start, int end) {
       if (keepWords && index == words.size()) {
         words.add(new String(text, start, end - start));
       }
@@ -302,6 +309,8 @@ final class SimhashFingerprinter implements Fingerprinter {
         topWeights = new float[limit];
         topIndex = new int[limit];
         heap = new int[limit];
+        heapWeight = new float[limit];
+        heapHash = new long[limit];
       }
       long[] hashes = terms.hashOfIndex;
       float[] weights;
@@ -319,12 +328,10 @@ final class SimhashFingerprinter implements Fingerprinter {
       }
       // Pop worst first to fill the output from the back: heaviest first.
       for (int k = size - 1; k >= 0; k--) {
-        int top = heap[0];
-        topIndex[k] = top;
-        topHashes[k] = hashes[top];
-        topWeights[k] = weights[top];
-        heap[0] = heap[k];
-        siftDown(0, k, weights, hashes);
+        topIndex[k] = heap[0];
+        topHashes[k] = heapHash[0];
+        topWeights[k] = heapWeight[0];
+        siftDown(0, k, heap[k], heapWeight[k], heapHash[k]);
       }
       return size;
     }
@@ -334,14 +341,14 @@ final class SimhashFingerprinter implements Fingerprinter {
      * hash asc) in {@code heap}, which holds {@code size} of them; returns the new size.
      */
     private int offer(int i, int size, int limit, float[] weights, long[] hashes) {
+      float w = weights[i];
+      long h = hashes[i];
       if (size < limit) {
-        heap[size] = i;
-        siftUp(size, weights, hashes);
+        siftUp(size, i, w, h);
         return size + 1;
       }
-      if (better(i, heap[0], weights, hashes)) {
-        heap[0] = i;
-        siftDown(0, size, weights, hashes);
+      if (better(w, h, heapWeight[0], heapHash[0])) {
+        siftDown(0, size, i, w, h);
       }
       return size;
     }
@@ -389,7 +396,7 @@ final class SimhashFingerprinter implements Fingerprinter {
         // Pass 0: counts >= 3, pass 1: count 2, pass 2: count 1.
         int from = 3 - pass;
         int to = pass == 0 ? Integer.MAX_VALUE : from;
-        if (size == limit && TermTable.scale(tf, from) * maxIdf < weights[heap[0]]) {
+        if (size == limit && TermTable.scale(tf, from) * maxIdf < heapWeight[0]) {
           return size; // no term of this count, or of a smaller one, can enter the top
         }
         int batched = 0;
@@ -398,7 +405,7 @@ final class SimhashFingerprinter implements Fingerprinter {
           if (c < from || c > to) {
             continue;
           }
-          if (size == limit && TermTable.scale(tf, c) * maxIdf < weights[heap[0]]) {
+          if (size == limit && TermTable.scale(tf, c) * maxIdf < heapWeight[0]) {
             continue;
           }
           batch[batched++] = i;
@@ -443,43 +450,55 @@ final class SimhashFingerprinter implements Fingerprinter {
       return size;
     }
 
-    private boolean better(int a, int b, float[] w, long[] h) {
-      return w[a] > w[b] || (w[a] == w[b] && Long.compareUnsigned(h[a], h[b]) < 0);
+    /** Whether (weight wa, hash ha) goes before (wb, hb): the heavier, on a tie the lower hash. */
+    private static boolean better(float wa, long ha, float wb, long hb) {
+      return wa > wb || (wa == wb && Long.compareUnsigned(ha, hb) < 0);
     }
 
-    private void siftUp(int i, float[] w, long[] h) {
-      while (i > 0) {
-        int parent = (i - 1) >>> 1;
-        if (!better(heap[parent], heap[i], w, h)) {
+    /** Puts term i (weight w, hash h) into the heap's free position pos, moving it up. */
+    private void siftUp(int pos, int i, float w, long h) {
+      while (pos > 0) {
+        int parent = (pos - 1) >>> 1;
+        if (!better(heapWeight[parent], heapHash[parent], w, h)) {
           break;
         }
-        swap(i, parent);
-        i = parent;
+        move(parent, pos);
+        pos = parent;
       }
+      put(pos, i, w, h);
     }
 
-    private void siftDown(int i, int size, float[] w, long[] h) {
+    /** Puts term i (weight w, hash h) at pos of a heap of size entries, moving it down. */
+    private void siftDown(int pos, int size, int i, float w, long h) {
       while (true) {
-        int l = 2 * i + 1;
+        int l = 2 * pos + 1;
         if (l >= size) {
-          return;
+          break;
         }
         int worst = l;
-        if (l + 1 < size && better(heap[l], heap[l + 1], w, h)) {
+        if (l + 1 < size
+            && better(heapWeight[l], heapHash[l], heapWeight[l + 1], heapHash[l + 1])) {
           worst = l + 1;
         }
-        if (!better(heap[i], heap[worst], w, h)) {
-          return;
+        if (!better(w, h, heapWeight[worst], heapHash[worst])) {
+          break;
         }
-        swap(i, worst);
-        i = worst;
+        move(worst, pos);
+        pos = worst;
       }
+      put(pos, i, w, h);
     }
 
-    private void swap(int a, int b) {
-      int t = heap[a];
-      heap[a] = heap[b];
-      heap[b] = t;
+    private void move(int from, int to) {
+      heap[to] = heap[from];
+      heapWeight[to] = heapWeight[from];
+      heapHash[to] = heapHash[from];
+    }
+
+    private void put(int pos, int i, float w, long h) {
+      heap[pos] = i;
+      heapWeight[pos] = w;
+      heapHash[pos] = h;
     }
   }
 

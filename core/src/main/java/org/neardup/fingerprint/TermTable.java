@@ -29,24 +29,13 @@ final class TermTable {
     size = 0;
   }
 
-  /** The index of the term, or -1 when the table does not hold it. */
-  int indexOf(long hash) {
-    long key = hash == 0 ? 1 : hash;
-    int slot = (int) (key ^ (key >>> 32)) & mask;
-    while (true) {
-      long k = keys[slot];
-      if (k == key) {
-        return slotToIndex[slot];
-      }
-      if (k == 0) {
-        return -1;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  /** Counts one occurrence of the term; returns its index (new terms get the next index). */
-  int increment(long hash, float idf) {
+  /**
+   * Counts one more occurrence of a term the table holds and returns its index; for a term it does
+   * not hold, changes nothing and returns {@code -(slot + 1)}, the empty slot where {@link #addAt}
+   * puts it. One probe sequence for the word's two outcomes, where a lookup and then {@link
+   * #increment} walked it twice for every new term.
+   */
+  int countOrFreeSlot(long hash) {
     long key = hash == 0 ? 1 : hash;
     int slot = (int) (key ^ (key >>> 32)) & mask;
     while (true) {
@@ -57,10 +46,23 @@ final class TermTable {
         return index;
       }
       if (k == 0) {
-        break;
+        return -(slot + 1);
       }
       slot = (slot + 1) & mask;
     }
+  }
+
+  /** Counts one occurrence of the term; returns its index (new terms get the next index). */
+  int increment(long hash, float idf) {
+    int found = countOrFreeSlot(hash);
+    return found >= 0 ? found : addAt(-found - 1, hash, idf);
+  }
+
+  /**
+   * Adds a term the table does not hold, counted once, at {@code freeSlot}, the empty slot {@link
+   * #countOrFreeSlot} returned for it with no change to the table since; returns its index.
+   */
+  int addAt(int freeSlot, long hash, float idf) {
     if (size == hashOfIndex.length) {
       int cap = size * 2;
       hashOfIndex = Arrays.copyOf(hashOfIndex, cap);
@@ -69,8 +71,8 @@ final class TermTable {
       weights = Arrays.copyOf(weights, cap);
     }
     int index = size++;
-    keys[slot] = key;
-    slotToIndex[slot] = index;
+    keys[freeSlot] = hash == 0 ? 1 : hash;
+    slotToIndex[freeSlot] = index;
     hashOfIndex[index] = hash;
     counts[index] = 1;
     idfs[index] = idf;

@@ -35,8 +35,17 @@ public final class TermHasher {
 
   private byte[] scratch = new byte[64];
 
+  /**
+   * Words of at most this many chars (at most 30 UTF-8 bytes, below XXH64's 32-byte stripes) are
+   * hashed by {@link #shortHash}: nearly every word of a text.
+   */
+  static final int SHORT_CHARS = 10;
+
   /** Hashes {@code text[start, end)}. */
   public long hash(char[] text, int start, int end) {
+    if (end - start <= SHORT_CHARS) {
+      return shortHash(text, start, end);
+    }
     int max = (end - start) * 3;
     if (scratch.length < max) {
       scratch = new byte[Math.max(max, scratch.length * 2)];
@@ -85,6 +94,120 @@ public final class TermHasher {
     return n;
   }
 
+  /**
+   * {@code xxh64(utf8(text[start, end)))} for at most {@link #SHORT_CHARS} chars, without the
+   * bytes: each char's UTF-8 goes straight into four little-endian longs (bytes 0-31), which XXH64
+   * then reads as its 8-, 4- and 1-byte steps would read the array.
+   */
+  static long shortHash(char[] text, int start, int end) {
+    /*
+     * Writing the bytes to an array and reading them back as longs and ints made each word wait
+     * for its own byte stores (a wide load cannot be forwarded from narrower stores):
+     * TermHasher took ~6% of a warm zh pass, with the 4-byte read its hottest line
+     * (docs/BENCHMARKS.md, the seventeenth session).
+     */
+    long b0 = 0; // bytes 0-7
+    long b1 = 0; // bytes 8-15
+    long b2 = 0; // bytes 16-23
+    long b3 = 0; // bytes 24-31
+    int len = 0;
+    for (int i = start; i < end; i++) {
+      char c = text[i];
+      long utf;
+      int bytes;
+      if (c < 0x80) {
+        utf = c;
+        bytes = 1;
+      } else if (c < 0x800) {
+        utf = (0xC0 | (c >> 6)) | (long) (0x80 | (c & 0x3F)) << 8;
+        bytes = 2;
+      } else if (!Character.isSurrogate(c)) {
+        utf =
+            (0xE0 | (c >> 12))
+                | (long) (0x80 | ((c >> 6) & 0x3F)) << 8
+                | (long) (0x80 | (c & 0x3F)) << 16;
+        bytes = 3;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < end
+          && Character.isLowSurrogate(text[i + 1])) {
+        int cp = Character.toCodePoint(c, text[++i]);
+        utf =
+            (0xF0 | (cp >> 18))
+                | (long) (0x80 | ((cp >> 12) & 0x3F)) << 8
+                | (long) (0x80 | ((cp >> 6) & 0x3F)) << 16
+                | (long) (0x80 | (cp & 0x3F)) << 24;
+        bytes = 4;
+      } else {
+        utf = 0xEF | 0xBFL << 8 | 0xBDL << 16; // U+FFFD for a lone surrogate
+        bytes = 3;
+      }
+      int shift = (len & 7) << 3;
+      long low = utf << shift;
+      long high = shift == 0 ? 0 : utf >>> (64 - shift); // the bytes that spill into the next long
+      switch (len >>> 3) {
+        case 0:
+          b0 |= low;
+          b1 |= high;
+          break;
+        case 1:
+          b1 |= low;
+          b2 |= high;
+          break;
+        case 2:
+          b2 |= low;
+          b3 |= high;
+          break;
+        default:
+          b3 |= low;
+          break;
+      }
+      len += bytes;
+    }
+    long h = P5 + len;
+    int full = len >>> 3;
+    long rest = b0;
+    if (full > 0) {
+      h = lane(h, b0);
+      rest = b1;
+      if (full > 1) {
+        h = lane(h, b1);
+        rest = b2;
+        if (full > 2) {
+          h = lane(h, b2);
+          rest = b3;
+        }
+      }
+    }
+    int left = len & 7;
+    if (left >= 4) {
+      h ^= (rest & 0xFFFFFFFFL) * P1;
+      h = Long.rotateLeft(h, 23) * P2 + P3;
+      rest >>>= 32;
+      left -= 4;
+    }
+    for (; left > 0; left--) {
+      h ^= (rest & 0xFFL) * P5;
+      h = Long.rotateLeft(h, 11) * P1;
+      rest >>>= 8;
+    }
+    return avalanche(h);
+  }
+
+  /** XXH64's step over one 8-byte lane after the stripes. */
+  private static long lane(long h, long lane) {
+    h ^= round(0, lane);
+    return Long.rotateLeft(h, 27) * P1 + P4;
+  }
+
+  private static long avalanche(long h) {
+    h ^= h >>> 33;
+    h *= P2;
+    h ^= h >>> 29;
+    h *= P3;
+    h ^= h >>> 32;
+    return h;
+  }
+
   /** XXH64 with seed 0 of {@code data[off, off + len)}. */
   public static long xxh64(byte[] data, int off, int len) {
     int p = off;
@@ -117,8 +240,7 @@ public final class TermHasher {
     }
     h += len;
     while (p + 8 <= end) {
-      h ^= round(0, (long) LONGS.get(data, p));
-      h = Long.rotateLeft(h, 27) * P1 + P4;
+      h = lane(h, (long) LONGS.get(data, p));
       p += 8;
     }
     if (p + 4 <= end) {
@@ -131,12 +253,7 @@ public final class TermHasher {
       h = Long.rotateLeft(h, 11) * P1;
       p++;
     }
-    h ^= h >>> 33;
-    h *= P2;
-    h ^= h >>> 29;
-    h *= P3;
-    h ^= h >>> 32;
-    return h;
+    return avalanche(h);
   }
 
   private static long round(long acc, long input) {

@@ -49,6 +49,42 @@ class TermHasherTest {
   }
 
   @Test
+  void shortHash_everyKindOfChar_equalsXxh64OfTheUtf8Bytes() {
+    // Words of up to SHORT_CHARS chars skip the byte array: every UTF-8 length (1-4 bytes, lone
+    // surrogates as U+FFFD) at every offset in the four lanes, against the array path.
+    SplittableRandom r = new SplittableRandom(17);
+    byte[] utf8 = new byte[3 * TermHasher.SHORT_CHARS];
+    for (int i = 0; i < 200_000; i++) {
+      char[] chars = new char[r.nextInt(TermHasher.SHORT_CHARS + 1)];
+      for (int k = 0; k < chars.length; k++) {
+        chars[k] = randomChar(r);
+      }
+      int n = TermHasher.utf8(chars, 0, chars.length, utf8);
+      assertThat(TermHasher.shortHash(chars, 0, chars.length))
+          .as("%s", new String(chars))
+          .isEqualTo(TermHasher.xxh64(utf8, 0, n));
+    }
+  }
+
+  /** ASCII, 2-byte, 3-byte, a high or a low surrogate (pairs form by chance), U+FFFF. */
+  private static char randomChar(SplittableRandom r) {
+    switch (r.nextInt(6)) {
+      case 0:
+        return (char) r.nextInt(0x80);
+      case 1:
+        return (char) r.nextInt(0x80, 0x800);
+      case 2:
+        return (char) r.nextInt(0x800, 0x10000);
+      case 3:
+        return (char) r.nextInt(0xD800, 0xDC00);
+      case 4:
+        return (char) r.nextInt(0xDC00, 0xE000);
+      default:
+        return r.nextBoolean() ? '\uFFFF' : (char) (0x4E00 + r.nextInt(20000));
+    }
+  }
+
+  @Test
   void hash_surrogatePair_isTheCodePointsUtf8() {
     String s = "\uD840\uDC00"; // U+20000, CJK Extension B
     assertThat(TermHasher.hash(s))
