@@ -162,6 +162,13 @@ class HBaseStoreBench {
   private void verified(TestingHBaseCluster cluster, int n, int batch) throws Exception {
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
+    // A smaller sketch capacity (CAPACITY in hbase-store.sh) where the default's sketches would not
+    // fit on the disk at 10M (the texts' 60 words give ~58 shingles, under the default 512).
+    Integer capacity = Integer.getInteger("neardup.hbase.capacity");
+    if (capacity != null) {
+      settings = settings.withAnalysis(settings.analysis().withSketchCapacity(capacity.intValue()));
+      report.add("verified collections' sketch capacity: " + capacity);
+    }
     int stored = Integer.getInteger("neardup.hbase.verified-preload", 0);
     BlockScheme scheme = verifiedScheme();
     String label = "verified, " + scheme;
@@ -247,6 +254,24 @@ class HBaseStoreBench {
       pool.shutdown();
       report.add("metrics: " + new TreeMap<>(m1));
       assertThat(c.stats().documents()).isEqualTo((long) stored + n + singles.size());
+      if (Boolean.getBoolean("neardup.hbase.verified-bytes")) {
+        // Both tables hold the warm-up collection too: per document of the two collections.
+        long all = c.stats().documents() + warm;
+        long index = MiniHBase.onDisk(cluster, store.index);
+        long documents = MiniHBase.onDisk(cluster, store.docs);
+        report.add(
+            String.format(
+                Locale.ROOT,
+                "%s: after flush + major compaction, index table %,d bytes = %.1f bytes per"
+                    + " document, documents table %,d bytes = %.1f bytes per document (%,d"
+                    + " documents)",
+                label,
+                index,
+                index / (double) all,
+                documents,
+                documents / (double) all,
+                all));
+      }
     }
   }
 
@@ -319,7 +344,14 @@ class HBaseStoreBench {
       TestingHBaseCluster cluster, String tables, BlockScheme scheme) throws IOException {
     Map<String, String> options = options(tables, scheme);
     options.put("import", "hfiles");
-    options.put("bulk-dir", "/tmp/bench-" + tables);
+    options.put(
+        "bulk-dir", System.getProperty("neardup.hbase.bulk-dir", "/tmp") + "/bench-" + tables);
+    // IMPORT_ENCODING=family in hbase-store.sh: the imported files in the families' encodings, so
+    // that a 10M preload fits on the disk before its first major compaction.
+    String encoding = System.getProperty("neardup.hbase.import-encoding");
+    if (encoding != null) {
+      options.put("import-encoding", encoding);
+    }
     return (HBaseStore)
         HBaseStoreProvider.open(
             cluster.getConf(), new StoreConfig(options, InstantSource.system()), "mini-cluster");
@@ -335,10 +367,12 @@ class HBaseStoreBench {
       TestingHBaseCluster cluster, CollectionSettings settings, int count, BlockScheme scheme)
       throws IOException {
     long t0 = System.nanoTime();
-    try (HBaseStore store = hfileStore(cluster, "verified", scheme);
-        CollectionTransfer.Importer importer =
-            CollectionTransfer.of(store)
-                .importer("bench", settings, settings.deduplicator().analyzer().id())) {
+    // In parts of neardup.hbase.preload-part documents (PRELOAD_PART in hbase-store.sh), each an
+    // import of its own into the one unregistered collection, so that the importer holds one part's
+    // rows at a time: 10M verified documents at once would take ~5-6 GB of heap.
+    int part = Integer.getInteger("neardup.hbase.preload-part", count);
+    try (HBaseStore store = hfileStore(cluster, "verified", scheme)) {
+      HBaseCollection c = store.unregistered("bench", settings);
       SplittableRandom r = new SplittableRandom(2027);
       byte[][] sketches = new byte[256][];
       int bands = 0;
@@ -349,17 +383,39 @@ class HBaseStoreBench {
       }
       long now = System.currentTimeMillis();
       long exp = settings.expiresAt(now, now);
-      for (int i = 0; i < count; i++) {
-        String id = "p" + i;
-        long[] keys = new long[bands];
-        for (int b = 0; b < bands; b++) {
-          keys[b] = r.nextLong();
+      for (int from = 0; from < count; from += part) {
+        try (HFileImporter importer =
+            new HFileImporter(store, c, settings.deduplicator().analyzer(), store.bulkDir, false)) {
+          for (int i = from; i < Math.min(count, from + part); i++) {
+            String id = "p" + i;
+            long[] keys = new long[bands];
+            for (int b = 0; b < bands; b++) {
+              keys[b] = r.nextLong();
+            }
+            importer.add(
+                new StoredRecord(
+                    i,
+                    id,
+                    r.nextLong(),
+                    now,
+                    exp,
+                    i,
+                    id,
+                    keys,
+                    sketches[i & (sketches.length - 1)]));
+          }
+          importer.finish();
         }
-        importer.add(
-            new StoredRecord(
-                i, id, r.nextLong(), now, exp, i, id, keys, sketches[i & (sketches.length - 1)]));
+        report.add(
+            String.format(
+                Locale.ROOT,
+                "  preload: %d of %d verified documents loaded, %.1f s",
+                Math.min(count, from + part),
+                count,
+                (System.nanoTime() - t0) / 1e9));
+        save();
       }
-      importer.finish();
+      HBaseTransfer.complete(store, c, count - 1, count);
     }
     report.add(
         String.format(
@@ -422,6 +478,7 @@ class HBaseStoreBench {
       throws IOException {
     long[] latencies = new long[(docs.size() + batch - 1) / batch];
     Map<String, Long> rpcs0 = rpcs(store);
+    Map<String, Number> metrics0 = store.metrics();
     long t0 = System.nanoTime();
     long cpu0 = cpuNanos();
     ThreadsCpu threads0 = threadCpu();
@@ -460,7 +517,20 @@ class HBaseStoreBench {
                     k,
                     (v - rpcs0.getOrDefault(k, 0L)) / (double) latencies.length)));
     report.add(perBatch.toString());
-    report.add("metrics: " + new TreeMap<>(store.metrics()));
+    Map<String, Number> metrics1 = store.metrics();
+    double probes = delta(metrics0, metrics1, "hbase_probes");
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "rows read per check in this phase: %.2f block rows, %.2f rows in all (%.0f checks)",
+            delta(metrics0, metrics1, "hbase_block_rows_read") / probes,
+            delta(metrics0, metrics1, "hbase_rows_read") / probes,
+            probes));
+    report.add("metrics: " + new TreeMap<>(metrics1));
+  }
+
+  private static double delta(Map<String, Number> before, Map<String, Number> after, String key) {
+    return after.get(key).doubleValue() - before.get(key).doubleValue();
   }
 
   /** CPU time of each live Java thread, by thread id, and of the JVM's own threads, by kind. */
