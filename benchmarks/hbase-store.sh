@@ -23,8 +23,10 @@
 #   completed after the last (10M verified documents in one import need ~5-6 GB of heap);
 #   IMPORT_ENCODING=family the preloads' files in the families' block encodings (less disk before
 #   the first major compaction); BULK_DIR=DIR where the preloads stage their files (default /tmp);
-#   VERIFIED_BYTES=1 after the verified phases, the verified tables' bytes on disk after a flush and
-#   a major compaction, per document.
+#   VERIFIED_BYTES=1 the verified tables' bytes on disk after a flush and a major compaction, per
+#   document: right after the STORED preload (so the checks meet compacted tables), or after the
+#   verified phases when there is none; RETENTION=D the verified collections' retention (ISO-8601,
+#   PT0S: kept forever, no TTL tags or expiry rows; default the settings' 48 hours).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -51,6 +53,7 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${IMPORT_ENCODING:+-Dneardup.hbase.import-encoding=$IMPORT_ENCODING} \
   ${BULK_DIR:+-Dneardup.hbase.bulk-dir=$BULK_DIR} \
   ${VERIFIED_BYTES:+-Dneardup.hbase.verified-bytes=true} \
+  ${RETENTION:+-Dneardup.hbase.retention=$RETENTION} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt
