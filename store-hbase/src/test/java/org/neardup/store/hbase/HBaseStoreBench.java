@@ -699,8 +699,13 @@ class HBaseStoreBench {
     }
     long threads = byKind.values().stream().mapToLong(Long::longValue).sum();
     byKind.put("ended-threads-and-rest", Math.max(0, (long) (processMs * 1e6) - threads));
-    StringBuilder out = new StringBuilder("CPU ms per document by thread kind:");
-    byKind.entrySet().stream()
+    return perDocument("CPU ms per document by thread kind:", byKind, documents);
+  }
+
+  /** {@code head}, then each kind's milliseconds per document, the largest first. */
+  private static String perDocument(String head, Map<String, Long> nanosByKind, int documents) {
+    StringBuilder out = new StringBuilder(head);
+    nanosByKind.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
         .forEach(
             e ->
@@ -748,21 +753,14 @@ class HBaseStoreBench {
       }
       long process = now.get("process") - before.getOrDefault("process", 0L);
       spent.put("ended-threads-and-rest", Math.max(0, process - threads));
-      StringBuilder out =
-          new StringBuilder(
-              String.format(
-                  Locale.ROOT,
-                  "HBase process (pid %d) CPU ms per document: %.3f, by thread kind:",
-                  pid,
-                  process / 1e6 / documents));
-      spent.entrySet().stream()
-          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-          .forEach(
-              e ->
-                  out.append(
-                      String.format(
-                          Locale.ROOT, " %s %.3f;", e.getKey(), e.getValue() / 1e6 / documents)));
-      return out.toString();
+      return perDocument(
+          String.format(
+              Locale.ROOT,
+              "HBase process (pid %d) CPU ms per document: %.3f, by thread kind:",
+              pid,
+              process / 1e6 / documents),
+          spent,
+          documents);
     }
 
     private static String comm(String stat) {

@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -28,6 +29,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.FixedFileTrailer;
@@ -409,6 +411,17 @@ class HFileImporterTest {
       List<StoredRecord> records = export(built, "news");
       load(puts, "news", settings, records);
 
+      // No compaction may rewrite the imported files (in the family's encoding whatever they were)
+      // before their encodings are read.
+      try (Connection conn = ConnectionFactory.createConnection(MiniHBase.conf());
+          Admin admin = conn.getAdmin()) {
+        for (TableName t : List.of(bulk.index, bulk.docs)) {
+          admin.modifyTable(
+              TableDescriptorBuilder.newBuilder(admin.getDescriptor(t))
+                  .setCompactionEnabled(false)
+                  .build());
+        }
+      }
       HBaseCollection part = bulk.unregistered("news", settings);
       int half = records.size() / 2;
       for (List<StoredRecord> chunk :
@@ -485,9 +498,11 @@ class HFileImporterTest {
     RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
     while (files.hasNext()) {
       Path f = files.next().getPath();
-      // Store files live in <region>/<family>/; region and table descriptors elsewhere.
+      // Store files live in <region>/<family>/; region and table descriptors elsewhere, and a
+      // compaction's or flush's file in <region>/.tmp/<family>/ until it is moved (or gone).
       if (f.getName().startsWith(".")
           || f.getParent().getName().startsWith(".")
+          || f.getParent().getParent().getName().startsWith(".")
           || !StoreFileInfo.isHFile(f)) {
         continue;
       }
