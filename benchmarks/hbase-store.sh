@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Check-and-insert through the HBase store on a mini-cluster in one JVM (store-hbase's
+# Check-and-insert through the HBase store on a mini-cluster in one JVM, or an HBase of its own
+# (ZOOKEEPER below) (store-hbase's
 # HBaseStoreBench): verified documents in batches and as single calls from 16 threads, then
 # fingerprints only with the 4:1 and 5:2 block schemes side by side (block rows per check, bytes per
 # fingerprint on disk after a flush and a major compaction). Prints store-hbase/target/hbase-bench.txt.
@@ -17,7 +18,20 @@
 #   SCHEME=m:r the verified documents' block scheme (default 4:1; the preload's too); a list
 #   (SCHEME=4:1,5:2) runs the benchmark once per scheme, each in a JVM of its own, one after the
 #   other; WARM_PART=P reports the warm-up in parts of P documents (each with its CPU split);
-#   INDEX_FAMILY="key=value ..." the store's index-family options (see HBaseStoreProvider).
+#   INDEX_FAMILY="key=value ..." the store's index-family options (see HBaseStoreProvider);
+#   CAPACITY=C the verified collections' sketch capacity (default the settings' 512);
+#   PRELOAD_PART=P the STORED preload in imports of P documents each, one unregistered collection
+#   completed after the last (10M verified documents in one import need ~5-6 GB of heap);
+#   IMPORT_ENCODING=family the preloads' files in the families' block encodings (less disk before
+#   the first major compaction); BULK_DIR=DIR where the preloads stage their files (default /tmp);
+#   VERIFIED_BYTES=1 the verified tables' bytes on disk after a flush and a major compaction, per
+#   document: right after the STORED preload (so the checks meet compacted tables), or after the
+#   verified phases when there is none; RETENTION=D the verified collections' retention (ISO-8601,
+#   PT0S: kept forever, no TTL tags or expiry rows; default the settings' 48 hours);
+#   ZOOKEEPER=HOST:PORT an HBase in another process instead of the mini-cluster (see
+#   hbase-store-apart.sh), SERVER_PID=PID that process, whose CPU per document the report gives by
+#   kind of thread beside the test JVM's; FP_SCHEMES=4:1 (or 5:2) the fingerprints phase in that
+#   scheme only (default both, one after the other in the same mini-cluster).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -39,6 +53,15 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${SCHEME:+-Dneardup.hbase.verified-scheme=$SCHEME} \
   ${WARM_PART:+-Dneardup.hbase.warm-part=$WARM_PART} \
   ${INDEX_FAMILY:+"-Dneardup.hbase.index-family=$INDEX_FAMILY"} \
+  ${CAPACITY:+-Dneardup.hbase.capacity=$CAPACITY} \
+  ${PRELOAD_PART:+-Dneardup.hbase.preload-part=$PRELOAD_PART} \
+  ${IMPORT_ENCODING:+-Dneardup.hbase.import-encoding=$IMPORT_ENCODING} \
+  ${BULK_DIR:+-Dneardup.hbase.bulk-dir=$BULK_DIR} \
+  ${VERIFIED_BYTES:+-Dneardup.hbase.verified-bytes=true} \
+  ${RETENTION:+-Dneardup.hbase.retention=$RETENTION} \
+  ${ZOOKEEPER:+-Dneardup.hbase.zookeeper=$ZOOKEEPER} \
+  ${SERVER_PID:+-Dneardup.hbase.server-pid=$SERVER_PID} \
+  ${FP_SCHEMES:+-Dneardup.hbase.fp-schemes=$FP_SCHEMES} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt

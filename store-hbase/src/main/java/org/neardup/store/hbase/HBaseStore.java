@@ -83,6 +83,13 @@ public final class HBaseStore implements FingerprintStore {
   /** Where imports stage HFiles ({@code import=hfiles}), or null to import with puts. */
   final @Nullable String bulkDir;
 
+  /**
+   * Whether those HFiles are written in their families' block encodings ({@code
+   * import-encoding=family}) instead of the importer's default ({@link
+   * IndexFamily#importEncoding}).
+   */
+  final boolean importEncoded;
+
   private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean failed;
@@ -114,10 +121,12 @@ public final class HBaseStore implements FingerprintStore {
       BlockScheme defaultScheme,
       long ttlGraceMs,
       @Nullable String bulkDir,
+      boolean importEncoded,
       IndexFamily indexFamily)
       throws IOException {
     this.defaultScheme = defaultScheme;
     this.bulkDir = bulkDir;
+    this.importEncoded = importEncoded;
     this.ttlGraceMs = ttlGraceMs;
     this.connection = connection;
     this.async = async;

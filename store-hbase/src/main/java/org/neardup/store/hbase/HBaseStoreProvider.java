@@ -25,7 +25,11 @@ import org.neardup.store.StoreConfig;
  * puts}); {@code bulk-dir}, where {@code hfiles} stages its files, a directory on a file system the
  * region servers can read, such as {@code hdfs://namenode:8020/tmp/neardup-bulk} ({@code
  * /tmp/neardup-bulk} on the configuration's default file system, the local disk unless the Hadoop
- * configuration on the class path names HDFS); the index table's family, when the store creates the
+ * configuration on the class path names HDFS); {@code import-encoding}, the block encoding of the
+ * files {@code hfiles} writes: {@code none} (the region servers encode them at their next
+ * compaction; the client's CPU is lower) or {@code family} (each table family's own encoding, as a
+ * compaction would write them: fewer bytes on disk until the first major compaction, for a large
+ * import on a small disk) ({@code none}); the index table's family, when the store creates the
  * table ({@link IndexFamily}): {@code index-encoding}, a data block encoding ({@code FAST_DIFF}, or
  * {@code ROW_INDEX_V1}, {@code NONE}, ...), {@code index-bloom}, a Bloom filter type ({@code NONE};
  * {@code ROW}, {@code ROWPREFIX_FIXED_LENGTH} on the rows' 10-byte prefix), {@code
@@ -50,6 +54,7 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
         "ttl-grace-ms",
         "import",
         "bulk-dir",
+        "import-encoding",
         "index-encoding",
         "index-bloom",
         "index-block-bytes",
@@ -93,6 +98,11 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
     if (bulkDir.isEmpty()) {
       throw new IllegalArgumentException("bulk-dir must not be empty");
     }
+    String importEncoding = config.get("import-encoding", "none");
+    if (!importEncoding.equals("none") && !importEncoding.equals("family")) {
+      throw new IllegalArgumentException(
+          "import-encoding must be none or family, got '" + importEncoding + "'");
+    }
     Connection connection = ConnectionFactory.createConnection(conf);
     AsyncConnection async;
     try {
@@ -112,6 +122,7 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
           scheme,
           grace,
           importMode.equals("hfiles") ? bulkDir : null,
+          importEncoding.equals("family"),
           indexFamily);
     } catch (IOException | RuntimeException e) {
       async.close();

@@ -96,6 +96,11 @@ final class HFileImporter implements CollectionTransfer.Importer {
   private final int docBlockSize;
   private final int indexBlockSize;
   private final DataBlockEncoding indexEncoding;
+  private final DataBlockEncoding docEncoding;
+  // Whether finish() registers the collection (HBaseTransfer.complete): false for one part of a
+  // collection written by several imports in turn, each holding only its part's rows in memory,
+  // whose caller completes the collection after the last part (HBaseStoreBench's 10M preload).
+  private final boolean register;
   private final HFileSink docs;
   private final CellBuilder docCells;
 
@@ -163,6 +168,19 @@ final class HFileImporter implements CollectionTransfer.Importer {
 
   HFileImporter(HBaseStore store, HBaseCollection c, Analyzer analyzer, String bulkDir)
       throws IOException {
+    this(store, c, analyzer, bulkDir, true);
+  }
+
+  /**
+   * With {@code register} false, {@link #finish()} loads the files and returns without registering
+   * the collection: a part of it, the others written by further importers of the same unregistered
+   * collection with later ordinals, the last part's caller calling {@link HBaseTransfer#complete}
+   * with the whole collection's count.
+   */
+  HFileImporter(
+      HBaseStore store, HBaseCollection c, Analyzer analyzer, String bulkDir, boolean register)
+      throws IOException {
+    this.register = register;
     this.store = store;
     this.c = c;
     this.verify = c.settings().verify();
@@ -184,12 +202,18 @@ final class HFileImporter implements CollectionTransfer.Importer {
     this.now = store.clock().millis();
     this.docStarts = starts(store.docs);
     this.indexStarts = starts(store.index);
-    this.docBlockSize = blockSize(family(store.docs, DOC_FAMILY));
+    ColumnFamilyDescriptor docFamily = family(store.docs, DOC_FAMILY);
+    this.docBlockSize = blockSize(docFamily);
     ColumnFamilyDescriptor index = family(store.index, INDEX_FAMILY);
     this.indexBlockSize = blockSize(index);
+    DataBlockEncoding indexFamilyEncoding =
+        index == null ? DataBlockEncoding.NONE : index.getDataBlockEncoding();
     this.indexEncoding =
-        IndexFamily.importEncoding(
-            index == null ? DataBlockEncoding.NONE : index.getDataBlockEncoding());
+        store.importEncoded ? indexFamilyEncoding : IndexFamily.importEncoding(indexFamilyEncoding);
+    this.docEncoding =
+        store.importEncoded && docFamily != null
+            ? docFamily.getDataBlockEncoding()
+            : DataBlockEncoding.NONE;
     fs.mkdirs(dir);
     this.docs = sink(DOC_FAMILY, "docs", docStarts);
     this.docCells = new CellBuilder(DOC_FAMILY, now);
@@ -217,7 +241,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
         name,
         starts,
         family,
-        family == INDEX_FAMILY ? indexEncoding : DataBlockEncoding.NONE,
+        family == INDEX_FAMILY ? indexEncoding : docEncoding,
         family == INDEX_FAMILY ? indexBlockSize : docBlockSize);
   }
 
@@ -437,7 +461,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
           throw new java.io.InterruptedIOException("interrupted stopping the import's writers");
         }
       }
-      HBaseTransfer.complete(store, c, last, n);
+      if (register) {
+        HBaseTransfer.complete(store, c, last, n);
+      }
     } catch (IllegalArgumentException e) {
       close();
       throw e;

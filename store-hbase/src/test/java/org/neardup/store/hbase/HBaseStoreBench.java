@@ -21,9 +21,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.client.ConnectionImplementation;
 import org.apache.hadoop.hbase.client.MetricsConnection;
 import org.apache.hadoop.hbase.testing.TestingHBaseCluster;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.neardup.Analysis;
@@ -63,13 +66,42 @@ import org.neardup.testkit.Texts;
 class HBaseStoreBench {
   private final List<String> report = new ArrayList<>();
 
+  // The mini-cluster in this JVM, or null with neardup.hbase.zookeeper (an HBase in another
+  // process, such as `neardup dev hbase`, whose CPU the /proc of neardup.hbase.server-pid shows).
+  private @Nullable TestingHBaseCluster cluster;
+  private Configuration conf = new Configuration(false);
+  private @Nullable ServerCpu server;
+
   @Test
   void checkAndInsert_throughputLatencyAndSize() throws Exception {
     int n = Integer.parseInt(System.getProperty("neardup.hbase.bench"));
     int m = Integer.parseInt(System.getProperty("neardup.hbase.schemes", "0"));
     int batch = Integer.parseInt(System.getProperty("neardup.hbase.batch", "200"));
     int preload = Integer.parseInt(System.getProperty("neardup.hbase.preload", "0"));
-    TestingHBaseCluster cluster = MiniHBase.start();
+    // The files a compaction replaced go to the archive, which the master's cleaner empties only
+    // after 5 minutes: a 10M preload's compaction would hold its table twice on disk meanwhile.
+    String zookeeper = System.getProperty("neardup.hbase.zookeeper");
+    if (zookeeper == null) {
+      cluster =
+          MiniHBase.start(
+              Map.of(
+                  "hbase.master.hfilecleaner.ttl",
+                  "5000",
+                  "hbase.master.cleaner.interval",
+                  "5000"));
+      conf = cluster.getConf();
+    } else {
+      conf = HBaseConfiguration.create();
+      int colon = zookeeper.lastIndexOf(':');
+      conf.set(HConstants.ZOOKEEPER_QUORUM, zookeeper.substring(0, colon));
+      conf.set(HConstants.ZOOKEEPER_CLIENT_PORT, zookeeper.substring(colon + 1));
+      String pid = System.getProperty("neardup.hbase.server-pid");
+      server = pid == null ? null : new ServerCpu(Long.parseLong(pid));
+      report.add(
+          "HBase in another process: zookeeper "
+              + zookeeper
+              + (pid == null ? "" : ", its CPU from /proc/" + pid));
+    }
     report.add(
         String.format(
             Locale.ROOT,
@@ -84,15 +116,21 @@ class HBaseStoreBench {
       // on a machine short of memory) keeps what it measured.
       save();
       if (n > 0) {
-        verified(cluster, n, batch);
+        verified(n, batch);
         save();
       }
-      for (String scheme : m > 0 ? List.of("4:1", "5:2") : List.<String>of()) {
-        fingerprints(cluster, BlockScheme.parse(scheme), m, batch, preload);
+      // FP_SCHEMES in hbase-store.sh: one of them alone, as a 10M preload of each may not fit on
+      // the disk beside the other.
+      List<String> fpSchemes =
+          List.of(System.getProperty("neardup.hbase.fp-schemes", "4:1,5:2").split(","));
+      for (String scheme : m > 0 ? fpSchemes : List.<String>of()) {
+        fingerprints(BlockScheme.parse(scheme), m, batch, preload);
         save();
       }
     } finally {
-      cluster.stop();
+      if (cluster != null) {
+        cluster.stop();
+      }
       save();
       report.forEach(System.err::println);
     }
@@ -102,21 +140,20 @@ class HBaseStoreBench {
     Files.write(Path.of("target", "hbase-bench.txt"), report, StandardCharsets.UTF_8);
   }
 
-  private static HBaseStore open(TestingHBaseCluster cluster, String tables) throws IOException {
-    return open(cluster, tables, BlockScheme.DEFAULT);
+  private HBaseStore open(String tables) throws IOException {
+    return open(tables, BlockScheme.DEFAULT);
   }
 
   /** The store on the given tables whose collections are created with {@code scheme}. */
-  private static HBaseStore open(TestingHBaseCluster cluster, String tables, BlockScheme scheme)
-      throws IOException {
+  private HBaseStore open(String tables, BlockScheme scheme) throws IOException {
     // The client counts its RPCs by method (one registry per scope, shared by the store's
     // synchronous and asynchronous connections).
-    Configuration conf = new Configuration(cluster.getConf());
-    conf.setBoolean(MetricsConnection.CLIENT_SIDE_METRICS_ENABLED_KEY, true);
-    conf.set(MetricsConnection.METRICS_SCOPE_KEY, "bench-" + tables);
+    Configuration c = new Configuration(conf);
+    c.setBoolean(MetricsConnection.CLIENT_SIDE_METRICS_ENABLED_KEY, true);
+    c.set(MetricsConnection.METRICS_SCOPE_KEY, "bench-" + tables);
     return (HBaseStore)
         HBaseStoreProvider.open(
-            conf, new StoreConfig(options(tables, scheme), InstantSource.system()), "mini-cluster");
+            c, new StoreConfig(options(tables, scheme), InstantSource.system()), "bench");
   }
 
   /**
@@ -135,6 +172,14 @@ class HBaseStoreBench {
       }
     }
     return out;
+  }
+
+  /**
+   * The verified phase's tables: one set per scheme, so that an HBase of another process, which
+   * keeps them between runs, holds a preloaded collection of each.
+   */
+  private static String verifiedTables(BlockScheme scheme) {
+    return "verified" + scheme.blocks() + scheme.required();
   }
 
   /** The verified phase's block scheme: {@code neardup.hbase.verified-scheme}, 4:1 by default. */
@@ -159,21 +204,56 @@ class HBaseStoreBench {
     return out;
   }
 
-  private void verified(TestingHBaseCluster cluster, int n, int batch) throws Exception {
+  private void verified(int n, int batch) throws Exception {
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
+    // A smaller sketch capacity (CAPACITY in hbase-store.sh) where the default's sketches would not
+    // fit on the disk at 10M (the texts' 60 words give ~58 shingles, under the default 512).
+    Integer capacity = Integer.getInteger("neardup.hbase.capacity");
+    if (capacity != null) {
+      settings = settings.withAnalysis(settings.analysis().withSketchCapacity(capacity.intValue()));
+      report.add("verified collections' sketch capacity: " + capacity);
+    }
+    // RETENTION in hbase-store.sh (an ISO-8601 duration, PT0S keeps documents forever: no TTL tags
+    // and no expiry rows, fewer bytes at 10M).
+    String retention = System.getProperty("neardup.hbase.retention");
+    if (retention != null) {
+      settings = settings.withRetention(java.time.Duration.parse(retention));
+      report.add("verified collections' retention: " + retention);
+    }
     int stored = Integer.getInteger("neardup.hbase.verified-preload", 0);
     BlockScheme scheme = verifiedScheme();
     String label = "verified, " + scheme;
-    if (stored > 0) {
-      preloadVerified(cluster, settings, stored, scheme);
+    boolean bytes = Boolean.getBoolean("neardup.hbase.verified-bytes");
+    // An HBase of another process keeps its tables between runs: a preloaded collection is used
+    // again, and each run's documents and warm-up collection are its own.
+    boolean again = false;
+    if (stored > 0 && cluster == null) {
+      try (HBaseStore store = open(verifiedTables(scheme), scheme)) {
+        Collection old = store.collection("bench");
+        if (old != null) {
+          report.add(
+              "using the stored collection again: " + old.stats().documents() + " documents");
+          again = true;
+        }
+      }
     }
-    try (HBaseStore store = open(cluster, "verified", scheme)) {
+    if (stored > 0 && !again) {
+      preloadVerified(settings, stored, scheme);
+      if (bytes) {
+        // Compacted before the checks: one file per region, as a store that has run for a while.
+        try (HBaseStore store = open(verifiedTables(scheme), scheme)) {
+          verifiedBytes(store, "verified, " + scheme + ", the preload", stored);
+        }
+      }
+    }
+    try (HBaseStore store = open(verifiedTables(scheme), scheme)) {
       int warm = Integer.getInteger("neardup.hbase.warm", 0);
       if (warm > 0) {
         // A collection of its own in the same tables, so the measured one starts empty while the
         // JIT, the region server's caches and the client's connections are warm.
-        Collection w = store.create("warm", settings);
+        Collection w =
+            store.create(cluster == null ? "warm-" + System.currentTimeMillis() : "warm", settings);
         List<Document> warmDocs = documents(w, new SplittableRandom(41), warm, "w");
         // In parts of neardup.hbase.warm-part documents (WARM_PART in hbase-store.sh), each with
         // its own CPU split, so that one run shows when the JIT's share stops falling.
@@ -189,8 +269,11 @@ class HBaseStoreBench {
         }
       }
       Collection c = stored > 0 ? store.collection("bench") : store.create("bench", settings);
-      SplittableRandom r = new SplittableRandom(42);
-      List<Document> docs = documents(c, r, n, "b");
+      long before = c.stats().documents();
+      // The documents already stored seed a run on a collection used again: new texts and ids.
+      SplittableRandom r = new SplittableRandom(again ? before : 42);
+      String ids = again ? before + "-" : "";
+      List<Document> docs = documents(c, r, n, "b" + ids);
       batches(
           store,
           c,
@@ -202,7 +285,7 @@ class HBaseStoreBench {
       Map<String, Number> m0 = store.metrics();
 
       int count = Integer.getInteger("neardup.hbase.singles", Math.max(100, n / 10));
-      List<Document> singles = documents(c, r, count, "s");
+      List<Document> singles = documents(c, r, count, "s" + ids);
       long[] latencies = new long[singles.size()];
       AtomicInteger next = new AtomicInteger();
       ExecutorService pool = Executors.newFixedThreadPool(16);
@@ -210,6 +293,7 @@ class HBaseStoreBench {
       long t1 = System.nanoTime();
       long cpu1 = cpuNanos();
       ThreadsCpu threads1 = threadCpu();
+      Map<String, Long> server1 = server == null ? Map.of() : server.snapshot();
       for (int t = 0; t < 16; t++) {
         futures.add(
             pool.submit(
@@ -244,22 +328,51 @@ class HBaseStoreBench {
               m1.get("hbase_commits").longValue() - m0.get("hbase_commits").longValue(),
               cpuMs / singles.size()));
       report.add(cpuByThreads(threads1, singles.size(), cpuMs)); // the pool's threads still alive
+      if (server != null) {
+        report.add(server.since(server1, singles.size()));
+      }
       pool.shutdown();
       report.add("metrics: " + new TreeMap<>(m1));
-      assertThat(c.stats().documents()).isEqualTo((long) stored + n + singles.size());
+      assertThat(c.stats().documents()).isEqualTo(before + n + singles.size());
+      if (bytes && stored == 0) {
+        // Both tables hold the warm-up collection too: per document of the two collections.
+        verifiedBytes(store, label, c.stats().documents() + warm);
+      }
     }
   }
 
-  private void fingerprints(
-      TestingHBaseCluster cluster, BlockScheme scheme, int m, int batch, int preload)
-      throws Exception {
+  /** The verified tables' bytes on disk after a flush and a major compaction, per document. */
+  private void verifiedBytes(HBaseStore store, String what, long all) throws Exception {
+    if (cluster == null) {
+      report.add(what + ": bytes on disk measured only on the mini-cluster");
+      return;
+    }
+    long t0 = System.nanoTime();
+    long index = MiniHBase.onDisk(cluster, store.index);
+    long documents = MiniHBase.onDisk(cluster, store.docs);
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "%s: after flush + major compaction (%.0f s), index table %,d bytes = %.1f bytes per"
+                + " document, documents table %,d bytes = %.1f bytes per document (%,d documents)",
+            what,
+            (System.nanoTime() - t0) / 1e9,
+            index,
+            index / (double) all,
+            documents,
+            documents / (double) all,
+            all));
+    save();
+  }
+
+  private void fingerprints(BlockScheme scheme, int m, int batch, int preload) throws Exception {
     String tables = "fp" + scheme.blocks() + scheme.required();
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
     if (preload > 0) {
-      preload(cluster, tables, scheme, settings, preload);
+      preload(tables, scheme, settings, preload);
     }
-    try (HBaseStore store = open(cluster, tables)) {
+    try (HBaseStore store = open(tables)) {
       Collection c =
           preload > 0 ? store.collection("bench") : store.create("bench", settings, scheme);
       SplittableRandom r = new SplittableRandom(7);
@@ -299,6 +412,9 @@ class HBaseStoreBench {
       double blockRows =
           metrics.get("hbase_block_rows_read").doubleValue()
               / metrics.get("hbase_probes").doubleValue();
+      if (cluster == null) {
+        return; // bytes on disk only on the mini-cluster
+      }
       long bytes = MiniHBase.onDisk(cluster, store.index);
       report.add(
           String.format(
@@ -315,30 +431,36 @@ class HBaseStoreBench {
   }
 
   /** The store on the given tables that imports by writing HFiles ({@code import=hfiles}). */
-  private static HBaseStore hfileStore(
-      TestingHBaseCluster cluster, String tables, BlockScheme scheme) throws IOException {
+  private HBaseStore hfileStore(String tables, BlockScheme scheme) throws IOException {
     Map<String, String> options = options(tables, scheme);
     options.put("import", "hfiles");
-    options.put("bulk-dir", "/tmp/bench-" + tables);
+    options.put(
+        "bulk-dir", System.getProperty("neardup.hbase.bulk-dir", "/tmp") + "/bench-" + tables);
+    // IMPORT_ENCODING=family in hbase-store.sh: the imported files in the families' encodings, so
+    // that a 10M preload fits on the disk before its first major compaction.
+    String encoding = System.getProperty("neardup.hbase.import-encoding");
+    if (encoding != null) {
+      options.put("import-encoding", encoding);
+    }
     return (HBaseStore)
-        HBaseStoreProvider.open(
-            cluster.getConf(), new StoreConfig(options, InstantSource.system()), "mini-cluster");
+        HBaseStoreProvider.open(conf, new StoreConfig(options, InstantSource.system()), "bench");
   }
 
   /**
-   * Imports {@code count} verified documents into collection "bench" of the "verified" tables as
+   * Imports {@code count} verified documents into collection "bench" of the verified tables as
    * HFiles ({@code import=hfiles}), each its own cluster: random fingerprints and band keys (so the
    * measured documents meet them in the block rows they scan, as in a store that has run for a
    * while, and rarely as candidates), each with the sketch of one of 256 real texts.
    */
-  private void preloadVerified(
-      TestingHBaseCluster cluster, CollectionSettings settings, int count, BlockScheme scheme)
+  private void preloadVerified(CollectionSettings settings, int count, BlockScheme scheme)
       throws IOException {
     long t0 = System.nanoTime();
-    try (HBaseStore store = hfileStore(cluster, "verified", scheme);
-        CollectionTransfer.Importer importer =
-            CollectionTransfer.of(store)
-                .importer("bench", settings, settings.deduplicator().analyzer().id())) {
+    // In parts of neardup.hbase.preload-part documents (PRELOAD_PART in hbase-store.sh), each an
+    // import of its own into the one unregistered collection, so that the importer holds one part's
+    // rows at a time: 10M verified documents at once would take ~5-6 GB of heap.
+    int part = Integer.getInteger("neardup.hbase.preload-part", count);
+    try (HBaseStore store = hfileStore(verifiedTables(scheme), scheme)) {
+      HBaseCollection c = store.unregistered("bench", settings);
       SplittableRandom r = new SplittableRandom(2027);
       byte[][] sketches = new byte[256][];
       int bands = 0;
@@ -349,17 +471,39 @@ class HBaseStoreBench {
       }
       long now = System.currentTimeMillis();
       long exp = settings.expiresAt(now, now);
-      for (int i = 0; i < count; i++) {
-        String id = "p" + i;
-        long[] keys = new long[bands];
-        for (int b = 0; b < bands; b++) {
-          keys[b] = r.nextLong();
+      for (int from = 0; from < count; from += part) {
+        try (HFileImporter importer =
+            new HFileImporter(store, c, settings.deduplicator().analyzer(), store.bulkDir, false)) {
+          for (int i = from; i < Math.min(count, from + part); i++) {
+            String id = "p" + i;
+            long[] keys = new long[bands];
+            for (int b = 0; b < bands; b++) {
+              keys[b] = r.nextLong();
+            }
+            importer.add(
+                new StoredRecord(
+                    i,
+                    id,
+                    r.nextLong(),
+                    now,
+                    exp,
+                    i,
+                    id,
+                    keys,
+                    sketches[i & (sketches.length - 1)]));
+          }
+          importer.finish();
         }
-        importer.add(
-            new StoredRecord(
-                i, id, r.nextLong(), now, exp, i, id, keys, sketches[i & (sketches.length - 1)]));
+        report.add(
+            String.format(
+                Locale.ROOT,
+                "  preload: %d of %d verified documents loaded, %.1f s",
+                Math.min(count, from + part),
+                count,
+                (System.nanoTime() - t0) / 1e9));
+        save();
       }
-      importer.finish();
+      HBaseTransfer.complete(store, c, count - 1, count);
     }
     report.add(
         String.format(
@@ -375,16 +519,11 @@ class HBaseStoreBench {
    * Imports {@code count} random fingerprints into collection "bench" of the given tables as HFiles
    * ({@code import=hfiles}), each its own cluster, as a store that has run for a while holds them.
    */
-  private void preload(
-      TestingHBaseCluster cluster,
-      String tables,
-      BlockScheme scheme,
-      CollectionSettings settings,
-      int count)
+  private void preload(String tables, BlockScheme scheme, CollectionSettings settings, int count)
       throws IOException {
     long t0 = System.nanoTime();
     String phases = "";
-    try (HBaseStore store = hfileStore(cluster, tables, scheme);
+    try (HBaseStore store = hfileStore(tables, scheme);
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store)
                 .importer("bench", settings, settings.deduplicator().analyzer().id())) {
@@ -422,9 +561,11 @@ class HBaseStoreBench {
       throws IOException {
     long[] latencies = new long[(docs.size() + batch - 1) / batch];
     Map<String, Long> rpcs0 = rpcs(store);
+    Map<String, Number> metrics0 = store.metrics();
     long t0 = System.nanoTime();
     long cpu0 = cpuNanos();
     ThreadsCpu threads0 = threadCpu();
+    Map<String, Long> server0 = server == null ? Map.of() : server.snapshot();
     for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
       long s = System.nanoTime();
       c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
@@ -449,6 +590,9 @@ class HBaseStoreBench {
     // The phase's clock times, to cut a flight recording to it.
     report.add("phase from " + end.minusNanos((long) (seconds * 1e9)) + " to " + end);
     report.add(cpuByThreads(threads0, docs.size(), cpuMs));
+    if (server != null) {
+      report.add(server.since(server0, docs.size()));
+    }
     Map<String, Long> rpcs1 = rpcs(store);
     StringBuilder perBatch = new StringBuilder("RPCs per batch:");
     rpcs1.forEach(
@@ -460,7 +604,20 @@ class HBaseStoreBench {
                     k,
                     (v - rpcs0.getOrDefault(k, 0L)) / (double) latencies.length)));
     report.add(perBatch.toString());
-    report.add("metrics: " + new TreeMap<>(store.metrics()));
+    Map<String, Number> metrics1 = store.metrics();
+    double probes = delta(metrics0, metrics1, "hbase_probes");
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "rows read per check in this phase: %.2f block rows, %.2f rows in all (%.0f checks)",
+            delta(metrics0, metrics1, "hbase_block_rows_read") / probes,
+            delta(metrics0, metrics1, "hbase_rows_read") / probes,
+            probes));
+    report.add("metrics: " + new TreeMap<>(metrics1));
+  }
+
+  private static double delta(Map<String, Number> before, Map<String, Number> after, String key) {
+    return after.get(key).doubleValue() - before.get(key).doubleValue();
   }
 
   /** CPU time of each live Java thread, by thread id, and of the JVM's own threads, by kind. */
@@ -542,8 +699,13 @@ class HBaseStoreBench {
     }
     long threads = byKind.values().stream().mapToLong(Long::longValue).sum();
     byKind.put("ended-threads-and-rest", Math.max(0, (long) (processMs * 1e6) - threads));
-    StringBuilder out = new StringBuilder("CPU ms per document by thread kind:");
-    byKind.entrySet().stream()
+    return perDocument("CPU ms per document by thread kind:", byKind, documents);
+  }
+
+  /** {@code head}, then each kind's milliseconds per document, the largest first. */
+  private static String perDocument(String head, Map<String, Long> nanosByKind, int documents) {
+    StringBuilder out = new StringBuilder(head);
+    nanosByKind.entrySet().stream()
         .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
         .forEach(
             e ->
@@ -551,6 +713,79 @@ class HBaseStoreBench {
                     String.format(
                         Locale.ROOT, " %s %.3f;", e.getKey(), e.getValue() / 1e6 / documents)));
     return out.toString();
+  }
+
+  /**
+   * The CPU of the HBase process {@code pid} (another JVM on this machine) by kind of thread, from
+   * /proc/PID/task, where Linux cuts the threads' names to 15 characters ({@code RpcServer.defau},
+   * {@code C2 CompilerThre}); the process's total from /proc/PID/stat counts the threads that ended
+   * meanwhile too.
+   */
+  private record ServerCpu(long pid) {
+    Map<String, Long> snapshot() {
+      Map<String, Long> out = new TreeMap<>();
+      try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+        for (Path task : (Iterable<Path>) tasks::iterator) {
+          try {
+            String stat = Files.readString(task.resolve("stat"));
+            out.merge(serverKind(comm(stat)), ticksNanos(stat), Long::sum);
+          } catch (IOException e) {
+            // the thread ended meanwhile
+          }
+        }
+        out.put("process", ticksNanos(Files.readString(Path.of("/proc/" + pid + "/stat"))));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("the HBase process " + pid + " is gone", e);
+      }
+      return out;
+    }
+
+    String since(Map<String, Long> before, int documents) {
+      Map<String, Long> now = snapshot();
+      Map<String, Long> spent = new TreeMap<>();
+      long threads = 0;
+      for (Map.Entry<String, Long> e : now.entrySet()) {
+        if (!e.getKey().equals("process")) {
+          long v = Math.max(0, e.getValue() - before.getOrDefault(e.getKey(), 0L));
+          spent.put(e.getKey(), v);
+          threads += v;
+        }
+      }
+      long process = now.get("process") - before.getOrDefault("process", 0L);
+      spent.put("ended-threads-and-rest", Math.max(0, process - threads));
+      return perDocument(
+          String.format(
+              Locale.ROOT,
+              "HBase process (pid %d) CPU ms per document: %.3f, by thread kind:",
+              pid,
+              process / 1e6 / documents),
+          spent,
+          documents);
+    }
+
+    private static String comm(String stat) {
+      return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    }
+
+    /** utime + stime of a stat line, in nanoseconds (clock ticks of 10 ms). */
+    private static long ticksNanos(String stat) {
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    }
+
+    private static String serverKind(String comm) {
+      if (comm.contains("CompilerThre")) {
+        return "jit";
+      }
+      if (comm.startsWith("GC Thread") || comm.startsWith("G1 ")) {
+        return "gc";
+      }
+      if (comm.startsWith("VM ")) {
+        return "vm-thread";
+      }
+      String k = kind(comm);
+      return k.equals("caller") ? "other" : k;
+    }
   }
 
   private static String kind(String thread) {

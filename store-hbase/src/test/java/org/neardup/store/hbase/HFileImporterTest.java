@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -28,6 +29,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.FixedFileTrailer;
@@ -367,6 +369,92 @@ class HFileImporterTest {
     }
   }
 
+  /**
+   * With {@code import-encoding=family} both tables' imported files are in their families'
+   * FAST_DIFF encoding, and a collection imported in two parts (two importers of one unregistered
+   * collection, the second with the later ordinals, then completed once, as HBaseStoreBench builds
+   * 10M) holds exactly the puts' import's rows and answers as the collection built by inserts.
+   */
+  @Test
+  void hfiles_familyEncodingInTwoParts_filesEncoded_sameRowsAsPuts_sameAnswers()
+      throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults()
+            .withLexicon(CollectionSettings.NO_LEXICON)
+            .withRetention(Duration.ofDays(30));
+    SplittableRandom r = new SplittableRandom(31);
+    Map<String, String> encoded = Map.of("table-prefix", "encfam", "import-encoding", "family");
+    // The puts' collection in the same tables (cells() names them), under a prefix of its own.
+    try (HBaseStore built = hbase("ef-ins", "4:1", false);
+        HBaseStore puts = hbase("ef-put", "4:1", false, Map.of("table-prefix", "encfam"));
+        HBaseStore bulk = hbase("ef-hf", "4:1", true, encoded)) {
+      Collection c = built.create("news", settings);
+      List<Document> docs = new ArrayList<>();
+      List<String> probes = new ArrayList<>();
+      for (int g = 0; g < 70; g++) {
+        String base = Texts.text(r, 40);
+        probes.add(Texts.edit(r, base));
+        for (int i = 0, copies = 1 + r.nextInt(4); i < copies; i++) {
+          docs.add(
+              new Document(
+                  "ef-" + g + "-" + i,
+                  c.analyzer().analyze(i == 0 ? base : Texts.edit(r, base)),
+                  Document.NO_TIMESTAMP));
+        }
+      }
+      // Clusters interleaved, so that the second part holds members of the first part's roots.
+      java.util.Collections.shuffle(docs, new java.util.Random(5));
+      c.checkAndInsertAll(docs);
+      for (int i = 0; i < docs.size(); i += 11) {
+        c.delete(docs.get(i).id()); // some clusters lose their root
+      }
+      List<StoredRecord> records = export(built, "news");
+      load(puts, "news", settings, records);
+
+      // No compaction may rewrite the imported files (in the family's encoding whatever they were)
+      // before their encodings are read.
+      try (Connection conn = ConnectionFactory.createConnection(MiniHBase.conf());
+          Admin admin = conn.getAdmin()) {
+        for (TableName t : List.of(bulk.index, bulk.docs)) {
+          admin.modifyTable(
+              TableDescriptorBuilder.newBuilder(admin.getDescriptor(t))
+                  .setCompactionEnabled(false)
+                  .build());
+        }
+      }
+      HBaseCollection part = bulk.unregistered("news", settings);
+      int half = records.size() / 2;
+      for (List<StoredRecord> chunk :
+          List.of(records.subList(0, half), records.subList(half, records.size()))) {
+        try (HFileImporter in =
+            new HFileImporter(
+                bulk, part, settings.deduplicator().analyzer(), bulk.bulkDir, false)) {
+          for (StoredRecord x : chunk) {
+            in.add(x);
+          }
+          in.finish();
+        }
+        assertThat(bulk.collection("news")).as("registered before the last part").isNull();
+      }
+      HBaseTransfer.complete(bulk, part, records.get(records.size() - 1).ordinal(), records.size());
+
+      assertThat(fileEncodings(bulk.index)).containsOnly(DataBlockEncoding.FAST_DIFF);
+      assertThat(fileEncodings(bulk.docs)).containsOnly(DataBlockEncoding.FAST_DIFF);
+      assertThat(export(bulk, "news")).isEqualTo(records);
+      assertThat(cells(bulk, "news")).isEqualTo(cells(puts, "news"));
+      Collection b = bulk.collection("news");
+      assertThat(b.stats().documents()).isEqualTo(records.size());
+      for (int i = 0; i < probes.size(); i++) {
+        Analysis p = c.analyzer().analyze(probes.get(i));
+        assertThat(answer(b.check(p))).as(probes.get(i)).isEqualTo(answer(c.check(p)));
+        if (i % 3 == 0) {
+          Document d = new Document("ef-new-" + i, p);
+          assertThat(answer(b.checkAndInsert(d))).isEqualTo(answer(c.checkAndInsert(d)));
+        }
+      }
+    }
+  }
+
   /** The data block encoding of each store file of the table. */
   private static List<DataBlockEncoding> fileEncodings(TableName table) throws IOException {
     List<DataBlockEncoding> out = new ArrayList<>();
@@ -410,9 +498,11 @@ class HFileImporterTest {
     RemoteIterator<LocatedFileStatus> files = fs.listFiles(dir, true);
     while (files.hasNext()) {
       Path f = files.next().getPath();
-      // Store files live in <region>/<family>/; region and table descriptors elsewhere.
+      // Store files live in <region>/<family>/; region and table descriptors elsewhere, and a
+      // compaction's or flush's file in <region>/.tmp/<family>/ until it is moved (or gone).
       if (f.getName().startsWith(".")
           || f.getParent().getName().startsWith(".")
+          || f.getParent().getParent().getName().startsWith(".")
           || !StoreFileInfo.isHFile(f)) {
         continue;
       }

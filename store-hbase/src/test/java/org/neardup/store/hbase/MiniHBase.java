@@ -44,7 +44,13 @@ final class MiniHBase implements BeforeAllCallback, ExtensionContext.Store.Close
 
   /** A started mini-cluster of its own, which the caller stops. */
   static TestingHBaseCluster start() throws Exception {
+    return start(java.util.Map.of());
+  }
+
+  /** A started mini-cluster of its own with these settings too, which the caller stops. */
+  static TestingHBaseCluster start(java.util.Map<String, String> settings) throws Exception {
     Configuration conf = HBaseConfiguration.create();
+    settings.forEach(conf::set);
     // HBase gives the master 30 s to become active; on the shared 2-core machine at load 25 it
     // took longer, and whole test classes failed before their first test.
     conf.setInt("hbase.master.start.timeout.localHBaseCluster", 180_000);
