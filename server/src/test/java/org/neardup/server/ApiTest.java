@@ -204,6 +204,22 @@ class ApiTest {
     }
   }
 
+  /** Each answered single insert is timed once per stage; a refused one is not timed. */
+  @Test
+  public void singleStages_countAnsweredInsertsOnly() throws Exception {
+    client.insert("default", "s1", Texts.text(random, 30));
+    client.insert("default", "s2", Texts.text(random, 30));
+    assertThat(t.post("/v1/collections/default/documents", "{\"id\":\"\"}").statusCode())
+        .isEqualTo(400);
+    String m = client.metrics();
+    for (String stage : Metrics.SINGLE_STAGES) {
+      assertThat(m)
+          .as(stage)
+          .contains("neardup_single_stage_seconds_count{stage=\"" + stage + "\"} 2")
+          .contains("neardup_single_stage_seconds_bucket{stage=\"" + stage + "\",le=\"");
+    }
+  }
+
   @Test
   public void healthReadyOpenApiMetrics() throws Exception {
     assertThat(t.get("/health").statusCode()).isEqualTo(200);
