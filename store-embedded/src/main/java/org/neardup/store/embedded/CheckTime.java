@@ -151,9 +151,25 @@ public final class CheckTime {
             v[measured - 1] / unit,
             bytes ? "bytes" : "ms");
       }
-      long withDisk = Arrays.stream(rows).filter(r -> r[10] > 0).count();
-      System.out.printf(
-          Locale.ROOT, "probes that read from the disk: %d of %d%n", withDisk, measured);
+      for (boolean disk : new boolean[] {true, false}) {
+        long[] wall =
+            Arrays.stream(rows)
+                .filter(r -> (r[10] > 0) == disk)
+                .mapToLong(r -> r[1])
+                .sorted()
+                .toArray();
+        if (wall.length > 0) {
+          System.out.printf(
+              Locale.ROOT,
+              "probes %s the disk: %d of %d, wall p50 %.3f ms, p90 %.3f ms, max %.3f ms%n",
+              disk ? "that read from" : "that did not read from",
+              wall.length,
+              measured,
+              wall[wall.length / 2] / 1e6,
+              wall[(int) Math.ceil(wall.length * 0.9) - 1] / 1e6,
+              wall[wall.length - 1] / 1e6);
+        }
+      }
       Integer[] order = new Integer[measured];
       for (int i = 0; i < measured; i++) {
         order[i] = i;
