@@ -11,8 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Deduplicator;
 import org.neardup.store.Collection;
@@ -40,7 +39,6 @@ import org.neardup.store.Outcome;
  * </pre>
  */
 public final class CheckTime {
-  private static final Pattern FIELD = Pattern.compile("\"(id|text)\":\"((?:[^\"\\\\]|\\\\.)*)\"");
   private static final String[] STAGES = {
     "analyse",
     "probe",
@@ -216,22 +214,36 @@ public final class CheckTime {
     List<String[]> out = new ArrayList<>();
     try (BufferedReader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
       for (String line = r.readLine(); line != null && out.size() < limit; line = r.readLine()) {
-        String id = null;
-        String text = null;
-        Matcher m = FIELD.matcher(line);
-        while (m.find()) {
-          if (m.group(1).equals("id")) {
-            id = m.group(2);
-          } else {
-            text = unescape(m.group(2));
-          }
-        }
+        String id = field(line, "\"id\":\"");
+        String text = field(line, "\"text\":\"");
         if (id != null && text != null) {
-          out.add(new String[] {id, text});
+          out.add(new String[] {id, unescape(text)});
         }
       }
     }
     return out;
+  }
+
+  /**
+   * The still escaped value of the string field that {@code key} (its name, colon and opening
+   * quote, as the query files spell them) opens in a JSON line, or null: a loop, not a regular
+   * expression, whose recursion overflowed the stack on texts of a few KB.
+   */
+  private static @Nullable String field(String line, String key) {
+    int from = line.indexOf(key);
+    if (from < 0) {
+      return null;
+    }
+    from += key.length();
+    for (int i = from; i < line.length(); i++) {
+      char ch = line.charAt(i);
+      if (ch == '\\') {
+        i++;
+      } else if (ch == '"') {
+        return line.substring(from, i);
+      }
+    }
+    return null;
   }
 
   private static String unescape(String s) {
