@@ -8,13 +8,16 @@
 # data directory's bytes per document (durable files, and the *.tmp sketch files the service
 # writes), then the latency of single check-and-inserts and batches of 100 (ServiceProbe, one
 # request at a time; a first pass warms the page cache and the JIT, the second is the figure) with
-# news texts from QUERIES under new ids ("q-" + id, so none is stored yet). The server is then
-# killed (SIGKILL), so that it writes no snapshot on the way out: DATA keeps its snapshot, and the
-# log holds the probes' few thousand documents, replayed at the next open. Use a copy of a
-# directory you want to keep as it is, or RESTORE=1: then the log segments and scratch sketch files
-# the run added are deleted once the server is killed, so DATA holds none of the run's records and
-# the next run opens what this one did (the snapshot, sketch files and index image are only read;
-# an empty log segment the open retired may be gone): for a 50M directory there is no room to copy.
+# news texts from QUERIES under new ids ("q-" + id, so none is stored yet), and the second pass's
+# singles stage by stage (read, analyse, decide, durable, answer: their mean, p50, p90 and p99 from
+# the server's histograms) with the log's fsyncs of the pass (singles and batches: count, mean).
+# The server is then killed (SIGKILL), so that it writes no snapshot on the way out: DATA keeps
+# its snapshot, and the log holds the probes' few thousand documents, replayed at the next open.
+# Use a copy of a directory you want to keep as it is, or RESTORE=1: then the log segments and
+# scratch sketch files the run added are deleted once the server is killed, so DATA holds none of
+# the run's records and the next run opens what this one did (the snapshot, sketch files and index
+# image are only read; an empty log segment the open retired may be gone): for a 50M directory there
+# is no room to copy.
 # Usage: benchmarks/service-curve.sh DATA JAR BENCHMARKS_JAR QUERIES.jsonl
 #   e.g. benchmarks/service-curve.sh /tmp/data1m cli/target/neardup.jar \
 #            benchmarks/target/benchmarks.jar news-queries.jsonl
@@ -73,7 +76,12 @@ fi
 echo "settled: $settled server CPU s once idle ($(python3 -c "print(f'{$settled - $cpu:.1f}')") s after /ready, the live-heap GC included); live heap then $((heap2 / docs)) B/document"
 echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/warm.jsonl" "$singles" "$batches" 100 | sed 's/^/warm-up /'
+curl -sf "$url/metrics" > "$work/metrics0.txt"
 java -Xmx512m -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/probe.jsonl" "$singles" "$batches" 100
+# Where the second pass's singles spent their time, stage by stage (a server without the single
+# stages prints only the fsyncs).
+curl -sf "$url/metrics" > "$work/metrics1.txt"
+stage_quantiles "$work/metrics0.txt" "$work/metrics1.txt" neardup_single_stage_seconds
 echo "result docs=$docs heap=$heap ram=$ram rss=$rss pss=$pss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths settled=$settled heap2=$heap2"
 if [ "${RESTORE:-0}" = 1 ]; then
   serve_kill

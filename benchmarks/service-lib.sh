@@ -24,6 +24,10 @@
 # id_stats NAME: "idArrayBytes idLengths" of collection NAME (the heap of the arrays holding the
 #   ids' bytes, and the ids' summed length); "0 0" from a server that does not report them.
 # data_bytes DIR: "durable scratch": bytes of DIR's files, and of its *.tmp files (sketch files).
+# stage_quantiles BEFORE AFTER METRIC: from two scrapes of /metrics, each stage's count, mean,
+#   p50, p90 and p99 (the upper bound of the histogram bucket that holds it, ~10% wide) of the
+#   requests timed between them, e.g. METRIC neardup_single_stage_seconds; then the log's fsyncs
+#   in that time (count and mean), the disk's part of a request's "durable" stage.
 # serve_bench_init: the setup of a script that opens a data directory it is given: checks for jcmd,
 #   curl and python3; sets $port (PORT, else a random one), $url, $opts (NEARDUP_JAVA_OPTS, -Xmx4g
 #   by default) and a fresh $work, which goes on exit with any server still running killed.
@@ -128,6 +132,51 @@ for t in os.listdir("/proc/%s/task" % pid):
     kind = next((k for k, r in rules if re.search(r, name)), "other")
     kinds[kind] += int(f[11]) + int(f[12])
 print(" ".join(str(kinds[k]) for k in ("workers", "jit", "http", "log", "gc", "other")))
+PY
+}
+stage_quantiles() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import re, sys
+def read(path, metric):
+    buckets, sums, counts, store = {}, {}, {}, {}
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        m = re.match(r'(\w+)\{([^}]*)\} (\S+)', line)
+        if not m:
+            continue
+        name, labels, value = m.group(1), dict(re.findall(r'(\w+)="([^"]*)"', m.group(2))), float(m.group(3))
+        if name.startswith("neardup_store_log_fsync"):
+            store[name] = value
+        if not name.startswith(metric):
+            continue
+        stage = labels.get("stage")
+        if name == metric + "_bucket":
+            buckets.setdefault(stage, {})[float(labels["le"])] = value
+        elif name == metric + "_sum":
+            sums[stage] = value
+        elif name == metric + "_count":
+            counts[stage] = value
+    return buckets, sums, counts, store
+b0, s0, c0, st0 = read(sys.argv[1], sys.argv[3])
+b1, s1, c1, st1 = read(sys.argv[2], sys.argv[3])
+order = ["read", "analyse", "turn", "decide", "render", "durable", "answer"]
+for stage in sorted(c1, key=lambda x: order.index(x) if x in order else len(order)):
+    n = c1[stage] - c0.get(stage, 0)
+    if n <= 0:
+        continue
+    les = sorted(b1[stage])
+    def q(p):
+        for le in les:
+            if b1[stage][le] - b0.get(stage, {}).get(le, 0) >= p * n:
+                return le * 1e3
+        return float("inf")
+    print("%s stage %s: %d timed, mean %.2f ms, p50 <= %.2f, p90 <= %.2f, p99 <= %.2f ms" % (
+        sys.argv[3], stage, n, (s1[stage] - s0.get(stage, 0)) / n * 1e3, q(0.5), q(0.9), q(0.99)))
+k, s = "neardup_store_log_fsyncs_total", "neardup_store_log_fsync_seconds_total"
+if k in st1:
+    n = st1[k] - st0.get(k, 0)
+    print("log fsyncs meanwhile: %d, mean %.2f ms" % (n, (st1[s] - st0.get(s, 0)) / max(n, 1) * 1e3))
 PY
 }
 serve_bench_init() {

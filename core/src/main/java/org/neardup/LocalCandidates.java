@@ -3,6 +3,7 @@ package org.neardup;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
 import org.neardup.decide.Candidates;
 import org.neardup.index.HammingIndex;
@@ -12,7 +13,8 @@ import org.neardup.verify.SketchStore;
 
 /**
  * The candidate search over a deduplicator's own indexes ({@link StoredDocuments}): the stored
- * fingerprints within k bits of a query and the documents sharing one of its band keys, as
+ * fingerprints within k bits of a query and the documents sharing one of its band keys (those the
+ * band index lists under a key's 31 bits and whose check bytes do not rule the key out), as
  * ordinals, handed to the shared {@link org.neardup.decide.Decision} as {@link Candidates} that
  * read the stored documents' columns in place (no copy per candidate).
  *
@@ -85,20 +87,41 @@ final class LocalCandidates implements Candidates {
     } else {
       docs.index.search(fp, maxDistance, (ordinal, f, d) -> add((int) ordinal));
     }
+    addBandCandidates(docs, analysis, from, Integer.MAX_VALUE);
+  }
+
+  /** The band candidate filter's bounds and the key being looked up (see bandHit). */
+  private int bandFrom;
+
+  private int bandBelow;
+  private long bandKey;
+  private final long[] oneKey = new long[1];
+
+  /**
+   * A document the band index lists under the current key: a candidate when its ordinal is in
+   * [bandFrom, bandBelow) and one of its band keys may be the key ({@link
+   * StoredDocuments#mayShareBandKey}), so a document that shares only the index's 31 bits of it is
+   * dropped before its sketch is read.
+   */
+  private final IntConsumer bandHit =
+      o -> {
+        if (o >= bandFrom && o < bandBelow && docs().mayShareBandKey(o, bandKey)) {
+          add(o);
+        }
+      };
+
+  /** Adds the documents in [from, below) that share a band key with the analysis. */
+  private void addBandCandidates(StoredDocuments docs, Analysis analysis, int from, int below) {
     BandIndex bands = docs.bands;
-    if (bands != null) {
-      long[] keys = analysis.sketch().bandKeys();
-      if (from == 0) {
-        bands.forEach(keys, this::add);
-      } else {
-        bands.forEach(
-            keys,
-            o -> {
-              if (o >= from) {
-                add(o);
-              }
-            });
-      }
+    if (bands == null) {
+      return;
+    }
+    bandFrom = from;
+    bandBelow = below;
+    for (long key : analysis.sketch().bandKeys()) {
+      bandKey = key;
+      oneKey[0] = key;
+      bands.forEach(oneKey, bandHit);
     }
   }
 
@@ -112,16 +135,7 @@ final class LocalCandidates implements Candidates {
     for (int c = group.bounds[j], end = group.bounds[j + 1]; c < end; c++) {
       add(group.candidates[c]);
     }
-    BandIndex bands = docs.bands;
-    if (bands != null) {
-      bands.forEach(
-          analysis.sketch().bandKeys(),
-          o -> {
-            if (o < seen) {
-              add(o);
-            }
-          });
-    }
+    addBandCandidates(docs, analysis, 0, seen);
   }
 
   @Override

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +50,8 @@ final class Api implements HttpHandler {
   private static final HttpString SEQUENCE = HttpString.tryFromString(DecisionOrder.HEADER);
   private static final io.undertow.util.AttachmentKey<DecisionOrder.Ticket> TICKET =
       io.undertow.util.AttachmentKey.create(DecisionOrder.Ticket.class);
-  // A batch's clock: its start, then the end of each of Metrics.BATCH_STAGES.
+  // A batch's or a single insert's clock: its start, then the end of each of
+  // Metrics.BATCH_STAGES or Metrics.SINGLE_STAGES.
   private static final io.undertow.util.AttachmentKey<long[]> STAGES =
       io.undertow.util.AttachmentKey.create(long[].class);
   // Request ids of internal errors: unique in a run and across restarts (they start at the time).
@@ -142,7 +144,11 @@ final class Api implements HttpHandler {
       send(ex, 200, JSON, "{\"status\":\"ok\"}".getBytes(StandardCharsets.UTF_8));
       return;
     }
-    if (route == Route.BATCH) {
+    if (route == Route.INSERT) {
+      long[] stages = new long[Metrics.SINGLE_STAGES.size() + 1];
+      stages[0] = start;
+      ex.putAttachment(STAGES, stages);
+    } else if (route == Route.BATCH) {
       long[] stages = new long[Metrics.BATCH_STAGES.size() + 1];
       stages[0] = start;
       ex.putAttachment(STAGES, stages);
@@ -662,23 +668,32 @@ final class Api implements HttpHandler {
   }
 
   private void insert(HttpServerExchange ex, Collection c, byte[] body) throws ApiException {
+    long[] stages = ex.getAttachment(STAGES);
+    stages[1] = System.nanoTime();
     Json.DocInput in = Json.document(Json.readDocument(body), "", true);
     Analysis a = analysis(c, in, "");
+    stages[2] = System.nanoTime();
     // Decided now; answered when durable, from the store's thread, with no worker waiting.
-    c.checkAndInsertAsync(new Document(in.id(), a, in.timestamp()))
-        .whenComplete(
-            (o, error) ->
-                answer(
+    CompletableFuture<Outcome> durable =
+        c.checkAndInsertAsync(new Document(in.id(), a, in.timestamp()));
+    stages[3] = System.nanoTime();
+    durable.whenComplete(
+        (o, error) -> {
+          stages[4] = System.nanoTime();
+          answer(
+              ex,
+              error,
+              () -> {
+                metrics.document(c.name(), o);
+                send(
                     ex,
-                    error,
-                    () -> {
-                      metrics.document(c.name(), o);
-                      send(
-                          ex,
-                          o.status() == Outcome.Status.EXISTS ? 409 : 200,
-                          JSON,
-                          Json.outcome(o, c.name()));
-                    }));
+                    o.status() == Outcome.Status.EXISTS ? 409 : 200,
+                    JSON,
+                    Json.outcome(o, c.name()));
+                stages[5] = System.nanoTime();
+                metrics.singleStages(stages);
+              });
+        });
   }
 
   private void batch(HttpServerExchange ex, Collection c, byte[] body) throws ApiException {

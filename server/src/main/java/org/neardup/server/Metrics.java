@@ -58,18 +58,18 @@ final class Metrics {
     Gauge.builder("neardup.heap.huge.pages", pages, p -> p.on() ? 1 : 0)
         .description("1 when the heap is on huge pages, 0 when not (the startup log says why)")
         .register(registry);
-    for (int i = 0; i < batchStages.length; i++) {
-      batchStages[i] =
-          Timer.builder("neardup.batch.stage")
-              .description(
-                  "the parts of a batch request's time, in order: read, analyse, turn, decide,"
-                      + " render, durable, answer (see the server's Metrics.BATCH_STAGES)")
-              .tag("stage", BATCH_STAGES.get(i))
-              .publishPercentileHistogram()
-              .minimumExpectedValue(Duration.ofNanos(100_000))
-              .maximumExpectedValue(Duration.ofSeconds(10))
-              .register(registry);
-    }
+    stageTimers(
+        batchStages,
+        "neardup.batch.stage",
+        BATCH_STAGES,
+        "the parts of a batch request's time, in order: read, analyse, turn, decide,"
+            + " render, durable, answer (see the server's Metrics.BATCH_STAGES)");
+    stageTimers(
+        singleStages,
+        "neardup.single.stage",
+        SINGLE_STAGES,
+        "the parts of a single check-and-insert's time, in order: read, analyse, decide,"
+            + " durable, answer (see the server's Metrics.SINGLE_STAGES)");
     new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
     new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics().bindTo(registry);
   }
@@ -122,12 +122,48 @@ final class Metrics {
   private final Timer[] batchStages = new Timer[BATCH_STAGES.size()];
 
   /**
+   * The parts of a single check-and-insert ({@code POST /v1/collections/{c}/documents}), in order,
+   * each timed from the end of the one before: {@code read} (the body's arrival, its UTF-8 check,
+   * the wait for a thread), {@code analyse} (parsing and analysis), {@code decide} (the probe:
+   * index search, band lookup, the candidates' sketches read and verified; then the insert under
+   * the lock and the log append), {@code durable} (the wait for the log's write and fsync) and
+   * {@code answer} (handing the answer to the I/O thread and sending it). The stage that makes a
+   * slow single slow, where the request histogram says only that it was.
+   */
+  static final List<String> SINGLE_STAGES =
+      List.of("read", "analyse", "decide", "durable", "answer");
+
+  private final Timer[] singleStages = new Timer[SINGLE_STAGES.size()];
+
+  private void stageTimers(Timer[] into, String name, List<String> stages, String description) {
+    for (int i = 0; i < into.length; i++) {
+      into[i] =
+          Timer.builder(name)
+              .description(description)
+              .tag("stage", stages.get(i))
+              .publishPercentileHistogram()
+              .minimumExpectedValue(Duration.ofNanos(100_000))
+              .maximumExpectedValue(Duration.ofSeconds(10))
+              .register(registry);
+    }
+  }
+
+  /**
    * Records one answered batch's stages: {@code at[0]} its start, {@code at[i + 1]} the end of
    * stage i of {@link #BATCH_STAGES} ({@link System#nanoTime}).
    */
   void batchStages(long[] at) {
-    for (int i = 0; i < batchStages.length; i++) {
-      batchStages[i].record(Math.max(0, at[i + 1] - at[i]), TimeUnit.NANOSECONDS);
+    record(batchStages, at);
+  }
+
+  /** As {@link #batchStages} for a single check-and-insert's {@link #SINGLE_STAGES}. */
+  void singleStages(long[] at) {
+    record(singleStages, at);
+  }
+
+  private static void record(Timer[] stages, long[] at) {
+    for (int i = 0; i < stages.length; i++) {
+      stages[i].record(Math.max(0, at[i + 1] - at[i]), TimeUnit.NANOSECONDS);
     }
   }
 

@@ -195,12 +195,26 @@ class ApiTest {
     client.batch("default", List.of(Doc.text("s2", Texts.text(random, 30))));
     assertThat(t.post("/v1/collections/default/batch", "[{\"id\":\"\"}]").statusCode())
         .isEqualTo(400);
-    String m = client.metrics();
-    for (String stage : Metrics.BATCH_STAGES) {
-      assertThat(m)
+    assertTimedTwice(client.metrics(), "neardup_batch_stage_seconds", Metrics.BATCH_STAGES);
+  }
+
+  /** Each answered single insert is timed once per stage; a refused one is not timed. */
+  @Test
+  public void singleStages_countAnsweredInsertsOnly() throws Exception {
+    client.insert("default", "s1", Texts.text(random, 30));
+    client.insert("default", "s2", Texts.text(random, 30));
+    assertThat(t.post("/v1/collections/default/documents", "{\"id\":\"\"}").statusCode())
+        .isEqualTo(400);
+    assertTimedTwice(client.metrics(), "neardup_single_stage_seconds", Metrics.SINGLE_STAGES);
+  }
+
+  /** Each of {@code stages} of the histogram {@code metric} counts two requests. */
+  private static void assertTimedTwice(String metrics, String metric, List<String> stages) {
+    for (String stage : stages) {
+      assertThat(metrics)
           .as(stage)
-          .contains("neardup_batch_stage_seconds_count{stage=\"" + stage + "\"} 2")
-          .contains("neardup_batch_stage_seconds_bucket{stage=\"" + stage + "\",le=\"");
+          .contains(metric + "_count{stage=\"" + stage + "\"} 2")
+          .contains(metric + "_bucket{stage=\"" + stage + "\",le=\"");
     }
   }
 

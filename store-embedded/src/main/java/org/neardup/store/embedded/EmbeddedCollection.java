@@ -108,6 +108,11 @@ final class EmbeddedCollection implements Collection {
     return analyzer;
   }
 
+  /** The current generation's engine, for diagnostics ({@link CheckTime}). */
+  Deduplicator engine() {
+    return gen.engine;
+  }
+
   // --- validation -------------------------------------------------------------------------
 
   private void checkOpen() {
