@@ -108,7 +108,9 @@ final class EmbeddedCollection implements Collection {
     return analyzer;
   }
 
-  /** The current generation's engine, for diagnostics ({@link CheckTime}). */
+  /**
+   * The current generation's engine, for diagnostics (the benchmarks module's {@code CheckTime}).
+   */
   Deduplicator engine() {
     return gen.engine;
   }

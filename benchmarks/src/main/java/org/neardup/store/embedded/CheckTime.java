@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.store.embedded;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
-import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Deduplicator;
 import org.neardup.store.Collection;
@@ -29,12 +30,15 @@ import org.neardup.store.Outcome;
  * read_bytes}: page cache misses), from {@code /proc/thread-self/io}. Prints each stage's p50, p99
  * and max over the last MEASURED texts (after WARM ones), then the stages of the slowest 1%.
  *
+ * <p>It lives in the benchmarks module, in the store's package for the collection's engine, so that
+ * the store carries no diagnostic and no JSON reader of its own.
+ *
  * <p>Writes to the directory's log and never a snapshot: remove the run's new {@code log-*} and
  * {@code sketches-*.tmp} files afterwards to open the directory as before (service-curve.sh's
  * RESTORE=1 does the same).
  *
  * <pre>
- * java -Xmx10g -XX:+UseZGC -cp neardup.jar org.neardup.store.embedded.CheckTime DIR COLLECTION \
+ * java -Xmx10g -XX:+UseZGC -cp benchmarks.jar org.neardup.store.embedded.CheckTime DIR COLLECTION \
  *     QUERIES.jsonl WARM MEASURED
  * </pre>
  */
@@ -210,64 +214,20 @@ public final class CheckTime {
     return out;
   }
 
+  /** The first {@code limit} lines of QUERIES that have a string {@code id} and {@code text}. */
   private static List<String[]> read(Path path, int limit) throws IOException {
     List<String[]> out = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
     try (BufferedReader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
       for (String line = r.readLine(); line != null && out.size() < limit; line = r.readLine()) {
-        String id = field(line, "\"id\":\"");
-        String text = field(line, "\"text\":\"");
-        if (id != null && text != null) {
-          out.add(new String[] {id, unescape(text)});
+        JsonNode doc = json.readTree(line);
+        JsonNode id = doc.get("id");
+        JsonNode text = doc.get("text");
+        if (id != null && id.isTextual() && text != null && text.isTextual()) {
+          out.add(new String[] {id.asText(), text.asText()});
         }
       }
     }
     return out;
-  }
-
-  /**
-   * The still escaped value of the string field that {@code key} (its name, colon and opening
-   * quote, as the query files spell them) opens in a JSON line, or null: a loop, not a regular
-   * expression, whose recursion overflowed the stack on texts of a few KB.
-   */
-  private static @Nullable String field(String line, String key) {
-    int from = line.indexOf(key);
-    if (from < 0) {
-      return null;
-    }
-    from += key.length();
-    for (int i = from; i < line.length(); i++) {
-      char ch = line.charAt(i);
-      if (ch == '\\') {
-        i++;
-      } else if (ch == '"') {
-        return line.substring(from, i);
-      }
-    }
-    return null;
-  }
-
-  private static String unescape(String s) {
-    StringBuilder b = new StringBuilder(s.length());
-    for (int i = 0; i < s.length(); i++) {
-      char ch = s.charAt(i);
-      if (ch != '\\' || i + 1 == s.length()) {
-        b.append(ch);
-        continue;
-      }
-      char e = s.charAt(++i);
-      switch (e) {
-        case 'n' -> b.append('\n');
-        case 't' -> b.append('\t');
-        case 'r' -> b.append('\r');
-        case 'b' -> b.append('\b');
-        case 'f' -> b.append('\f');
-        case 'u' -> {
-          b.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
-          i += 4;
-        }
-        default -> b.append(e);
-      }
-    }
-    return b.toString();
   }
 }
