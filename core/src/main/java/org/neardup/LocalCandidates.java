@@ -95,7 +95,6 @@ final class LocalCandidates implements Candidates {
 
   private int bandBelow;
   private long bandKey;
-  private final long[] oneKey = new long[1];
 
   /**
    * A document the band index lists under the current key: a candidate when its ordinal is in
@@ -120,8 +119,7 @@ final class LocalCandidates implements Candidates {
     bandBelow = below;
     for (long key : analysis.sketch().bandKeys()) {
       bandKey = key;
-      oneKey[0] = key;
-      bands.forEach(oneKey, bandHit);
+      bands.forEach(key, bandHit);
     }
   }
 

@@ -2,6 +2,7 @@
 package org.neardup;
 
 import java.util.BitSet;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.neardup.cluster.Clusters;
 import org.neardup.index.BlockPermutedIndex;
@@ -145,14 +146,18 @@ final class StoredDocuments {
 
   /** Files the check bytes of ordinal's band keys {@code keys[off, off + bandCount)}. */
   void setBandChecks(long[] keys, int off, int ordinal) {
-    PagedLongArray checks = java.util.Objects.requireNonNull(bandChecks);
+    PagedLongArray checks = Objects.requireNonNull(bandChecks);
     long at = (long) ordinal * bandCount;
     checks.resize(((at + bandCount - 1) >>> 3) + 1);
     for (int j = 0; j < bandCount; j++, at++) {
-      long word = checks.get(at >>> 3);
-      int shift = (int) (at & 7) << 3;
-      checks.set(at >>> 3, word & ~(0xFFL << shift) | (long) bandCheck(keys[off + j]) << shift);
+      checks.set(at >>> 3, withCheck(checks.get(at >>> 3), at, bandCheck(keys[off + j])));
     }
+  }
+
+  /** {@code word}, the long of {@link #bandChecks} holding byte {@code at}, with that byte set. */
+  private static long withCheck(long word, long at, int check) {
+    int shift = (int) (at & 7) << 3;
+    return word & ~(0xFFL << shift) | (long) check << shift;
   }
 
   /**
@@ -160,7 +165,7 @@ final class StoredDocuments {
    * keys[from, from + n * bandCount)} in ordinal order; a long of check bytes at a time.
    */
   void setBandChecks(PagedLongArray keys, long from, int first, int n) {
-    PagedLongArray checks = java.util.Objects.requireNonNull(bandChecks);
+    PagedLongArray checks = Objects.requireNonNull(bandChecks);
     long at = (long) first * bandCount;
     long end = at + (long) n * bandCount;
     if (end == at) {
@@ -172,8 +177,7 @@ final class StoredDocuments {
       long index = at >>> 3;
       long word = checks.get(index);
       for (; at < end && at >>> 3 == index; at++, k++) {
-        int shift = (int) (at & 7) << 3;
-        word = word & ~(0xFFL << shift) | (long) bandCheck(keys.get(k)) << shift;
+        word = withCheck(word, at, bandCheck(keys.get(k)));
       }
       checks.set(index, word);
     }
@@ -184,7 +188,7 @@ final class StoredDocuments {
    * is that key's (then it shares that key only in the band index's 31 bits).
    */
   boolean mayShareBandKey(int ordinal, long bandKey) {
-    PagedLongArray checks = java.util.Objects.requireNonNull(bandChecks);
+    PagedLongArray checks = Objects.requireNonNull(bandChecks);
     int check = bandCheck(bandKey);
     long at = (long) ordinal * bandCount;
     for (int j = 0; j < bandCount; j++, at++) {

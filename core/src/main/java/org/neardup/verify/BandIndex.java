@@ -493,20 +493,28 @@ public final class BandIndex {
    */
   public void forEach(long[] bandKeys, IntConsumer out) {
     for (long k : bandKeys) {
-      int key = fold(k);
-      long h = hash(key);
-      Table t = directory.at(h);
-      long[] slots = t.slots;
-      int mask = t.mask;
-      for (int s = (int) h & mask; slots[s] != 0; s = (s + 1) & mask) {
-        long e = slots[s];
-        if ((int) (e >>> 32) == key && (int) e != 0) {
-          out.accept((int) e - 1);
-        }
+      forEach(k, out);
+    }
+  }
+
+  /**
+   * Calls {@code out} with every ordinal stored under the key as this index keeps it (folded to 31
+   * bits, so an unrelated key that folds alike is met too).
+   */
+  public void forEach(long bandKey, IntConsumer out) {
+    int key = fold(bandKey);
+    long h = hash(key);
+    Table t = directory.at(h);
+    long[] slots = t.slots;
+    int mask = t.mask;
+    for (int s = (int) h & mask; slots[s] != 0; s = (s + 1) & mask) {
+      long e = slots[s];
+      if ((int) (e >>> 32) == key && (int) e != 0) {
+        out.accept((int) e - 1);
       }
-      for (BandRun run : runs) {
-        run.forEach(key, out);
-      }
+    }
+    for (BandRun run : runs) {
+      run.forEach(key, out);
     }
   }
 
