@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import org.neardup.client.Doc;
+import org.neardup.server.FlatObjectScanner;
 import org.neardup.server.Utf8;
 
 /**
@@ -42,7 +43,7 @@ final class SendRecord extends FlatObjectScanner {
   private int textTo = -1;
 
   private SendRecord(byte[] line, byte[] idField, byte[] textField) {
-    super(line.length);
+    super(0, line.length);
     this.line = line;
     this.idField = idField;
     this.textField = textField;
@@ -66,7 +67,7 @@ final class SendRecord extends FlatObjectScanner {
   }
 
   @Override
-  boolean member() {
+  protected boolean member() {
     int nameFrom = pos;
     if (!plainString()) {
       return false;

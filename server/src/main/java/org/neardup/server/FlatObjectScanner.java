@@ -1,31 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.neardup.cli;
+package org.neardup.server;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The walk of one flat JSON object on one line that the two record readers share: {@link FlatJson}
- * over a line's chars, {@link SendRecord} over its UTF-8 bytes. This owns the position and the
- * grammar's steps that look the same in chars and bytes (whitespace, punctuation, the member list,
- * numbers, literals, an integer id); each reader walks its own strings, where chars and bytes
- * differ (a String's escapes are unescaped, a byte line's are only checked and its text kept as
- * spelled).
+ * The walk of one flat JSON object that the flat readers share: cli's {@code FlatJson} over a JSONL
+ * line's chars and {@code SendRecord} over its UTF-8 bytes ({@code neardup send}), and the server's
+ * {@link FlatDocument} over a request document's bytes. This owns the position and the grammar's
+ * steps that look the same in chars and bytes (whitespace, punctuation, the member list, numbers,
+ * literals, an integer id); each reader walks its own strings, where they differ (a String's
+ * escapes are unescaped, send's byte line's are only checked and its text kept as spelled, a
+ * request's decoded from its bytes). In the server module, which cli depends on, so that all three
+ * share it.
  *
- * <p>Not thread-safe: one instance reads one line, once. The steps read units through {@link
- * #unit}; with only the two readers loaded its call sites stay at most bimorphic, which C2 inlines.
+ * <p>Not thread-safe: one instance reads one object, once. The steps read units through {@link
+ * #unit}; a process loads at most two of the readers (a {@code neardup} command the cli's two, the
+ * service only its own), so its call sites stay at most bimorphic, which C2 inlines.
  */
-abstract sealed class FlatObjectScanner implements JsonNumber.Units permits FlatJson, SendRecord {
+public abstract class FlatObjectScanner implements JsonNumber.Units {
   /*
-   * Invariant: 0 <= pos <= end. A step that says no leaves pos where it was, except members()
+   * Invariant: from <= pos <= end. A step that says no leaves pos where it was, except members()
    * and member(): after those refuse a record its reader gives null and is dropped.
    */
   /** The index of the next unit to read. */
   protected int pos;
 
-  /** The line's length in units. */
+  /** Where the walk ends (exclusive), in units. */
   protected final int end;
 
-  FlatObjectScanner(int end) {
+  /** A walk of the units [from, end): {@code from} is where the object (or whitespace) starts. */
+  protected FlatObjectScanner(int from, int end) {
+    this.pos = from;
     this.end = end;
   }
 
@@ -33,14 +38,14 @@ abstract sealed class FlatObjectScanner implements JsonNumber.Units permits Flat
    * Reads one member from just past the opening quote of its name through its value; false when the
    * reader refuses the record.
    */
-  abstract boolean member();
+  protected abstract boolean member();
 
   /**
    * Walks {@code {member, member, ...}} with whitespace around it and nothing after it, calling
    * {@link #member} for each; false for anything else, an empty object included (the usual reading
    * says which field is missing).
    */
-  final boolean members() {
+  protected final boolean members() {
     skipSpace();
     if (!take('{')) {
       return false;
@@ -63,7 +68,7 @@ abstract sealed class FlatObjectScanner implements JsonNumber.Units permits Flat
   }
 
   /** After a member's name: whitespace, the colon, whitespace; false when there is no colon. */
-  final boolean colon() {
+  protected final boolean colon() {
     skipSpace();
     if (!take(':')) {
       return false;
@@ -76,7 +81,7 @@ abstract sealed class FlatObjectScanner implements JsonNumber.Units permits Flat
    * An integer id as both readers take it, up to 18 digits with no fraction or exponent, as its
    * decimal form ({@code -0} is {@code 0}, as the usual reading's long is); null for anything else.
    */
-  final @Nullable String integerId() {
+  protected final @Nullable String integerId() {
     boolean negative = take('-');
     int digits = pos;
     if (!skipTo(JsonNumber.integerEnd(this, pos, end))) {
@@ -94,7 +99,7 @@ abstract sealed class FlatObjectScanner implements JsonNumber.Units permits Flat
   }
 
   /** Skips a number or {@code true}, {@code false} or {@code null}; false for anything else. */
-  final boolean skipNumberOrLiteral() {
+  protected final boolean skipNumberOrLiteral() {
     int c = peek();
     if (c == '-' || (c >= '0' && c <= '9')) {
       return skipTo(JsonNumber.end(this, pos, end));
@@ -126,12 +131,12 @@ abstract sealed class FlatObjectScanner implements JsonNumber.Units permits Flat
   }
 
   /** The unit at {@code pos}, or 0 at the end of the line (0 never starts anything here). */
-  final int peek() {
+  protected final int peek() {
     return pos < end ? unit(pos) : 0;
   }
 
   /** Steps over {@code c} if it is next. */
-  final boolean take(char c) {
+  protected final boolean take(char c) {
     if (pos < end && unit(pos) == c) {
       pos++;
       return true;
@@ -140,7 +145,7 @@ abstract sealed class FlatObjectScanner implements JsonNumber.Units permits Flat
   }
 
   /** JSON whitespace: space, tab, line feed, carriage return. */
-  final void skipSpace() {
+  protected final void skipSpace() {
     while (pos < end) {
       int c = unit(pos);
       if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
