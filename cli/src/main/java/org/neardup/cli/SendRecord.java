@@ -182,69 +182,6 @@ final class SendRecord extends FlatObjectScanner {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
   }
 
-  /**
-   * At a backslash in a string: past its escape, returning the char it stands for; -1 for an escape
-   * FlatJson would refuse, and for one with hex digits other than ASCII (which the usual reading
-   * then handles).
-   */
-  private int escape() {
-    pos++;
-    if (pos >= end) {
-      return -1;
-    }
-    int e = line[pos++];
-    switch (e) {
-      case '"', '\\', '/' -> {
-        return e;
-      }
-      case 'b' -> {
-        return '\b';
-      }
-      case 'f' -> {
-        return '\f';
-      }
-      case 'n' -> {
-        return '\n';
-      }
-      case 'r' -> {
-        return '\r';
-      }
-      case 't' -> {
-        return '\t';
-      }
-      case 'u' -> {
-        if (pos + 4 > end) {
-          return -1;
-        }
-        int v = 0;
-        for (int d = 0; d < 4; d++) {
-          int digit = hex(line[pos++]);
-          if (digit < 0) {
-            return -1;
-          }
-          v = v << 4 | digit;
-        }
-        return v;
-      }
-      default -> {
-        return -1;
-      }
-    }
-  }
-
-  private static int hex(int c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-      return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-      return c - 'A' + 10;
-    }
-    return -1;
-  }
-
   /** Skips a string, number or literal as FlatJson does; false for anything else. */
   private boolean skipValue() {
     if (take('"')) {

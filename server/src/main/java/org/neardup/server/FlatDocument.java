@@ -4,6 +4,7 @@ package org.neardup.server;
 import com.fasterxml.jackson.core.JsonToken;
 import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.ScratchChars;
 
 /**
  * Reads a request document's commonest JSON from its bytes without Jackson: one object whose
@@ -173,7 +174,7 @@ final class FlatDocument extends FlatObjectScanner {
    */
   private @Nullable String escapedString(int from) {
     byte[] b = body;
-    char[] out = new char[end - from]; // at most a char per byte
+    char[] out = ScratchChars.atLeast(end - from); // at most a char per byte
     int n = 0;
     int i = from;
     while (i < end) {
@@ -220,52 +221,6 @@ final class FlatDocument extends FlatObjectScanner {
       }
     }
     return null;
-  }
-
-  /** At a backslash: past its escape, returning the char it stands for; -1 for an unknown one. */
-  private int escape() {
-    if (pos + 1 >= end) {
-      return -1;
-    }
-    int e = body[pos + 1];
-    pos += 2;
-    switch (e) {
-      case '"', '\\', '/' -> {
-        return e;
-      }
-      case 'b' -> {
-        return '\b';
-      }
-      case 'f' -> {
-        return '\f';
-      }
-      case 'n' -> {
-        return '\n';
-      }
-      case 'r' -> {
-        return '\r';
-      }
-      case 't' -> {
-        return '\t';
-      }
-      case 'u' -> {
-        if (pos + 4 > end) {
-          return -1;
-        }
-        int v = 0;
-        for (int k = 0; k < 4; k++) {
-          int digit = Character.digit(body[pos++], 16);
-          if (digit < 0) {
-            return -1;
-          }
-          v = v << 4 | digit;
-        }
-        return v;
-      }
-      default -> {
-        return -1;
-      }
-    }
   }
 
   @Override

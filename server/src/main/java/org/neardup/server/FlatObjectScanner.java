@@ -130,6 +130,69 @@ public abstract class FlatObjectScanner implements JsonNumber.Units {
     return true;
   }
 
+  /**
+   * At a backslash in a string: past its escape, returning the char it stands for; -1 for an escape
+   * JSON does not have, and for a {@code \\u} without four ASCII hex digits (which the readers
+   * leave to Jackson's reading).
+   */
+  protected final int escape() {
+    pos++;
+    if (pos >= end) {
+      return -1;
+    }
+    int e = unit(pos++);
+    switch (e) {
+      case '"', '\\', '/' -> {
+        return e;
+      }
+      case 'b' -> {
+        return '\b';
+      }
+      case 'f' -> {
+        return '\f';
+      }
+      case 'n' -> {
+        return '\n';
+      }
+      case 'r' -> {
+        return '\r';
+      }
+      case 't' -> {
+        return '\t';
+      }
+      case 'u' -> {
+        if (pos + 4 > end) {
+          return -1;
+        }
+        int v = 0;
+        for (int d = 0; d < 4; d++) {
+          int digit = hex(unit(pos++));
+          if (digit < 0) {
+            return -1;
+          }
+          v = v << 4 | digit;
+        }
+        return v;
+      }
+      default -> {
+        return -1;
+      }
+    }
+  }
+
+  private static int hex(int c) {
+    if (c >= '0' && c <= '9') {
+      return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+      return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+      return c - 'A' + 10;
+    }
+    return -1;
+  }
+
   /** The unit at {@code pos}, or 0 at the end of the line (0 never starts anything here). */
   protected final int peek() {
     return pos < end ? unit(pos) : 0;
