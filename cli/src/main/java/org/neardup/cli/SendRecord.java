@@ -69,7 +69,7 @@ final class SendRecord extends FlatObjectScanner {
   @Override
   protected boolean member() {
     int nameFrom = pos;
-    if (!plainString()) {
+    if (!skipPlainString()) {
       return false;
     }
     int nameTo = pos - 1;
@@ -97,7 +97,7 @@ final class SendRecord extends FlatObjectScanner {
   private boolean id() {
     int from = pos;
     if (take('"')) {
-      if (!plainString()) {
+      if (!skipPlainString()) {
         return false;
       }
       idJson = new String(line, from, pos - from, StandardCharsets.UTF_8);
@@ -111,20 +111,6 @@ final class SendRecord extends FlatObjectScanner {
 
   private boolean is(int from, int to, byte[] name) {
     return Arrays.equals(line, from, to, name, 0, name.length);
-  }
-
-  /** After an opening quote: past the closing one of a string without escapes, else false. */
-  private boolean plainString() {
-    while (pos < end) {
-      int c = line[pos++];
-      if (c == '"') {
-        return true;
-      }
-      if (c == '\\' || (c >= 0 && c < 0x20)) {
-        return false;
-      }
-    }
-    return false;
   }
 
   /**

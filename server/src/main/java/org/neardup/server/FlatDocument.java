@@ -44,7 +44,7 @@ final class FlatDocument extends FlatObjectScanner {
   @Override
   protected boolean member() {
     int nameFrom = pos;
-    if (!skipPlainName()) {
+    if (!skipPlainString()) {
       return false;
     }
     int nameLength = pos - 1 - nameFrom;
@@ -125,20 +125,6 @@ final class FlatDocument extends FlatObjectScanner {
       }
     }
     return true;
-  }
-
-  /** After a name's opening quote: past its closing one, if the name has no escape or control. */
-  private boolean skipPlainName() {
-    while (pos < end) {
-      int c = body[pos++];
-      if (c == '"') {
-        return true;
-      }
-      if (c == '\\' || (c >= 0 && c < 0x20)) {
-        return false;
-      }
-    }
-    return false;
   }
 
   /**

@@ -131,6 +131,23 @@ public abstract class FlatObjectScanner implements JsonNumber.Units {
   }
 
   /**
+   * After an opening quote: past the closing one of a string without escapes or control characters
+   * (a field name, an id as {@code neardup send} takes it), else false.
+   */
+  protected final boolean skipPlainString() {
+    while (pos < end) {
+      int c = unit(pos++);
+      if (c == '"') {
+        return true;
+      }
+      if (c == '\\' || c < 0x20) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  /**
    * At a backslash in a string: past its escape, returning the char it stands for; -1 for an escape
    * JSON does not have, and for a {@code \\u} without four ASCII hex digits (which the readers
    * leave to Jackson's reading).
