@@ -13,9 +13,13 @@
 # documents and settled (20-40 us) only after ~20,000 (docs/BENCHMARKS.md, 2026-11-25 tenth
 # session). A service runs for days, so the script then sends WARM more documents (after the probes,
 # which store ~12,000; so the warm row starts past 50,000 short or 20,000 news texts) and measures
-# the next MORE (as many as stored) against the steady analysis rate: `neardup dedup`
-# of the stored, WARM and MORE documents together, less the time of the stored and WARM ones alone
-# (MORE over the difference), so both sides are past their JIT's warm-up. Then the verified probes
+# the next MORE (as many as stored) against the steady analysis rate: `neardup dedup` of the same
+# MORE documents STEADY_PASSES (6) times in one JVM (benchmarks' DedupSteadyRate), the median of the
+# later passes' read-and-analyse phase, so both sides are past their JIT's warm-up; and the same
+# ratio from CPU per document (dedup's steady CPU over the server's and client's), which holds at
+# any load where the rates do not. (Until the eighteenth session the steady rate was the difference
+# of two cold dedup runs, which came out at 36,697/s and 363,636/s for the same 20,000 short texts.)
+# Then the verified probes
 # again ("verified, warm server,"), on documents not sent before: the latency of a server whose
 # compilers have settled, apart from the first probes' (which run while C2 still compiles the
 # decision's and the analysis's methods, and which are the issue's figure as measured until now).
@@ -42,6 +46,7 @@
 #   cds.sh beside OTHER_DEFAULTS; none without OTHER_DEFAULTS).
 #   env SHORT_DOCS (20000) NEWS_DOCS (5000): documents stored per length, and as many MORE for the
 #   warm row; WARM (as many as stored): sent between the probes and the warm row;
+#   STEADY_PASSES (6): dedup's passes over MORE for the steady rate;
 #   SINGLES (500), BATCHES (100): probe requests per length (the p99 of 100 batches is the second
 #   slowest); MIXED (200): singles sent while another client sends batches of 100 back to back
 #   (verified only); LENGTHS ("short news"); SEND_BATCH (100); SEND_IN_FLIGHT (the jar's default);
@@ -262,24 +267,26 @@ for length in ${LENGTHS:-short news}; do
   sed -n "$((docs + queries + 1)),$((docs + queries + warm))p" "$corpus" > "$work/warm.jsonl"
   sed -n "$((docs + queries + warm + 1)),$((docs + queries + warm + docs))p" "$corpus" > "$work/more.jsonl"
   tail -n "$warm_queries" "$corpus" > "$work/warm-queries.jsonl"
-  cat "$work/load.jsonl" "$work/warm.jsonl" > "$work/before.jsonl"
-  cat "$work/before.jsonl" "$work/more.jsonl" > "$work/all.jsonl"
-  for set in load before all; do
-    rm -rf "$work/dedup"
-    run this dedup "$work/$set.jsonl" --out "$work/dedup" --quiet --json > "$work/dedup-$set.json"
-  done
-  read -r analysis steady < <(python3 -c 'import json, sys
-t = [json.load(open(f))["phase_seconds"]["read_and_analyse"] for f in sys.argv[1:4]]
-n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))' \
-    "$work/dedup-load.json" "$work/dedup-before.json" "$work/dedup-all.json" "$docs")
+  rm -rf "$work/dedup"
+  run this dedup "$work/load.jsonl" --out "$work/dedup" --quiet --json > "$work/dedup-load.json"
+  analysis=$(python3 -c 'import json, sys
+print(round(int(sys.argv[2]) / json.load(open(sys.argv[1]))["phase_seconds"]["read_and_analyse"]))' \
+    "$work/dedup-load.json" "$docs")
+  # The steady rate: `neardup dedup` of the MORE documents, the warm row's, STEADY_PASSES times in
+  # one JVM with dedup's launcher flags (DedupSteadyRate), the median of the second half of the
+  # passes, by when dedup has analysed at least as many texts as the warm server had stored before
+  # its row. Both sides are then past their JIT's warm-up, on the same texts and cores.
+  # shellcheck disable=SC2046
+  java $(flags this dedup) -Xmx$heap -cp "$work/benchmarks.jar" org.neardup.benchmarks.DedupSteadyRate \
+    "$work/this.jar" "${STEADY_PASSES:-6}" "$work/more.jsonl" > "$work/steady.out"
+  sed "s/^/$length dedup steady analysis, /" "$work/steady.out"
+  read -r steady steady_cpu < <(sed -n 's/^steady .*: \([0-9]*\) documents\/s, \([0-9.]*\) us of CPU.*/\1 \2/p' "$work/steady.out")
   t0=$(date +%s.%N)
   run this fingerprint "$work/load.jsonl" "$work/queries.jsonl" | sed 's/"simhash"/"fingerprint"/' > "$work/fp.jsonl"
   fprate=$(echo "($docs + $queries) / ($(date +%s.%N) - $t0)" | bc)
   head -n "$docs" "$work/fp.jsonl" > "$work/fp-load.jsonl"
   tail -n "$queries" "$work/fp.jsonl" > "$work/fp-queries.jsonl"
-  # The steady rate is a difference of two runs: when the load moves, it can come out absurd.
-  [ "$steady" -le $((5 * analysis)) ] || echo "warning: the steady analysis rate ($steady/s) is over 5x the first ($analysis/s): the two dedup runs' difference is noise here (load $(cut -d' ' -f1 /proc/loadavg)); its ratios mean nothing"
-  echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse, the first $docs) and $steady/s (steady: the last $docs of $((docs + warm + docs))), neardup fingerprint $fprate documents/s (with JVM start)"
+  echo "== $length: $docs documents of $min-$max characters stored, batches of $send_batch; analysis by neardup dedup $analysis documents/s (read and analyse, the first $docs, a fresh JVM) and $steady/s, $steady_cpu us of CPU per document (steady: the warm row's $docs, passes in one JVM), neardup fingerprint $fprate documents/s (with JVM start)"
   for jar in "${jars[@]}"; do
     record "analysis rate, first / steady (dedup)" "$analysis / $steady"
     rm -rf "$work/data"
@@ -296,6 +303,12 @@ n = int(sys.argv[4]); print(round(n / t[0]), round(n / max(t[2] - t[1], 1e-3)))'
     ratio=$(echo "scale=2; $sent / $steady" | bc)
     echo "$length $jar verified ingest, warm server (the next $docs after $((docs + queries + warm)) stored): $sent documents/s = $ratio of the steady analysis rate"
     record "warm: ratio to the steady analysis rate" "$ratio"
+    # The same ratio from CPU, which a loaded machine leaves readable: both sides are CPU-bound on
+    # the same cores, so the rates' ratio is about dedup's CPU per document over the service's
+    # (server and client together).
+    ratio=$(echo "scale=2; $steady_cpu / ($c_all + $c_client)" | bc)
+    echo "$length $jar warm: dedup's steady $steady_cpu us of CPU per document against the service's $c_all + $c_client (server + client): $ratio"
+    record "warm: CPU ratio, dedup's steady / (server + client with its JVM start)" "$ratio"
     record "warm: a batch of $send_batch's worker CPU / $(nproc) cores, ms" "$(echo "scale=1; $c_workers * $send_batch / $(nproc) / 1000" | bc)"
     # The same probes again, now that the server's compilers have settled: the latency a server
     # that has run for a while gives, apart from its first minutes' compilations.

@@ -4,6 +4,7 @@ package org.neardup.cli;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.neardup.internal.ScratchChars;
+import org.neardup.server.FlatObjectScanner;
 
 /**
  * Reads the commonest JSONL record without Jackson: one flat object whose id (a string needing no
@@ -29,7 +30,7 @@ final class FlatJson extends FlatObjectScanner {
   private @Nullable String text;
 
   private FlatJson(String line, String idField, String textField, Set<String> others) {
-    super(line.length());
+    super(0, line.length());
     this.line = line;
     this.idField = idField;
     this.textField = textField;
@@ -59,7 +60,7 @@ final class FlatJson extends FlatObjectScanner {
   }
 
   @Override
-  boolean member() {
+  protected boolean member() {
     String name = string();
     if (name == null || !colon()) {
       return false;

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 import org.neardup.client.Doc;
+import org.neardup.server.FlatObjectScanner;
 import org.neardup.server.Utf8;
 
 /**
@@ -42,7 +43,7 @@ final class SendRecord extends FlatObjectScanner {
   private int textTo = -1;
 
   private SendRecord(byte[] line, byte[] idField, byte[] textField) {
-    super(line.length);
+    super(0, line.length);
     this.line = line;
     this.idField = idField;
     this.textField = textField;
@@ -66,9 +67,9 @@ final class SendRecord extends FlatObjectScanner {
   }
 
   @Override
-  boolean member() {
+  protected boolean member() {
     int nameFrom = pos;
-    if (!plainString()) {
+    if (!skipPlainString()) {
       return false;
     }
     int nameTo = pos - 1;
@@ -96,7 +97,7 @@ final class SendRecord extends FlatObjectScanner {
   private boolean id() {
     int from = pos;
     if (take('"')) {
-      if (!plainString()) {
+      if (!skipPlainString()) {
         return false;
       }
       idJson = new String(line, from, pos - from, StandardCharsets.UTF_8);
@@ -110,20 +111,6 @@ final class SendRecord extends FlatObjectScanner {
 
   private boolean is(int from, int to, byte[] name) {
     return Arrays.equals(line, from, to, name, 0, name.length);
-  }
-
-  /** After an opening quote: past the closing one of a string without escapes, else false. */
-  private boolean plainString() {
-    while (pos < end) {
-      int c = line[pos++];
-      if (c == '"') {
-        return true;
-      }
-      if (c == '\\' || (c >= 0 && c < 0x20)) {
-        return false;
-      }
-    }
-    return false;
   }
 
   /**
@@ -179,69 +166,6 @@ final class SendRecord extends FlatObjectScanner {
 
   private static boolean isAsciiLetterOrDigit(int c) {
     return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-  }
-
-  /**
-   * At a backslash in a string: past its escape, returning the char it stands for; -1 for an escape
-   * FlatJson would refuse, and for one with hex digits other than ASCII (which the usual reading
-   * then handles).
-   */
-  private int escape() {
-    pos++;
-    if (pos >= end) {
-      return -1;
-    }
-    int e = line[pos++];
-    switch (e) {
-      case '"', '\\', '/' -> {
-        return e;
-      }
-      case 'b' -> {
-        return '\b';
-      }
-      case 'f' -> {
-        return '\f';
-      }
-      case 'n' -> {
-        return '\n';
-      }
-      case 'r' -> {
-        return '\r';
-      }
-      case 't' -> {
-        return '\t';
-      }
-      case 'u' -> {
-        if (pos + 4 > end) {
-          return -1;
-        }
-        int v = 0;
-        for (int d = 0; d < 4; d++) {
-          int digit = hex(line[pos++]);
-          if (digit < 0) {
-            return -1;
-          }
-          v = v << 4 | digit;
-        }
-        return v;
-      }
-      default -> {
-        return -1;
-      }
-    }
-  }
-
-  private static int hex(int c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-      return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-      return c - 'A' + 10;
-    }
-    return -1;
   }
 
   /** Skips a string, number or literal as FlatJson does; false for anything else. */

@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-package org.neardup.cli;
+package org.neardup.server;
 
 /**
- * JSON's number grammar (RFC 8259, section 6) for the two flat record readers: {@link FlatJson}
- * walks a line's chars, {@link SendRecord} its UTF-8 bytes. Both hand their units over through
- * {@link Units} (as {@link FlatObjectScanner}, their shared walk), so the grammar is written once
- * and neither copies its line.
+ * JSON's number grammar (RFC 8259, section 6) for the flat readers ({@link FlatObjectScanner}'s
+ * subclasses, over chars or bytes), which hand their units over through {@link Units}, so the
+ * grammar is written once and none copies its input.
  */
-final class JsonNumber {
+public final class JsonNumber {
   private JsonNumber() {}
 
   /** A line's units by index: chars, or bytes as unsigned values (no digit or sign above 0x7F). */
-  interface Units {
+  public interface Units {
     int unit(int index);
   }
 
@@ -19,7 +18,7 @@ final class JsonNumber {
    * The index after the number that starts at {@code from}: an optional minus, an integer part, an
    * optional fraction and an optional exponent; -1 when no number starts there.
    */
-  static int end(Units line, int from, int end) {
+  public static int end(Units line, int from, int end) {
     int at = from < end && line.unit(from) == '-' ? from + 1 : from;
     at = integerEnd(line, at, end);
     if (at < 0) {
@@ -45,7 +44,7 @@ final class JsonNumber {
    * The index after the integer part at {@code from}: 0, or a non-zero digit and more digits (JSON
    * has no leading zeros); -1 when there is none.
    */
-  static int integerEnd(Units line, int from, int end) {
+  public static int integerEnd(Units line, int from, int end) {
     if (from < end && line.unit(from) == '0') {
       return from + 1 < end && isDigit(line.unit(from + 1)) ? -1 : from + 1;
     }
