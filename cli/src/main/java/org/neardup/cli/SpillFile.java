@@ -253,20 +253,15 @@ final class SpillFile implements Closeable {
    * documents the offsets alone are 80 MB).
    */
   final class Sequential {
-    private final ByteBuffer buffer = ByteBuffer.allocate(1 << 20);
+    private final ChannelWindow window = new ChannelWindow(channel, 1 << 20);
     private final FileArray.Cursor starts = offsets.cursor();
-
-    /** File offset of buffer position 0. */
-    private long bufferStart;
 
     private int next;
 
     /** Where record {@code next} starts; {@code starts} is at the offset after it. */
     private long nextStart;
 
-    private Sequential() {
-      buffer.limit(0);
-    }
+    private Sequential() {}
 
     /**
      * Record {@code ordinal}, which must be after the last one read: in {@code [0, count)} and
@@ -292,28 +287,9 @@ final class SpillFile implements Closeable {
       nextStart = end;
       int len = (int) (end - start);
       byte[] b = new byte[len];
-      int done = 0;
-      while (done < len) {
-        long at = start + done;
-        if (at < bufferStart || at >= bufferStart + buffer.limit()) {
-          // Refill from the record's position on (records skipped over are never read).
-          buffer.clear();
-          bufferStart = at;
-          while (buffer.hasRemaining()) {
-            int n = channel.read(buffer, bufferStart + buffer.position());
-            if (n < 0) {
-              break;
-            }
-          }
-          buffer.flip();
-          if (buffer.limit() == 0) {
-            throw new IOException(path + " ends at " + at + ", before record " + ordinal);
-          }
-        }
-        int from = (int) (at - bufferStart);
-        int n = Math.min(len - done, buffer.limit() - from);
-        System.arraycopy(buffer.array(), from, b, done, n);
-        done += n;
+      int got = window.read(start, b, len);
+      if (got < len) {
+        throw new IOException(path + " ends at " + (start + got) + ", before record " + ordinal);
       }
       return b;
     }

@@ -219,6 +219,56 @@ class DedupCommandTest {
     assertThat(lines(out.resolve("pairs.jsonl"))).hasSize(1);
   }
 
+  /**
+   * Records of plain JSONL files, read again from the input when the output is written, are the
+   * same bytes as the same files' records from gzip, which are spilled: CRLF lines, a byte-order
+   * mark, blank lines, bad records, ids used again after an error, two inputs.
+   */
+  @Test
+  void dedup_plainInputs_writeTheSameRecordsAsGzipInputs() throws IOException {
+    List<String> first =
+        List.of(
+            "\uFEFF" + doc("a", NEWS_EN) + "\r",
+            doc("b", NEWS_ZH),
+            "",
+            "{\"id\": \"broken\", \"text\": ",
+            doc("c", NEWS_EN.replace("Tuesday", "Wednesday")) + "\r",
+            doc("a", OTHER));
+    List<String> second =
+        List.of(doc("d", OTHER) + "\r", doc("e", NEWS_ZH.replace("周二", "周三")), doc("f", NEWS_EN));
+    Path plain1 = tmp.resolve("one.jsonl");
+    Path plain2 = tmp.resolve("two.jsonl");
+    Files.write(plain1, first, StandardCharsets.UTF_8);
+    Files.write(plain2, second, StandardCharsets.UTF_8);
+    Path gz1 = tmp.resolve("one.jsonl.gz");
+    Path gz2 = tmp.resolve("two.jsonl.gz");
+    for (Path[] p : new Path[][] {{plain1, gz1}, {plain2, gz2}}) {
+      try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(p[1]))) {
+        o.write(Files.readAllBytes(p[0]));
+      }
+    }
+    Path outPlain = tmp.resolve("plain");
+    Path outGzip = tmp.resolve("gzip");
+    CliRunner r =
+        CliRunner.run(
+            "dedup", plain1.toString(), plain2.toString(), "-o", outPlain.toString(), "-q");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    r = CliRunner.run("dedup", gz1.toString(), gz2.toString(), "-o", outGzip.toString(), "-q");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    for (String file : List.of("unique.jsonl", "duplicates.jsonl")) {
+      assertThat(Files.readAllBytes(outPlain.resolve(file)))
+          .as(file)
+          .isEqualTo(Files.readAllBytes(outGzip.resolve(file)));
+    }
+    String unique = Files.readString(outPlain.resolve("unique.jsonl"), StandardCharsets.UTF_8);
+    // The first line (a byte-order mark before its object) and the broken one are errors.
+    assertThat(unique).startsWith(doc("b", NEWS_ZH) + "\n").doesNotContain("\r");
+    assertThat(
+            lines(outPlain.resolve("unique.jsonl")).size()
+                + lines(outPlain.resolve("duplicates.jsonl")).size())
+        .isEqualTo(6);
+  }
+
   @Test
   void dedup_hugeDocument_rejectedWithoutStoppingTheRun() throws IOException {
     // One 200 MB document between two good ones: it is skipped as it streams by, never held whole.
