@@ -410,6 +410,69 @@ class DedupCommandTest {
   }
 
   /**
+   * clusters.jsonl's similarity of a document to its representative is the Jaccard of their
+   * sketches, whether it is taken from the pair the two make (the pairs phase's verified value) or,
+   * where they are not a pair (a chain of edits: each copy near the one before, the last far from
+   * the first), computed from the two sketches when the file is written.
+   */
+  @Test
+  void dedup_similarityToRepresentative_isTheJaccardOfTheTwoSketches() throws IOException {
+    java.util.Random random = new java.util.Random(20);
+    List<String> texts = new ArrayList<>();
+    List<String> records = new ArrayList<>();
+    String[] words =
+        (NEWS_EN + " " + OTHER + " " + NEWS_EN.toUpperCase(java.util.Locale.ROOT)).split(" ");
+    for (int chain = 0; chain < 8; chain++) {
+      String[] w = words.clone();
+      for (int step = 0; step < 8; step++) {
+        for (int k = 0; k < 3; k++) {
+          w[random.nextInt(w.length)] = "edit" + random.nextInt(1_000_000);
+        }
+        String text = "chain " + chain + " " + String.join(" ", w);
+        texts.add(text);
+        records.add(doc("c" + chain + "s" + step, text));
+      }
+    }
+    Path in = tmp.resolve("chains.jsonl");
+    Files.write(in, records, StandardCharsets.UTF_8);
+    Path out = tmp.resolve("out");
+    CliRunner r = CliRunner.run("dedup", in.toString(), "-o", out.toString(), "-q");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    org.neardup.Analyzer analyzer = org.neardup.Deduplicator.builder().analyzer();
+    java.util.Map<String, Integer> index = new java.util.HashMap<>();
+    for (int i = 0; i < records.size(); i++) {
+      index.put("c" + (i / 8) + "s" + (i % 8), i);
+    }
+    java.util.Set<String> paired = new java.util.HashSet<>();
+    for (JsonNode p : lines(out.resolve("pairs.jsonl"))) {
+      paired.add(p.get("a").asText() + " " + p.get("b").asText());
+    }
+    int fromPairs = 0;
+    int computed = 0;
+    for (JsonNode c : lines(out.resolve("clusters.jsonl"))) {
+      if (c.get("representative").asBoolean()) {
+        continue;
+      }
+      String id = c.get("id").asText();
+      String rep = c.get("cluster").asText();
+      double expected =
+          org.neardup.verify.ShingleSketch.jaccard(
+              analyzer.analyze(texts.get(index.get(id))).sketch().shingles(),
+              analyzer.analyze(texts.get(index.get(rep))).sketch().shingles());
+      assertThat(c.get("similarity").asDouble())
+          .as("%s to %s", id, rep)
+          .isEqualTo(Math.round(expected * 10000) / 10000.0);
+      if (paired.contains(rep + " " + id)) {
+        fromPairs++;
+      } else {
+        computed++;
+      }
+    }
+    assertThat(fromPairs).as("documents paired with their representative").isPositive();
+    assertThat(computed).as("documents not paired with their representative").isPositive();
+  }
+
+  /**
    * The --scheme help once said "Default: 4:1" while dedup searched with AllPairs.defaultScheme
    * (5:2 for k = 3) and ignored the option. Now the help states the rule from its one definition,
    * and dedup searches with the scheme asked for: every scheme finds the same pairs.
