@@ -371,7 +371,17 @@ final class DedupCommand implements Callable<Integer> {
             c.fingerprints,
             c.count,
             c.columns,
-            o -> readers.get().decode(o, ShingleSketch::decodeFixed),
+            new CorpusDedup.SketchSource() {
+              @Override
+              public ShingleSketch apply(int o) {
+                return readers.get().decode(o, ShingleSketch::decodeFixed);
+              }
+
+              @Override
+              public void prefetch(int o) {
+                readers.get().prefetch(o);
+              }
+            },
             engine.maxDistance,
             engine.threshold,
             c.excluded,
