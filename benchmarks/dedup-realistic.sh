@@ -7,7 +7,7 @@
 # JVM flags `neardup dedup` runs with from that jar's own tree (see DEFAULTS below), and
 # prints wall and CPU seconds, peak RSS, the phase times (and, from jars that write them, the
 # phases' CPU seconds and the pairs phase's counts) from summary.json, and whether every run wrote
-# the same clusters and pairs as the first.
+# the same clusters and pairs as the first, and the same unique and duplicate records.
 # Usage: benchmarks/dedup-realistic.sh [DOCS] [RUNS] [JAR...]
 #   env BASE=path/to/docs.jsonl, BASES=N (base texts: BASE's documents, then mixes of their
 #   sentences up to N, so that a large corpus keeps the copies per text of a small one: 10M with
@@ -104,8 +104,13 @@ print(", ".join(parts))' "$work/summary.json")"
       sig="$(sort "$out/clusters.jsonl" "$out/pairs.jsonl" | sha256sum | cut -c1-16)"
       [ -n "$first" ] || first="$sig"
       same=$([ "$sig" = "$first" ] && echo same || echo DIFFERENT)
-      printf '%s run %d, %s core(s), flags %s: wall %s s, cpu %.1f s, peak RSS %d MB, %s, output %s (%s)\n' \
-        "$(basename "$jar")" "$r" "$n" "${flags[*]}" "$wall" "$(awk "BEGIN { print $user + $sys }")" $(( rss / 1024 )) "$phases" "$sig" "$same"
+      # The records copied to unique.jsonl and duplicates.jsonl, in their order (read again from
+      # the input by newer jars, spilled by older ones): the same bytes in every run.
+      recs="$(cat "$out/unique.jsonl" "$out/duplicates.jsonl" | sha256sum | cut -c1-16)"
+      [ -n "${first_recs:-}" ] || first_recs="$recs"
+      recs_same=$([ "$recs" = "$first_recs" ] && echo same || echo DIFFERENT)
+      printf '%s run %d, %s core(s), flags %s: wall %s s, cpu %.1f s, peak RSS %d MB, %s, output %s (%s), records %s (%s)\n' \
+        "$(basename "$jar")" "$r" "$n" "${flags[*]}" "$wall" "$(awk "BEGIN { print $user + $sys }")" $(( rss / 1024 )) "$phases" "$sig" "$same" "$recs" "$recs_same"
     done
   done
 done

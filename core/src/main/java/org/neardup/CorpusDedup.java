@@ -44,6 +44,21 @@ public final class CorpusDedup {
   private static final int GATHER = 1024;
 
   /**
+   * Sketches by document ordinal, as {@code findPairs} reads them, told ahead of time which it is
+   * about to read. Called from several threads.
+   */
+  public interface SketchSource extends IntFunction<ShingleSketch> {
+    /**
+     * A hint that the sketch of {@code ordinal} will be read soon, given for the members of a band
+     * group before its pairs: a source backed by memory may load it now, so that the group's cache
+     * misses are taken together instead of one after another between the pairs' work (what a group
+     * does with a sketch depends on what it read, so the processor cannot run ahead to the next
+     * member's read). Nothing by default.
+     */
+    default void prefetch(int ordinal) {}
+  }
+
+  /**
    * Receives each near-duplicate pair {@code i < j} (document ordinals). Called from several
    * threads.
    */
@@ -647,12 +662,25 @@ public final class CorpusDedup {
     return true;
   }
 
-  /** {@code sketches} counting each read in {@code stats.sketchReads}. */
-  private static IntFunction<ShingleSketch> counted(
-      IntFunction<ShingleSketch> sketches, Stats stats) {
-    return o -> {
-      stats.sketchReads.increment();
-      return sketches.apply(o);
+  /**
+   * {@code sketches} counting each read in {@code stats.sketchReads}; its {@link
+   * SketchSource#prefetch} passed on when it is a {@link SketchSource}.
+   */
+  private static SketchSource counted(IntFunction<ShingleSketch> sketches, Stats stats) {
+    SketchSource source = sketches instanceof SketchSource s ? s : null;
+    return new SketchSource() {
+      @Override
+      public ShingleSketch apply(int o) {
+        stats.sketchReads.increment();
+        return sketches.apply(o);
+      }
+
+      @Override
+      public void prefetch(int o) {
+        if (source != null) {
+          source.prefetch(o);
+        }
+      }
     };
   }
 
@@ -1142,6 +1170,7 @@ public final class CorpusDedup {
     private final BandKeys bandKeys;
     private final int b;
     private final IntFunction<ShingleSketch> sketches;
+    private final @Nullable SketchSource source;
     private final HeadFilter filter;
     private final ShingleSketch.Needs needs;
     private final double threshold;
@@ -1183,6 +1212,7 @@ public final class CorpusDedup {
       this.bandKeys = bandKeys;
       this.b = b;
       this.sketches = sketches;
+      this.source = sketches instanceof SketchSource src ? src : null;
       this.filter = heads.filter;
       this.needs = needs;
       this.threshold = needs.threshold();
@@ -1211,9 +1241,25 @@ public final class CorpusDedup {
       for (int xs = start; xs < end; xs += TILE) {
         int xe = Math.min(end, xs + TILE);
         Arrays.fill(rows, 0, xe - xs, null);
+        prefetch(xs, xe);
         for (int ys = xs; ys < end; ys += TILE) {
           tile(xs, xe, ys, Math.min(end, ys + TILE));
         }
+      }
+    }
+
+    /**
+     * Tells the source ahead which sketches the members at {@code [from, to)} may need: in a loop
+     * of independent loads their misses overlap. In a microbenchmark of groups of 12 random
+     * sketches of a 385 MB map (each read followed by a jaccard with the one before), one thread's
+     * CPU per sketch was 0.63-0.87x (median ~0.71) with the members touched first, at load 20-50.
+     */
+    private void prefetch(int from, int to) {
+      if (source == null) {
+        return;
+      }
+      for (int x = from; x < to; x++) {
+        source.prefetch(order[x]);
       }
     }
 
@@ -1234,6 +1280,7 @@ public final class CorpusDedup {
       boolean[] colCounted = same ? rowCounted : columnCounted;
       if (!same) {
         Arrays.fill(columns, 0, ye - ys, null);
+        prefetch(ys, ye);
       }
       BandKeys groupKeys = this.groupKeys;
       int groupBase = this.groupBase;

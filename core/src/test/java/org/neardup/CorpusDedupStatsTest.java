@@ -150,12 +150,40 @@ class CorpusDedupStatsTest {
         assertThat(columns.ramBytesUsed() == 0).isEqualTo(heapUpTo < n);
         Map<Long, Double> got = Collections.synchronizedMap(new HashMap<>());
         CorpusDedup.Stats stats = new CorpusDedup.Stats();
+        // Every sketch a band group reads was hinted to the source before, on the same thread.
+        ThreadLocal<Set<Integer>> hinted = ThreadLocal.withInitial(HashSet::new);
+        Set<Integer> unhinted = Collections.synchronizedSet(new HashSet<>());
+        Set<Integer> hintedExcluded = Collections.synchronizedSet(new HashSet<>());
+        long[] bandReads = new long[1];
+        CorpusDedup.SketchSource source =
+            new CorpusDedup.SketchSource() {
+              @Override
+              public ShingleSketch apply(int o) {
+                if (Thread.currentThread().getName().startsWith("neardup-bands-")) {
+                  synchronized (bandReads) {
+                    bandReads[0]++;
+                  }
+                  if (!hinted.get().contains(o)) {
+                    unhinted.add(o);
+                  }
+                }
+                return a[o].sketch().shingles();
+              }
+
+              @Override
+              public void prefetch(int o) {
+                hinted.get().add(o);
+                if (excluded.get(o)) {
+                  hintedExcluded.add(o);
+                }
+              }
+            };
         long reported =
             CorpusDedup.findPairs(
                 fps,
                 n,
                 columns,
-                o -> a[o].sketch().shingles(),
+                source,
                 3,
                 0.8,
                 excluded,
@@ -165,6 +193,9 @@ class CorpusDedupStatsTest {
                 (i, j, d, s) -> got.put((long) i << 32 | j, s));
         assertThat(got).as("heap up to %s, window %s", heapUpTo, setting[1]).isEqualTo(expected);
         assertThat(reported).isEqualTo(expected.size());
+        assertThat(bandReads[0]).as("band groups' sketch reads").isPositive();
+        assertThat(unhinted).as("sketches read by band groups without a hint").isEmpty();
+        assertThat(hintedExcluded).as("excluded documents hinted").isEmpty();
         long[] counts = {
           stats.candidates(),
           stats.headRejected(),

@@ -33,9 +33,10 @@ import picocli.CommandLine.Spec;
  * them into clusters and writes the results.
  *
  * <p>Phases: (1) read and analyse every document on all cores, keeping only fingerprints and band
- * keys in memory and spilling sketches, ids and records to temporary files; (2) find and verify
- * candidate pairs ({@link CorpusDedup}); (3) cluster; (4) write DIR in a staging directory and move
- * it into place only when complete, so a failed run never replaces a good result.
+ * keys in memory and spilling sketches and ids to temporary files (and records, except the lines of
+ * plain input files, which are read again: {@link InputRecords}); (2) find and verify candidate
+ * pairs ({@link CorpusDedup}); (3) cluster; (4) write DIR in a staging directory and move it into
+ * place only when complete, so a failed run never replaces a good result.
  */
 @Command(
     name = "dedup",
@@ -202,7 +203,7 @@ final class DedupCommand implements Callable<Integer> {
   /** Per-document state of the run: in memory only what phase 2 needs per document. */
   private static final class Corpus implements AutoCloseable {
     final SpillFile ids;
-    final SpillFile records;
+    final InputRecords records;
     final SpillFile sketches;
     final int bands;
     long[] fingerprints = new long[1 << 14];
@@ -223,8 +224,7 @@ final class DedupCommand implements Callable<Integer> {
 
     Corpus(Path work, int bands, long sketchMapLimit, int columnsInHeap) throws IOException {
       this.ids = new SpillFile(work.resolve("ids"));
-      // Read once, in order, when the output is written: never mapped (see SpillFile).
-      this.records = new SpillFile(work.resolve("records"), 0);
+      this.records = new InputRecords(work);
       this.sketches = new SpillFile(work.resolve("sketches"), sketchMapLimit);
       this.bands = bands;
       this.columns = bands > 0 ? new CorpusDedup.Columns(bands, work, columnsInHeap) : null;
@@ -249,7 +249,7 @@ final class DedupCommand implements Callable<Integer> {
     @Override
     public void close() throws IOException {
       try (SpillFile a = ids;
-          SpillFile b = records;
+          InputRecords b = records;
           SpillFile d = sketches;
           PairSpill p = pairs;
           CorpusDedup.Columns e = columns) {
@@ -260,12 +260,14 @@ final class DedupCommand implements Callable<Integer> {
 
   /** One document after the worker thread is done with it: everything phase 1 stores, prepared. */
   private record Analysed(
+      DocumentSource.RawDocument raw,
       InputDocument doc,
       Analysis analysis,
       String error,
       byte[] id,
       long idHash,
       byte[] record,
+      long recordHash,
       byte[] sketch) {}
 
   private static final byte[] NONE = new byte[0];
@@ -275,9 +277,9 @@ final class DedupCommand implements Callable<Integer> {
       throws IOException {
     try (Progress progress =
         Progress.start(show, "reading", Math.max(1, source.totalBytes()), "MB", 1 << 20, err)) {
-      Parallel.run(
+      Parallel.runRaw(
           source,
-          d -> analyse(analyzer, d),
+          raw -> analyse(analyzer, raw, source.parse(raw)),
           input.threads,
           done -> collect(done, c),
           () -> {
@@ -291,15 +293,16 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
-  private static Analysed analyse(Analyzer analyzer, InputDocument d) {
+  private static Analysed analyse(
+      Analyzer analyzer, DocumentSource.RawDocument raw, InputDocument d) {
     byte[] id = d.idJson() == null ? NONE : d.idJson().getBytes(StandardCharsets.UTF_8);
     long idHash = d.idJson() == null ? 0 : TermHasher.xxh64(id, 0, id.length);
     if (!d.ok()) {
-      return new Analysed(d, null, d.error(), id, idHash, NONE, NONE);
+      return new Analysed(raw, d, null, d.error(), id, idHash, NONE, 0, NONE);
     }
     Analysis a = analyzer.analyze(d.text());
     if (a.isEmpty()) {
-      return new Analysed(d, null, "text has no letters or digits", id, idHash, NONE, NONE);
+      return new Analysed(raw, d, null, "text has no letters or digits", id, idHash, NONE, 0, NONE);
     }
     byte[] record =
         d.record() != null
@@ -307,7 +310,8 @@ final class DedupCommand implements Callable<Integer> {
             : ("{\"id\":" + d.idJson() + ",\"text\":" + DocumentSource.quote(d.text()) + "}")
                 .getBytes(StandardCharsets.UTF_8);
     byte[] sketch = analyzer.shingler() == null ? NONE : a.sketch().shingles().encodeFixed();
-    return new Analysed(d, a, null, id, idHash, record, sketch);
+    return new Analysed(
+        raw, d, a, null, id, idHash, record, InputRecords.hash(raw, record), sketch);
   }
 
   private void collect(List<Analysed> done, Corpus c) throws IOException {
@@ -331,12 +335,12 @@ final class DedupCommand implements Callable<Integer> {
         c.excluded.set(ordinal);
         c.errors.add(new String[] {d.location(), d.idJson(), error});
         c.rejects.add(d.location(), d.idJson(), error);
-        c.records.appendEmpty();
+        c.records.addNone();
         c.sketches.appendEmpty();
         continue;
       }
       c.good++;
-      c.records.append(a.record(), 0, a.record().length);
+      c.records.add(a.raw(), a.record(), a.recordHash());
       Analysis an = a.analysis();
       c.fingerprints[ordinal] = an.fingerprint();
       c.sketches.append(a.sketch(), 0, a.sketch().length);
@@ -367,7 +371,17 @@ final class DedupCommand implements Callable<Integer> {
             c.fingerprints,
             c.count,
             c.columns,
-            o -> readers.get().decode(o, ShingleSketch::decodeFixed),
+            new CorpusDedup.SketchSource() {
+              @Override
+              public ShingleSketch apply(int o) {
+                return readers.get().decode(o, ShingleSketch::decodeFixed);
+              }
+
+              @Override
+              public void prefetch(int o) {
+                readers.get().prefetch(o);
+              }
+            },
             engine.maxDistance,
             engine.threshold,
             c.excluded,
@@ -427,6 +441,8 @@ final class DedupCommand implements Callable<Integer> {
         }
       }
     }
+    double[] toRepresentative =
+        verify ? similaritiesToRepresentatives(pairs, clusters, c.count) : null;
     s.clusterSeconds = (System.nanoTime() - start) / 1e9;
     // pairs.jsonl needs only the pairs and the ids, unique.jsonl and duplicates.jsonl only the
     // records and who represents a cluster: each is written on a thread of its own while this one
@@ -472,7 +488,10 @@ final class DedupCommand implements Callable<Integer> {
             .number("size", sizes[rep])
             .number("distance", Long.bitCount(c.fingerprints[o] ^ c.fingerprints[rep]));
         if (verify) {
-          double sim = isRep ? 1.0 : ShingleSketch.jaccard(sketch(c, o), sketch(c, rep));
+          double sim = isRep ? 1.0 : toRepresentative[o];
+          if (Double.isNaN(sim)) {
+            sim = ShingleSketch.jaccard(sketch(c, o), sketch(c, rep));
+          }
           line.number("similarity", round(sim));
         }
         line.end();
@@ -499,6 +518,31 @@ final class DedupCommand implements Callable<Integer> {
         errorsOut.write(nl);
       }
     }
+  }
+
+  /**
+   * Each document's similarity to its cluster's representative where the two are a pair (the
+   * similarity verified in the pairs phase); NaN for the others. {@link
+   * ShingleSketch#jaccardAtLeast} gives a pair's similarity "the same value to the last bit" as
+   * {@link ShingleSketch#jaccard}, in either order, so clusters.jsonl is unchanged; the write phase
+   * reads and compares two sketches only for a document whose representative is not one of its
+   * pairs. At 1M realistic documents that was two sketch reads and a whole comparison for each of
+   * the 227,690 duplicates, on the thread that writes clusters.jsonl; at 10M, with the sketch file
+   * not mapped, two system calls each.
+   */
+  private static double[] similaritiesToRepresentatives(
+      PairSpill pairs, Clusters clusters, int count) throws IOException {
+    double[] sim = new double[count];
+    Arrays.fill(sim, Double.NaN);
+    try (PairSpill.Cursor p = pairs.cursor()) {
+      while (p.next()) {
+        // The representative is its cluster's smallest ordinal, and pairs are (i, j) with i < j.
+        if (clusters.find(p.second()) == p.first()) {
+          sim[p.second()] = p.similarity();
+        }
+      }
+    }
+    return sim;
   }
 
   /** Writes one output file on a thread of its own; {@link #finish} rethrows what failed. */
@@ -578,8 +622,8 @@ final class DedupCommand implements Callable<Integer> {
    */
   private static void writeRecords(Path dir, Corpus c, BitSet representatives) throws IOException {
     byte[] nl = {'\n'};
-    SpillFile.Sequential records = c.records.sequential();
-    try (OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
+    try (InputRecords.Sequential records = c.records.sequential();
+        OutputStream uniqueOut = buffered(dir.resolve("unique.jsonl"));
         OutputStream dupOut = buffered(dir.resolve("duplicates.jsonl"))) {
       for (int o = 0; o < c.count; o++) {
         if (c.excluded.get(o)) {

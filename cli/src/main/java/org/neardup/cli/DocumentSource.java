@@ -85,6 +85,9 @@ final class DocumentSource {
    *
    * @param bytes the raw line or file, or null when {@code error} is set
    * @param idJson the id when the format gives it (lines, files), else null
+   * @param file for a JSONL line of a regular, uncompressed file: that file, where {@code bytes}
+   *     can be read again (at {@code offset}, {@code bytes.length} of them); else null
+   * @param offset where {@code bytes} start in {@code file}; -1 without a file
    */
   record RawDocument(
       long ordinal,
@@ -92,7 +95,21 @@ final class DocumentSource {
       Format format,
       byte @Nullable [] bytes,
       @Nullable String idJson,
-      @Nullable String error) {}
+      @Nullable String error,
+      @Nullable Path file,
+      long offset) {
+
+    /** A document that cannot be read again from its input. */
+    RawDocument(
+        long ordinal,
+        String location,
+        Format format,
+        byte @Nullable [] bytes,
+        @Nullable String idJson,
+        @Nullable String error) {
+      this(ordinal, location, format, bytes, idJson, error, null, -1);
+    }
+  }
 
   /** Decodes and parses a raw document; thread-safe. */
   InputDocument parse(RawDocument raw) {
@@ -202,7 +219,7 @@ final class DocumentSource {
     for (Path p : inputs) {
       if (isStdin(p)) {
         InputStream in = decompress(new BufferedInputStream(new Unclosable(System.in), 1 << 16));
-        readInput(in, "stdin", "", ordinal, out);
+        readInput(in, "stdin", "", null, ordinal, out);
       } else if (Files.isDirectory(p)) {
         for (Path f : filesIn(p)) {
           try (InputStream in = open(f, before)) {
@@ -216,7 +233,10 @@ final class DocumentSource {
           if (formatByName(name) == Format.FILES) {
             readFile(in, name, p.toString(), ordinal, out);
           } else {
-            readInput(in, p.toString(), name, ordinal, out);
+            // Its lines can be read again at their offsets (dedup's output records) when the
+            // stream is the file's own bytes: not gzip, not a pipe or device.
+            Path again = !(in instanceof Gunzipped) && Files.isRegularFile(p) ? p : null;
+            readInput(in, p.toString(), name, again, ordinal, out);
           }
         }
         before[0] += Files.size(p);
@@ -229,9 +249,17 @@ final class DocumentSource {
     return p.toString().equals("-");
   }
 
-  /** Reads a stream as JSONL, a JSON array or text lines: see the class comment for which. */
+  /**
+   * Reads a stream as JSONL, a JSON array or text lines: see the class comment for which. {@code
+   * file}: the file the stream reads from its first byte, uncompressed, or null.
+   */
   private void readInput(
-      InputStream in, String location, String name, long[] ordinal, Consumer<RawDocument> out)
+      InputStream in,
+      String location,
+      String name,
+      @Nullable Path file,
+      long[] ordinal,
+      Consumer<RawDocument> out)
       throws IOException {
     Format f = formatByName(name);
     int first = firstByte(in);
@@ -241,7 +269,7 @@ final class DocumentSource {
     if (f == Format.JSONL && first == '[') {
       readArray(in, location, ordinal, out);
     } else {
-      readLines(in, location, f, ordinal, out);
+      readLines(in, location, f, f == Format.JSONL ? file : null, ordinal, out);
     }
   }
 
@@ -299,9 +327,16 @@ final class DocumentSource {
     int b = in.read();
     in.reset();
     if (a == 0x1f && b == 0x8b) {
-      return new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16);
+      return new Gunzipped(new GZIPInputStream(in, 1 << 16));
     }
     return in;
+  }
+
+  /** A gzip input's uncompressed bytes, whose offsets are not the file's. */
+  private static final class Gunzipped extends BufferedInputStream {
+    Gunzipped(InputStream in) {
+      super(in, 1 << 16);
+    }
   }
 
   private static List<Path> filesIn(Path dir) throws IOException {
@@ -327,11 +362,17 @@ final class DocumentSource {
     return files;
   }
 
+  /** {@code file}: the file whose bytes {@code in} reads from the first, for JSONL, or null. */
   private void readLines(
-      InputStream in, String name, Format f, long[] ordinal, Consumer<RawDocument> out)
+      InputStream in,
+      String name,
+      Format f,
+      @Nullable Path file,
+      long[] ordinal,
+      Consumer<RawDocument> out)
       throws IOException {
     LineReader lines = new LineReader(in, maxBytes);
-    while (lines.next()) {
+    for (long start = 0; lines.next(); start = lines.position()) {
       long n = lines.lineNumber();
       String location = name + ":" + n;
       // One rule for every command: a text line's id is FILE:LINE, the file as given (stdin for -).
@@ -353,7 +394,9 @@ final class DocumentSource {
       if (f == Format.JSONL && lines.blank()) {
         continue; // blank lines between JSON records are not documents
       }
-      out.accept(new RawDocument(ordinal[0]++, location, f, lines.copy(), id, null));
+      out.accept(
+          new RawDocument(
+              ordinal[0]++, location, f, lines.copy(), id, null, file, file == null ? -1 : start));
     }
   }
 

@@ -219,6 +219,56 @@ class DedupCommandTest {
     assertThat(lines(out.resolve("pairs.jsonl"))).hasSize(1);
   }
 
+  /**
+   * Records of plain JSONL files, read again from the input when the output is written, are the
+   * same bytes as the same files' records from gzip, which are spilled: CRLF lines, a byte-order
+   * mark, blank lines, bad records, ids used again after an error, two inputs.
+   */
+  @Test
+  void dedup_plainInputs_writeTheSameRecordsAsGzipInputs() throws IOException {
+    List<String> first =
+        List.of(
+            "\uFEFF" + doc("a", NEWS_EN) + "\r",
+            doc("b", NEWS_ZH),
+            "",
+            "{\"id\": \"broken\", \"text\": ",
+            doc("c", NEWS_EN.replace("Tuesday", "Wednesday")) + "\r",
+            doc("a", OTHER));
+    List<String> second =
+        List.of(doc("d", OTHER) + "\r", doc("e", NEWS_ZH.replace("周二", "周三")), doc("f", NEWS_EN));
+    Path plain1 = tmp.resolve("one.jsonl");
+    Path plain2 = tmp.resolve("two.jsonl");
+    Files.write(plain1, first, StandardCharsets.UTF_8);
+    Files.write(plain2, second, StandardCharsets.UTF_8);
+    Path gz1 = tmp.resolve("one.jsonl.gz");
+    Path gz2 = tmp.resolve("two.jsonl.gz");
+    for (Path[] p : new Path[][] {{plain1, gz1}, {plain2, gz2}}) {
+      try (OutputStream o = new GZIPOutputStream(Files.newOutputStream(p[1]))) {
+        o.write(Files.readAllBytes(p[0]));
+      }
+    }
+    Path outPlain = tmp.resolve("plain");
+    Path outGzip = tmp.resolve("gzip");
+    CliRunner r =
+        CliRunner.run(
+            "dedup", plain1.toString(), plain2.toString(), "-o", outPlain.toString(), "-q");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    r = CliRunner.run("dedup", gz1.toString(), gz2.toString(), "-o", outGzip.toString(), "-q");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    for (String file : List.of("unique.jsonl", "duplicates.jsonl")) {
+      assertThat(Files.readAllBytes(outPlain.resolve(file)))
+          .as(file)
+          .isEqualTo(Files.readAllBytes(outGzip.resolve(file)));
+    }
+    String unique = Files.readString(outPlain.resolve("unique.jsonl"), StandardCharsets.UTF_8);
+    // The first line (a byte-order mark before its object) and the broken one are errors.
+    assertThat(unique).startsWith(doc("b", NEWS_ZH) + "\n").doesNotContain("\r");
+    assertThat(
+            lines(outPlain.resolve("unique.jsonl")).size()
+                + lines(outPlain.resolve("duplicates.jsonl")).size())
+        .isEqualTo(6);
+  }
+
   @Test
   void dedup_hugeDocument_rejectedWithoutStoppingTheRun() throws IOException {
     // One 200 MB document between two good ones: it is skipped as it streams by, never held whole.
@@ -357,6 +407,69 @@ class DedupCommandTest {
     for (int i = 0; i < lines.size(); i++) {
       assertThat(number.get(clusters.get(i).get("cluster").asText())).isEqualTo(d.clusterOf(i));
     }
+  }
+
+  /**
+   * clusters.jsonl's similarity of a document to its representative is the Jaccard of their
+   * sketches, whether it is taken from the pair the two make (the pairs phase's verified value) or,
+   * where they are not a pair (a chain of edits: each copy near the one before, the last far from
+   * the first), computed from the two sketches when the file is written.
+   */
+  @Test
+  void dedup_similarityToRepresentative_isTheJaccardOfTheTwoSketches() throws IOException {
+    java.util.Random random = new java.util.Random(20);
+    List<String> texts = new ArrayList<>();
+    List<String> records = new ArrayList<>();
+    String[] words =
+        (NEWS_EN + " " + OTHER + " " + NEWS_EN.toUpperCase(java.util.Locale.ROOT)).split(" ");
+    for (int chain = 0; chain < 8; chain++) {
+      String[] w = words.clone();
+      for (int step = 0; step < 8; step++) {
+        for (int k = 0; k < 3; k++) {
+          w[random.nextInt(w.length)] = "edit" + random.nextInt(1_000_000);
+        }
+        String text = "chain " + chain + " " + String.join(" ", w);
+        texts.add(text);
+        records.add(doc("c" + chain + "s" + step, text));
+      }
+    }
+    Path in = tmp.resolve("chains.jsonl");
+    Files.write(in, records, StandardCharsets.UTF_8);
+    Path out = tmp.resolve("out");
+    CliRunner r = CliRunner.run("dedup", in.toString(), "-o", out.toString(), "-q");
+    assertThat(r.exitCode).as(r.toString()).isZero();
+    org.neardup.Analyzer analyzer = org.neardup.Deduplicator.builder().analyzer();
+    java.util.Map<String, Integer> index = new java.util.HashMap<>();
+    for (int i = 0; i < records.size(); i++) {
+      index.put("c" + (i / 8) + "s" + (i % 8), i);
+    }
+    java.util.Set<String> paired = new java.util.HashSet<>();
+    for (JsonNode p : lines(out.resolve("pairs.jsonl"))) {
+      paired.add(p.get("a").asText() + " " + p.get("b").asText());
+    }
+    int fromPairs = 0;
+    int computed = 0;
+    for (JsonNode c : lines(out.resolve("clusters.jsonl"))) {
+      if (c.get("representative").asBoolean()) {
+        continue;
+      }
+      String id = c.get("id").asText();
+      String rep = c.get("cluster").asText();
+      double expected =
+          org.neardup.verify.ShingleSketch.jaccard(
+              analyzer.analyze(texts.get(index.get(id))).sketch().shingles(),
+              analyzer.analyze(texts.get(index.get(rep))).sketch().shingles());
+      assertThat(c.get("similarity").asDouble())
+          .as("%s to %s", id, rep)
+          .isEqualTo(Math.round(expected * 10000) / 10000.0);
+      if (paired.contains(rep + " " + id)) {
+        fromPairs++;
+      } else {
+        computed++;
+      }
+    }
+    assertThat(fromPairs).as("documents paired with their representative").isPositive();
+    assertThat(computed).as("documents not paired with their representative").isPositive();
   }
 
   /**

@@ -39,9 +39,19 @@ class SpillFileTest {
           plain.append(b, 0, len);
           bounded.append(b, 0, len);
         }
+        for (SpillFile f : List.of(mapped, plain, bounded)) {
+          f.appendEmpty(); // a last empty record starts at the end of the map
+        }
+        written.add(new byte[0]);
         mapped.finish();
         plain.finish();
         bounded.finish();
+        for (SpillFile f : List.of(mapped, plain, bounded)) {
+          SpillFile.Reader hints = f.reader();
+          for (int o = 0; o < written.size(); o++) {
+            hints.prefetch(o); // a hint: reads nothing it can fail on, changes nothing read after
+          }
+        }
         SpillFile.Reader reader = bounded.reader();
         SpillFile.Sequential in = plain.sequential();
         for (int o = 0; o < written.size(); o++) {
