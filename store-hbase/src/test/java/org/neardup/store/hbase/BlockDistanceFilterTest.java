@@ -69,7 +69,7 @@ class BlockDistanceFilterTest {
         // Rows near an asker, and random ones; some with a byte of padding in front.
         long fp =
             mine != null && r.nextBoolean()
-                ? flip(r, mine[r.nextInt(mine.length)], r.nextInt(2 * k + 2))
+                ? HBaseStoreFeaturesTest.flip(r, mine[r.nextInt(mine.length)], r.nextInt(2 * k + 2))
                 : r.nextLong();
         int off = r.nextInt(3);
         byte[] row =
@@ -82,13 +82,6 @@ class BlockDistanceFilterTest {
         assertThat(filter.drops(row, off, PREFIX + 7)).isFalse();
       }
     }
-  }
-
-  private static long flip(SplittableRandom r, long fp, int bits) {
-    for (int i = 0; i < bits; i++) {
-      fp ^= 1L << r.nextInt(64);
-    }
-    return fp;
   }
 
   @Test

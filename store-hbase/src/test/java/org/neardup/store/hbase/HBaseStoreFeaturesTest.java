@@ -61,7 +61,8 @@ class HBaseStoreFeaturesTest {
         .withMaxDistance(3);
   }
 
-  private static long flip(SplittableRandom r, long fp, int bits) {
+  /** {@code fp} with {@code bits} random bits flipped (the same bit may flip back). */
+  static long flip(SplittableRandom r, long fp, int bits) {
     for (int i = 0; i < bits; i++) {
       fp ^= 1L << r.nextInt(64);
     }
