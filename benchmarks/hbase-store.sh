@@ -35,7 +35,7 @@
 #   of the fingerprints phase, the region servers' distance filter (store option server-filter)
 #   off and on side by side on one collection of PRELOAD fingerprints, R rounds of
 #   FINGERPRINTS_PER_SCHEME new fingerprints per side, the side going first alternating, then the
-#   medians of the rounds' on / off ratios.
+#   medians of the rounds' on / off ratios (on the mini-cluster: it imports its collection each run).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
