@@ -31,7 +31,11 @@
 #   ZOOKEEPER=HOST:PORT an HBase in another process instead of the mini-cluster (see
 #   hbase-store-apart.sh), SERVER_PID=PID that process, whose CPU per document the report gives by
 #   kind of thread beside the test JVM's; FP_SCHEMES=4:1 (or 5:2) the fingerprints phase in that
-#   scheme only (default both, one after the other in the same mini-cluster).
+#   scheme only (default both, one after the other in the same mini-cluster); FILTER_AB=R instead
+#   of the fingerprints phase, the region servers' distance filter (store option server-filter)
+#   off and on side by side on one collection of PRELOAD fingerprints, R rounds of
+#   FINGERPRINTS_PER_SCHEME new fingerprints per side, the side going first alternating, then the
+#   medians of the rounds' on / off ratios (on the mini-cluster: it imports its collection each run).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -62,6 +66,7 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${ZOOKEEPER:+-Dneardup.hbase.zookeeper=$ZOOKEEPER} \
   ${SERVER_PID:+-Dneardup.hbase.server-pid=$SERVER_PID} \
   ${FP_SCHEMES:+-Dneardup.hbase.fp-schemes=$FP_SCHEMES} \
+  ${FILTER_AB:+-Dneardup.hbase.filter-ab=$FILTER_AB} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt

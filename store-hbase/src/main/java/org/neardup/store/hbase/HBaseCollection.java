@@ -36,6 +36,8 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.filter.MultiRowRangeFilter.RowRange;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -229,6 +231,7 @@ final class HBaseCollection implements Collection {
     // the block rows under the prefixes and the band rows, which live in the same regions: a
     // band row is a range of one row. (A multi-get of the band rows instead made the region
     // server open a scanner per band key, about 20 per document.)
+    boolean filtered = store.serverFilter();
     List<CompletableFuture<List<Result>>> scans = new ArrayList<>();
     List<List<Wanted>> scanned = new ArrayList<>();
     List<Wanted> inRegion = new ArrayList<>();
@@ -236,7 +239,7 @@ final class HBaseCollection implements Collection {
     for (Wanted w : wanted.values()) {
       int r = (w.start[0] & 0xF0) >>> 4;
       if (r != region && !inRegion.isEmpty()) {
-        scans.add(index.scanAll(scanOf(inRegion)));
+        scans.add(index.scanAll(scanOf(inRegion, as, filtered)));
         scanned.add(inRegion);
         inRegion = new ArrayList<>();
       }
@@ -244,7 +247,7 @@ final class HBaseCollection implements Collection {
       inRegion.add(w);
     }
     if (!inRegion.isEmpty()) {
-      scans.add(index.scanAll(scanOf(inRegion)));
+      scans.add(index.scanAll(scanOf(inRegion, as, filtered)));
       scanned.add(inRegion);
     }
     Probe p = new Probe();
@@ -300,6 +303,9 @@ final class HBaseCollection implements Collection {
         }
       }
     } catch (CompletionException e) {
+      if (filtered && store.serverFilterFailed(e.getCause())) {
+        return probe(as, now, seq); // once more, without the filter the region server lacks
+      }
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     }
     TreeSet<Long> ordinals = new TreeSet<>();
@@ -364,7 +370,12 @@ final class HBaseCollection implements Collection {
     return p;
   }
 
-  private static Scan scanOf(List<Wanted> ws) {
+  /**
+   * The scan of one region's ranges, in row order; with {@code filtered}, the region server also
+   * drops the block rows more than k bits from every document that asked for their prefix ({@link
+   * BlockDistanceFilter}), the rows the loop in {@link #probe} skips.
+   */
+  private Scan scanOf(List<Wanted> ws, List<Analysis> as, boolean filtered) {
     List<RowRange> ranges = new ArrayList<>(ws.size());
     for (Wanted w : ws) {
       ranges.add(
@@ -373,10 +384,47 @@ final class HBaseCollection implements Collection {
               : new RowRange(w.start, true, Rows.after(w.start), false));
     }
     RowRange last = ranges.get(ranges.size() - 1);
+    Filter filter = new MultiRowRangeFilter(ranges);
+    if (filtered) {
+      // The range filter first: it seeks between the ranges; the distance filter passes every row
+      // outside its prefixes, so the seeks stay.
+      filter = new FilterList(FilterList.Operator.MUST_PASS_ALL, filter, distanceFilter(ws, as));
+    }
     return new Scan()
         .withStartRow(ranges.get(0).getStartRow())
         .withStopRow(last.getStopRow(), last.isStopRowInclusive())
-        .setFilter(new MultiRowRangeFilter(ranges));
+        .setFilter(filter);
+  }
+
+  /**
+   * The block prefixes among {@code ws} (in row order) and the fingerprints that asked for each.
+   */
+  private BlockDistanceFilter distanceFilter(List<Wanted> ws, List<Analysis> as) {
+    int n = 0;
+    int count = 0;
+    for (Wanted w : ws) {
+      if (!w.band) {
+        n++;
+        count += w.who.size();
+      }
+    }
+    byte[] prefixes = new byte[n * Rows.PREFIX_BYTES];
+    int[] starts = new int[n + 1];
+    long[] fingerprints = new long[count];
+    int p = 0;
+    int f = 0;
+    for (Wanted w : ws) {
+      if (w.band) {
+        continue;
+      }
+      System.arraycopy(w.start, 0, prefixes, p * Rows.PREFIX_BYTES, Rows.PREFIX_BYTES);
+      for (int i : w.who) {
+        fingerprints[f++] = as.get(i).fingerprint();
+      }
+      starts[++p] = f;
+    }
+    return new BlockDistanceFilter(
+        decision.verifier().maxDistance(), Rows.PREFIX_BYTES, prefixes, starts, fingerprints);
   }
 
   /** The ordinal an index cell's qualifier names. */

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.hbase.DoNotRetryIOException;
 import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -90,6 +91,13 @@ public final class HBaseStore implements FingerprintStore {
    */
   final boolean importEncoded;
 
+  /**
+   * Whether probes ask the region servers to drop block rows more than k bits from every asker
+   * ({@link BlockDistanceFilter}, {@code server-filter=auto}); turned off for the store's life when
+   * a region server cannot load the filter (its class is not on the server's class path).
+   */
+  private volatile boolean serverFilter;
+
   private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean failed;
@@ -122,8 +130,10 @@ public final class HBaseStore implements FingerprintStore {
       long ttlGraceMs,
       @Nullable String bulkDir,
       boolean importEncoded,
-      IndexFamily indexFamily)
+      IndexFamily indexFamily,
+      boolean serverFilter)
       throws IOException {
+    this.serverFilter = serverFilter;
     this.defaultScheme = defaultScheme;
     this.bulkDir = bulkDir;
     this.importEncoded = importEncoded;
@@ -188,6 +198,28 @@ public final class HBaseStore implements FingerprintStore {
 
   InstantSource clock() {
     return clock;
+  }
+
+  /** Whether probes send a {@link BlockDistanceFilter} with their scans. */
+  boolean serverFilter() {
+    return serverFilter;
+  }
+
+  /**
+   * Turns the server-side filter off if {@code failure} says a region server could not load or read
+   * it (a server without the store's jar, or with another version of it).
+   *
+   * @return whether it did, so the probe is worth sending again without the filter
+   */
+  boolean serverFilterFailed(Throwable failure) {
+    for (Throwable c = failure; c != null; c = c.getCause()) {
+      if (c instanceof DoNotRetryIOException
+          && String.valueOf(c.getMessage()).contains(BlockDistanceFilter.class.getName())) {
+        serverFilter = false;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** An IOException naming the cluster. */
@@ -444,7 +476,8 @@ public final class HBaseStore implements FingerprintStore {
         "hbase_block_rows_read", blockRowsRead.sum(),
         "hbase_lock_ms", lockNanos.sum() / 1_000_000,
         "hbase_probe_ms", probeNanos.sum() / 1_000_000,
-        "hbase_write_ms", writeNanos.sum() / 1_000_000);
+        "hbase_write_ms", writeNanos.sum() / 1_000_000,
+        "hbase_server_filter", serverFilter ? 1 : 0);
   }
 
   @Override

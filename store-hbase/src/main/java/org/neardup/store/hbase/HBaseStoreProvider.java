@@ -33,7 +33,11 @@ import org.neardup.store.StoreConfig;
  * table ({@link IndexFamily}): {@code index-encoding}, a data block encoding ({@code FAST_DIFF}, or
  * {@code ROW_INDEX_V1}, {@code NONE}, ...), {@code index-bloom}, a Bloom filter type ({@code NONE};
  * {@code ROW}, {@code ROWPREFIX_FIXED_LENGTH} on the rows' 10-byte prefix), {@code
- * index-block-bytes} ({@code 8192}) and {@code index-in-memory} ({@code false}).
+ * index-block-bytes} ({@code 8192}) and {@code index-in-memory} ({@code false}); {@code
+ * server-filter}, whether a check's scans ask the region servers to drop the block rows more than k
+ * bits from the fingerprints that asked for them ({@link BlockDistanceFilter}): {@code auto} (when
+ * the region servers can load the filter, which is in this store's jar; the first check that finds
+ * a region server without it turns it off for the store's life) or {@code off} ({@code auto}).
  */
 public final class HBaseStoreProvider implements FingerprintStore.Provider {
   @Override
@@ -58,7 +62,8 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
         "index-encoding",
         "index-bloom",
         "index-block-bytes",
-        "index-in-memory");
+        "index-in-memory",
+        "server-filter");
     String quorum = config.get("zookeeper", "127.0.0.1:2181");
     if (!quorum.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}(,[A-Za-z0-9.\\-]+:[0-9]{1,5})*")) {
       throw new IllegalArgumentException(
@@ -103,6 +108,11 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
       throw new IllegalArgumentException(
           "import-encoding must be none or family, got '" + importEncoding + "'");
     }
+    String serverFilter = config.get("server-filter", "auto");
+    if (!serverFilter.equals("auto") && !serverFilter.equals("off")) {
+      throw new IllegalArgumentException(
+          "server-filter must be auto or off, got '" + serverFilter + "'");
+    }
     Connection connection = ConnectionFactory.createConnection(conf);
     AsyncConnection async;
     try {
@@ -123,7 +133,8 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
           grace,
           importMode.equals("hfiles") ? bulkDir : null,
           importEncoding.equals("family"),
-          indexFamily);
+          indexFamily,
+          serverFilter.equals("auto"));
     } catch (IOException | RuntimeException e) {
       async.close();
       connection.close();

@@ -123,8 +123,14 @@ class HBaseStoreBench {
       // the disk beside the other.
       List<String> fpSchemes =
           List.of(System.getProperty("neardup.hbase.fp-schemes", "4:1,5:2").split(","));
+      // FILTER_AB in hbase-store.sh: the region servers' distance filter off and on, interleaved.
+      int filterRounds = Integer.getInteger("neardup.hbase.filter-ab", 0);
       for (String scheme : m > 0 ? fpSchemes : List.<String>of()) {
-        fingerprints(BlockScheme.parse(scheme), m, batch, preload);
+        if (filterRounds > 0) {
+          filterAb(BlockScheme.parse(scheme), m, batch, preload, filterRounds);
+        } else {
+          fingerprints(BlockScheme.parse(scheme), m, batch, preload);
+        }
         save();
       }
     } finally {
@@ -430,6 +436,121 @@ class HBaseStoreBench {
     }
   }
 
+  /**
+   * The region servers' distance filter ({@link BlockDistanceFilter}) off and on, side by side on
+   * one collection of {@code preload} random fingerprints: two stores on the same tables, one with
+   * {@code server-filter=off} (the scans as they were before the filter) and one with {@code auto},
+   * take turns, each round {@code m} new fingerprints per side in batches (one in four within 3
+   * bits of an earlier one of its side), the side going first alternating. Per side and round: CPU
+   * per document by kind of thread, block rows returned per check, rows the region servers dropped
+   * (the index regions' filtered read requests), documents/s; then the medians of the rounds'
+   * ratios.
+   */
+  private void filterAb(BlockScheme scheme, int m, int batch, int preload, int rounds)
+      throws Exception {
+    String tables = "ab" + scheme.blocks() + scheme.required();
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    preload(tables, scheme, settings, Math.max(1, preload));
+    Map<String, String> offOptions = options(tables, scheme);
+    offOptions.put("server-filter", "off");
+    Map<String, String> onOptions = options(tables, scheme);
+    onOptions.put("server-filter", "auto");
+    String[] names = {"off", "on"};
+    try (HBaseStore off = openWith(offOptions, tables + "-off");
+        HBaseStore on = openWith(onOptions, tables + "-on")) {
+      HBaseStore[] stores = {off, on};
+      Collection[] cs = {off.collection("bench"), on.collection("bench")};
+      SplittableRandom[] r = {new SplittableRandom(11), new SplittableRandom(13)};
+      List<List<Long>> fps = List.of(new ArrayList<>(), new ArrayList<>());
+      double[][] perRound = new double[rounds][]; // on / off: handlers, all CPU, docs/s
+      for (int round = 0; round < rounds; round++) {
+        double[][] side = new double[2][];
+        for (int turn = 0; turn < 2; turn++) {
+          int s = (round + turn) % 2;
+          List<Document> docs = new ArrayList<>(m);
+          for (int i = 0; i < m; i++) {
+            List<Long> mine = fps.get(s);
+            long fp = r[s].nextLong();
+            if (i % 4 == 3 && !mine.isEmpty()) {
+              fp = mine.get(r[s].nextInt(mine.size()));
+              for (int b = r[s].nextInt(4); b > 0; b--) {
+                fp ^= 1L << r[s].nextInt(64);
+              }
+            }
+            mine.add(fp);
+            docs.add(new Document(names[s] + round + "-" + i, Analysis.ofFingerprint(fp, 100)));
+          }
+          Map<String, Number> metrics0 = stores[s].metrics();
+          long t0 = System.nanoTime();
+          long cpu0 = cpuNanos();
+          ThreadsCpu threads0 = threadCpu();
+          for (int i = 0; i < m; i += batch) {
+            cs[s].checkAndInsertAll(docs.subList(i, Math.min(m, i + batch)));
+          }
+          double seconds = (System.nanoTime() - t0) / 1e9;
+          double cpuMs = (cpuNanos() - cpu0) / 1e6;
+          Map<String, Long> byKind = cpuSince(threads0, cpuMs);
+          Map<String, Number> metrics1 = stores[s].metrics();
+          double probes = delta(metrics0, metrics1, "hbase_probes");
+          double handlers = byKind.getOrDefault("region-server-rpc", 0L) / 1e6 / m;
+          side[s] = new double[] {handlers, cpuMs / m, m / seconds};
+          report.add(
+              String.format(
+                  Locale.ROOT,
+                  "filter A/B, %s, %d stored, round %d, filter %s: %.0f documents/s, %.3f ms CPU"
+                      + " per document (region-server-rpc %.3f, hbase-client %.3f, caller %.3f),"
+                      + " %.2f block rows returned per check, server filter in use: %s",
+                  scheme,
+                  preload,
+                  round + 1,
+                  names[s],
+                  m / seconds,
+                  cpuMs / m,
+                  handlers,
+                  byKind.getOrDefault("hbase-client", 0L) / 1e6 / m,
+                  byKind.getOrDefault("caller", 0L) / 1e6 / m,
+                  delta(metrics0, metrics1, "hbase_block_rows_read") / probes,
+                  metrics1.get("hbase_server_filter")));
+          report.add("  " + perDocument("CPU ms per document by thread kind:", byKind, m));
+          save();
+        }
+        perRound[round] =
+            new double[] {
+              side[1][0] / side[0][0], side[1][1] / side[0][1], side[1][2] / side[0][2]
+            };
+      }
+      report.add(
+          String.format(
+              Locale.ROOT,
+              "filter A/B, %s, %d stored, on / off, median of %d rounds: region-server-rpc CPU per"
+                  + " document %.3f, the JVM's CPU per document %.3f, documents/s %.3f (rounds: %s)",
+              scheme,
+              preload,
+              rounds,
+              median(perRound, 0),
+              median(perRound, 1),
+              median(perRound, 2),
+              Arrays.stream(perRound)
+                  .map(x -> String.format(Locale.ROOT, "%.3f/%.3f/%.3f", x[0], x[1], x[2]))
+                  .toList()));
+    }
+  }
+
+  private static double median(double[][] rows, int column) {
+    double[] v = Arrays.stream(rows).mapToDouble(x -> x[column]).sorted().toArray();
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+
+  /** A store with the given options, its client's RPCs counted in a registry of its own. */
+  private HBaseStore openWith(Map<String, String> options, String scope) throws IOException {
+    Configuration c = new Configuration(conf);
+    c.setBoolean(MetricsConnection.CLIENT_SIDE_METRICS_ENABLED_KEY, true);
+    c.set(MetricsConnection.METRICS_SCOPE_KEY, "bench-" + scope);
+    return (HBaseStore)
+        HBaseStoreProvider.open(c, new StoreConfig(options, InstantSource.system()), "bench");
+  }
+
   /** The store on the given tables that imports by writing HFiles ({@code import=hfiles}). */
   private HBaseStore hfileStore(String tables, BlockScheme scheme) throws IOException {
     Map<String, String> options = options(tables, scheme);
@@ -682,6 +803,14 @@ class HBaseStoreBench {
    * else) took, as the difference to {@code processMs}, the JVM's CPU over the same time.
    */
   private static String cpuByThreads(ThreadsCpu snapshot, int documents, double processMs) {
+    return perDocument(
+        "CPU ms per document by thread kind:", cpuSince(snapshot, processMs), documents);
+  }
+
+  /**
+   * The nanoseconds of CPU by kind of thread since {@code snapshot} (see {@link #cpuByThreads}).
+   */
+  private static Map<String, Long> cpuSince(ThreadsCpu snapshot, double processMs) {
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     Map<Long, Long> before = snapshot.java();
     Map<String, Long> byKind = new TreeMap<>();
@@ -699,7 +828,7 @@ class HBaseStoreBench {
     }
     long threads = byKind.values().stream().mapToLong(Long::longValue).sum();
     byKind.put("ended-threads-and-rest", Math.max(0, (long) (processMs * 1e6) - threads));
-    return perDocument("CPU ms per document by thread kind:", byKind, documents);
+    return byKind;
   }
 
   /** {@code head}, then each kind's milliseconds per document, the largest first. */

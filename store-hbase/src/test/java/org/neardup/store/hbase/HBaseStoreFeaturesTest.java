@@ -61,7 +61,8 @@ class HBaseStoreFeaturesTest {
         .withMaxDistance(3);
   }
 
-  private static long flip(SplittableRandom r, long fp, int bits) {
+  /** {@code fp} with {@code bits} random bits flipped (the same bit may flip back). */
+  static long flip(SplittableRandom r, long fp, int bits) {
     for (int i = 0; i < bits; i++) {
       fp ^= 1L << r.nextInt(64);
     }
@@ -71,51 +72,67 @@ class HBaseStoreFeaturesTest {
   @Test
   void schemes_findExactlyWhatBruteForceFinds_inBatches() throws IOException {
     for (String text : List.of("4:1", "5:2", "6:3")) {
-      long seed = text.hashCode();
-      SplittableRandom r = new SplittableRandom(seed);
-      try (HBaseStore store = open(Map.of())) {
-        BlockScheme scheme = BlockScheme.parse(text);
-        Collection c = store.create("s", fingerprintsOnly(), scheme);
-        // Near-copies 0 to 5 bits from 60 bases: distances around k = 3 on both sides.
-        long[] bases = new long[60];
-        for (int i = 0; i < bases.length; i++) {
-          bases[i] = r.nextLong();
-        }
-        List<Long> stored = new ArrayList<>();
-        int n = 600;
-        for (int from = 0; from < n; from += 40) {
-          List<Document> batch = new ArrayList<>();
-          List<Long> fps = new ArrayList<>();
-          for (int i = from; i < from + 40; i++) {
-            long fp = flip(r, bases[r.nextInt(bases.length)], r.nextInt(6));
-            fps.add(fp);
-            batch.add(new Document("d" + i, Analysis.ofFingerprint(fp, 100)));
-          }
-          List<Outcome> out = c.checkAndInsertAll(batch);
-          for (int j = 0; j < batch.size(); j++) {
-            Set<String> expected = new HashSet<>();
-            for (int s = 0; s < stored.size(); s++) {
-              if (Long.bitCount(stored.get(s) ^ fps.get(j)) <= 3) {
-                expected.add("d" + s);
-              }
-            }
-            Set<String> got = new HashSet<>();
-            out.get(j).matches().forEach(m -> got.add(m.id()));
-            assertThat(got)
-                .as("scheme %s, seed %s, document d%s", text, seed, from + j)
-                .isEqualTo(expected);
-            assertThat(out.get(j).isNew()).isEqualTo(expected.isEmpty());
-            stored.add(fps.get(j));
-          }
-        }
-        assertThat(c.stats().documents()).isEqualTo(n);
+      // With the region servers' distance filter and without it: the same matches, and with it
+      // fewer block rows come back (the near-copies 4 and 5 bits away share blocks).
+      long[] blockRows = new long[2];
+      for (String filter : List.of("auto", "off")) {
+        blockRows[filter.equals("auto") ? 0 : 1] = schemeFindsWhatBruteForceFinds(text, filter);
       }
-      // The scheme is the collection's: a store opened with another default reads it back.
-      try (HBaseStore again = open(Map.of("prefix", "f" + stores, "scheme", "4:1"))) {
-        HBaseCollection c = (HBaseCollection) again.collection("s");
-        assertThat(c.scheme()).isEqualTo(BlockScheme.parse(text));
-      }
+      assertThat(blockRows[0]).as("block rows with the filter, %s", text).isLessThan(blockRows[1]);
     }
+  }
+
+  /** The block rows the probes read in a run of batches with {@code server-filter=filter}. */
+  private long schemeFindsWhatBruteForceFinds(String text, String filter) throws IOException {
+    long seed = text.hashCode();
+    SplittableRandom r = new SplittableRandom(seed);
+    long blockRows;
+    try (HBaseStore store = open(Map.of("server-filter", filter))) {
+      BlockScheme scheme = BlockScheme.parse(text);
+      Collection c = store.create("s", fingerprintsOnly(), scheme);
+      // Near-copies 0 to 5 bits from 60 bases: distances around k = 3 on both sides.
+      long[] bases = new long[60];
+      for (int i = 0; i < bases.length; i++) {
+        bases[i] = r.nextLong();
+      }
+      List<Long> stored = new ArrayList<>();
+      int n = 600;
+      for (int from = 0; from < n; from += 40) {
+        List<Document> batch = new ArrayList<>();
+        List<Long> fps = new ArrayList<>();
+        for (int i = from; i < from + 40; i++) {
+          long fp = flip(r, bases[r.nextInt(bases.length)], r.nextInt(6));
+          fps.add(fp);
+          batch.add(new Document("d" + i, Analysis.ofFingerprint(fp, 100)));
+        }
+        List<Outcome> out = c.checkAndInsertAll(batch);
+        for (int j = 0; j < batch.size(); j++) {
+          Set<String> expected = new HashSet<>();
+          for (int s = 0; s < stored.size(); s++) {
+            if (Long.bitCount(stored.get(s) ^ fps.get(j)) <= 3) {
+              expected.add("d" + s);
+            }
+          }
+          Set<String> got = new HashSet<>();
+          out.get(j).matches().forEach(m -> got.add(m.id()));
+          assertThat(got)
+              .as("scheme %s, seed %s, document d%s", text, seed, from + j)
+              .isEqualTo(expected);
+          assertThat(out.get(j).isNew()).isEqualTo(expected.isEmpty());
+          stored.add(fps.get(j));
+        }
+      }
+      assertThat(c.stats().documents()).isEqualTo(n);
+      assertThat(store.metrics().get("hbase_server_filter"))
+          .isEqualTo(filter.equals("auto") ? 1 : 0);
+      blockRows = store.metrics().get("hbase_block_rows_read").longValue();
+    }
+    // The scheme is the collection's: a store opened with another default reads it back.
+    try (HBaseStore again = open(Map.of("prefix", "f" + stores, "scheme", "4:1"))) {
+      HBaseCollection c = (HBaseCollection) again.collection("s");
+      assertThat(c.scheme()).isEqualTo(BlockScheme.parse(text));
+    }
+    return blockRows;
   }
 
   @Test
