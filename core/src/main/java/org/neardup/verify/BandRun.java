@@ -102,17 +102,14 @@ final class BandRun {
     int max = (int) a[n - 1] - 1;
     // The tags ride in the entries' low 32 bits, beside the ordinal less min, when it fits in 24
     // bits (always, for the runs of a restore or a compaction: at most 2^23 entries of consecutive
-    // ordinals); else in byte arrays beside the longs, which cost each pass about half again.
+    // ordinals); else in byte arrays beside the longs, moved in every pass (the whole build took
+    // ~1.45x the time when every run did so, docs/BENCHMARKS.md).
     boolean packed = ta != null && max - min < PACKED_SPAN;
     // One pass counts every digit: the key's four bytes, low first, and the buckets (top 16 bits).
     int[][] counts = new int[DIGITS][256];
     int[] starts = new int[BUCKETS + 1];
     for (int i = 0; i < n; i++) {
-      long e = a[i];
-      if (packed) {
-        a[i] = e & 0xFFFFFFFF00000000L | (ta[i] & 0xFFL) << 24 | ((int) e - 1 - min);
-      }
-      int key = (int) (e >>> 32);
+      int key = (int) (a[i] >>> 32);
       counts[0][key & 0xFF]++;
       counts[1][(key >>> 8) & 0xFF]++;
       counts[2][(key >>> 16) & 0xFF]++;
@@ -134,7 +131,14 @@ final class BandRun {
     for (int d = 0; d < DIGITS - 1; d++) {
       int[] at = counts[d];
       int shift = 32 + d * 8;
-      if (tsrc == null || tdst == null) {
+      if (d == 0 && packed && ta != null) {
+        // The first pass packs each entry's tag beside its ordinal less min as it moves it.
+        for (int i = 0; i < n; i++) {
+          long e = src[i];
+          dst[at[(int) (e >>> shift) & 0xFF]++] =
+              e & 0xFFFFFFFF00000000L | (ta[i] & 0xFFL) << 24 | ((int) e - 1 - min);
+        }
+      } else if (tsrc == null || tdst == null) {
         for (int i = 0; i < n; i++) {
           long e = src[i];
           dst[at[(int) (e >>> shift) & 0xFF]++] = e;
