@@ -37,7 +37,11 @@ public record Analysis(long fingerprint, Sketch sketch, int letters) {
    * </pre>
    */
   public byte[] encode() {
-    byte[] sketchBytes = sketch.shingles().encode();
+    return encode(sketch.shingles().encode());
+  }
+
+  /** {@link #encode()} with its sketch's shingles already encoded ({@code sketchBytes}). */
+  byte[] encode(byte[] sketchBytes) {
     long[] keys = sketch.bandKeys();
     java.nio.ByteBuffer out =
         java.nio.ByteBuffer.allocate(8 + 10 + 10 + keys.length * 8 + sketchBytes.length);

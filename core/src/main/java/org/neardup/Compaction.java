@@ -54,7 +54,6 @@ final class Compaction {
         pending.append(out.keyBuffer, 0, out.bandCount);
         if (pending.size() >= BandIndex.MAX_RUN) {
           out.bands.addAll(pending, 0, out.bandCount, pendingFrom, i + 1 - pendingFrom);
-          out.setBandChecks(pending, 0, pendingFrom, i + 1 - pendingFrom);
           pending = new PagedLongArray();
           pendingFrom = i + 1;
         }
@@ -72,7 +71,6 @@ final class Compaction {
     assert next == n : "live count " + n + ", found " + next;
     if (out.bands != null) {
       out.bands.addAll(pending, 0, out.bandCount, pendingFrom, n - pendingFrom);
-      out.setBandChecks(pending, 0, pendingFrom, n - pendingFrom);
     }
     out.publish(fps, ords, n);
     return out;

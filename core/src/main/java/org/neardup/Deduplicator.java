@@ -724,6 +724,16 @@ public final class Deduplicator {
     public boolean foundAny() {
       return !matches.isEmpty();
     }
+
+    /**
+     * The stored form of the probe's analysis, byte for byte {@link Analysis#encode()}, made with
+     * the shingles the probe encoded for the insert: a store that logs the analysis beside the
+     * insert encodes its sketch once, not twice (the second encoding was ~1.7% of a news text's
+     * worker CPU in the embedded store, docs/BENCHMARKS.md).
+     */
+    public byte[] encodedAnalysis() {
+      return encoded == null ? analysis.encode() : analysis.encode(encoded);
+    }
   }
 
   /** Per-thread candidate and match buffers. */

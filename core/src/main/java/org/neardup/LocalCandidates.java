@@ -13,10 +13,10 @@ import org.neardup.verify.SketchStore;
 
 /**
  * The candidate search over a deduplicator's own indexes ({@link StoredDocuments}): the stored
- * fingerprints within k bits of a query and the documents sharing one of its band keys (those the
- * band index lists under a key's 31 bits and whose check bytes do not rule the key out), as
- * ordinals, handed to the shared {@link org.neardup.decide.Decision} as {@link Candidates} that
- * read the stored documents' columns in place (no copy per candidate).
+ * fingerprints within k bits of a query and the documents sharing one of its band keys (as the band
+ * index keeps them: 39 bits of each), as ordinals, handed to the shared {@link
+ * org.neardup.decide.Decision} as {@link Candidates} that read the stored documents' columns in
+ * place (no copy per candidate).
  *
  * <p>Not thread-safe: one per thread, reused. The index finds only fingerprints within k bits, so
  * every candidate counts whatever its distance ({@link #anyDistance} is true).
@@ -90,21 +90,15 @@ final class LocalCandidates implements Candidates {
     addBandCandidates(docs, analysis, from, Integer.MAX_VALUE);
   }
 
-  /** The band candidate filter's bounds and the key being looked up (see bandHit). */
+  /** The band candidates' ordinal bounds (see bandHit). */
   private int bandFrom;
 
   private int bandBelow;
-  private long bandKey;
 
-  /**
-   * A document the band index lists under the current key: a candidate when its ordinal is in
-   * [bandFrom, bandBelow) and one of its band keys may be the key ({@link
-   * StoredDocuments#mayShareBandKey}), so a document that shares only the index's 31 bits of it is
-   * dropped before its sketch is read.
-   */
+  /** A document the band index lists under a key: a candidate when in [bandFrom, bandBelow). */
   private final IntConsumer bandHit =
       o -> {
-        if (o >= bandFrom && o < bandBelow && docs().mayShareBandKey(o, bandKey)) {
+        if (o >= bandFrom && o < bandBelow) {
           add(o);
         }
       };
@@ -117,10 +111,7 @@ final class LocalCandidates implements Candidates {
     }
     bandFrom = from;
     bandBelow = below;
-    for (long key : analysis.sketch().bandKeys()) {
-      bandKey = key;
-      bands.forEach(key, bandHit);
-    }
+    bands.forEach(analysis.sketch().bandKeys(), bandHit);
   }
 
   /**

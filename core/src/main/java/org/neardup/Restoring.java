@@ -80,7 +80,6 @@ final class Restoring {
       } else {
         bandFiler.run();
       }
-      docs.setBandChecks(keys, 0, first, n);
     }
     try {
       for (int i = 0; i < n; i++) {

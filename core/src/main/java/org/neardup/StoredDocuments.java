@@ -2,7 +2,6 @@
 package org.neardup;
 
 import java.util.BitSet;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.neardup.cluster.Clusters;
 import org.neardup.index.BlockPermutedIndex;
@@ -55,18 +54,6 @@ final class StoredDocuments {
 
   final PagedLongArray fingerprints;
 
-  /**
-   * When verifying: a check byte per band key of each ordinal ({@link #bandCheck}), packed eight to
-   * a long, byte {@code ordinal * bandCount + j} for its key j. The band index folds keys to 31
-   * bits, so a query's keys also meet unrelated documents ({@code bandCount * entries / 2^31} per
-   * query: 0.85 at 50M documents of 6 bands, each a sketch read at a random place of the sketch
-   * files, which a machine that cannot cache those files pays with a disk read); a band candidate
-   * counts only when one of its check bytes is the query key's, which every document that shares
-   * the full key passes and an unrelated one passes with probability {@code bandCount / 256}.
-   * {@code bandCount} bytes per document.
-   */
-  final @Nullable PagedLongArray bandChecks;
-
   /** Band keys of the ordinal being removed or copied; used under the write lock only. */
   final long[] keyBuffer;
 
@@ -97,9 +84,6 @@ final class StoredDocuments {
     this.index = BlockPermutedIndex.create(scheme);
     this.keyBuffer = new long[bandCount];
     this.bands = verify ? new BandIndex(saturatedInt((long) expected * bandCount)) : null;
-    // Grown page by page as ordinals come, not sized for `expected`: 6 B per document measured 7.5
-    // at 10M when sized for the open's estimate.
-    this.bandChecks = verify ? new PagedLongArray() : null;
     this.clusters = new Clusters(expected);
     this.sketches = sketches;
     this.fingerprints = new PagedLongArray(expected);
@@ -130,73 +114,9 @@ final class StoredDocuments {
       int pooled = sketches.add(keys, keys.length, sketch, 0, sketch.length);
       assert pooled == ordinal : "sketch store out of step: " + pooled + " != " + ordinal;
       bands.add(keys, ordinal);
-      setBandChecks(keys, 0, ordinal);
     }
     live++;
     return ordinal;
-  }
-
-  /**
-   * The byte of a band key that {@link #bandChecks} keeps: its top 8 bits, which for keys that are
-   * hashes do not depend on the 31 bits the band index keeps.
-   */
-  static int bandCheck(long bandKey) {
-    return (int) (bandKey >>> 56);
-  }
-
-  /** Files the check bytes of ordinal's band keys {@code keys[off, off + bandCount)}. */
-  void setBandChecks(long[] keys, int off, int ordinal) {
-    PagedLongArray checks = Objects.requireNonNull(bandChecks);
-    long at = (long) ordinal * bandCount;
-    checks.resize(((at + bandCount - 1) >>> 3) + 1);
-    for (int j = 0; j < bandCount; j++, at++) {
-      checks.set(at >>> 3, withCheck(checks.get(at >>> 3), at, bandCheck(keys[off + j])));
-    }
-  }
-
-  /** {@code word}, the long of {@link #bandChecks} holding byte {@code at}, with that byte set. */
-  private static long withCheck(long word, long at, int check) {
-    int shift = (int) (at & 7) << 3;
-    return word & ~(0xFFL << shift) | (long) check << shift;
-  }
-
-  /**
-   * Files the check bytes of ordinals {@code [first, first + n)}, whose band keys are {@code
-   * keys[from, from + n * bandCount)} in ordinal order; a long of check bytes at a time.
-   */
-  void setBandChecks(PagedLongArray keys, long from, int first, int n) {
-    PagedLongArray checks = Objects.requireNonNull(bandChecks);
-    long at = (long) first * bandCount;
-    long end = at + (long) n * bandCount;
-    if (end == at) {
-      return;
-    }
-    checks.resize(((end - 1) >>> 3) + 1);
-    long k = from;
-    while (at < end) {
-      long index = at >>> 3;
-      long word = checks.get(index);
-      for (; at < end && at >>> 3 == index; at++, k++) {
-        word = withCheck(word, at, bandCheck(keys.get(k)));
-      }
-      checks.set(index, word);
-    }
-  }
-
-  /**
-   * Whether one of ordinal's band keys may be {@code bandKey}: false when none of its check bytes
-   * is that key's (then it shares that key only in the band index's 31 bits).
-   */
-  boolean mayShareBandKey(int ordinal, long bandKey) {
-    PagedLongArray checks = Objects.requireNonNull(bandChecks);
-    int check = bandCheck(bandKey);
-    long at = (long) ordinal * bandCount;
-    for (int j = 0; j < bandCount; j++, at++) {
-      if ((int) (checks.get(at >>> 3) >>> ((int) (at & 7) << 3) & 0xFF) == check) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -345,9 +265,6 @@ final class StoredDocuments {
     bytes += removed.size() / 8;
     if (bands != null) {
       bytes += bands.ramBytesUsed();
-    }
-    if (bandChecks != null) {
-      bytes += bandChecks.ramBytesUsed();
     }
     return bytes;
   }

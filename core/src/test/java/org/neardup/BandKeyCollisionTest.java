@@ -8,8 +8,8 @@ import org.neardup.fingerprint.FingerprintSettings;
 import org.neardup.verify.Sketch;
 
 /**
- * A document whose band keys equal a query's only in the 31 bits the band index keeps is not a
- * candidate (its sketch is never read), while one that shares a full key is, however far its
+ * A document whose band keys equal a query's only in the 31 bits the band index folds them to is
+ * not a candidate (its sketch is never read), while one that shares a full key is, however far its
  * fingerprint: after an insert, a batch restore and a compaction alike.
  */
 class BandKeyCollisionTest {

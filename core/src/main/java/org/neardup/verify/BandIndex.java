@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.verify;
 
+import java.util.Arrays;
 import java.util.function.IntConsumer;
+import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
 import org.neardup.internal.HashDirectory;
 import org.neardup.internal.Mix;
@@ -11,19 +13,25 @@ import org.neardup.internal.PagedLongArray;
  * A multimap from MinHash band keys to document ordinals, for finding candidates: every ordinal
  * stored under any of a query's band keys.
  *
- * <p>Entries are {@code long} slots, each {@code key31 << 32 | (ordinal + 1)}: the band key folded
- * to 31 bits with the low bit set (so a used slot is never 0), duplicates of a key in separate
- * slots of one probe run. Folding keys to 31 bits lets unrelated keys collide with probability n /
- * 2^31, which only adds a candidate that verification then rejects. Removal leaves a tombstone (the
- * key with ordinal part 0) until its sub-table is next rebuilt. Not thread-safe: the caller
- * serialises writers and readers.
+ * <p>An entry keeps 39 bits of its band key: the key folded to 31 bits with the low bit set (so a
+ * used slot is never 0), which places it, and a tag, the key's top 8 bits, which for keys that are
+ * hashes do not depend on the fold's bits. A lookup reports only the entries whose fold and tag are
+ * its key's, so an unrelated key meets a query key with probability 2^-39 (n / 2^39 false entries
+ * per lookup at n entries: 0.0005 at 50M documents of 6 bands, where the fold alone met 0.14 per
+ * key, each a sketch read at a random place of the sketch files). An index made by {@link
+ * #of32BitKeys} keeps no tags: for keys below 2^32, whose top byte is 0.
+ *
+ * <p>Table entries are {@code long} slots, each {@code key31 << 32 | (ordinal + 1)}, with a byte of
+ * tag beside each slot; duplicates of a key in separate slots of one probe run. Removal leaves a
+ * tombstone (the key with ordinal part 0) until its sub-table is next rebuilt. Not thread-safe: the
+ * caller serialises writers and readers.
  *
  * <p>New entries go to a hash table; every {@link #FREEZE_AT} of them are sorted into a frozen run
- * ({@link BandRun}, 6 bytes per entry), and runs of similar size are merged up to {@link #MAX_RUN}
- * entries, so almost every entry of a large index costs 6 bytes instead of 10.7 to 21 (at 6 bands
- * per document: ~36 bytes per document instead of ~85). A lookup probes the table and
- * binary-searches each run (about n / 2^23 + 7 runs at n entries). Freezing sorts 2^16 entries (a
- * few ms, once per ~11,000 documents of 6 bands), a merge moves at most 2^23 (about 50 ms), both
+ * ({@link BandRun}, 7 bytes per entry, 6 without tags), and runs of similar size are merged up to
+ * {@link #MAX_RUN} entries, so almost every entry of a large index costs 7 bytes instead of 11.7 to
+ * 22 (at 6 bands per document: ~42 bytes per document instead of ~91). A lookup probes the table
+ * and binary-searches each run (about n / 2^23 + 7 runs at n entries). Freezing sorts 2^16 entries
+ * (a few ms, once per ~11,000 documents of 6 bands), a merge moves at most 2^23 (about 50 ms), both
  * under the caller's write lock.
  *
  * <p>A batch of ordinals above every stored one can skip the table ({@link #addAll}): its keys are
@@ -36,8 +44,8 @@ import org.neardup.internal.PagedLongArray;
  * top bits of the key's hash, each growing or splitting alone, so no add moves more than 49,152
  * entries (about a millisecond), whatever the size; the single table this replaces rehashed every
  * entry, 1.5 s at 10M documents. A lookup reads a directory entry and a sub-table header (cached:
- * one per 2^16 slots) and then probes: one cache miss per key, as before. At most 3/4 full: 10.7 to
- * 21 bytes per (key, ordinal) entry.
+ * one per 2^16 slots) and then probes: one cache miss per key, as before. At most 3/4 full: 11.7 to
+ * 22 bytes per (key, ordinal) entry.
  */
 public final class BandIndex {
   /*
@@ -47,10 +55,11 @@ public final class BandIndex {
    * full, doubled below MAX_SLOTS, else split in two on hash bit 63 - d.
    *
    * Invariants (checkInvariants): the directory's; every entry sits in the sub-table its hash
-   * selects, reachable from its home slot without a 0 slot between; tableLive == sum of sub-table
+   * (of the folded key only: a key's entries of every tag share a probe run) selects, reachable from its home slot without a 0 slot between; tableLive == sum of sub-table
    * live counts; used >= live in each sub-table; each run's own; live == tableLive + the runs'
    * live counts; runs hold ascending ordinal ranges, oldest first, that share at most their
-   * boundary (a freeze between two keys of one document), and no run is at most half live.
+   * boundary (a freeze between two keys of one document), and no run is at most half live; every
+   * run has tags exactly when the index does, and without tags every table tag is 0.
    */
   static final int MAX_SLOTS = HashDirectory.MAX_SLOTS;
 
@@ -69,6 +78,10 @@ public final class BandIndex {
 
   private static final class Table extends HashDirectory.Table {
     final long[] slots;
+
+    /** The tag of each slot's entry (0 in an index without tags). */
+    final byte[] tags;
+
     final int mask;
     int used;
     int live;
@@ -76,6 +89,7 @@ public final class BandIndex {
     Table(int capacity, int depth) {
       super(depth);
       slots = new long[capacity];
+      tags = new byte[capacity];
       mask = capacity - 1;
     }
 
@@ -84,6 +98,7 @@ public final class BandIndex {
     }
   }
 
+  private final boolean tagged;
   private final int freezeAt;
   private final int maxRun;
   private HashDirectory<Table> directory;
@@ -93,12 +108,27 @@ public final class BandIndex {
   private int live;
   private int highestOrdinal = -1;
 
+  /** An index of band keys (64-bit hashes), each entry with its key's tag. */
   public BandIndex(int expectedEntries) {
-    this(expectedEntries, FREEZE_AT, MAX_RUN);
+    this(expectedEntries, true, FREEZE_AT, MAX_RUN);
+  }
+
+  /**
+   * An index of keys below 2^32 (32-bit hashes, such as a store's id table's), without tags: their
+   * top byte is 0, so a tag would tell nothing and cost a byte per entry. Keys that fold alike (31
+   * bits) meet.
+   */
+  public static BandIndex of32BitKeys(int expectedEntries) {
+    return new BandIndex(expectedEntries, false, FREEZE_AT, MAX_RUN);
   }
 
   /** For tests: freezing and merging at other sizes. */
   BandIndex(int expectedEntries, int freezeAt, int maxRun) {
+    this(expectedEntries, true, freezeAt, maxRun);
+  }
+
+  /** For tests: with or without tags, freezing and merging at other sizes. */
+  BandIndex(int expectedEntries, boolean tagged, int freezeAt, int maxRun) {
     Checks.checkArgument(
         expectedEntries >= 0, "expectedEntries must be >= 0, got %s", expectedEntries);
     Checks.checkArgument(
@@ -106,6 +136,7 @@ public final class BandIndex {
         "need 0 < freezeAt <= maxRun, got %s and %s",
         freezeAt,
         maxRun);
+    this.tagged = tagged;
     this.freezeAt = freezeAt;
     this.maxRun = maxRun;
     newTable(Math.min(expectedEntries, freezeAt));
@@ -121,6 +152,16 @@ public final class BandIndex {
 
   static int fold(long bandKey) {
     return (int) (bandKey ^ (bandKey >>> 31)) | 1;
+  }
+
+  /** A band key's tag: its top 8 bits. */
+  static byte keyTag(long bandKey) {
+    return (byte) (bandKey >>> 56);
+  }
+
+  /** The tag this index keeps for a key: its {@link #keyTag}, or 0 without tags. */
+  private byte tag(long bandKey) {
+    return tagged ? keyTag(bandKey) : 0;
   }
 
   /**
@@ -161,6 +202,7 @@ public final class BandIndex {
       s = (s + 1) & mask;
     }
     slots[s] = entry;
+    t.tags[s] = tag(bandKey);
     t.used++;
     t.live++;
     tableLive++;
@@ -211,7 +253,7 @@ public final class BandIndex {
       }
       return;
     }
-    long[] carried = tableByOrdinal();
+    Carried carried = tableByOrdinal();
     int c = tableLive;
     newTable(freezeAt);
     int perRun = Math.max(1, maxRun / perOrdinal);
@@ -227,7 +269,8 @@ public final class BandIndex {
                   from + (long) done * perOrdinal,
                   perOrdinal,
                   first + done,
-                  docs)));
+                  docs),
+              tagged));
       c = 0;
       done += docs;
     }
@@ -263,13 +306,13 @@ public final class BandIndex {
       }
       return;
     }
-    long[] carried = tableByOrdinal();
+    Carried carried = tableByOrdinal();
     int c = tableLive;
     newTable(freezeAt);
     int done = 0;
     while (done < count) {
       int n = Math.min(count - done, Math.max(1, maxRun - c));
-      pushRun(BandRun.ofOrdered(new PackedSource(carried, c, packed, from + done, n)));
+      pushRun(BandRun.ofOrdered(new PackedSource(carried, c, packed, from + done, n), tagged));
       c = 0;
       done += n;
     }
@@ -277,17 +320,29 @@ public final class BandIndex {
     highestOrdinal = previous;
   }
 
+  /** The table's live entries in ascending ordinal order: slot form, and their tags. */
+  private static final class Carried {
+    final long[] slots;
+    final byte[] tags;
+
+    Carried(long[] slots, byte[] tags) {
+      this.slots = slots;
+      this.tags = tags;
+    }
+  }
+
   /**
    * The table's carried entries (slot form, ascending ordinals), then a batch's own: the part
-   * {@link KeysSource} and {@link PackedSource} share. A common base costs nothing in the bulk
-   * open's hot loop since {@link BandRun#ofOrdered} takes 4,096 entries per call, not one.
+   * {@link KeysSource} and {@link PackedSource} share, and alone a freeze's source. A common base
+   * costs nothing in the bulk open's hot loop since {@link BandRun#ofOrdered} takes 4,096 entries
+   * per call, not one.
    */
-  private abstract static class CarriedSource implements BandRun.Source {
-    private final long[] carried;
+  private static class CarriedSource implements BandRun.Source {
+    private final Carried carried;
     private final int c;
     private final int n;
 
-    CarriedSource(long[] carried, int c, int own) {
+    CarriedSource(Carried carried, int c, int own) {
       this.carried = carried;
       this.c = c;
       this.n = c + own;
@@ -299,19 +354,27 @@ public final class BandIndex {
     }
 
     @Override
-    public final void entries(int from, long[] out, int off, int count) {
+    public final void entries(int from, long[] out, byte @Nullable [] tags, int off, int count) {
       int k = 0;
       if (from < c) {
         k = Math.min(count, c - from);
-        System.arraycopy(carried, from, out, off, k);
+        System.arraycopy(carried.slots, from, out, off, k);
+        if (tags != null) {
+          System.arraycopy(carried.tags, from, tags, off, k);
+        }
       }
       if (k < count) {
-        own(from + k - c, out, off + k, count - k);
+        own(from + k - c, out, tags, off + k, count - k);
       }
     }
 
-    /** The batch's own entries {@code [from, from + count)} into {@code out[off, ...)}. */
-    abstract void own(int from, long[] out, int off, int count);
+    /**
+     * The batch's own entries {@code [from, from + count)} into {@code out[off, ...)}, their tags
+     * into {@code tags[off, ...)} unless null; a source of carried entries alone has none.
+     */
+    void own(int from, long[] out, byte @Nullable [] tags, int off, int count) {
+      throw new IllegalStateException("no entries of its own: " + from + ", " + count);
+    }
   }
 
   /** The table's carried entries, then documents' band keys with consecutive ordinals. */
@@ -322,7 +385,7 @@ public final class BandIndex {
     private final int first;
 
     KeysSource(
-        long[] carried,
+        Carried carried,
         int c,
         PagedLongArray keys,
         long from,
@@ -337,11 +400,14 @@ public final class BandIndex {
     }
 
     @Override
-    void own(int j, long[] out, int off, int count) {
+    void own(int j, long[] out, byte @Nullable [] tags, int off, int count) {
       keys.get(from + j, out, off, count);
       int ordinal = first + j / perOrdinal;
       int band = j % perOrdinal;
       for (int k = off; k < off + count; k++) {
+        if (tags != null) {
+          tags[k] = keyTag(out[k]);
+        }
         out[k] = (long) fold(out[k]) << 32 | (ordinal + 1L);
         if (++band == perOrdinal) {
           band = 0;
@@ -356,67 +422,74 @@ public final class BandIndex {
     private final PagedLongArray packed;
     private final long from;
 
-    PackedSource(long[] carried, int c, PagedLongArray packed, long from, int count) {
+    PackedSource(Carried carried, int c, PagedLongArray packed, long from, int count) {
       super(carried, c, count);
       this.packed = packed;
       this.from = from;
     }
 
     @Override
-    void own(int j, long[] out, int off, int count) {
+    void own(int j, long[] out, byte @Nullable [] tags, int off, int count) {
       packed.get(from + j, out, off, count);
       for (int k = off; k < off + count; k++) {
         long e = out[k];
+        if (tags != null) {
+          tags[k] = keyTag(e >>> 32); // 0: the key is below 2^32
+        }
         out[k] = (long) fold(e >>> 32) << 32 | ((int) e + 1L);
       }
     }
   }
 
-  /** The table's live entries in ascending ordinal order (slot form), tableLive of them. */
-  private long[] tableByOrdinal() {
-    long[] entries = tableEntries();
-    for (int i = 0; i < entries.length; i++) {
-      entries[i] =
-          entries[i] << 32 | entries[i] >>> 32; // ordinal on top: sorts by ordinal (all positive)
-    }
-    java.util.Arrays.sort(entries);
-    for (int i = 0; i < entries.length; i++) {
-      entries[i] = entries[i] << 32 | entries[i] >>> 32;
-    }
-    return entries;
-  }
-
-  /** The table's live entries (slot form) in slot order, tableLive of them. */
-  private long[] tableEntries() {
-    long[] entries = new long[tableLive];
-    int n = 0;
+  /** The table's live entries in ascending ordinal order, tableLive of them. */
+  private Carried tableByOrdinal() {
+    int n = tableLive;
+    long[] slots = new long[n];
+    byte[] tags = new byte[n];
+    int j = 0;
     Table previous = null;
-    for (int j = 0; j < directory.length(); j++) {
-      Table t = directory.get(j);
+    for (int d = 0; d < directory.length(); d++) {
+      Table t = directory.get(d);
       if (t == previous) {
         continue;
       }
       previous = t;
-      for (long e : t.slots) {
+      for (int s = 0; s < t.slots.length; s++) {
+        long e = t.slots[s];
         if (e != 0 && (int) e != 0) {
-          entries[n++] = e;
+          slots[j] = e;
+          tags[j++] = t.tags[s];
         }
       }
     }
-    assert n == tableLive : n + " != " + tableLive;
-    return entries;
+    assert j == n : j + " != " + n;
+    // Ordinal + 1 on top (positive), the entry's position below: sorts by ordinal.
+    long[] order = new long[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = (slots[i] & 0xFFFFFFFFL) << 32 | i;
+    }
+    Arrays.sort(order);
+    long[] sortedSlots = new long[n];
+    byte[] sortedTags = new byte[n];
+    for (int i = 0; i < n; i++) {
+      int at = (int) order[i];
+      sortedSlots[i] = slots[at];
+      sortedTags[i] = tags[at];
+    }
+    return new Carried(sortedSlots, sortedTags);
   }
 
   /**
-   * Sorts the table's live entries into a new run, starts an empty table of the same size, and
-   * merges the newest runs while the newer is at least half the older and the merge fits {@link
-   * #maxRun} (a binary counter: each entry is merged about log2(maxRun / freezeAt) times).
+   * Sorts the table's live entries into a new run (by ordinal, then by counting passes, as a bulk
+   * add's), starts an empty table of the same size, and merges the newest runs while the newer is
+   * at least half the older and the merge fits {@link #maxRun} (a binary counter: each entry is
+   * merged about log2(maxRun / freezeAt) times).
    */
   private void freeze() {
-    long[] entries = tableEntries();
-    BandRun run = BandRun.of(entries, entries.length);
+    Carried carried = tableByOrdinal();
+    int n = tableLive;
     newTable(freezeAt);
-    pushRun(run);
+    pushRun(BandRun.ofOrdered(new CarriedSource(carried, n, 0), tagged));
   }
 
   /** Appends a run of ordinals above every run's, then merges as {@link #freeze} says. */
@@ -443,6 +516,7 @@ public final class BandIndex {
     int removed = 0;
     for (int i = off; i < off + len; i++) {
       int key = fold(bandKeys[i]);
+      byte tag = tag(bandKeys[i]);
       long h = hash(key);
       Table t = directory.at(h);
       long[] slots = t.slots;
@@ -450,7 +524,7 @@ public final class BandIndex {
       long entry = ((long) key << 32) | ((ordinal + 1L) & 0xFFFFFFFFL);
       boolean found = false;
       for (int s = (int) h & mask; slots[s] != 0; s = (s + 1) & mask) {
-        if (slots[s] == entry) {
+        if (slots[s] == entry && t.tags[s] == tag) {
           slots[s] = (long) key << 32; // tombstone: keeps the probe run intact
           t.live--;
           tableLive--;
@@ -462,7 +536,7 @@ public final class BandIndex {
       }
       for (int r = runs.length - 1; r >= 0 && !found; r--) {
         BandRun run = runs[r];
-        if (run.remove(key, ordinal)) {
+        if (run.remove(key, tag, ordinal)) {
           live--;
           removed++;
           found = true;
@@ -498,23 +572,25 @@ public final class BandIndex {
   }
 
   /**
-   * Calls {@code out} with every ordinal stored under the key as this index keeps it (folded to 31
-   * bits, so an unrelated key that folds alike is met too).
+   * Calls {@code out} with every ordinal stored under the key as this index keeps it (39 bits, 31
+   * without tags: an unrelated key that agrees in them is met too, see the class note).
    */
   public void forEach(long bandKey, IntConsumer out) {
     int key = fold(bandKey);
+    byte tag = tag(bandKey);
     long h = hash(key);
     Table t = directory.at(h);
     long[] slots = t.slots;
+    byte[] tags = t.tags;
     int mask = t.mask;
     for (int s = (int) h & mask; slots[s] != 0; s = (s + 1) & mask) {
       long e = slots[s];
-      if ((int) (e >>> 32) == key && (int) e != 0) {
+      if ((int) (e >>> 32) == key && (int) e != 0 && tags[s] == tag) {
         out.accept((int) e - 1);
       }
     }
     for (BandRun run : runs) {
-      run.forEach(key, out);
+      run.forEach(key, tag, out);
     }
   }
 
@@ -524,7 +600,7 @@ public final class BandIndex {
   }
 
   public long ramBytesUsed() {
-    long bytes = 48 + directory.ramBytesUsed() + directory.tables() * (32L + 16) + slotCount * 8;
+    long bytes = 48 + directory.ramBytesUsed() + directory.tables() * (40L + 32) + slotCount * 9;
     bytes += 16 + 4L * runs.length;
     for (BandRun run : runs) {
       bytes += run.ramBytesUsed();
@@ -565,7 +641,8 @@ public final class BandIndex {
    * Moves the live entries of {@code from} into {@code a}, or {@code b} when the hash bit is set.
    */
   private static void moveAll(Table from, Table a, Table b, int bit) {
-    for (long e : from.slots) {
+    for (int i = 0; i < from.slots.length; i++) {
+      long e = from.slots[i];
       if (e == 0 || (int) e == 0) {
         continue;
       }
@@ -576,6 +653,7 @@ public final class BandIndex {
         s = (s + 1) & to.mask;
       }
       to.slots[s] = e;
+      to.tags[s] = from.tags[i];
       to.used++;
       to.live++;
     }
@@ -595,6 +673,7 @@ public final class BandIndex {
             }
             used++;
             alive += (int) e != 0 ? 1 : 0;
+            Checks.checkState(tagged || t.tags[s] == 0, "entry %s tagged in an untagged index", e);
             long h = hash((int) (e >>> 32));
             Checks.checkState(directory.at(h) == t, "entry %s in the wrong table", e);
             for (int p = (int) h & t.mask; p != s; p = (p + 1) & t.mask) {
@@ -609,6 +688,7 @@ public final class BandIndex {
     for (int r = 0; r < runs.length; r++) {
       BandRun run = runs[r];
       run.checkInvariants();
+      Checks.checkState(run.tagged() == tagged, "run %s: tags do not match the index's", r);
       Checks.checkState(run.live * 2 > run.size(), "run %s is at most half live", r);
       Checks.checkState(
           r == 0 || runs[r - 1].maxOrdinal <= run.minOrdinal, "runs %s and %s overlap", r - 1, r);

@@ -1,75 +1,68 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.verify;
 
-import java.util.Arrays;
 import java.util.function.IntConsumer;
+import org.jspecify.annotations.Nullable;
 import org.neardup.internal.Checks;
 
 /**
- * A frozen, sorted run of {@link BandIndex} entries: (folded key, ordinal) pairs in 6 bytes each,
- * where the hash table they came from needs 10.7 to 21. Read-only but for removals, which mark an
- * entry in place; readers under the owner's read lock share it.
+ * A frozen, sorted run of {@link BandIndex} entries: (folded key, tag, ordinal) triples in 7 bytes
+ * each (6 in an index without tags), where the hash table they came from needs 11.7 to 22.
+ * Read-only but for removals, which mark an entry in place; readers under the owner's read lock
+ * share it.
  *
- * <p>Layout: entries sorted by key (unsigned), then ordinal. The key's top 16 bits are implicit:
- * bucket b's entries are {@code [starts[b], starts[b + 1])}; {@code lows} holds each key's low 16
- * bits and {@code ords} its ordinal + 1, negated when removed (so the order by ordinal survives
- * removal). A lookup reads one bucket bound and binary-searches a bucket of n / 2^16 entries: at
- * 300M entries (50M documents of 6 bands) split in runs of at most 2^23, about 7 steps per run.
- * Memory: 6 bytes per entry plus 256 KiB of bucket bounds per run.
+ * <p>Layout: entries sorted by folded key (unsigned), then ordinal. The key's top 16 bits are
+ * implicit: bucket b's entries are {@code [starts[b], starts[b + 1])}; {@code lows} holds each
+ * key's low 16 bits, {@code tags} its tag (the band key's top byte, see {@link BandIndex}; null in
+ * an index without tags, where every tag is 0) and {@code ords} its ordinal + 1, negated when
+ * removed (so the order by ordinal survives removal). A lookup reads one bucket bound,
+ * binary-searches a bucket of n / 2^16 entries (at 300M entries, 50M documents of 6 bands, split in
+ * runs of at most 2^23, about 7 steps per run) and reports the entries of its folded key whose tag
+ * is its own. Memory: 7 (or 6) bytes per entry plus 256 KiB of bucket bounds per run.
  */
 final class BandRun {
   /*
    * Invariants (checkInvariants): starts is non-decreasing, starts[0] == 0, starts[BUCKETS] ==
    * size; within a bucket, (lows[i] unsigned, |ords[i]|) non-decreasing; ords[i] != 0; live ==
-   * the count of positive ords; every |ords[i]| - 1 is in [minOrdinal, maxOrdinal].
+   * the count of positive ords; every |ords[i]| - 1 is in [minOrdinal, maxOrdinal]; tags is null
+   * or as long as lows. The tag is not part of the order: a folded key's entries are ~1 in a run
+   * (n / 2^31 others at n entries), so a lookup compares their tags one by one.
    */
   static final int BUCKETS = 1 << 16;
 
   private final int[] starts;
   private final char[] lows;
   private final int[] ords;
+  private final byte @Nullable [] tags;
   final int minOrdinal;
   final int maxOrdinal;
   int live;
 
-  private BandRun(int[] starts, char[] lows, int[] ords, int minOrdinal, int maxOrdinal) {
+  private BandRun(
+      int[] starts,
+      char[] lows,
+      int[] ords,
+      byte @Nullable [] tags,
+      int minOrdinal,
+      int maxOrdinal) {
     this.starts = starts;
     this.lows = lows;
     this.ords = ords;
+    this.tags = tags;
     this.minOrdinal = minOrdinal;
     this.maxOrdinal = maxOrdinal;
     this.live = lows.length;
   }
 
-  /**
-   * A run of {@code entries[0, n)}, each {@link BandIndex}'s slot form {@code key << 32 | (ordinal
-   * + 1)} (live entries only); sorts {@code entries} in place.
-   */
-  static BandRun of(long[] entries, int n) {
-    // Flipping the key's sign bit makes the signed order of the longs the key's unsigned order.
-    int min = Integer.MAX_VALUE;
-    int max = -1;
-    for (int i = 0; i < n; i++) {
-      entries[i] ^= Long.MIN_VALUE;
-      int o = (int) entries[i] - 1;
-      min = Math.min(min, o);
-      max = Math.max(max, o);
-    }
-    Arrays.sort(entries, 0, n);
-    int[] starts = new int[BUCKETS + 1];
-    char[] lows = new char[n];
-    int[] ords = new int[n];
-    for (int i = 0; i < n; i++) {
-      long e = entries[i] ^ Long.MIN_VALUE;
-      int key = (int) (e >>> 32);
-      starts[(key >>> 16) + 1]++;
-      lows[i] = (char) key;
-      ords[i] = (int) e;
-    }
-    for (int b = 0; b < BUCKETS; b++) {
-      starts[b + 1] += starts[b];
-    }
-    return new BandRun(starts, lows, ords, min, max);
+  /** A run without entries, with tags when {@code tagged}. */
+  static BandRun empty(boolean tagged) {
+    return new BandRun(
+        new int[BUCKETS + 1],
+        new char[0],
+        new int[0],
+        tagged ? new byte[0] : null,
+        Integer.MAX_VALUE,
+        -1);
   }
 
   /** Entries for {@link #ofOrdered}, in slot form, in ascending ordinal order. */
@@ -78,34 +71,40 @@ final class BandRun {
 
     /**
      * Entries {@code [from, from + count)} in slot form, {@code key << 32 | (ordinal + 1)}, into
-     * {@code out[off, off + count)}: in chunks, so a run costs one call per chunk rather than per
-     * entry.
+     * {@code out[off, off + count)}, and their tags into {@code tags[off, off + count)} unless
+     * {@code tags} is null: in chunks, so a run costs one call per chunk rather than per entry.
      */
-    void entries(int from, long[] out, int off, int count);
+    void entries(int from, long[] out, byte @Nullable [] tags, int off, int count);
   }
 
   /** Entries ofOrdered takes from its source per call. */
   private static final int CHUNK = 1 << 12;
 
   /**
-   * A run of {@code source}'s entries (slot form, live, at least one, in ascending ordinal order).
-   * Sorts without comparisons: four stable counting passes by the folded key's bytes, low first, so
-   * within a key the ordinals stay ascending, as {@link #of}'s full sort leaves them; one pass
-   * before them counts every digit and the run's buckets. 8-bit digits scatter to 256 places, which
-   * the caches and TLB hold, where the two 16-bit passes this replaced scattered to 65,536: about
-   * half the time for a run of 2^23 entries (one JVM, alternating, on the loaded 2-core box:
-   * 0.15-0.58 of the 16-bit passes' time). Linear in the entries; holds 22 bytes per entry while it
-   * works (two long arrays and the run's), 6 once made.
+   * A run of {@code source}'s entries (slot form, live, at least one, in ascending ordinal order),
+   * with their tags when {@code tagged}. Sorts without comparisons: four stable counting passes by
+   * the folded key's bytes, low first, so within a key the ordinals stay ascending; one pass before
+   * them counts every digit and the run's buckets. 8-bit digits scatter to 256 places, which the
+   * caches and TLB hold, where the two 16-bit passes this replaced scattered to 65,536: about half
+   * the time for a run of 2^23 entries (one JVM, alternating, on the loaded 2-core box: 0.15-0.58
+   * of the 16-bit passes' time). Linear in the entries; holds 23 bytes per entry while it works
+   * (two long arrays, the source's tags and the run's), 7 once made (22 and 6 without tags).
    */
-  static BandRun ofOrdered(Source source) {
+  static BandRun ofOrdered(Source source, boolean tagged) {
     int n = source.size();
     long[] a = new long[n];
+    byte[] ta = tagged ? new byte[n] : null;
     for (int from = 0; from < n; from += CHUNK) {
       int len = Math.min(CHUNK, n - from);
-      source.entries(from, a, from, len);
+      source.entries(from, a, ta, from, len);
     }
     int min = (int) a[0] - 1;
     int max = (int) a[n - 1] - 1;
+    // The tags ride in the entries' low 32 bits, beside the ordinal less min, when it fits in 24
+    // bits (always, for the runs of a restore or a compaction: at most 2^23 entries of consecutive
+    // ordinals); else in byte arrays beside the longs, moved in every pass (the whole build took
+    // ~1.45x the time when every run did so, docs/BENCHMARKS.md).
+    boolean packed = ta != null && max - min < PACKED_SPAN;
     // One pass counts every digit: the key's four bytes, low first, and the buckets (top 16 bits).
     int[][] counts = new int[DIGITS][256];
     int[] starts = new int[BUCKETS + 1];
@@ -124,16 +123,36 @@ final class BandRun {
       toStarts(c);
     }
     // Three stable passes by the low three bytes between two long arrays, the fourth (the top
-    // byte) straight into the run's arrays: entries in (key, ordinal) order, as of() leaves them.
-    long[] b = new long[n];
+    // byte) straight into the run's arrays: entries in (key, ordinal) order.
     long[] src = a;
-    long[] dst = b;
+    long[] dst = new long[n];
+    byte[] tsrc = packed ? null : ta;
+    byte[] tdst = tsrc == null ? null : new byte[n];
     for (int d = 0; d < DIGITS - 1; d++) {
       int[] at = counts[d];
       int shift = 32 + d * 8;
-      for (int i = 0; i < n; i++) {
-        long e = src[i];
-        dst[at[(int) (e >>> shift) & 0xFF]++] = e;
+      if (d == 0 && packed && ta != null) {
+        // The first pass packs each entry's tag beside its ordinal less min as it moves it.
+        for (int i = 0; i < n; i++) {
+          long e = src[i];
+          dst[at[(int) (e >>> shift) & 0xFF]++] =
+              e & 0xFFFFFFFF00000000L | (ta[i] & 0xFFL) << 24 | ((int) e - 1 - min);
+        }
+      } else if (tsrc == null || tdst == null) {
+        for (int i = 0; i < n; i++) {
+          long e = src[i];
+          dst[at[(int) (e >>> shift) & 0xFF]++] = e;
+        }
+      } else {
+        for (int i = 0; i < n; i++) {
+          long e = src[i];
+          int p = at[(int) (e >>> shift) & 0xFF]++;
+          dst[p] = e;
+          tdst[p] = tsrc[i];
+        }
+        byte[] t = tsrc;
+        tsrc = tdst;
+        tdst = t;
       }
       long[] t = src;
       src = dst;
@@ -141,15 +160,33 @@ final class BandRun {
     }
     char[] lows = new char[n];
     int[] ords = new int[n];
+    byte[] tags = tagged ? new byte[n] : null;
     int[] at = counts[DIGITS - 1];
-    for (int i = 0; i < n; i++) {
-      long e = src[i];
-      int p = at[(int) (e >>> 56) & 0xFF]++;
-      lows[p] = (char) (e >>> 32);
-      ords[p] = (int) e;
+    if (packed && tags != null) {
+      int ordinalBase = min + 1;
+      for (int i = 0; i < n; i++) {
+        long e = src[i];
+        int p = at[(int) (e >>> 56) & 0xFF]++;
+        lows[p] = (char) (e >>> 32);
+        ords[p] = ((int) e & (PACKED_SPAN - 1)) + ordinalBase;
+        tags[p] = (byte) (e >>> 24);
+      }
+    } else {
+      for (int i = 0; i < n; i++) {
+        long e = src[i];
+        int p = at[(int) (e >>> 56) & 0xFF]++;
+        lows[p] = (char) (e >>> 32);
+        ords[p] = (int) e;
+        if (tags != null && tsrc != null) {
+          tags[p] = tsrc[i];
+        }
+      }
     }
-    return new BandRun(starts, lows, ords, min, max);
+    return new BandRun(starts, lows, ords, tags, min, max);
   }
+
+  /** Ordinals a run may span for ofOrdered to carry the tags in its longs: 2^24. */
+  static final int PACKED_SPAN = 1 << 24;
 
   /** The key's bytes, each a counting pass of {@link #ofOrdered}. */
   private static final int DIGITS = 4;
@@ -165,14 +202,17 @@ final class BandRun {
   }
 
   /**
-   * The live entries of {@code older} and {@code newer} (whose ordinals are all above older's) as
-   * one run, in one pass over both.
+   * The live entries of {@code older} and {@code newer} (whose ordinals are all above older's; both
+   * with tags or both without) as one run, in one pass over both.
    */
   static BandRun merge(BandRun older, BandRun newer) {
+    Checks.checkArgument(
+        (older.tags == null) == (newer.tags == null), "cannot merge runs with and without tags");
     int n = older.live + newer.live;
     int[] starts = new int[BUCKETS + 1];
     char[] lows = new char[n];
     int[] ords = new int[n];
+    byte[] tags = older.tags == null ? null : new byte[n];
     int out = 0;
     for (int b = 0; b < BUCKETS; b++) {
       int i = older.starts[b];
@@ -187,6 +227,9 @@ final class BandRun {
         if (from.ords[at] > 0) {
           lows[out] = from.lows[at];
           ords[out] = from.ords[at];
+          if (tags != null && from.tags != null) {
+            tags[out] = from.tags[at];
+          }
           out++;
         }
       }
@@ -196,17 +239,23 @@ final class BandRun {
         starts,
         lows,
         ords,
+        tags,
         Math.min(older.minOrdinal, newer.minOrdinal),
         Math.max(older.maxOrdinal, newer.maxOrdinal));
   }
 
   /** This run without its removed entries. */
   BandRun compacted() {
-    return merge(this, of(new long[0], 0));
+    return merge(this, empty(tags != null));
   }
 
   int size() {
     return lows.length;
+  }
+
+  /** Whether the run keeps its entries' tags. */
+  boolean tagged() {
+    return tags != null;
   }
 
   /** The first position in key's bucket whose low bits are >= key's, and the bucket's end. */
@@ -225,20 +274,25 @@ final class BandRun {
     return lo;
   }
 
-  /** Calls {@code out} with every live ordinal stored under the folded key. */
-  void forEach(int key, IntConsumer out) {
+  /** Whether entry i's tag is {@code tag} (always, in a run without tags: every tag is 0). */
+  private boolean tagged(int i, byte tag) {
+    return tags == null || tags[i] == tag;
+  }
+
+  /** Calls {@code out} with every live ordinal stored under the folded key and tag. */
+  void forEach(int key, byte tag, IntConsumer out) {
     int end = starts[(key >>> 16) + 1];
     char low = (char) key;
     for (int i = lowerBound(key, end); i < end && lows[i] == low; i++) {
       int o = ords[i];
-      if (o > 0) {
+      if (o > 0 && tagged(i, tag)) {
         out.accept(o - 1);
       }
     }
   }
 
-  /** Marks (key, ordinal) removed; returns whether it was there and live. */
-  boolean remove(int key, int ordinal) {
+  /** Marks (key, tag, ordinal) removed; returns whether it was there and live. */
+  boolean remove(int key, byte tag, int ordinal) {
     if (ordinal < minOrdinal || ordinal > maxOrdinal) {
       return false;
     }
@@ -259,13 +313,14 @@ final class BandRun {
       } else if (o > want) {
         hi = mid;
       } else {
-        // The same (key, ordinal) twice (two bands folding to one key): take a live one.
+        // The same (key, ordinal) twice (two bands folding to one key, their tags alike or not):
+        // take a live one of the tag.
         int first = mid;
         while (first > lo && Math.abs(ords[first - 1]) == want) {
           first--;
         }
         for (int i = first; i < hi && Math.abs(ords[i]) == want; i++) {
-          if (ords[i] > 0) {
+          if (ords[i] > 0 && tagged(i, tag)) {
             ords[i] = -want;
             live--;
             return true;
@@ -278,11 +333,13 @@ final class BandRun {
   }
 
   long ramBytesUsed() {
-    return 64 + 16 + 4L * starts.length + 16 + 2L * lows.length + 16 + 4L * ords.length;
+    long bytes = 72 + 16 + 4L * starts.length + 16 + 2L * lows.length + 16 + 4L * ords.length;
+    return tags == null ? bytes : bytes + 16 + tags.length;
   }
 
   void checkInvariants() {
     Checks.checkState(starts[0] == 0 && starts[BUCKETS] == lows.length, "run bounds are off");
+    Checks.checkState(tags == null || tags.length == lows.length, "run tags are off");
     int alive = 0;
     for (int b = 0; b < BUCKETS; b++) {
       Checks.checkState(starts[b] <= starts[b + 1], "bucket %s ends before it starts", b);

@@ -42,10 +42,11 @@ class BandIndexGrowthTest {
     for (long key : keys) {
       List<Integer> got = new ArrayList<>();
       index.forEach(new long[] {key}, got::add);
-      List<Integer> want = oracle.getOrDefault(key, List.of());
-      // A folded-key collision may add ordinals of another key: a superset, barely larger.
-      assertThat(got).containsAll(want);
-      assertThat(got.size()).isLessThanOrEqualTo(want.size() + 40);
+      List<Integer> want = new ArrayList<>(oracle.getOrDefault(key, List.of()));
+      // Exactly the key's: an unrelated key agrees in the 39 bits kept with probability 2^-39.
+      got.sort(null);
+      want.sort(null);
+      assertThat(got).isEqualTo(want);
     }
     assertThat(index.toString()).doesNotContain("tables=1}");
   }
@@ -107,17 +108,18 @@ class BandIndexGrowthTest {
     for (long key : keys) {
       List<Integer> got = new ArrayList<>();
       index.forEach(new long[] {key}, got::add);
-      List<Integer> want = oracle.getOrDefault(key, List.of());
+      List<Integer> want = new ArrayList<>(oracle.getOrDefault(key, List.of()));
       entries += want.size();
-      assertThat(got).as("key %s", key).containsAll(want);
-      assertThat(got.size()).isLessThanOrEqualTo(want.size() + 3);
+      got.sort(null);
+      want.sort(null);
+      assertThat(got).as("key %s", key).isEqualTo(want);
     }
     assertThat(index.size()).isEqualTo(entries);
   }
 
-  /** Frozen runs take 6 bytes per entry: far less than the table's 10.7 to 21. */
+  /** Frozen runs take 7 bytes per entry (with the tags): far less than the table's 11.7 to 22. */
   @Test
-  void ramBytesUsed_pastManyFreezes_aboutSixBytesPerEntry() {
+  void ramBytesUsed_pastManyFreezes_aboutSevenBytesPerEntry() {
     BandIndex index = new BandIndex(0);
     SplittableRandom r = new SplittableRandom(2);
     int n = 16 * BandIndex.FREEZE_AT;
@@ -129,8 +131,8 @@ class BandIndexGrowthTest {
       index.add(doc, o);
     }
     index.checkInvariants();
-    // Most entries are in runs (6 B + bucket bounds); the table holds at most FREEZE_AT (21 B).
-    assertThat(index.ramBytesUsed()).isLessThan(n * 6L + 3 * 270_000L + BandIndex.FREEZE_AT * 22L);
+    // Most entries are in runs (7 B + bucket bounds); the table holds at most FREEZE_AT (22 B).
+    assertThat(index.ramBytesUsed()).isLessThan(n * 7L + 3 * 270_000L + BandIndex.FREEZE_AT * 23L);
   }
 
   @Test

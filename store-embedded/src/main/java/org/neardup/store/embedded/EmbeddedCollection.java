@@ -125,27 +125,47 @@ final class EmbeddedCollection implements Collection {
 
   // --- check-and-insert ---------------------------------------------------------------------
 
-  /** A validated document, encoded outside the lock, and its probe. */
+  /** A validated document, its probe and its log record, made outside the lock. */
   private static final class Prepared {
     final Document doc;
     final byte[] id;
     final int hash;
     final long timestamp;
     final long expiresAt;
-    final byte @Nullable [] body;
+
+    /** Expired on arrival: checked, not stored, under the write lock. */
+    final boolean expired;
 
     /** The engine's probe (phase 1) and the generation whose engine made it, or null. */
     Deduplicator.@Nullable Probe probe;
 
     @Nullable Generation probed;
 
-    Prepared(Document doc, byte[] id, long timestamp, long expiresAt, byte @Nullable [] body) {
+    /** Its Insert record's body (see {@link #body}), or null until made. */
+    private byte @Nullable [] body;
+
+    Prepared(Document doc, byte[] id, long timestamp, long expiresAt, boolean expired) {
       this.doc = doc;
       this.id = id;
       this.hash = IdTable.hash(id, 0, id.length);
       this.timestamp = timestamp;
       this.expiresAt = expiresAt;
-      this.body = body;
+      this.expired = expired;
+    }
+
+    /**
+     * The Insert record's body (without Joined), made once: from the probe's encoded analysis when
+     * there is a probe, whose sketch bytes its insert stores too, so the sketch is encoded once.
+     */
+    byte[] body(int collection) {
+      byte[] b = body;
+      if (b == null) {
+        Deduplicator.Probe p = probe;
+        byte[] analysis = p != null ? p.encodedAnalysis() : doc.analysis().encode();
+        b = LogFormat.insert(collection, timestamp, expiresAt, id, analysis);
+        body = b;
+      }
+      return b;
     }
   }
 
@@ -154,8 +174,7 @@ final class EmbeddedCollection implements Collection {
     RemoteDecision.checkAnalysis(d.analysis(), position);
     long ts = d.timestamp() == Document.NO_TIMESTAMP ? now : d.timestamp();
     long exp = settings.expiresAt(d.timestamp(), now);
-    byte[] body = exp <= now ? null : LogFormat.insert(number, ts, exp, id, d.analysis().encode());
-    return new Prepared(d, id, ts, exp, body);
+    return new Prepared(d, id, ts, exp, exp <= now);
   }
 
   @Override
@@ -275,7 +294,7 @@ final class EmbeddedCollection implements Collection {
   }
 
   /**
-   * Validates, encodes and probes the documents in groups of {@value #PROBE_GROUP}, the groups run
+   * Validates, probes and encodes the documents in groups of {@value #PROBE_GROUP}, the groups run
    * by {@code parallel}; throws the first invalid document's error (by position) once every group
    * has run, before anything is stored.
    */
@@ -314,7 +333,7 @@ final class EmbeddedCollection implements Collection {
    * Deduplicator#probeAll}); {@value #PROBE_GROUP} documents per call, so the engine takes its read
    * lock, when a group needs it, once per group. A probe of a generation that a rebuild replaces
    * meanwhile is redone by the decision ({@code p.probed}). Documents already expired are checked
-   * under the write lock instead.
+   * under the write lock instead. Then each probed document's log record is made from its probe.
    */
   private void probeAll(List<Prepared> prepared) {
     int n = prepared.size();
@@ -327,7 +346,7 @@ final class EmbeddedCollection implements Collection {
       int i = from;
       for (; i < n && k < group; i++) {
         Prepared p = prepared.get(i);
-        if (p.body != null) { // expired ones are checked under the write lock
+        if (!p.expired) { // expired ones are checked under the write lock
           analyses[k] = p.doc.analysis();
           at[k++] = i;
         }
@@ -345,6 +364,7 @@ final class EmbeddedCollection implements Collection {
         Prepared p = prepared.get(at[j]);
         p.probe = probes[j];
         p.probed = g;
+        p.body(number);
       }
     }
   }
@@ -364,7 +384,7 @@ final class EmbeddedCollection implements Collection {
           g.idOf(g.engine.clusterOf(docId)),
           List.of());
     }
-    if (p.body == null) {
+    if (p.expired) {
       Verdict v = g.engine.check(a);
       checked.increment();
       return outcome(g, Status.EXPIRED, p.doc.id(), v);
@@ -378,7 +398,7 @@ final class EmbeddedCollection implements Collection {
             : g.engine.checkAndInsert(docId, a);
     nextDocId++;
     g.add(docId, p.id, p.hash, p.timestamp, p.expiresAt);
-    byte[] body = LogFormat.withJoined(p.body, v.joined());
+    byte[] body = LogFormat.withJoined(p.body(number), v.joined());
     Bytes.putLong(body, LogFormat.DOC_ID, docId);
     Bytes.putLong(body, LogFormat.CLUSTER, v.cluster());
     lastAppend = store.log().append(body);

@@ -39,7 +39,7 @@ final class IdTable {
 
   IdTable(DocTable docs, int expected) {
     this.docs = docs;
-    this.entries = new BandIndex(Math.max(0, expected));
+    this.entries = BandIndex.of32BitKeys(Math.max(0, expected));
   }
 
   /**
