@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: Apache-2.0
 -- Stores a decided document, unless the decision is stale: the conflict check of a check-and-insert
--- across service nodes. The decision was made from a probe that saw ordinals up to ARGV[1]; it
+-- across service nodes. The decision was made from a probe that saw ordinals up to seen; it
 -- still holds when no document above that ordinal is a candidate under the query's keys (within k
 -- bits under a block key, an entry equal to one of the query's in a band bucket), every match is
 -- still stored, and every match's
@@ -8,22 +8,23 @@
 -- clusters of its matches, whose earliest root represents the union. Redis runs a script alone, so
 -- the check and the insert are one step.
 -- A block key is a string of entries, 5-byte ordinal then the fingerprint's bits outside the block
--- (ARGV[12] bytes), in ascending ordinal order: an insert appends, a removal cuts its entry out, so
+-- (w bytes), in ascending ordinal order: an insert appends, a removal cuts its entry out, so
 -- the entries above the probe's ordinal are the last ones. A band bucket is a string of 8-byte
 -- entries the same way, 5-byte ordinal then the low 3 bytes of a band key (BandEntries).
--- A commit's KEYS: 1 meta, 2 seq, 3 p, 4 r, 5 st, 6 x, 7 the id's bucket of i,
---       then nb block keys, nk distinct band buckets, then one member set per distinct root (ARGV
---       order).
--- A commit's ARGV: 1 seen, 2 id, 3 record, 4 sketch ('' for none), 5 expiresAt ('' for never), 6 k,
---       7 nb, 8 nk, 9 number of matches n, 10 number of distinct roots nr, 11 key base,
---       12 rest width w, 13 the query's nb block rests (w bytes each, concatenated),
---       14 the probe's tails: per block key then per band bucket 9 bytes, the offset (4 bytes, big
---       endian) of the first entry above seen in the string the probe read (its length when none)
---       and the 5-byte ordinal of the entry just before that offset (zeros at offset 0),
---       15 '1' to APPEND the entries, '0' to write each key whole (the store's append-entries),
---       16 the removals counter (st's field 'removals') the probe read before its keys,
---       then per band bucket the query's distinct band rests in it (3 bytes each, concatenated),
---       then n pairs (ordinal, root), then nr distinct roots (ascending).
+-- A call's KEYS: 1 meta, 2 seq, 3 p, 4 r, 5 st, 6 x (shared by its commits), then each commit's:
+--       the id's bucket of i, nb block keys, nk distinct band buckets, then one member set per
+--       distinct root (ARGV order).
+-- A call's ARGV: 1 number of commits c, 2 seen (the sequence number the probes read), 3 k, 4 nb,
+--       5 key base, 6 rest width w, 7 '1' to APPEND the entries, '0' to write each key whole (the
+--       store's append-entries), 8 the removals counter (st's field 'removals') the probes read
+--       before their keys, then each commit's: 1 id, 2 record, 3 sketch ('' for none), 4
+--       expiresAt ('' for never), 5 nk, 6 number of matches n, 7 number of distinct roots nr,
+--       8 the query's nb block rests (w bytes each, concatenated), 9 the probe's tails: per block
+--       key then per band bucket 9 bytes, the offset (4 bytes, big endian) of the first entry above
+--       seen in the string the probe read (its length when none) and the 5-byte ordinal of the
+--       entry just before that offset (zeros at offset 0), then per band bucket the query's
+--       distinct band rests in it (3 bytes each, concatenated), then n pairs (ordinal, root), then
+--       nr distinct roots (ascending).
 -- Why tails (issue 15, redis-server CPU): Redis's Lua hashes every byte of every string it brings
 -- in (luaS_newlstr, ~15% of redis-server's CPU when the commit read whole keys and wrote them back
 -- concatenated). The conflict check reads only from the entry before the probe's tail on
@@ -48,8 +49,8 @@
 -- cluster's root} (a duplicate: the probe does not read the ids of its candidates' roots),
 -- {'exists', record, root id}, {'retry'}, or {'dropped'}.
 -- One call carries the commits of a whole batch round, run in order (one script call instead of
--- one per document): ARGV[1] is their number c, ARGV[2 .. 1 + 2c] their key and argument counts,
--- then each commit's arguments; KEYS each commit's keys, in the same order. The first commit that
+-- one per document), each commit's keys and arguments after the call's shared ones (each commit's
+-- counts nk, n and nr say where the next one begins). The first commit that
 -- answers retry or dropped ends the call: the documents of a batch are stored in batch order, each
 -- decided against everything stored before it. Returns the answers of the commits that ran.
 -- What is the same for every commit of a call is done once per call (issue 15, speed): the meta
@@ -63,7 +64,9 @@
 -- into tables of their own, and formatted its bucket numbers into key names (sprintf). The helpers
 -- below are made once per call and read KEYS and ARGV in place; key names, small numbers and the
 -- reusable append log are kept per call: ~253,000 instructions per document, the same Redis state
--- (DEBUG DIGEST) after the same commands.
+-- (DEBUG DIGEST) after the same commands. An argument of a script call costs Redis ~1,000
+-- instructions (parsed, copied, hashed into a Lua string): what the commits of a call share is
+-- passed once per call, 15 arguments fewer per document.
 local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
 local seq = nil
 local removals = nil
@@ -219,19 +222,24 @@ local function undo(count)
     end
   end
 end
--- One commit; its keys are KEYS[K + 1 ..], its arguments ARGV[A + 1 ..] (read in place, not copied:
--- issue 15, redis-server CPU).
-local function commit(K, A)
-  local nb = number(ARGV[A + 7])
-  local nk = number(ARGV[A + 8])
-  local n = number(ARGV[A + 9])
-  local nr = number(ARGV[A + 10])
-  local base = ARGV[A + 11]
-  local w = number(ARGV[A + 12])
-  local id = ARGV[A + 2]
-  local idKey = KEYS[K + 7]
+-- What every commit of a call shares, passed once per call (issue 15, redis-server CPU: each
+-- argument of a script call costs Redis ~1,000 instructions to parse, copy and hash into Lua).
+local seqKey, parentKey, rootIdKey, statsKey, expiryKey = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local seen = tonumber(ARGV[2])
+local k = tonumber(ARGV[3])
+local nb = tonumber(ARGV[4])
+local base = ARGV[5]
+local w = tonumber(ARGV[6])
+local append = ARGV[7] == '1'
+local probedRemovals = ARGV[8]
+local ew = 5 + w
+-- One commit; its keys are KEYS[K + 1 ..], its arguments ARGV[A + 1 ..] (read in place, not
+-- copied), nk, n and nr its counts of band buckets, matches and distinct roots.
+local function commit(K, A, nk, n, nr)
+  local id = ARGV[A + 1]
+  local idKey = KEYS[K + 1]
   if seq == nil then
-    seq = tonumber(redis.call('GET', KEYS[K + 2]) or '0')
+    seq = tonumber(redis.call('GET', seqKey) or '0')
   end
   local o = seq + 1
   -- The id's entry is claimed first (HSETNX) and given back if the commit must retry: one call
@@ -239,36 +247,32 @@ local function commit(K, A)
   if redis.call('HSETNX', idKey, id, o) == 0 then
     local existing = redis.call('HGET', idKey, id)
     local rec = recordOf(base, tonumber(existing))
-    local root = redis.call('HGET', KEYS[K + 3], existing)
+    local root = redis.call('HGET', parentKey, existing)
     local rootId = id
     if root then
-      rootId = redis.call('HGET', KEYS[K + 4], root) or ''
+      rootId = redis.call('HGET', rootIdKey, root) or ''
     end
     return {'exists', rec, rootId}
   end
-  local seen = number(ARGV[A + 1])
-  local k = number(ARGV[A + 6])
-  local rests = ARGV[A + 13]
-  local tails = ARGV[A + 14]
-  local ew = 5 + w
-  local append = ARGV[A + 15] == '1'
+  local rests = ARGV[A + 8]
+  local tails = ARGV[A + 9]
   if removals == nil then
-    removals = redis.call('HGET', KEYS[K + 5], 'removals') or '0'
+    removals = redis.call('HGET', statsKey, 'removals') or '0'
   end
-  local fast = append and removals == ARGV[A + 16]
+  local fast = append and removals == probedRemovals
   if not fast and seq > seen then
     for i = 1, nb do
-      if blockConflict(tail(KEYS[K + 7 + i], tails, i, ew), rests, i, w, seen, k) then
+      if blockConflict(tail(KEYS[K + 1 + i], tails, i, ew), rests, i, w, seen, k) then
         return retry(idKey, id)
       end
     end
     for i = 1, nk do
-      if bandConflict(tail(KEYS[K + 7 + nb + i], tails, nb + i, 8), ARGV[A + 16 + i], seen) then
+      if bandConflict(tail(KEYS[K + 1 + nb + i], tails, nb + i, 8), ARGV[A + 9 + i], seen) then
         return retry(idKey, id)
       end
     end
   end
-  local mbase = A + 16 + nk
+  local mbase = A + 9 + nk
   for j = 1, n do
     local ms = ARGV[mbase + 2 * j - 1]
     local m = tonumber(ms)
@@ -276,7 +280,7 @@ local function commit(K, A)
         and redis.call('HEXISTS', recordKey(base, math.floor(m / 128)), tostring(m % 128)) == 0 then
       return retry(idKey, id)
     end
-    local root = redis.call('HGET', KEYS[K + 3], ms) or ms
+    local root = redis.call('HGET', parentKey, ms) or ms
     if root ~= ARGV[mbase + 2 * j] then
       return retry(idKey, id)
     end
@@ -293,7 +297,7 @@ local function commit(K, A)
   if fast then
     -- Append, then check what was appended since the probe (see "Why append first" above).
     for i = 1, nb do
-      local key = KEYS[K + 7 + i]
+      local key = KEYS[K + 1 + i]
       local e = ob .. string.sub(rests, (i - 1) * w + 1, i * w)
       local pre = redis.call('APPEND', key, e) - #e
       done[2 * i - 1] = key
@@ -304,19 +308,19 @@ local function commit(K, A)
       end
     end
     for i = 1, nk do
-      local key = KEYS[K + 7 + nb + i]
-      local e = bandEntries(ob, ARGV[A + 16 + i])
+      local key = KEYS[K + 1 + nb + i]
+      local e = bandEntries(ob, ARGV[A + 9 + i])
       local pre = redis.call('APPEND', key, e) - #e
       done[2 * (nb + i) - 1] = key
       done[2 * (nb + i)] = pre
-      if bandConflict(since(key, tails, nb + i, pre), ARGV[A + 16 + i], seen) then
+      if bandConflict(since(key, tails, nb + i, pre), ARGV[A + 9 + i], seen) then
         undo(nb + i)
         return retry(idKey, id)
       end
     end
   else
     for i = 1, nb do
-      local key = KEYS[K + 7 + i]
+      local key = KEYS[K + 1 + i]
       local e = ob .. string.sub(rests, (i - 1) * w + 1, i * w)
       if append then
         redis.call('APPEND', key, e)
@@ -325,8 +329,8 @@ local function commit(K, A)
       end
     end
     for i = 1, nk do
-      local key = KEYS[K + 7 + nb + i]
-      local e = bandEntries(ob, ARGV[A + 16 + i])
+      local key = KEYS[K + 1 + nb + i]
+      local e = bandEntries(ob, ARGV[A + 9 + i])
       if append then
         redis.call('APPEND', key, e)
       else
@@ -335,16 +339,16 @@ local function commit(K, A)
     end
   end
   seq = o
-  pending[o] = ARGV[A + 3]
+  pending[o] = ARGV[A + 2]
   local b = math.floor(o / 128)
   local f = tostring(o % 128)
-  later(records, recordKey(base, b), f, ARGV[A + 3])
-  if ARGV[A + 4] ~= '' then
-    later(sketches, sketchKey(base, b), f, ARGV[A + 4])
+  later(records, recordKey(base, b), f, ARGV[A + 2])
+  if ARGV[A + 3] ~= '' then
+    later(sketches, sketchKey(base, b), f, ARGV[A + 3])
   end
-  if ARGV[A + 5] ~= '' then
+  if ARGV[A + 4] ~= '' then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
-    local e = tonumber(ARGV[A + 5])
+    local e = tonumber(ARGV[A + 4])
     if expiries[b] == nil or e < expiries[b] then
       expiries[b] = e
     end
@@ -354,7 +358,7 @@ local function commit(K, A)
     duplicates = duplicates + 1
     local rootBase = mbase + 2 * n
     local first = ARGV[rootBase + 1]
-    local firstSet = KEYS[K + 7 + nb + nk + 1]
+    local firstSet = KEYS[K + 1 + nb + nk + 1]
     local rootId
     if redis.call('EXISTS', firstSet) == 0 then
       -- A live single document becomes a cluster of several: file it and keep its id.
@@ -362,26 +366,26 @@ local function commit(K, A)
       local h = string.byte(rec, 17) -- the id after header, explicit expiry, band keys (DocRecord)
       rootId = string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65))
       redis.call('SADD', firstSet, first)
-      redis.call('HSET', KEYS[K + 4], first, rootId)
+      redis.call('HSET', rootIdKey, first, rootId)
     else
-      rootId = redis.call('HGET', KEYS[K + 4], first) or ''
+      rootId = redis.call('HGET', rootIdKey, first) or ''
     end
     for j = 2, nr do
       local r = ARGV[rootBase + j]
-      local set = KEYS[K + 7 + nb + nk + j]
+      local set = KEYS[K + 1 + nb + nk + j]
       local members = redis.call('SMEMBERS', set)
       if #members == 0 then
         members = {r}
       end
       for _, m in ipairs(members) do
         redis.call('SADD', firstSet, m)
-        redis.call('HSET', KEYS[K + 3], m, first)
+        redis.call('HSET', parentKey, m, first)
       end
       redis.call('DEL', set)
-      redis.call('HDEL', KEYS[K + 4], r)
+      redis.call('HDEL', rootIdKey, r)
     end
     redis.call('SADD', firstSet, o)
-    redis.call('HSET', KEYS[K + 3], o, first)
+    redis.call('HSET', parentKey, o, first)
     return {'stored', o, rootId}
   end
   return {'stored', o}
@@ -391,13 +395,16 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   return {{'dropped'}}
 end
 local c = tonumber(ARGV[1])
-local kpos = 0
-local apos = 1 + 2 * c
+local kpos = 6
+local apos = 8
 local answers = {}
 for j = 1, c do
-  local answer = commit(kpos, apos)
-  kpos = kpos + tonumber(ARGV[2 * j])
-  apos = apos + tonumber(ARGV[2 * j + 1])
+  local nk = number(ARGV[apos + 5])
+  local n = number(ARGV[apos + 6])
+  local nr = number(ARGV[apos + 7])
+  local answer = commit(kpos, apos, nk, n, nr)
+  kpos = kpos + 1 + nb + nk + nr
+  apos = apos + 9 + nk + 2 * n + nr
   answers[j] = answer
   if answer[1] == 'retry' then
     break
@@ -410,15 +417,14 @@ for key, l in pairs(sketches) do
   redis.call('HSET', key, unpack(l))
 end
 if stored > 0 then
-  -- KEYS[2], KEYS[5], KEYS[6]: seq, st and x, the same for every commit of the call.
-  redis.call('SET', KEYS[2], string.format('%.0f', seq))
-  redis.call('HINCRBY', KEYS[5], 'inserted', stored)
-  redis.call('HINCRBY', KEYS[5], 'documents', stored)
+  redis.call('SET', seqKey, string.format('%.0f', seq))
+  redis.call('HINCRBY', statsKey, 'inserted', stored)
+  redis.call('HINCRBY', statsKey, 'documents', stored)
   if duplicates > 0 then
-    redis.call('HINCRBY', KEYS[5], 'duplicates', duplicates)
+    redis.call('HINCRBY', statsKey, 'duplicates', duplicates)
   end
   for b, e in pairs(expiries) do
-    redis.call('ZADD', KEYS[6], 'LT', string.format('%.0f', e), b)
+    redis.call('ZADD', expiryKey, 'LT', string.format('%.0f', e), b)
   end
 end
 return answers
