@@ -144,6 +144,11 @@ local function tail(key, tails, i, width)
   end
   return redis.call('GET', key) or ''
 end
+-- The 5-byte ordinal of the entry at byte at of s.
+local function ordinalAt(s, at)
+  local a, b, c, d, e = string.byte(s, at, at + 4)
+  return (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
+end
 -- Whether the entries of s (a key's bytes, whole entries of w + 5 bytes) above seen hold one
 -- within k bits of the query's block rest i.
 local function blockConflict(s, rests, i, w, seen, k)
@@ -154,9 +159,7 @@ local function blockConflict(s, rests, i, w, seen, k)
   end
   local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
   while at >= 1 do
-    local a, b, c, d, e = string.byte(s, at, at + 4)
-    local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
-    if o <= seen then
+    if ordinalAt(s, at) <= seen then
       return false
     end
     local dist = 0
@@ -176,9 +179,7 @@ end
 local function bandConflict(s, q, seen)
   local at = #s - 7
   while at >= 1 do
-    local a, b, c, d, e = string.byte(s, at, at + 4)
-    local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
-    if o <= seen then
+    if ordinalAt(s, at) <= seen then
       return false
     end
     local r = string.sub(s, at + 5, at + 7)
