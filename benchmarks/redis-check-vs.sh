@@ -18,8 +18,10 @@ for batch in 1 100; do
       jar_="$a"; [ "$side" = B ] && jar_="$b"
       redis-cli -p "$port" flushall > /dev/null
       c0=$(rcpu)
-      line=$(java -Xmx3g -cp "$jar_" org.neardup.benchmarks.StoreLoad redis texts "$docs" 16 "$batch" "$url" \
-        expire-interval=0 expected-documents="$docs" 2>&1 | grep 'docs/s' || echo failed)
+      # timeout-ms: on a loaded machine (load 40-57) a Redis call can take over the store's default 5 s,
+      # and StoreLoad's process then never exits; timeout ends such a run (printed as failed).
+      line=$(timeout 900 java -Xmx3g -cp "$jar_" org.neardup.benchmarks.StoreLoad redis texts "$docs" 16 "$batch" "$url" \
+        expire-interval=0 expected-documents="$docs" timeout-ms=60000 2>&1 | grep 'docs/s' || echo failed)
       us=$(echo "1000000 * ($(rcpu) - $c0) / $docs" | bc -l | xargs printf '%.1f')
       rate=$(echo "$line" | sed -n 's/.*batch [0-9]*: \([0-9]*\) docs\/s.*/\1/p')
       mem=$(echo "$line" | sed -n 's/.*used_memory \([0-9.]*\) bytes.*/\1/p')

@@ -511,19 +511,16 @@ final class RedisCollection implements Collection {
       roots = matches.joinedRoots();
     }
 
-    /** The commit's keys and arguments, {@code [keys, args]}. */
+    /**
+     * This document's own keys and arguments in a commit call, {@code [keys, args]}; what every
+     * commit of a call shares is added once per call ({@link #commitAll}).
+     */
     List<List<byte[]>> commitCall() {
       Analysis a = doc.analysis();
       int[] blockKeys = entries.keys(a.fingerprint());
       BandEntries.Grouped groups = bandGroups(bandKeys(a));
       int[] buckets = groups.buckets();
       List<byte[]> ks = new ArrayList<>();
-      ks.add(keys.meta);
-      ks.add(keys.seq);
-      ks.add(keys.parents);
-      ks.add(keys.rootIds);
-      ks.add(keys.stats);
-      ks.add(keys.expiry);
       ks.add(keys.ids(doc.id()));
       byte[] rests = new byte[blockKeys.length * entries.restBytes];
       for (int t = 0; t < blockKeys.length; t++) {
@@ -537,22 +534,15 @@ final class RedisCollection implements Collection {
         ks.add(keys.members(root));
       }
       List<byte[]> args = new ArrayList<>();
-      args.add(bytes(probe.seq));
       args.add(bytes(doc.id()));
       args.add(record);
       args.add(sketch);
       args.add(exp == Long.MAX_VALUE ? new byte[0] : bytes(exp));
-      args.add(k);
-      args.add(bytes(blockKeys.length));
       args.add(bytes(buckets.length));
       args.add(bytes(matches.size()));
       args.add(bytes(roots.length));
-      args.add(keys.baseBytes);
-      args.add(bytes(entries.restBytes));
       args.add(rests);
       args.add(probe.tails);
-      args.add(bytes(store.appendEntries(verify) ? 1 : 0));
-      args.add(probe.removals);
       for (int g = 0; g < buckets.length; g++) {
         args.add(groups.restBytes(g));
       }
@@ -605,7 +595,7 @@ final class RedisCollection implements Collection {
     }
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       at.decide(probe(d.analysis(), false));
-      Outcome o = at.outcome((List<?>) commitAll(List.of(at.commitCall())).get(0));
+      Outcome o = at.outcome((List<?>) commitAll(List.of(at)).get(0));
       if (o != null) {
         return o;
       }
@@ -623,18 +613,38 @@ final class RedisCollection implements Collection {
   }
 
   /**
-   * Runs commits in order in one script call (see {@code commit.lua}); the answers of those that
-   * ran: all of them, or up to the first that answered retry or dropped.
+   * Runs the commits of {@code round} in order in one script call (see {@code commit.lua}); the
+   * answers of those that ran: all of them, or up to the first that answered retry or dropped. What
+   * the commits share (the collection's keys, the probes' sequence number and removal count, the
+   * scheme's widths) is passed once per call: each argument of a script call costs Redis ~1,000
+   * instructions (issue 15, redis-server CPU). The round's probes came from one pipeline, which
+   * read the sequence number and the removal count once for all of them.
    */
-  private List<?> commitAll(List<List<List<byte[]>>> calls) {
+  private List<?> commitAll(List<Attempt> round) {
+    Probe first = round.get(0).probe;
     List<byte[]> ks = new ArrayList<>();
+    ks.add(keys.meta);
+    ks.add(keys.seq);
+    ks.add(keys.parents);
+    ks.add(keys.rootIds);
+    ks.add(keys.stats);
+    ks.add(keys.expiry);
     List<byte[]> args = new ArrayList<>();
-    args.add(bytes(calls.size()));
-    for (List<List<byte[]>> call : calls) {
-      args.add(bytes(call.get(0).size()));
-      args.add(bytes(call.get(1).size()));
-    }
-    for (List<List<byte[]>> call : calls) {
+    args.add(bytes(round.size()));
+    args.add(bytes(first.seq));
+    args.add(k);
+    args.add(bytes(entries.count()));
+    args.add(keys.baseBytes);
+    args.add(bytes(entries.restBytes));
+    args.add(bytes(store.appendEntries(verify) ? 1 : 0));
+    args.add(first.removals);
+    for (Attempt at : round) {
+      Probe p = at.probe;
+      if (p.seq != first.seq || !java.util.Arrays.equals(p.removals, first.removals)) {
+        throw new IllegalStateException(
+            "a commit call's probes read different sequence numbers or removal counts");
+      }
+      List<List<byte[]>> call = at.commitCall();
       ks.addAll(call.get(0));
       args.addAll(call.get(1));
     }
@@ -715,12 +725,10 @@ final class RedisCollection implements Collection {
         analyses.add(at.doc.analysis());
       }
       List<Probe> probed = probeAll(analyses, false);
-      List<List<List<byte[]>>> commits = new ArrayList<>(round.size());
       for (int j = 0; j < round.size(); j++) {
         round.get(j).decide(probed.get(j));
-        commits.add(round.get(j).commitCall());
       }
-      List<?> committed = commitAll(commits);
+      List<?> committed = commitAll(round);
       int j = 0;
       for (; j < committed.size(); j++) {
         Outcome o = round.get(j).outcome((List<?>) committed.get(j));

@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: Apache-2.0
 -- Stores a decided document, unless the decision is stale: the conflict check of a check-and-insert
--- across service nodes. The decision was made from a probe that saw ordinals up to ARGV[1]; it
+-- across service nodes. The decision was made from a probe that saw ordinals up to seen; it
 -- still holds when no document above that ordinal is a candidate under the query's keys (within k
 -- bits under a block key, an entry equal to one of the query's in a band bucket), every match is
 -- still stored, and every match's
@@ -8,22 +8,23 @@
 -- clusters of its matches, whose earliest root represents the union. Redis runs a script alone, so
 -- the check and the insert are one step.
 -- A block key is a string of entries, 5-byte ordinal then the fingerprint's bits outside the block
--- (ARGV[12] bytes), in ascending ordinal order: an insert appends, a removal cuts its entry out, so
+-- (w bytes), in ascending ordinal order: an insert appends, a removal cuts its entry out, so
 -- the entries above the probe's ordinal are the last ones. A band bucket is a string of 8-byte
 -- entries the same way, 5-byte ordinal then the low 3 bytes of a band key (BandEntries).
--- A commit's KEYS: 1 meta, 2 seq, 3 p, 4 r, 5 st, 6 x, 7 the id's bucket of i,
---       then nb block keys, nk distinct band buckets, then one member set per distinct root (ARGV
---       order).
--- A commit's ARGV: 1 seen, 2 id, 3 record, 4 sketch ('' for none), 5 expiresAt ('' for never), 6 k,
---       7 nb, 8 nk, 9 number of matches n, 10 number of distinct roots nr, 11 key base,
---       12 rest width w, 13 the query's nb block rests (w bytes each, concatenated),
---       14 the probe's tails: per block key then per band bucket 9 bytes, the offset (4 bytes, big
---       endian) of the first entry above seen in the string the probe read (its length when none)
---       and the 5-byte ordinal of the entry just before that offset (zeros at offset 0),
---       15 '1' to APPEND the entries, '0' to write each key whole (the store's append-entries),
---       16 the removals counter (st's field 'removals') the probe read before its keys,
---       then per band bucket the query's distinct band rests in it (3 bytes each, concatenated),
---       then n pairs (ordinal, root), then nr distinct roots (ascending).
+-- A call's KEYS: 1 meta, 2 seq, 3 p, 4 r, 5 st, 6 x (shared by its commits), then each commit's:
+--       the id's bucket of i, nb block keys, nk distinct band buckets, then one member set per
+--       distinct root (ARGV order).
+-- A call's ARGV: 1 number of commits c, 2 seen (the sequence number the probes read), 3 k, 4 nb,
+--       5 key base, 6 rest width w, 7 '1' to APPEND the entries, '0' to write each key whole (the
+--       store's append-entries), 8 the removals counter (st's field 'removals') the probes read
+--       before their keys, then each commit's: 1 id, 2 record, 3 sketch ('' for none), 4
+--       expiresAt ('' for never), 5 nk, 6 number of matches n, 7 number of distinct roots nr,
+--       8 the query's nb block rests (w bytes each, concatenated), 9 the probe's tails: per block
+--       key then per band bucket 9 bytes, the offset (4 bytes, big endian) of the first entry above
+--       seen in the string the probe read (its length when none) and the 5-byte ordinal of the
+--       entry just before that offset (zeros at offset 0), then per band bucket the query's
+--       distinct band rests in it (3 bytes each, concatenated), then n pairs (ordinal, root), then
+--       nr distinct roots (ascending).
 -- Why tails (issue 15, redis-server CPU): Redis's Lua hashes every byte of every string it brings
 -- in (luaS_newlstr, ~15% of redis-server's CPU when the commit read whole keys and wrote them back
 -- concatenated). The conflict check reads only from the entry before the probe's tail on
@@ -48,14 +49,24 @@
 -- cluster's root} (a duplicate: the probe does not read the ids of its candidates' roots),
 -- {'exists', record, root id}, {'retry'}, or {'dropped'}.
 -- One call carries the commits of a whole batch round, run in order (one script call instead of
--- one per document): ARGV[1] is their number c, ARGV[2 .. 1 + 2c] their key and argument counts,
--- then each commit's arguments; KEYS each commit's keys, in the same order. The first commit that
+-- one per document), each commit's keys and arguments after the call's shared ones (each commit's
+-- counts nk, n and nr say where the next one begins). The first commit that
 -- answers retry or dropped ends the call: the documents of a batch are stored in batch order, each
 -- decided against everything stored before it. Returns the answers of the commits that ran.
 -- What is the same for every commit of a call is done once per call (issue 15, speed): the meta
 -- check, reading seq (kept in a local and written back once), the counters (one HINCRBY each with
 -- the call's totals) and the expiry index (one ZADD LT per record bucket touched). Redis runs the
 -- whole call alone, so nobody sees the deferred writes missing.
+-- Why no per-commit closures, argument copies or number formatting (issue 15, redis-server CPU):
+-- Lua's own work cost more than the commands it runs. Replaying a captured 20,000-document run
+-- under callgrind, redis-server spent ~302,000 instructions per document in the commits, 17% of
+-- them in the Lua VM; each commit then made about a dozen closures, copied its keys and arguments
+-- into tables of their own, and formatted its bucket numbers into key names (sprintf). The helpers
+-- below are made once per call and read KEYS and ARGV in place; key names, small numbers and the
+-- reusable append log are kept per call: ~253,000 instructions per document, the same Redis state
+-- (DEBUG DIGEST) after the same commands. An argument of a script call costs Redis ~1,000
+-- instructions (parsed, copied, hashed into a Lua string): what the commits of a call share is
+-- passed once per call, 15 arguments fewer per document.
 local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
 local seq = nil
 local removals = nil
@@ -74,215 +85,271 @@ local function later(t, key, f, v)
   l[#l + 1] = f
   l[#l + 1] = v
 end
-local function commit(KEYS, ARGV)
-  local nb = tonumber(ARGV[7])
-  local nk = tonumber(ARGV[8])
-  local n = tonumber(ARGV[9])
-  local nr = tonumber(ARGV[10])
-  local base = ARGV[11]
-  local w = tonumber(ARGV[12])
-  local function bucket(o)
-    return math.floor(o / 128)
+-- The names of the record and sketch buckets by bucket number, made once per call (a call's
+-- ordinals share a few buckets; a number in a string costs Lua a sprintf).
+local recordKeys, sketchKeys = {}, {}
+-- The numbers of the arguments that repeat from commit to commit (counts, widths, the probe's
+-- sequence number), converted once per call (tonumber is a C call and a strtod).
+local numbers = {}
+local function number(s)
+  local v = numbers[s]
+  if v == nil then
+    v = tonumber(s)
+    numbers[s] = v
   end
-  local function field(o)
-    return tostring(o % 128)
+  return v
+end
+-- Where the commit in progress appended: {key, length before} pairs, reused by every commit.
+local done = {}
+local function recordKey(base, b)
+  local key = recordKeys[b]
+  if key == nil then
+    key = base .. 'd' .. b
+    recordKeys[b] = key
   end
-  local function recordOf(o)
-    return pending[o] or redis.call('HGET', base .. 'd' .. bucket(o), field(o))
+  return key
+end
+local function sketchKey(base, b)
+  local key = sketchKeys[b]
+  if key == nil then
+    key = base .. 's' .. b
+    sketchKeys[b] = key
   end
-  local id = ARGV[2]
+  return key
+end
+local function recordOf(base, o)
+  return pending[o] or redis.call('HGET', recordKey(base, math.floor(o / 128)), tostring(o % 128))
+end
+-- Gives back the id's entry claimed by a commit that must be decided again.
+local function retry(idKey, id)
+  redis.call('HDEL', idKey, id)
+  return {'retry'}
+end
+-- The offset (4 bytes, big endian) of key i's probe tail.
+local function tailOffset(tails, i)
+  local a, b, c, d = string.byte(tails, (i - 1) * 9 + 1, (i - 1) * 9 + 4)
+  return ((a * 256 + b) * 256 + c) * 256 + d
+end
+-- The bytes of key i (1-based over block keys then band buckets) that may hold entries above
+-- seen: from the probe's last entry at or below seen on, or the whole key when that moved.
+local function tail(key, tails, i, width)
+  local off = tailOffset(tails, i)
+  if off == 0 then
+    return redis.call('GET', key) or ''
+  end
+  local s = redis.call('GETRANGE', key, off - width, -1)
+  local t = (i - 1) * 9
+  if string.sub(s, 1, 5) == string.sub(tails, t + 5, t + 9) then
+    return s
+  end
+  return redis.call('GET', key) or ''
+end
+-- The 5-byte ordinal of the entry at byte at of s.
+local function ordinalAt(s, at)
+  local a, b, c, d, e = string.byte(s, at, at + 4)
+  return (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
+end
+-- Whether the entries of s (a key's bytes, whole entries of w + 5 bytes) above seen hold one
+-- within k bits of the query's block rest i.
+local function blockConflict(s, rests, i, w, seen, k)
+  local ew = 5 + w
+  local at = #s - ew + 1
+  if at < 1 then
+    return false
+  end
+  local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
+  while at >= 1 do
+    if ordinalAt(s, at) <= seen then
+      return false
+    end
+    local dist = 0
+    for j = 1, w do
+      local x = bit.bxor(q[j], string.byte(s, at + 4 + j))
+      dist = dist + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
+    end
+    if dist <= k then
+      return true
+    end
+    at = at - ew
+  end
+  return false
+end
+-- Whether the entries of band bucket string s above seen hold one equal to one of the query's band
+-- rests q there (3 bytes each, concatenated).
+local function bandConflict(s, q, seen)
+  local at = #s - 7
+  while at >= 1 do
+    if ordinalAt(s, at) <= seen then
+      return false
+    end
+    local r = string.sub(s, at + 5, at + 7)
+    for j = 1, #q, 3 do
+      if string.sub(q, j, j + 2) == r then
+        return true
+      end
+    end
+    at = at - 8
+  end
+  return false
+end
+-- A document's entries in one band bucket: the ordinal ob before each of its band rests q there.
+local function bandEntries(ob, q)
+  if #q == 3 then
+    return ob .. q
+  end
+  local add = {}
+  for j = 1, #q, 3 do
+    add[#add + 1] = ob .. string.sub(q, j, j + 2)
+  end
+  return table.concat(add)
+end
+-- The bytes of key i above seen before this commit's entries, given its length pre then (see "Why
+-- append first").
+local function since(key, tails, i, pre)
+  local off = tailOffset(tails, i)
+  if pre == off or pre == 0 then
+    return ''
+  end
+  -- Shorter than at the probe cannot happen without a removal: read the key whole then.
+  return redis.call('GETRANGE', key, pre > off and off or 0, pre - 1)
+end
+-- Cuts each key a commit appended to back to its length before ({key, length} pairs in done).
+local function undo(count)
+  for j = 1, 2 * count, 2 do
+    if done[j + 1] == 0 then
+      redis.call('DEL', done[j])
+    else
+      redis.call('SET', done[j], redis.call('GETRANGE', done[j], 0, done[j + 1] - 1))
+    end
+  end
+end
+-- What every commit of a call shares, passed once per call (issue 15, redis-server CPU: each
+-- argument of a script call costs Redis ~1,000 instructions to parse, copy and hash into Lua).
+local seqKey, parentKey, rootIdKey, statsKey, expiryKey = KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local seen = tonumber(ARGV[2])
+local k = tonumber(ARGV[3])
+local nb = tonumber(ARGV[4])
+local base = ARGV[5]
+local w = tonumber(ARGV[6])
+local append = ARGV[7] == '1'
+local probedRemovals = ARGV[8]
+local ew = 5 + w
+-- One commit; its keys are KEYS[K + 1 ..], its arguments ARGV[A + 1 ..] (read in place, not
+-- copied), nk, n and nr its counts of band buckets, matches and distinct roots.
+local function commit(K, A, nk, n, nr)
+  local id = ARGV[A + 1]
+  local idKey = KEYS[K + 1]
   if seq == nil then
-    seq = tonumber(redis.call('GET', KEYS[2]) or '0')
+    seq = tonumber(redis.call('GET', seqKey) or '0')
   end
   local o = seq + 1
   -- The id's entry is claimed first (HSETNX) and given back if the commit must retry: one call
   -- for the check and the write of the id (issue 15, redis-server CPU).
-  if redis.call('HSETNX', KEYS[7], id, o) == 0 then
-    local existing = redis.call('HGET', KEYS[7], id)
-    local rec = recordOf(tonumber(existing))
-    local root = redis.call('HGET', KEYS[3], existing)
+  if redis.call('HSETNX', idKey, id, o) == 0 then
+    local existing = redis.call('HGET', idKey, id)
+    local rec = recordOf(base, tonumber(existing))
+    local root = redis.call('HGET', parentKey, existing)
     local rootId = id
     if root then
-      rootId = redis.call('HGET', KEYS[4], root) or ''
+      rootId = redis.call('HGET', rootIdKey, root) or ''
     end
     return {'exists', rec, rootId}
   end
-  local function retry()
-    redis.call('HDEL', KEYS[7], id)
-    return {'retry'}
-  end
-  local seen = tonumber(ARGV[1])
-  local k = tonumber(ARGV[6])
-  local rests = ARGV[13]
-  local tails = ARGV[14]
-  local ew = 5 + w
-  -- The bytes of key i (1-based over block keys then band buckets) that may hold entries above
-  -- seen: from the probe's last entry at or below seen on, or the whole key when that moved.
-  local function tail(key, i, width)
-    local t = (i - 1) * 9
-    local a, b, c, d = string.byte(tails, t + 1, t + 4)
-    local off = ((a * 256 + b) * 256 + c) * 256 + d
-    if off == 0 then
-      return redis.call('GET', key) or ''
-    end
-    local s = redis.call('GETRANGE', key, off - width, -1)
-    if string.sub(s, 1, 5) == string.sub(tails, t + 5, t + 9) then
-      return s
-    end
-    return redis.call('GET', key) or ''
-  end
-  -- Whether the entries of s (a key's bytes, whole entries of width ew) above seen hold one within
-  -- k bits of the query's block rest i.
-  local function blockConflict(s, i)
-    local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
-    local at = #s - ew + 1
-    while at >= 1 do
-      local a, b, c, d, e = string.byte(s, at, at + 4)
-      local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
-      if o <= seen then
-        return false
-      end
-      local dist = 0
-      for j = 1, w do
-        local x = bit.bxor(q[j], string.byte(s, at + 4 + j))
-        dist = dist + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
-      end
-      if dist <= k then
-        return true
-      end
-      at = at - ew
-    end
-    return false
-  end
-  -- Whether the entries of band bucket string s above seen hold one equal to a query's band rest
-  -- of bucket i.
-  local function bandConflict(s, i)
-    local q = ARGV[16 + i]
-    local at = #s - 7
-    while at >= 1 do
-      local a, b, c, d, e = string.byte(s, at, at + 4)
-      local o = (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
-      if o <= seen then
-        return false
-      end
-      local r = string.sub(s, at + 5, at + 7)
-      for j = 1, #q, 3 do
-        if string.sub(q, j, j + 2) == r then
-          return true
-        end
-      end
-      at = at - 8
-    end
-    return false
-  end
-  local append = ARGV[15] == '1'
+  local rests = ARGV[A + 8]
+  local tails = ARGV[A + 9]
   if removals == nil then
-    removals = redis.call('HGET', KEYS[5], 'removals') or '0'
+    removals = redis.call('HGET', statsKey, 'removals') or '0'
   end
-  local fast = append and removals == ARGV[16]
+  local fast = append and removals == probedRemovals
   if not fast and seq > seen then
     for i = 1, nb do
-      if blockConflict(tail(KEYS[7 + i], i, ew), i) then
-        return retry()
+      if blockConflict(tail(KEYS[K + 1 + i], tails, i, ew), rests, i, w, seen, k) then
+        return retry(idKey, id)
       end
     end
     for i = 1, nk do
-      if bandConflict(tail(KEYS[7 + nb + i], nb + i, 8), i) then
-        return retry()
+      if bandConflict(tail(KEYS[K + 1 + nb + i], tails, nb + i, 8), ARGV[A + 9 + i], seen) then
+        return retry(idKey, id)
       end
     end
   end
-  local mbase = 16 + nk
+  local mbase = A + 9 + nk
   for j = 1, n do
-    local m = tonumber(ARGV[mbase + 2 * j - 1])
-    if not pending[m] and redis.call('HEXISTS', base .. 'd' .. bucket(m), field(m)) == 0 then
-      return retry()
+    local ms = ARGV[mbase + 2 * j - 1]
+    local m = tonumber(ms)
+    if not pending[m]
+        and redis.call('HEXISTS', recordKey(base, math.floor(m / 128)), tostring(m % 128)) == 0 then
+      return retry(idKey, id)
     end
-    local root = redis.call('HGET', KEYS[3], ARGV[mbase + 2 * j - 1]) or ARGV[mbase + 2 * j - 1]
+    local root = redis.call('HGET', parentKey, ms) or ms
     if root ~= ARGV[mbase + 2 * j] then
-      return retry()
+      return retry(idKey, id)
     end
   end
-  local ob = string.char(math.floor(o / 4294967296) % 256, math.floor(o / 16777216) % 256,
-    math.floor(o / 65536) % 256, math.floor(o / 256) % 256, o % 256)
-  local function bandEntries(i)
-    local q = ARGV[16 + i]
-    local add = {}
-    for j = 1, #q, 3 do
-      add[#add + 1] = ob .. string.sub(q, j, j + 2)
-    end
-    return table.concat(add)
-  end
+  -- The 5-byte ordinal, by arithmetic on the (integral) number rather than math.floor calls.
+  local b5 = o % 256
+  local x = (o - b5) / 256
+  local b4 = x % 256
+  x = (x - b4) / 256
+  local b3 = x % 256
+  x = (x - b3) / 256
+  local b2 = x % 256
+  local ob = string.char(((x - b2) / 256) % 256, b2, b3, b4, b5)
   if fast then
     -- Append, then check what was appended since the probe (see "Why append first" above).
-    local done = {}
-    local function undo()
-      for j = 1, #done, 2 do
-        if done[j + 1] == 0 then
-          redis.call('DEL', done[j])
-        else
-          redis.call('SET', done[j], redis.call('GETRANGE', done[j], 0, done[j + 1] - 1))
-        end
-      end
-      return retry()
-    end
-    -- The bytes of key i above seen before this commit's entries, given its length pre then.
-    local function since(key, i, pre)
-      local t = (i - 1) * 9
-      local a, b, c, d = string.byte(tails, t + 1, t + 4)
-      local off = ((a * 256 + b) * 256 + c) * 256 + d
-      if pre == off or pre == 0 then
-        return ''
-      end
-      -- Shorter than at the probe cannot happen without a removal: read the key whole then.
-      return redis.call('GETRANGE', key, pre > off and off or 0, pre - 1)
-    end
     for i = 1, nb do
-      local key = KEYS[7 + i]
+      local key = KEYS[K + 1 + i]
       local e = ob .. string.sub(rests, (i - 1) * w + 1, i * w)
       local pre = redis.call('APPEND', key, e) - #e
-      done[#done + 1] = key
-      done[#done + 1] = pre
-      if blockConflict(since(key, i, pre), i) then
-        return undo()
+      done[2 * i - 1] = key
+      done[2 * i] = pre
+      if blockConflict(since(key, tails, i, pre), rests, i, w, seen, k) then
+        undo(i)
+        return retry(idKey, id)
       end
     end
     for i = 1, nk do
-      local key = KEYS[7 + nb + i]
-      local e = bandEntries(i)
+      local key = KEYS[K + 1 + nb + i]
+      local e = bandEntries(ob, ARGV[A + 9 + i])
       local pre = redis.call('APPEND', key, e) - #e
-      done[#done + 1] = key
-      done[#done + 1] = pre
-      if bandConflict(since(key, nb + i, pre), i) then
-        return undo()
+      done[2 * (nb + i) - 1] = key
+      done[2 * (nb + i)] = pre
+      if bandConflict(since(key, tails, nb + i, pre), ARGV[A + 9 + i], seen) then
+        undo(nb + i)
+        return retry(idKey, id)
       end
     end
   else
-    local function write(key, entries)
+    for i = 1, nb do
+      local key = KEYS[K + 1 + i]
+      local e = ob .. string.sub(rests, (i - 1) * w + 1, i * w)
       if append then
-        redis.call('APPEND', key, entries)
+        redis.call('APPEND', key, e)
       else
-        redis.call('SET', key, (redis.call('GET', key) or '') .. entries)
+        redis.call('SET', key, (redis.call('GET', key) or '') .. e)
       end
     end
-    for i = 1, nb do
-      write(KEYS[7 + i], ob .. string.sub(rests, (i - 1) * w + 1, i * w))
-    end
     for i = 1, nk do
-      write(KEYS[7 + nb + i], bandEntries(i))
+      local key = KEYS[K + 1 + nb + i]
+      local e = bandEntries(ob, ARGV[A + 9 + i])
+      if append then
+        redis.call('APPEND', key, e)
+      else
+        redis.call('SET', key, (redis.call('GET', key) or '') .. e)
+      end
     end
   end
   seq = o
-  pending[o] = ARGV[3]
-  local f = field(o)
-  later(records, base .. 'd' .. bucket(o), f, ARGV[3])
-  if ARGV[4] ~= '' then
-    later(sketches, base .. 's' .. bucket(o), f, ARGV[4])
+  pending[o] = ARGV[A + 2]
+  local b = math.floor(o / 128)
+  local f = tostring(o % 128)
+  later(records, recordKey(base, b), f, ARGV[A + 2])
+  if ARGV[A + 3] ~= '' then
+    later(sketches, sketchKey(base, b), f, ARGV[A + 3])
   end
-  if ARGV[5] ~= '' then
+  if ARGV[A + 4] ~= '' then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
-    local b = bucket(o)
-    local e = tonumber(ARGV[5])
+    local e = tonumber(ARGV[A + 4])
     if expiries[b] == nil or e < expiries[b] then
       expiries[b] = e
     end
@@ -292,34 +359,34 @@ local function commit(KEYS, ARGV)
     duplicates = duplicates + 1
     local rootBase = mbase + 2 * n
     local first = ARGV[rootBase + 1]
-    local firstSet = KEYS[7 + nb + nk + 1]
+    local firstSet = KEYS[K + 1 + nb + nk + 1]
     local rootId
     if redis.call('EXISTS', firstSet) == 0 then
       -- A live single document becomes a cluster of several: file it and keep its id.
-      local rec = recordOf(tonumber(first))
+      local rec = recordOf(base, tonumber(first))
       local h = string.byte(rec, 17) -- the id after header, explicit expiry, band keys (DocRecord)
       rootId = string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65))
       redis.call('SADD', firstSet, first)
-      redis.call('HSET', KEYS[4], first, rootId)
+      redis.call('HSET', rootIdKey, first, rootId)
     else
-      rootId = redis.call('HGET', KEYS[4], first) or ''
+      rootId = redis.call('HGET', rootIdKey, first) or ''
     end
     for j = 2, nr do
       local r = ARGV[rootBase + j]
-      local set = KEYS[7 + nb + nk + j]
+      local set = KEYS[K + 1 + nb + nk + j]
       local members = redis.call('SMEMBERS', set)
       if #members == 0 then
         members = {r}
       end
       for _, m in ipairs(members) do
         redis.call('SADD', firstSet, m)
-        redis.call('HSET', KEYS[3], m, first)
+        redis.call('HSET', parentKey, m, first)
       end
       redis.call('DEL', set)
-      redis.call('HDEL', KEYS[4], r)
+      redis.call('HDEL', rootIdKey, r)
     end
     redis.call('SADD', firstSet, o)
-    redis.call('HSET', KEYS[3], o, first)
+    redis.call('HSET', parentKey, o, first)
     return {'stored', o, rootId}
   end
   return {'stored', o}
@@ -329,15 +396,16 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   return {{'dropped'}}
 end
 local c = tonumber(ARGV[1])
-local kpos = 1
-local apos = 2 + 2 * c
+local kpos = 6
+local apos = 8
 local answers = {}
 for j = 1, c do
-  local nkeys = tonumber(ARGV[2 * j])
-  local nargs = tonumber(ARGV[2 * j + 1])
-  local answer = commit({unpack(KEYS, kpos, kpos + nkeys - 1)}, {unpack(ARGV, apos, apos + nargs - 1)})
-  kpos = kpos + nkeys
-  apos = apos + nargs
+  local nk = number(ARGV[apos + 5])
+  local n = number(ARGV[apos + 6])
+  local nr = number(ARGV[apos + 7])
+  local answer = commit(kpos, apos, nk, n, nr)
+  kpos = kpos + 1 + nb + nk + nr
+  apos = apos + 9 + nk + 2 * n + nr
   answers[j] = answer
   if answer[1] == 'retry' then
     break
@@ -350,15 +418,14 @@ for key, l in pairs(sketches) do
   redis.call('HSET', key, unpack(l))
 end
 if stored > 0 then
-  -- KEYS[2], KEYS[5], KEYS[6]: seq, st and x, the same for every commit of the call.
-  redis.call('SET', KEYS[2], string.format('%.0f', seq))
-  redis.call('HINCRBY', KEYS[5], 'inserted', stored)
-  redis.call('HINCRBY', KEYS[5], 'documents', stored)
+  redis.call('SET', seqKey, string.format('%.0f', seq))
+  redis.call('HINCRBY', statsKey, 'inserted', stored)
+  redis.call('HINCRBY', statsKey, 'documents', stored)
   if duplicates > 0 then
-    redis.call('HINCRBY', KEYS[5], 'duplicates', duplicates)
+    redis.call('HINCRBY', statsKey, 'duplicates', duplicates)
   end
   for b, e in pairs(expiries) do
-    redis.call('ZADD', KEYS[6], 'LT', string.format('%.0f', e), b)
+    redis.call('ZADD', expiryKey, 'LT', string.format('%.0f', e), b)
   end
 end
 return answers
