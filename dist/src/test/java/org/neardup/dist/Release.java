@@ -11,9 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * The release tarball of this build, unpacked once per test JVM into a temporary directory away
@@ -67,9 +69,20 @@ final class Release {
       Path tarball = Paths.get(System.getProperty("neardup.tarball", "target/none.tar.gz"));
       assertThat(tarball).as("the release; run through mvn verify, after package").exists();
       Path scratch = Files.createTempDirectory("neardup-release-");
+      // The unpacked release is ~57 MB; without this every test run left one behind in /tmp.
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(scratch)));
       instance = new Release(tarball, scratch, System.getProperty("neardup.version"));
     }
     return instance;
+  }
+
+  /** Deletes {@code dir} and everything under it, without following symbolic links. */
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException | UncheckedIOException e) {
+      System.err.println("could not delete " + dir + ": " + e);
+    }
   }
 
   /** The source tree's root (the tests read files from it, never run from it). */
