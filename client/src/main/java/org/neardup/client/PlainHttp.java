@@ -11,7 +11,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -117,18 +116,7 @@ final class PlainHttp {
       throw stale.cause;
     } catch (SocketTimeoutException e) {
       c.close(); // a late answer must not be read as the next request's
-      HttpTimeoutException t =
-          new HttpTimeoutException(
-              method
-                  + " "
-                  + path
-                  + ": no answer within "
-                  + readMillis
-                  + " ms ("
-                  + e.getMessage()
-                  + ")");
-      t.initCause(e);
-      throw t;
+      throw Transport.timeout(method, path, readMillis, e);
     } catch (IOException | RuntimeException e) {
       c.close();
       throw e;
@@ -190,13 +178,7 @@ final class PlainHttp {
         }
         case "transfer-encoding" -> chunked = v.toLowerCase(Locale.ROOT).contains("chunked");
         case "connection" -> close = close || v.equalsIgnoreCase("close");
-        case "retry-after" -> {
-          try {
-            retry = Long.parseLong(v);
-          } catch (NumberFormatException e) {
-            retry = -1; // an HTTP date, which the service does not send
-          }
-        }
+        case "retry-after" -> retry = Transport.retryAfter(v);
         default -> {}
       }
     }

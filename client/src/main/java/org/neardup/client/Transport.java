@@ -104,30 +104,37 @@ final class Transport {
       try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
         answer = in == null ? new byte[0] : in.readAllBytes();
       }
-      long retry = -1;
       String after = c.getHeaderField("Retry-After");
-      if (after != null) {
-        try {
-          retry = Long.parseLong(after.trim());
-        } catch (NumberFormatException e) {
-          retry = -1; // an HTTP date, which the service does not send
-        }
-      }
-      return new Answer(status, answer, retry);
+      return new Answer(status, answer, after == null ? -1 : retryAfter(after));
     } catch (SocketTimeoutException e) {
       c.disconnect(); // a late answer must not be read as the next request's
-      HttpTimeoutException t =
-          new HttpTimeoutException(
-              method
-                  + " "
-                  + path
-                  + ": no answer within "
-                  + readMillis
-                  + " ms ("
-                  + e.getMessage()
-                  + ")");
-      t.initCause(e);
-      throw t;
+      throw timeout(method, path, readMillis, e);
     }
+  }
+
+  /** A Retry-After value in seconds, or -1 for an HTTP date (which the service does not send). */
+  static long retryAfter(String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** A read that timed out, named as {@code HttpClient} named it. */
+  static HttpTimeoutException timeout(
+      String method, String path, int readMillis, SocketTimeoutException e) {
+    HttpTimeoutException t =
+        new HttpTimeoutException(
+            method
+                + " "
+                + path
+                + ": no answer within "
+                + readMillis
+                + " ms ("
+                + e.getMessage()
+                + ")");
+    t.initCause(e);
+    return t;
   }
 }
