@@ -103,6 +103,54 @@ class SendCommandTest {
         .startsWith("1\n");
   }
 
+  /**
+   * Records that cannot be sent, each skipped and listed by its line while the good records around
+   * them are stored: malformed JSON, invalid UTF-8 (an overlong '/' inside the text), no text
+   * field, and a line of 200 MB (longer than --max-doc-bytes' 64 MiB; read past, not held).
+   */
+  @Test
+  public void malformedRecords_eachSkippedNamingItsLine_theOthersStored() throws Exception {
+    Path f = dir.resolve("mixed.jsonl");
+    try (java.io.OutputStream o =
+        new java.io.BufferedOutputStream(Files.newOutputStream(f), 1 << 16)) {
+      o.write(
+          "{\"id\":\"g1\",\"text\":\"the first good record about a market\"}\n"
+              .getBytes(StandardCharsets.UTF_8));
+      o.write(
+          "{\"id\":\"j\",\"text\":\"an object never closed\"\n".getBytes(StandardCharsets.UTF_8));
+      o.write("{\"id\":\"u\",\"text\":\"bad bytes ".getBytes(StandardCharsets.UTF_8));
+      o.write(new byte[] {(byte) 0xC0, (byte) 0xAF});
+      o.write(" in it\"}\n".getBytes(StandardCharsets.UTF_8));
+      o.write("{\"id\":\"m\",\"body\":\"no text field here\"}\n".getBytes(StandardCharsets.UTF_8));
+      o.write("{\"id\":\"big\",\"text\":\"".getBytes(StandardCharsets.UTF_8));
+      byte[] words = "word ".repeat(13_107).getBytes(StandardCharsets.UTF_8); // 65,535 bytes
+      for (int i = 0; i < 3_200; i++) {
+        o.write(words); // 200 MiB
+      }
+      o.write("\"}\n".getBytes(StandardCharsets.UTF_8));
+      o.write(
+          "{\"id\":\"g2\",\"text\":\"the second good record about a river\"}\n"
+              .getBytes(StandardCharsets.UTF_8));
+    }
+    String out = run(f.toString(), "--url", server.uri().toString());
+    assertThat(out)
+        .startsWith("0\n")
+        .contains("sent 2 documents")
+        .contains("; 4 skipped")
+        .contains("mixed.jsonl:2: ")
+        .contains("mixed.jsonl:3: ")
+        .contains("mixed.jsonl:4: missing field 'text'")
+        .contains("mixed.jsonl:5: document of ")
+        .contains("exceeds --max-doc-bytes");
+    NeardupClient client = NeardupClient.builder(server.uri()).build();
+    assertThat(client.get("default", "g1")).isPresent();
+    assertThat(client.get("default", "g2")).isPresent();
+    for (String id : List.of("j", "u", "m", "big")) {
+      assertThat(client.get("default", id)).as(id).isEmpty();
+    }
+    Files.delete(f);
+  }
+
   @Test
   public void issue21_noLettersInTheFourthOfFive_theOtherFourAreStored() throws Exception {
     // The report: with --batch 2, send exited 1 with "HTTP 400: document 1: field 'text' has no

@@ -38,8 +38,9 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
- * <p>Requests go over the JDK's {@code HttpURLConnection} ({@link Transport}); an asynchronous one
- * holds a thread of the client's executor while it waits for its answer.
+ * <p>Requests go over a plain socket for {@code http://} and the JDK's {@code HttpURLConnection}
+ * for {@code https://} ({@link Transport}); an asynchronous one holds a thread of the client's
+ * executor while it waits for its answer.
  *
  * <p>Every method throws {@link NeardupException} when the service refuses the request, with its
  * status and message; {@link NeardupException#isRetryable()} tells a full queue (503) from bad
@@ -292,12 +293,16 @@ public final class NeardupClient implements AutoCloseable {
         call("GET", "/metrics", null, null, null, 200).body(), StandardCharsets.UTF_8);
   }
 
-  /** Stops the client's own threads (not an executor given to the builder); idle ones expire. */
+  /**
+   * Stops the client's own threads (not an executor given to the builder); idle ones expire. Closes
+   * the connections it keeps open.
+   */
   @Override
   public void close() {
     if (owned != null) {
       owned.shutdown();
     }
+    transport.close();
   }
 
   // --- plumbing -----------------------------------------------------------------------------

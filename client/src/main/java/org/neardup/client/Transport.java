@@ -12,9 +12,10 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One HTTP/1.1 exchange with the service, blocking, over the JDK's {@link HttpURLConnection}, which
- * keeps connections open between exchanges (up to {@code http.maxConnections}, 5 by default, idle
- * ones per host). Thread-safe; one exchange per calling thread at a time.
+ * One HTTP/1.1 exchange with the service, blocking: over a plain socket of {@link PlainHttp} for
+ * {@code http://}, over the JDK's {@link HttpURLConnection} for {@code https://} (which keeps
+ * connections open between exchanges, up to {@code http.maxConnections}, 5 by default, idle ones
+ * per host). Thread-safe; one exchange per calling thread at a time.
  *
  * <p>Why not {@code java.net.http.HttpClient}: a client on the same cores as the service (as {@code
  * neardup send} is) spent ~4x the CPU per request in it: 200 batches of 100 short texts took
@@ -31,6 +32,7 @@ final class Transport {
   private final @Nullable String authorization;
   private final int connectMillis;
   private final int readMillis;
+  private final @Nullable PlainHttp plain;
 
   /** An answer: its status, its body (empty when it has none), its Retry-After or -1. */
   record Answer(int status, byte[] body, long retryAfterSeconds) {}
@@ -41,6 +43,17 @@ final class Transport {
     this.authorization = authorization;
     this.connectMillis = millis(connectTimeout);
     this.readMillis = millis(readTimeout);
+    this.plain =
+        "http".equalsIgnoreCase(base.getScheme())
+            ? new PlainHttp(base, authorization, connectMillis, readMillis)
+            : null;
+  }
+
+  /** Closes the connections kept open (those of {@code http://}). */
+  void close() {
+    if (plain != null) {
+      plain.close();
+    }
   }
 
   private static int millis(Duration d) {
@@ -59,6 +72,9 @@ final class Transport {
       @Nullable String header,
       @Nullable String value)
       throws IOException {
+    if (plain != null) {
+      return plain.exchange(method, path, contentType, body, header, value);
+    }
     HttpURLConnection c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
     try {
       c.setRequestMethod(method);
@@ -88,30 +104,37 @@ final class Transport {
       try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
         answer = in == null ? new byte[0] : in.readAllBytes();
       }
-      long retry = -1;
       String after = c.getHeaderField("Retry-After");
-      if (after != null) {
-        try {
-          retry = Long.parseLong(after.trim());
-        } catch (NumberFormatException e) {
-          retry = -1; // an HTTP date, which the service does not send
-        }
-      }
-      return new Answer(status, answer, retry);
+      return new Answer(status, answer, after == null ? -1 : retryAfter(after));
     } catch (SocketTimeoutException e) {
       c.disconnect(); // a late answer must not be read as the next request's
-      HttpTimeoutException t =
-          new HttpTimeoutException(
-              method
-                  + " "
-                  + path
-                  + ": no answer within "
-                  + readMillis
-                  + " ms ("
-                  + e.getMessage()
-                  + ")");
-      t.initCause(e);
-      throw t;
+      throw timeout(method, path, readMillis, e);
     }
+  }
+
+  /** A Retry-After value in seconds, or -1 for an HTTP date (which the service does not send). */
+  static long retryAfter(String value) {
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /** A read that timed out, named as {@code HttpClient} named it. */
+  static HttpTimeoutException timeout(
+      String method, String path, int readMillis, SocketTimeoutException e) {
+    HttpTimeoutException t =
+        new HttpTimeoutException(
+            method
+                + " "
+                + path
+                + ": no answer within "
+                + readMillis
+                + " ms ("
+                + e.getMessage()
+                + ")");
+    t.initCause(e);
+    return t;
   }
 }

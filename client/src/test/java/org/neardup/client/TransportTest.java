@@ -99,6 +99,82 @@ class TransportTest {
     }
   }
 
+  /**
+   * A server that answers the first request chunked and keeps the connection, then closes it on the
+   * next request unanswered (a pooled connection the service dropped), answers that request again
+   * on a new connection with Connection: close, and drops a POST unanswered. The chunks are joined;
+   * the GET goes out again on a new connection; the POST is not sent twice but fails.
+   */
+  @Test
+  void exchange_chunkedAnswerAndDroppedConnections_bodyJoinedGetRetriedPostNot() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      AtomicInteger accepted = new AtomicInteger();
+      List<String> firstLines = new ArrayList<>();
+      Thread t =
+          new Thread(
+              () -> {
+                try {
+                  for (int i = 0; i < 3; i++) {
+                    try (Socket s = server.accept()) {
+                      accepted.incrementAndGet();
+                      BufferedReader in =
+                          new BufferedReader(
+                              new InputStreamReader(
+                                  s.getInputStream(), StandardCharsets.ISO_8859_1));
+                      OutputStream out = s.getOutputStream();
+                      String first = in.readLine();
+                      for (String line = first; !line.isEmpty(); line = in.readLine()) {
+                        // the head; bodies are not read
+                      }
+                      synchronized (firstLines) {
+                        firstLines.add(first);
+                      }
+                      if (i == 0) {
+                        out.write(
+                            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                    + "3\r\n{\"a\r\n5;x=y\r\n\":1}\n\r\n0\r\n\r\n")
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                        out.flush();
+                        // kept open, the client pools it: the next request's line is read, and
+                        // the connection closed unanswered
+                        String next = in.readLine();
+                        synchronized (firstLines) {
+                          firstLines.add(next);
+                        }
+                      } else if (i == 1) {
+                        out.write(
+                            "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{}"
+                                .getBytes(StandardCharsets.ISO_8859_1));
+                        out.flush();
+                      }
+                    }
+                  }
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      t.start();
+      Transport transport = transport(server.getLocalPort(), Duration.ofSeconds(30));
+      Transport.Answer chunked = transport.exchange("GET", "/a", null, null, null, null);
+      assertThat(chunked.status()).isEqualTo(200);
+      assertThat(new String(chunked.body(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}\n");
+      // Connection 1 is closed by the server after this request's line: sent again on connection 2,
+      // answered with a body delimited by the connection's end.
+      Transport.Answer again = transport.exchange("GET", "/b", null, null, null, null);
+      assertThat(new String(again.body(), StandardCharsets.UTF_8)).isEqualTo("{}");
+      byte[] body = "{}".getBytes(StandardCharsets.UTF_8);
+      // Connection 3 answers nothing and closes: a POST is not sent twice.
+      assertThatThrownBy(
+              () -> transport.exchange("POST", "/c", "application/json", body, null, null))
+          .isInstanceOf(IOException.class);
+      t.join(30_000);
+      assertThat(firstLines)
+          .containsExactly(
+              "GET /a HTTP/1.1", "GET /b HTTP/1.1", "GET /b HTTP/1.1", "POST /c HTTP/1.1");
+      assertThat(accepted.get()).isEqualTo(3);
+    }
+  }
+
   /** A service that accepts and never answers: a timeout, named as HttpClient named it. */
   @Test
   void exchange_silentServer_timesOut() throws Exception {
