@@ -35,7 +35,9 @@
 #   of the fingerprints phase, the region servers' distance filter (store option server-filter)
 #   off and on side by side on one collection of PRELOAD fingerprints, R rounds of
 #   FINGERPRINTS_PER_SCHEME new fingerprints per side, the side going first alternating, then the
-#   medians of the rounds' on / off ratios (on the mini-cluster: it imports its collection each run).
+#   medians of the rounds' on / off ratios (on the mini-cluster: it imports its collection each run);
+#   with AB_OPTION=NAME AB_VALUES=OLD,NEW another store option's two values instead of the filter's
+#   (e.g. AB_OPTION=scan-read AB_VALUES=default,pread).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -67,6 +69,7 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${SERVER_PID:+-Dneardup.hbase.server-pid=$SERVER_PID} \
   ${FP_SCHEMES:+-Dneardup.hbase.fp-schemes=$FP_SCHEMES} \
   ${FILTER_AB:+-Dneardup.hbase.filter-ab=$FILTER_AB} \
+  ${AB_OPTION:+-Dneardup.hbase.ab-option=$AB_OPTION} ${AB_VALUES:+-Dneardup.hbase.ab-values=$AB_VALUES} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt

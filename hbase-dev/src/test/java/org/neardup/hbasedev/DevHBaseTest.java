@@ -3,16 +3,13 @@ package org.neardup.hbasedev;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
@@ -28,6 +25,7 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.neardup.testkit.ReadyLine;
 
 /**
  * {@code neardup dev hbase} as a user runs it, a separate process: it prints {@code ready}, a
@@ -87,28 +85,7 @@ class DevHBaseTest {
     cmd.addAll(List.of("--port", Integer.toString(port), "--data", data.toString()));
     Path err = Files.createTempFile(dir, "dev-hbase", ".err");
     Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
-    BufferedReader out =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<Boolean> ready =
-        CompletableFuture.supplyAsync(
-            () -> {
-              try {
-                for (String line = out.readLine(); line != null; line = out.readLine()) {
-                  if (line.equals("ready")) {
-                    return true;
-                  }
-                }
-                return false;
-              } catch (java.io.IOException e) {
-                return false;
-              }
-            });
-    boolean ok;
-    try {
-      ok = ready.get(240, TimeUnit.SECONDS);
-    } catch (java.util.concurrent.TimeoutException e) {
-      ok = false;
-    }
+    boolean ok = ReadyLine.await(p, "ready", Duration.ofSeconds(240));
     if (!ok) {
       p.destroyForcibly();
       throw new AssertionError(

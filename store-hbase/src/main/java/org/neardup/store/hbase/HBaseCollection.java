@@ -393,7 +393,8 @@ final class HBaseCollection implements Collection {
     return new Scan()
         .withStartRow(ranges.get(0).getStartRow())
         .withStopRow(last.getStopRow(), last.isStopRowInclusive())
-        .setFilter(filter);
+        .setFilter(filter)
+        .setReadType(store.scanReadType);
   }
 
   /**

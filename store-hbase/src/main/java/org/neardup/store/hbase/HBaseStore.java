@@ -98,6 +98,15 @@ public final class HBaseStore implements FingerprintStore {
    */
   private volatile boolean serverFilter;
 
+  /**
+   * How the region servers read store files for a check's scans ({@code scan-read}): {@code PREAD}
+   * (positional reads of one block each) or HBase's {@code DEFAULT}, which switches a scanner to a
+   * streaming read once it has read four blocks' bytes; a check's scan reads one block per range
+   * and seeks far between them, so a stream read opens a new HDFS block reader (a connection to the
+   * DataNode) at almost every block that misses the block cache.
+   */
+  final Scan.ReadType scanReadType;
+
   private final Map<String, HBaseCollection> cache = new ConcurrentHashMap<>();
   private volatile boolean closed;
   private volatile boolean failed;
@@ -131,9 +140,11 @@ public final class HBaseStore implements FingerprintStore {
       @Nullable String bulkDir,
       boolean importEncoded,
       IndexFamily indexFamily,
-      boolean serverFilter)
+      boolean serverFilter,
+      Scan.ReadType scanReadType)
       throws IOException {
     this.serverFilter = serverFilter;
+    this.scanReadType = scanReadType;
     this.defaultScheme = defaultScheme;
     this.bulkDir = bulkDir;
     this.importEncoded = importEncoded;

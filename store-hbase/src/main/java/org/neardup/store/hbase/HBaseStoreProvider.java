@@ -7,6 +7,7 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
 import org.apache.hadoop.hbase.client.AsyncConnection;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Scan;
 import org.neardup.index.BlockScheme;
 import org.neardup.store.FingerprintStore;
 import org.neardup.store.StoreConfig;
@@ -37,7 +38,11 @@ import org.neardup.store.StoreConfig;
  * server-filter}, whether a check's scans ask the region servers to drop the block rows more than k
  * bits from the fingerprints that asked for them ({@link BlockDistanceFilter}): {@code auto} (when
  * the region servers can load the filter, which is in this store's jar; the first check that finds
- * a region server without it turns it off for the store's life) or {@code off} ({@code auto}).
+ * a region server without it turns it off for the store's life) or {@code off} ({@code auto});
+ * {@code scan-read}, how the region servers read store files for a check's scans: {@code pread}
+ * (each block by a positional read) or {@code default} (HBase's choice: positional reads, then a
+ * streaming read once a scanner has read four blocks' bytes, which for a check's scattered ranges
+ * means a new connection to the DataNode at most blocks that miss the block cache) ({@code pread}).
  */
 public final class HBaseStoreProvider implements FingerprintStore.Provider {
   @Override
@@ -63,7 +68,8 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
         "index-bloom",
         "index-block-bytes",
         "index-in-memory",
-        "server-filter");
+        "server-filter",
+        "scan-read");
     String quorum = config.get("zookeeper", "127.0.0.1:2181");
     if (!quorum.matches("[A-Za-z0-9.\\-]+:[0-9]{1,5}(,[A-Za-z0-9.\\-]+:[0-9]{1,5})*")) {
       throw new IllegalArgumentException(
@@ -113,6 +119,11 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
       throw new IllegalArgumentException(
           "server-filter must be auto or off, got '" + serverFilter + "'");
     }
+    String scanRead = config.get("scan-read", "pread");
+    if (!scanRead.equals("pread") && !scanRead.equals("default")) {
+      throw new IllegalArgumentException(
+          "scan-read must be pread or default, got '" + scanRead + "'");
+    }
     Connection connection = ConnectionFactory.createConnection(conf);
     AsyncConnection async;
     try {
@@ -134,7 +145,8 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
           importMode.equals("hfiles") ? bulkDir : null,
           importEncoding.equals("family"),
           indexFamily,
-          serverFilter.equals("auto"));
+          serverFilter.equals("auto"),
+          scanRead.equals("pread") ? Scan.ReadType.PREAD : Scan.ReadType.DEFAULT);
     } catch (IOException | RuntimeException e) {
       async.close();
       connection.close();

@@ -437,14 +437,14 @@ class HBaseStoreBench {
   }
 
   /**
-   * The region servers' distance filter ({@link BlockDistanceFilter}) off and on, side by side on
-   * one collection of {@code preload} random fingerprints: two stores on the same tables, one with
-   * {@code server-filter=off} (the scans as they were before the filter) and one with {@code auto},
+   * A store option's two values side by side on one collection of {@code preload} random
+   * fingerprints ({@code neardup.hbase.ab-option}, default {@code server-filter}, the region
+   * servers' distance filter {@link BlockDistanceFilter}; {@code neardup.hbase.ab-values}, the old
+   * value first, default {@code off,auto}): two stores on the same tables, one with each value,
    * take turns, each round {@code m} new fingerprints per side in batches (one in four within 3
    * bits of an earlier one of its side), the side going first alternating. Per side and round: CPU
-   * per document by kind of thread, block rows returned per check, rows the region servers dropped
-   * (the index regions' filtered read requests), documents/s; then the medians of the rounds'
-   * ratios.
+   * per document by kind of thread, block rows returned per check, documents/s; then the medians of
+   * the rounds' new / old ratios.
    */
   private void filterAb(BlockScheme scheme, int m, int batch, int preload, int rounds)
       throws Exception {
@@ -452,18 +452,19 @@ class HBaseStoreBench {
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
     preload(tables, scheme, settings, Math.max(1, preload));
+    String option = System.getProperty("neardup.hbase.ab-option", "server-filter");
+    String[] names = System.getProperty("neardup.hbase.ab-values", "off,auto").split(",");
     Map<String, String> offOptions = options(tables, scheme);
-    offOptions.put("server-filter", "off");
+    offOptions.put(option, names[0]);
     Map<String, String> onOptions = options(tables, scheme);
-    onOptions.put("server-filter", "auto");
-    String[] names = {"off", "on"};
+    onOptions.put(option, names[1]);
     try (HBaseStore off = openWith(offOptions, tables + "-off");
         HBaseStore on = openWith(onOptions, tables + "-on")) {
       HBaseStore[] stores = {off, on};
       Collection[] cs = {off.collection("bench"), on.collection("bench")};
       SplittableRandom[] r = {new SplittableRandom(11), new SplittableRandom(13)};
       List<List<Long>> fps = List.of(new ArrayList<>(), new ArrayList<>());
-      double[][] perRound = new double[rounds][]; // on / off: handlers, all CPU, docs/s
+      double[][] perRound = new double[rounds][]; // new / old: handlers, all CPU, docs/s
       for (int round = 0; round < rounds; round++) {
         double[][] side = new double[2][];
         for (int turn = 0; turn < 2; turn++) {
@@ -485,9 +486,13 @@ class HBaseStoreBench {
           long t0 = System.nanoTime();
           long cpu0 = cpuNanos();
           ThreadsCpu threads0 = threadCpu();
+          // Threads started: the mini-cluster's DataNode starts one per connection a block read
+          // opens; a count, so it does not move with the machine's load.
+          long started0 = startedThreads();
           for (int i = 0; i < m; i += batch) {
             cs[s].checkAndInsertAll(docs.subList(i, Math.min(m, i + batch)));
           }
+          double started = (startedThreads() - started0) / (double) m;
           double seconds = (System.nanoTime() - t0) / 1e9;
           double cpuMs = (cpuNanos() - cpu0) / 1e6;
           Map<String, Long> byKind = cpuSince(threads0, cpuMs);
@@ -498,9 +503,11 @@ class HBaseStoreBench {
           report.add(
               String.format(
                   Locale.ROOT,
-                  "filter A/B, %s, %d stored, round %d, filter %s: %.0f documents/s, %.3f ms CPU"
+                  "%s A/B, %s, %d stored, round %d, %s: %.0f documents/s, %.3f ms CPU"
                       + " per document (region-server-rpc %.3f, hbase-client %.3f, caller %.3f),"
-                      + " %.2f block rows returned per check, server filter in use: %s",
+                      + " %.2f block rows returned per check, %.3f threads started per document,"
+                      + " server filter in use: %s",
+                  option,
                   scheme,
                   preload,
                   round + 1,
@@ -511,6 +518,7 @@ class HBaseStoreBench {
                   byKind.getOrDefault("hbase-client", 0L) / 1e6 / m,
                   byKind.getOrDefault("caller", 0L) / 1e6 / m,
                   delta(metrics0, metrics1, "hbase_block_rows_read") / probes,
+                  started,
                   metrics1.get("hbase_server_filter")));
           report.add("  " + perDocument("CPU ms per document by thread kind:", byKind, m));
           save();
@@ -523,10 +531,13 @@ class HBaseStoreBench {
       report.add(
           String.format(
               Locale.ROOT,
-              "filter A/B, %s, %d stored, on / off, median of %d rounds: region-server-rpc CPU per"
+              "%s A/B, %s, %d stored, %s / %s, median of %d rounds: region-server-rpc CPU per"
                   + " document %.3f, the JVM's CPU per document %.3f, documents/s %.3f (rounds: %s)",
+              option,
               scheme,
               preload,
+              names[1],
+              names[0],
               rounds,
               median(perRound, 0),
               median(perRound, 1),
@@ -535,6 +546,10 @@ class HBaseStoreBench {
                   .map(x -> String.format(Locale.ROOT, "%.3f/%.3f/%.3f", x[0], x[1], x[2]))
                   .toList()));
     }
+  }
+
+  private static long startedThreads() {
+    return java.lang.management.ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
   }
 
   private static double median(double[][] rows, int column) {

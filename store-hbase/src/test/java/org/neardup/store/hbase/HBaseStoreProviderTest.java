@@ -44,6 +44,13 @@ class HBaseStoreProviderTest {
                         Map.of("zookeeper", "127.0.0.1:2181", "import", "hfiles", "bulk-dir", ""))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("bulk-dir must not be empty");
+    assertThatThrownBy(
+            () ->
+                FingerprintStore.open(
+                    "hbase",
+                    StoreConfig.of(Map.of("zookeeper", "127.0.0.1:2181", "scan-read", "stream"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("scan-read must be pread or default, got 'stream'");
     assertThat(new HBaseStoreProvider().kind()).isEqualTo("hbase");
   }
 }
