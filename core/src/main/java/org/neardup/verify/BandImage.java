@@ -159,8 +159,9 @@ public final class BandImage {
     private final ArrayOutput out;
     private final int bandCount;
     private final int perRun;
-    private final long[] slots;
-    private final byte[] tags;
+    // Grown by doubling up to a run's entries: a small collection's writer stays small.
+    private long[] slots;
+    private byte[] tags;
     private int gathered; // entries in slots
     private int positions;
     private boolean finished;
@@ -182,8 +183,8 @@ public final class BandImage {
       this.out = new ArrayOutput(out);
       this.bandCount = bandCount;
       this.perRun = documentsPerRun * bandCount;
-      this.slots = new long[perRun];
-      this.tags = new byte[perRun];
+      this.slots = new long[Math.min(perRun, FIRST_BUFFER)];
+      this.tags = new byte[slots.length];
       this.out.writeInt(MAGIC);
       this.out.writeInt(VERSION);
       this.out.writeInt(bandCount);
@@ -215,6 +216,11 @@ public final class BandImage {
     }
 
     private void put(long key) {
+      if (gathered == slots.length) {
+        int grown = (int) Math.min(perRun, 2L * slots.length);
+        slots = java.util.Arrays.copyOf(slots, grown);
+        tags = java.util.Arrays.copyOf(tags, grown);
+      }
       tags[gathered] = BandIndex.keyTag(key);
       slots[gathered++] = (long) BandIndex.fold(key) << 32 | (positions + 1L);
     }
@@ -239,6 +245,9 @@ public final class BandImage {
     public int bandCount() {
       return bandCount;
     }
+
+    /** Entries a writer's buffers hold at first (512 KiB of longs). */
+    private static final int FIRST_BUFFER = 1 << 16;
 
     /** Documents added. */
     public int positions() {
