@@ -70,4 +70,19 @@ final class ImageTestStores {
       plain.delete("p" + r.nextInt(n));
     }
   }
+
+  /** Every text's outcome in both collections, then edits of them (candidates by band too). */
+  static List<Object> answers(EmbeddedStore s, List<String> texts) throws IOException {
+    SplittableRandom r = new SplittableRandom(9);
+    List<Object> out = new ArrayList<>();
+    for (String name : List.of("news", "plain")) {
+      Collection c = s.collection(name);
+      for (String t : texts) {
+        out.add(c.check(c.analyzer().analyze(t)));
+        out.add(c.check(c.analyzer().analyze(Texts.edit(r, t))));
+      }
+      out.add(c.stats().documents());
+    }
+    return out;
+  }
 }
