@@ -15,6 +15,7 @@ import org.neardup.index.HammingIndex;
 import org.neardup.index.IndexImage;
 import org.neardup.internal.Checks;
 import org.neardup.text.Lexicon;
+import org.neardup.verify.BandImage;
 import org.neardup.verify.BandScheme;
 import org.neardup.verify.ShingleSketch;
 import org.neardup.verify.Shingler;
@@ -483,6 +484,57 @@ public final class Deduplicator {
   }
 
   /**
+   * Makes the following {@link #restoreAll(RestoreBatch)} calls leave the band index alone until
+   * {@link #bandsFromImage} or {@link #fileDeferredBands()} (or {@link #indexDeferred()}, which
+   * files them first): for opening a store that has an image of the band index beside its snapshot.
+   * Only before the first restore, after {@link #deferIndexing()}; does nothing without
+   * verification.
+   *
+   * @throws IllegalStateException if documents were restored already or indexing is not deferred
+   */
+  public void deferBands() {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      docs.deferBands();
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /**
+   * Ends {@link #deferBands()} by taking the band index of the documents restored since from {@code
+   * image}: its position i (after {@link BandImage#renumber} for the documents the caller did not
+   * restore) must be the i-th document restored, and it must name every restored document.
+   *
+   * @return whether the image was used; when false nothing changed and the caller calls {@link
+   *     #fileDeferredBands()}
+   */
+  public boolean bandsFromImage(BandImage image) {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      return docs.bandsFromImage(image);
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /**
+   * Ends {@link #deferBands()} by filing the band keys of every document restored since, read back
+   * from the sketch store. Does nothing unless deferring.
+   */
+  public void fileDeferredBands() {
+    ReentrantReadWriteLock.WriteLock w = lock.writeLock();
+    w.lock();
+    try {
+      docs.fileDeferredBands();
+    } finally {
+      w.unlock();
+    }
+  }
+
+  /**
    * The fingerprint index's live entries: the live documents' count once indexed (the invariant
    * that the index holds live ordinals only, which tests check; a removed ordinal left in it would
    * not change a verdict).
@@ -642,6 +694,11 @@ public final class Deduplicator {
     } finally {
       r.unlock();
     }
+  }
+
+  /** Band keys per document when verifying (the band scheme's bands), else 0. */
+  public int bandCount() {
+    return verify ? bandCount : 0;
   }
 
   /** The number of stored documents. */

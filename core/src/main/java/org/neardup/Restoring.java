@@ -70,7 +70,7 @@ final class Restoring {
     // The band index is the largest part of the work and shares nothing with the loop below or the
     // fingerprint index: a large batch files its band keys on a second thread meanwhile.
     TaskThread bandFiler = null;
-    if (docs.bands != null) {
+    if (docs.bands != null && docs.unbandedFrom < 0) {
       BandIndex bands = docs.bands;
       PagedLongArray keys = batch.bandKeys;
       bandFiler =

@@ -10,6 +10,7 @@ import org.neardup.index.HammingIndex;
 import org.neardup.index.IndexImage;
 import org.neardup.internal.Checks;
 import org.neardup.internal.PagedLongArray;
+import org.neardup.verify.BandImage;
 import org.neardup.verify.BandIndex;
 import org.neardup.verify.SketchStore;
 
@@ -72,6 +73,12 @@ final class StoredDocuments {
    * unpublished. -1 otherwise.
    */
   volatile int unindexedFrom = -1;
+
+  /**
+   * While restores leave the band index alone ({@link #deferBands}): the first ordinal whose band
+   * keys are not filed (0: a deferral starts with the first document); -1 otherwise.
+   */
+  int unbandedFrom = -1;
 
   /**
    * @param sketches where sketches and band keys go (empty, unused when not verifying)
@@ -175,6 +182,7 @@ final class StoredDocuments {
     if (from < 0) {
       return;
     }
+    fileDeferredBands(); // a check may follow: every band entry is in place first
     int n = 0;
     for (int o = removed.nextClearBit(from); o < count; o = removed.nextClearBit(o + 1)) {
       n++;
@@ -223,6 +231,69 @@ final class StoredDocuments {
     indexDeferred();
     return true;
   }
+
+  /**
+   * From now on batch restores leave the band index alone until {@link #bandsFromImage} or {@link
+   * #fileDeferredBands}: only before the first document, while indexing is deferred from it (so no
+   * check can see the missing entries). Does nothing when not verifying.
+   */
+  void deferBands() {
+    if (bands == null || unbandedFrom >= 0) {
+      return;
+    }
+    Checks.checkState(
+        count == 0 && unindexedFrom == 0,
+        "band filing is deferred before the first restore, with indexing deferred");
+    unbandedFrom = 0;
+  }
+
+  /**
+   * Ends {@link #deferBands} by taking the band index of every stored ordinal from {@code image},
+   * renumbered to them: it must name exactly {@code count} ordinals, and none may have been removed
+   * since (its entries would come back).
+   *
+   * @return false, having changed nothing, when bands are not deferred or the image does not fit
+   */
+  boolean bandsFromImage(BandImage image) {
+    BandIndex b = bands;
+    if (b == null
+        || unbandedFrom != 0
+        || image.bandCount() != bandCount
+        || image.ordinals() != count
+        || !removed.isEmpty()) {
+      return false;
+    }
+    b.addImage(image);
+    unbandedFrom = -1;
+    return true;
+  }
+
+  /**
+   * Ends {@link #deferBands} by filing the band keys of every live ordinal restored since, read
+   * back from the sketch store, in batches of consecutive live ordinals ({@link BandIndex#addAll}):
+   * the way back when an image does not fit. Does nothing unless deferring.
+   */
+  void fileDeferredBands() {
+    BandIndex b = bands;
+    int from = unbandedFrom;
+    if (b == null || from < 0) {
+      return;
+    }
+    long[] buffer = new long[bandCount];
+    for (int o = removed.nextClearBit(from); o < count; o = removed.nextClearBit(o)) {
+      int first = o;
+      PagedLongArray keys = new PagedLongArray();
+      while (o < count && o - first < FILE_BATCH && !removed.get(o)) {
+        sketches.bandKeys(o++, buffer);
+        keys.append(buffer, 0, bandCount);
+      }
+      b.addAll(keys, 0, bandCount, first, o - first);
+    }
+    unbandedFrom = -1;
+  }
+
+  /** Documents whose keys {@link #fileDeferredBands} files at once: a restore batch's worth. */
+  static final int FILE_BATCH = 1 << 22;
 
   /** Entries of an index image compared with the stored fingerprints before it is taken. */
   static final int SAMPLES = 4096;

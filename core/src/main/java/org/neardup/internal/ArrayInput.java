@@ -66,6 +66,25 @@ public final class ArrayInput {
     }
   }
 
+  public void readChars(char[] a) throws IOException {
+    for (int from = 0; from < a.length; ) {
+      need(2);
+      int n = Math.min(a.length - from, buffer.remaining() / 2);
+      buffer.asCharBuffer().get(a, from, n);
+      buffer.position(buffer.position() + 2 * n);
+      from += n;
+    }
+  }
+
+  public void readBytes(byte[] a) throws IOException {
+    for (int from = 0; from < a.length; ) {
+      need(1);
+      int n = Math.min(a.length - from, buffer.remaining());
+      buffer.get(a, from, n);
+      from += n;
+    }
+  }
+
   public void readLongs(long[] a) throws IOException {
     for (int from = 0; from < a.length; ) {
       need(8);

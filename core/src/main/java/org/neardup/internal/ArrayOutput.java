@@ -55,6 +55,25 @@ public final class ArrayOutput {
     }
   }
 
+  public void writeChars(char[] a, int from, int to) throws IOException {
+    while (from < to) {
+      room(2);
+      int n = Math.min(to - from, buffer.remaining() / 2);
+      buffer.asCharBuffer().put(a, from, n);
+      buffer.position(buffer.position() + 2 * n);
+      from += n;
+    }
+  }
+
+  public void writeBytes(byte[] a, int from, int to) throws IOException {
+    while (from < to) {
+      room(1);
+      int n = Math.min(to - from, buffer.remaining());
+      buffer.put(a, from, n);
+      from += n;
+    }
+  }
+
   public void writeLongs(long[] a) throws IOException {
     for (int from = 0; from < a.length; ) {
       room(8);

@@ -320,6 +320,26 @@ public final class BandIndex {
     highestOrdinal = previous;
   }
 
+  /**
+   * Takes the runs of {@code image} (renumbered to this index's ordinals, see {@link
+   * BandImage#renumber}) as they are: the same lookups as {@link #addAll} of the documents' keys
+   * would give, without sorting them. The image is used up.
+   *
+   * @throws IllegalStateException if the index is not empty or has no tags
+   */
+  public void addImage(BandImage image) {
+    Checks.checkState(
+        live == 0 && runs.length == 0 && highestOrdinal < 0,
+        "an image goes into an empty band index, this one holds %s entries",
+        live);
+    Checks.checkState(tagged, "an image's runs have tags, this index keeps none");
+    for (BandRun run : image.take()) {
+      pushRun(run);
+      live += run.live;
+      highestOrdinal = Math.max(highestOrdinal, run.maxOrdinal);
+    }
+  }
+
   /** The table's live entries in ascending ordinal order: slot form, and their tags. */
   private static final class Carried {
     final long[] slots;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.verify;
 
+import java.io.IOException;
 import java.util.function.IntConsumer;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.ArrayInput;
+import org.neardup.internal.ArrayOutput;
 import org.neardup.internal.Checks;
 
 /**
@@ -98,6 +101,16 @@ final class BandRun {
       int len = Math.min(CHUNK, n - from);
       source.entries(from, a, ta, from, len);
     }
+    return ofSlots(a, ta, n);
+  }
+
+  /**
+   * As {@link #ofOrdered} for the entries {@code a[0, n)} (slot form, live, at least one, in
+   * ascending ordinal order) with their tags {@code ta[0, n)} (null: a run without tags). Uses
+   * {@code a} as work space: its first n longs are garbage after.
+   */
+  static BandRun ofSlots(long[] a, byte @Nullable [] ta, int n) {
+    boolean tagged = ta != null;
     int min = (int) a[0] - 1;
     int max = (int) a[n - 1] - 1;
     // The tags ride in the entries' low 32 bits, beside the ordinal less min, when it fits in 24
@@ -330,6 +343,107 @@ final class BandRun {
       }
     }
     return false;
+  }
+
+  /**
+   * Writes the run (live entries only: a run of a {@link BandImage} has no removed ones): Entries,
+   * MinOrdinal, MaxOrdinal, starts, lows, ords, tags (see {@link BandImage}).
+   */
+  void write(ArrayOutput out) throws IOException {
+    Checks.checkState(live == lows.length && tags != null, "only a whole tagged run is written");
+    out.writeInt(lows.length);
+    out.writeInt(minOrdinal);
+    out.writeInt(maxOrdinal);
+    out.writeInts(starts, 0, starts.length);
+    out.writeChars(lows, 0, lows.length);
+    out.writeInts(ords, 0, ords.length);
+    out.writeBytes(tags, 0, tags.length);
+  }
+
+  /**
+   * Reads a run {@link #write} wrote, after its Entries ({@code n}, at least 1), checking what a
+   * lookup relies on for memory safety and the ordinals' range (every entry live, its ordinal in
+   * [MinOrdinal, MaxOrdinal], those in [0, {@code positions})); the file's checksum guards the
+   * order.
+   *
+   * @throws IOException if the file ends early or the run's shape is wrong
+   */
+  static BandRun read(ArrayInput in, int n, int positions) throws IOException {
+    int min = in.readInt(0, positions - 1, "a run's lowest ordinal");
+    int max = in.readInt(min, positions - 1, "a run's highest ordinal");
+    int[] starts = new int[BUCKETS + 1];
+    in.readInts(starts);
+    if (starts[0] != 0 || starts[BUCKETS] != n) {
+      throw new IOException("a run's buckets do not span its " + n + " entries");
+    }
+    for (int b = 0; b < BUCKETS; b++) {
+      if (starts[b] > starts[b + 1]) {
+        throw new IOException("a run's buckets decrease at " + b);
+      }
+    }
+    char[] lows = new char[n];
+    in.readChars(lows);
+    int[] ords = new int[n];
+    in.readInts(ords);
+    for (int o : ords) {
+      if (o <= min || o > max + 1) {
+        throw new IOException(
+            "a run's ordinal " + (o - 1) + " is outside [" + min + ", " + max + "]");
+      }
+    }
+    byte[] tags = new byte[n];
+    in.readBytes(tags);
+    return new BandRun(starts, lows, ords, tags, min, max);
+  }
+
+  /**
+   * This run with ordinal p turned into p minus the skipped positions below it and the entries of
+   * skipped positions left out, or null when none is left. {@code below[w]} counts the set bits of
+   * {@code words[0, w)}. For a run whose entries are all live.
+   */
+  @Nullable BandRun renumbered(long[] words, int[] below) {
+    int n = lows.length;
+    int[] newStarts = new int[BUCKETS + 1];
+    char[] newLows = new char[n];
+    int[] newOrds = new int[n];
+    byte[] newTags = tags == null ? null : new byte[n];
+    int out = 0;
+    int newMin = Integer.MAX_VALUE;
+    int newMax = -1;
+    for (int b = 0; b < BUCKETS; b++) {
+      for (int i = starts[b]; i < starts[b + 1]; i++) {
+        int p = ords[i] - 1;
+        int w = p >>> 6;
+        int skippedBelow;
+        if (w < words.length) {
+          if ((words[w] & (1L << p)) != 0) {
+            continue;
+          }
+          skippedBelow = below[w] + Long.bitCount(words[w] & ((1L << p) - 1));
+        } else {
+          skippedBelow = below[words.length];
+        }
+        int o = p - skippedBelow;
+        newLows[out] = lows[i];
+        newOrds[out] = o + 1;
+        if (newTags != null && tags != null) {
+          newTags[out] = tags[i];
+        }
+        newMin = Math.min(newMin, o);
+        newMax = Math.max(newMax, o);
+        out++;
+      }
+      newStarts[b + 1] = out;
+    }
+    if (out == 0) {
+      return null;
+    }
+    if (out < n) {
+      newLows = java.util.Arrays.copyOf(newLows, out);
+      newOrds = java.util.Arrays.copyOf(newOrds, out);
+      newTags = newTags == null ? null : java.util.Arrays.copyOf(newTags, out);
+    }
+    return new BandRun(newStarts, newLows, newOrds, newTags, newMin, newMax);
   }
 
   long ramBytesUsed() {

@@ -43,10 +43,10 @@ import org.neardup.store.CollectionSettings;
  * and expiry. Heap, disk and open time per document are then those of news articles; what the
  * copies cannot give is real clusters among them. SOURCE_DIR must hold one collection, all in its
  * snapshot (run {@link Checkpoint} on it first). Beside the snapshot it writes the collection's
- * index image ({@link IndexImages}), as a compaction would, so the directory opens as a service's
- * own does after a checkpoint; before, opening a 50M directory for the first time sorted the index,
- * and a {@code Checkpoint} to write the image rewrote the heads (~6 GB at 50M) with the whole
- * collection on the heap.
+ * index image ({@link IndexImages}) and band image ({@link BandImages}), as a compaction would, so
+ * the directory opens as a service's own does after a checkpoint; before, opening a 50M directory
+ * for the first time sorted the index, and a {@code Checkpoint} to write the image rewrote the
+ * heads (~6 GB at 50M) with the whole collection on the heap.
  */
 public final class BulkLoad {
   private BulkLoad() {}
@@ -129,16 +129,23 @@ public final class BulkLoad {
     SplittableRandom random = new SplittableRandom(seed);
     long next = c.nextDocId();
     long written = 0;
-    SnapshotCopier.ImageSource image = new SnapshotCopier.ImageSource();
+    BandImages.Writer bands = new BandImages.Writer(dir, 0, c.number());
+    SnapshotCopier.ImageSource image = new SnapshotCopier.ImageSource(bands);
     long bytes;
-    try (SnapshotFormat.Writer w =
-        new SnapshotFormat.Writer(
-            dir,
-            0,
-            InstantSource.system().millis(),
-            List.of(
-                new SnapshotFormat.CollectionEntry(
-                    c.number(), c.nextDocId() + n, n, c.name(), c.settings(), c.analyzerId())))) {
+    try (BandImages.Writer closeBands = bands;
+        SnapshotFormat.Writer w =
+            new SnapshotFormat.Writer(
+                dir,
+                0,
+                InstantSource.system().millis(),
+                List.of(
+                    new SnapshotFormat.CollectionEntry(
+                        c.number(),
+                        c.nextDocId() + n,
+                        n,
+                        c.name(),
+                        c.settings(),
+                        c.analyzerId())))) {
       for (int pass = 0; written < n; pass++) {
         long before = written;
         try (SnapshotFormat.Reader r = new SnapshotFormat.Reader(snapshot)) {
@@ -147,11 +154,11 @@ public final class BulkLoad {
             int length = r.length();
             if (pass == 0) {
               w.document(body, 0, length);
-              image.add(Bytes.getLong(body, LogFormat.analysisOffset(body, length)));
+              image.add(body, length);
             } else {
               byte[] copy = copy(body, length, pass, next++, random);
               w.document(copy, 0, copy.length);
-              image.add(Bytes.getLong(copy, LogFormat.analysisOffset(copy, copy.length)));
+              image.add(copy, copy.length);
             }
             written++;
           }
@@ -161,10 +168,11 @@ public final class BulkLoad {
         }
       }
       bytes = w.commit();
-    }
-    if (n >= imageMin) {
-      BlockScheme scheme = CollectionSettings.parse(c.settings()).analysis().scheme();
-      bytes += IndexImages.write(dir, 0, c.number(), scheme, image.fingerprints, image.hash);
+      if (n >= imageMin) {
+        BlockScheme scheme = CollectionSettings.parse(c.settings()).analysis().scheme();
+        bytes += IndexImages.write(dir, 0, c.number(), scheme, image.fingerprints, image.hash);
+        bytes += bands.finish();
+      }
     }
     return bytes;
   }

@@ -82,7 +82,9 @@ public final class EmbeddedStore implements FingerprintStore {
   private final boolean indexImages;
   private final int indexImageMin;
   private volatile long lastImageBytes;
+  private volatile long lastBandImageBytes;
   private int openImages; // collections the open took from an index image
+  private int openBandImages; // collections the open took the band index of from an image
   private final FileChannel lockChannel;
   private final FileLock fileLock;
   private Log log;
@@ -208,6 +210,7 @@ public final class EmbeddedStore implements FingerprintStore {
     StoreLoader l = new StoreLoader(dir, dictionaries, this::sketchFiles, indexImages);
     l.load(clock.millis());
     openImages = l.imagesUsed();
+    openBandImages = l.bandImagesUsed();
     for (StoreLoader.Loaded c : l.collections()) {
       EmbeddedCollection ec =
           new EmbeddedCollection(
@@ -464,6 +467,7 @@ public final class EmbeddedStore implements FingerprintStore {
       long now = clock.millis();
       List<Path> listed = new ArrayList<>(); // the new snapshot's sketch files
       Map<Integer, SnapshotCopier.ImageSource> images;
+      SnapshotCopier abandon = null; // its band images are dropped if the snapshot fails
       SnapshotFormat.Reader old =
           previous < 0
               ? null
@@ -485,7 +489,10 @@ public final class EmbeddedStore implements FingerprintStore {
         }
         listed.add(dir.resolve(SnapshotFormat.sketchFileName(closedSegment)));
         long[] keptAt = keptAt(old, listed);
-        SnapshotCopier copier = new SnapshotCopier(w, cut, now, old, keptAt, indexImages);
+        SnapshotCopier copier =
+            new SnapshotCopier(
+                w, cut, now, old, keptAt, indexImages, indexImages ? dir : null, closedSegment);
+        abandon = copier;
         if (old != null) {
           while (old.next()) {
             copier.add(old.body(), old.length(), old.entryOffset(), old.entryLength());
@@ -514,6 +521,9 @@ public final class EmbeddedStore implements FingerprintStore {
       } catch (IOException | RuntimeException e) {
         for (EmbeddedCollection c : cut.values()) {
           c.abortRebuild();
+        }
+        if (abandon != null) {
+          abandon.abortImages();
         }
         throw e;
       } finally {
@@ -564,12 +574,15 @@ public final class EmbeddedStore implements FingerprintStore {
       Map<Integer, EmbeddedCollection> cut,
       Map<Integer, SnapshotCopier.ImageSource> images) {
     long bytes = 0;
+    long bandBytes = 0;
     try {
       IndexImages.deleteBut(dir, segment);
+      BandImages.deleteBut(dir, segment, true);
       for (Map.Entry<Integer, SnapshotCopier.ImageSource> e : images.entrySet()) {
         EmbeddedCollection c = cut.get(e.getKey());
         SnapshotCopier.ImageSource source = e.getValue();
-        if (c != null && source.fingerprints.size() >= indexImageMin) {
+        boolean worth = c != null && source.fingerprints.size() >= indexImageMin;
+        if (worth) {
           bytes +=
               IndexImages.write(
                   dir,
@@ -579,12 +592,29 @@ public final class EmbeddedStore implements FingerprintStore {
                   source.fingerprints,
                   source.hash);
         }
+        if (source.bands != null) {
+          if (worth) {
+            bandBytes += source.bands.finish();
+          } else {
+            source.bands.close();
+          }
+        }
         e.setValue(new SnapshotCopier.ImageSource()); // its fingerprints can go
       }
     } catch (IOException | RuntimeException e) {
       LOG.log(Level.WARNING, "cannot write an index image; the next open sorts the index", e);
+      for (SnapshotCopier.ImageSource source : images.values()) {
+        if (source.bands != null) {
+          try {
+            source.bands.close();
+          } catch (IOException suppressed) {
+            e.addSuppressed(suppressed);
+          }
+        }
+      }
     }
     lastImageBytes = bytes;
+    lastBandImageBytes = bandBytes;
   }
 
   /**
@@ -708,7 +738,9 @@ public final class EmbeddedStore implements FingerprintStore {
     m.put("last_rebuild_batch_bytes", lastRebuildBatchBytes);
     m.put("last_snapshot_bytes_written", lastSnapshotWritten);
     m.put("index_image_bytes", lastImageBytes);
+    m.put("band_image_bytes", lastBandImageBytes);
     m.put("open_index_images", openImages);
+    m.put("open_band_images", openBandImages);
     m.put("compactions_total", compactions.get());
     m.put("rebuilds_total", rebuilds.get());
     m.put("last_compaction_seconds", lastCompactionMillis / 1e3);

@@ -141,7 +141,7 @@ final class EmbeddedTransfer implements CollectionTransfer {
     }
   }
 
-  private static long varint(byte[] b, int[] pos) {
+  static long varint(byte[] b, int[] pos) {
     long v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
       byte x = b[pos[0]++];

@@ -4,7 +4,6 @@ package org.neardup.store.embedded;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -43,7 +42,7 @@ final class IndexImages {
   private static final String SUFFIX = ".ndindex";
   private static final int MAGIC = 0x4E44_494D; // "NDIM"
   private static final int VERSION = 1;
-  static final int HEADER = 4 + 4 + 8 + 4 + 4 + 8 + 4;
+  static final int HEADER = ImageHeader.BYTES;
 
   /** The hash of no fingerprints, where {@link #hash} starts. */
   static final long EMPTY_HASH = 0x6A09_E667_F3BC_C908L;
@@ -96,11 +95,7 @@ final class IndexImages {
             StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
-      ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.BIG_ENDIAN);
-      h.putInt(MAGIC).putInt(VERSION).putLong(segment).putInt(collection).putInt(n);
-      h.putLong(fingerprintHash);
-      h.putInt(crc(h.array(), HEADER - 4));
-      h.flip();
+      ByteBuffer h = ImageHeader.of(MAGIC, VERSION, segment, collection, n, fingerprintHash);
       while (h.hasRemaining()) {
         ch.write(h);
       }
@@ -110,12 +105,6 @@ final class IndexImages {
     Files2.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
     Files2.syncDirectory(dir);
     return bytes;
-  }
-
-  private static int crc(byte[] b, int n) {
-    java.util.zip.CRC32C c = new java.util.zip.CRC32C();
-    c.update(b, 0, n);
-    return (int) c.getValue();
   }
 
   /**
@@ -128,21 +117,8 @@ final class IndexImages {
       Path dir, long segment, int collection, int documents, long hash) {
     Path file = dir.resolve(fileName(segment, collection));
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.BIG_ENDIAN);
-      while (h.hasRemaining()) {
-        if (ch.read(h) < 0) {
-          throw new IOException("the header ends early");
-        }
-      }
-      h.flip();
-      if (h.getInt(HEADER - 4) != crc(h.array(), HEADER - 4) || h.getInt() != MAGIC) {
-        throw new IOException("the header's checksum or magic is wrong");
-      }
-      if (h.getInt() != VERSION
-          || h.getLong() != segment
-          || h.getInt() != collection
-          || h.getInt() != documents
-          || h.getLong() != hash) {
+      ByteBuffer h = ImageHeader.read(ch, MAGIC, VERSION, segment, collection);
+      if (h == null || h.getInt() != documents || h.getLong() != hash) {
         return null; // another build's, or another snapshot's documents
       }
       IndexImage image = IndexImage.read(ch);

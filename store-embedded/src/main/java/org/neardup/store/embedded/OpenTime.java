@@ -51,13 +51,14 @@ public final class OpenTime {
               wall / 1e9);
           System.out.printf(
               Locale.ROOT,
-              "result round=%d dir=%s docs=%d cpu=%.3f wall=%.3f images=%d%n",
+              "result round=%d dir=%s docs=%d cpu=%.3f wall=%.3f images=%d bandimages=%d%n",
               round,
               args[i],
               docs,
               cpu / 1e9,
               wall / 1e9,
-              s.metrics().get("open_index_images").intValue());
+              s.metrics().get("open_index_images").intValue(),
+              s.metrics().getOrDefault("open_band_images", 0).intValue());
         }
       }
     }

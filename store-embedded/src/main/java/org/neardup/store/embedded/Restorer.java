@@ -17,6 +17,7 @@ import org.neardup.index.IndexImage;
 import org.neardup.internal.PagedIntArray;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.store.CollectionSettings;
+import org.neardup.verify.BandImage;
 
 /**
  * Fills a {@link Generation} from insert records in DocId order: no verification, each document
@@ -78,6 +79,12 @@ final class Restorer {
   private final BitSet notRestored = new BitSet();
   private long snapshotHash = IndexImages.EMPTY_HASH;
   private boolean imageUsed;
+  // Whether the snapshot's band keys are left unfiled for a band image (BandImages), and whether
+  // endSnapshot took the band index from it.
+  private boolean bandsDeferred;
+  private boolean bandImageUsed;
+  // The band image being read meanwhile, on a thread of its own, while bandsDeferred.
+  private java.util.concurrent.@Nullable FutureTask<BandImages.Read> bandRead;
 
   /**
    * @param expected documents expected, to pre-size the generation
@@ -142,6 +149,25 @@ final class Restorer {
    */
   void beginSnapshot() {
     snapshotIds = true;
+    // With an image of the band index beside the snapshot, the snapshot's band keys are not filed:
+    // endSnapshot takes the index from the image, or files them then if it does not fit.
+    Path dir = imageDir;
+    bandsDeferred =
+        deferIndex
+            && generation == null
+            && dir != null
+            && BandImages.present(dir, imageSegment, imageCollection);
+    if (bandsDeferred && dir != null) {
+      // Read while the snapshot is: it is checked against the snapshot's documents at its end.
+      long segment = imageSegment;
+      int collection = imageCollection;
+      java.util.concurrent.FutureTask<BandImages.Read> read =
+          new java.util.concurrent.FutureTask<>(() -> BandImages.read(dir, segment, collection));
+      Thread t = new Thread(read, "neardup-band-image");
+      t.setDaemon(true);
+      t.start();
+      bandRead = read;
+    }
   }
 
   /**
@@ -157,7 +183,59 @@ final class Restorer {
         flush();
       }
       g.ids.flush();
+      if (bandsDeferred) {
+        bandsFromImage(g);
+      }
     }
+    bandsDeferred = false;
+    bandRead = null;
+  }
+
+  /** The band image read since beginSnapshot, or null when it did not read. */
+  private BandImages.@Nullable Read awaitBandRead() {
+    java.util.concurrent.FutureTask<BandImages.Read> read = bandRead;
+    if (read == null) {
+      return null;
+    }
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return read.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          return null; // BandImages.read catches what a bad file throws: an Error, passed over
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Gives the engine the band index of the snapshot's documents from its image when it is the image
+   * of the same documents (count and fingerprint hash), else files their band keys: read while the
+   * last batch restores, taken once it is done.
+   */
+  private void bandsFromImage(Generation g) {
+    BandImages.Read read = awaitBandRead();
+    sync();
+    if (read != null && read.of(snapshotPositions, snapshotHash)) {
+      BandImage image = read.image;
+      image.renumber(notRestored);
+      bandImageUsed = g.engine.bandsFromImage(image);
+    }
+    if (!bandImageUsed) {
+      g.engine.fileDeferredBands();
+    }
+  }
+
+  /** Whether {@link #endSnapshot} took the band index from an image. */
+  boolean bandImageUsed() {
+    return bandImageUsed;
   }
 
   /**
@@ -202,6 +280,9 @@ final class Restorer {
       g = new Generation(settings, analyzer, base, expected, sketchFiles);
       if (deferIndex) {
         g.engine.deferIndexing();
+      }
+      if (bandsDeferred) {
+        g.engine.deferBands();
       }
       generation = g;
       batch = g.engine.newRestoreBatch();

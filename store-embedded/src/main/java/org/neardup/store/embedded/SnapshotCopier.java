@@ -43,16 +43,39 @@ final class SnapshotCopier {
         new org.neardup.internal.PagedLongArray();
     long hash = IndexImages.EMPTY_HASH;
 
+    /** The band image being written from the same documents, or null (none is written). */
+    final BandImages.@Nullable Writer bands;
+
+    ImageSource() {
+      this(null);
+    }
+
+    ImageSource(BandImages.@Nullable Writer bands) {
+      this.bands = bands;
+    }
+
     void add(long fingerprint) {
       fingerprints.append(fingerprint);
       hash = IndexImages.hash(hash, fingerprint);
+    }
+
+    /** Adds the document whose insert body or head is {@code body[0, length)}. */
+    void add(byte[] body, int length) throws IOException {
+      add(Bytes.getLong(body, LogFormat.analysisOffset(body, length)));
+      if (bands != null) {
+        bands.add(body, length);
+      }
     }
   }
 
   /** A copier of whole records only (no previous snapshot read apart). */
   SnapshotCopier(SnapshotFormat.Writer w, Map<Integer, EmbeddedCollection> cut, long now) {
-    this(w, cut, now, null, new long[0], false);
+    this(w, cut, now, null, new long[0], false, null, -1);
   }
+
+  // Where band images go (bandImages), for the snapshot of segment; null: none.
+  private final java.nio.file.@Nullable Path bandDir;
+  private final long segment;
 
   /**
    * @param old the previous snapshot, read apart, whose entries the records added with a place are
@@ -61,6 +84,9 @@ final class SnapshotCopier {
    *     {@code w} keeps, or -1 when it is folded (its entries are written anew)
    * @param images whether to gather each collection's fingerprints for its index image ({@link
    *     #images()}): 8 bytes of heap per document until the image is written
+   * @param bandDir where to write each verifying collection's band image ({@link BandImages}) as
+   *     the documents are copied, beside snapshot {@code segment}, when gathering images; null:
+   *     none is written
    */
   SnapshotCopier(
       SnapshotFormat.Writer w,
@@ -68,8 +94,12 @@ final class SnapshotCopier {
       long now,
       SnapshotFormat.@Nullable Reader old,
       long[] keptAt,
-      boolean images) {
+      boolean images,
+      java.nio.file.@Nullable Path bandDir,
+      long segment) {
     this.images = images ? new java.util.TreeMap<>() : null;
+    this.bandDir = bandDir;
+    this.segment = segment;
     this.w = w;
     this.cut = cut;
     this.now = now;
@@ -115,9 +145,7 @@ final class SnapshotCopier {
         for (int i = from; i < to; i++) {
           if (clusters[i - from] >= 0) {
             if (images != null) {
-              images
-                  .computeIfAbsent(number, k -> new ImageSource())
-                  .add(Bytes.getLong(bodies[i], LogFormat.analysisOffset(bodies[i], lengths[i])));
+              images.computeIfAbsent(number, this::newSource).add(bodies[i], lengths[i]);
             }
             if (entryAt[i] < 0) {
               write(bodies[i], lengths[i], clusters[i - from]);
@@ -130,6 +158,27 @@ final class SnapshotCopier {
       from = to;
     }
     n = 0;
+  }
+
+  private ImageSource newSource(int collection) {
+    java.nio.file.Path d = bandDir;
+    return new ImageSource(d == null ? null : new BandImages.Writer(d, segment, collection));
+  }
+
+  /** Drops the band images not yet finished (a compaction given up). */
+  void abortImages() {
+    if (images == null) {
+      return;
+    }
+    for (ImageSource source : images.values()) {
+      if (source.bands != null) {
+        try {
+          source.bands.close();
+        } catch (IOException e) {
+          // the next open or compaction deletes the temporary file
+        }
+      }
+    }
   }
 
   /**

@@ -56,6 +56,7 @@ final class StoreLoader {
   private long truncatedBytes;
   private long lastSegment = -1;
   private int imagesUsed;
+  private int bandImagesUsed;
 
   StoreLoader(
       Path dir,
@@ -94,6 +95,11 @@ final class StoreLoader {
   /** Collections whose fingerprint index was read from an index image, not sorted. */
   int imagesUsed() {
     return imagesUsed;
+  }
+
+  /** Collections whose band index came from an image ({@link BandImages}). */
+  int bandImagesUsed() {
+    return bandImagesUsed;
   }
 
   /** Log bytes replayed after the snapshot. */
@@ -172,6 +178,9 @@ final class StoreLoader {
       if (r.imageUsed()) {
         imagesUsed++;
       }
+      if (r.bandImageUsed()) {
+        bandImagesUsed++;
+      }
       collections.add(new Loaded(p.number, p.name, p.settings, p.analyzer, p.nextDocId, g));
     }
     // Everything is loaded: files the snapshot covers can go.
@@ -180,6 +189,7 @@ final class StoreLoader {
     }
     SnapshotFormat.deleteSketchesBut(dir, listedSketches); // those no snapshot lists
     IndexImages.deleteBut(dir, snapshotSegment); // an earlier snapshot's
+    BandImages.deleteBut(dir, snapshotSegment, false); // and any torn temporary
     for (Map.Entry<Long, Path> e : segments.headMap(snapshotSegment, true).entrySet()) {
       Files2.deleteIfExists(e.getValue());
     }

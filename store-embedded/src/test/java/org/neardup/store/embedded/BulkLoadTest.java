@@ -89,9 +89,13 @@ class BulkLoadTest {
     BulkLoad.expand(source, sorted, 500, 9, 501); // the same documents, no image
     assertThat(StoreTesting.files(withImage, ".ndindex")).hasSize(1);
     assertThat(StoreTesting.files(sorted, ".ndindex")).isEmpty();
+    assertThat(StoreTesting.files(withImage, ".ndbands")).hasSize(1); // the band index's too
+    assertThat(StoreTesting.files(sorted, ".ndbands")).isEmpty();
     for (Path dir : List.of(withImage, sorted)) {
       try (EmbeddedStore s = EmbeddedStore.builder(dir).background(false).open()) {
         assertThat(s.metrics().get("open_index_images").intValue())
+            .isEqualTo(dir == withImage ? 1 : 0);
+        assertThat(s.metrics().get("open_band_images").intValue())
             .isEqualTo(dir == withImage ? 1 : 0);
         Collection c = s.collection("news");
         assertThat(c.stats().documents()).isEqualTo(500);
