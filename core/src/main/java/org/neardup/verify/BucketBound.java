@@ -108,6 +108,95 @@ public final class BucketBound {
     return sharedAtMost(ac, aOff, bc, bOff) >= need;
   }
 
+  /**
+   * Longs per sketch's counts in the packed form ({@link #packedCounts}): the same 256 counts at 4
+   * bits each, 128 bytes, for a caller that keeps every document's counts beside its band keys.
+   */
+  public static final int PACKED_WORDS = WORDS / 2;
+
+  private static final long LOW_NIBBLES = 0x0F0F0F0F0F0F0F0FL;
+  private static final long HIGH_NIBBLES = 0xF0F0F0F0F0F0F0F0L;
+
+  /** The {@link #shape} bit of a sketch whose packed counts are usable. */
+  private static final int COUNTED = 1 << 30;
+
+  private static final int COMPLETE = 1 << 27;
+  private static final int SIZE = COMPLETE - 1;
+
+  /**
+   * Writes the bucket counts of {@code s} to {@code out[off, off + PACKED_WORDS)} at 4 bits each
+   * ({@code scratch}: {@link #WORDS} longs of the caller's, overwritten) and returns its {@link
+   * #shape}; a sketch with more than 15 hashes in a bucket (for 512 random hashes in 256 buckets, a
+   * Poisson(2) tail past 15: about 1e-8 of sketches) gets a shape without counts, and its pairs are
+   * never turned away by {@link #mayReach(long[], int, int, long[], int, int,
+   * ShingleSketch.Needs)}.
+   */
+  public static int packedCounts(ShingleSketch s, long[] scratch, long[] out, int off) {
+    int shape =
+        (s.mode().ordinal() << 28) | (s.complete() ? COMPLETE : 0) | Math.min(s.size(), SIZE);
+    boolean counted = counts(s, scratch, 0);
+    long high = 0;
+    for (int w = 0; w < WORDS; w++) {
+      high |= scratch[w];
+    }
+    if (!counted || (high & HIGH_NIBBLES) != 0 || s.size() > SIZE) {
+      java.util.Arrays.fill(out, off, off + PACKED_WORDS, 0L);
+      return shape;
+    }
+    // Word w holds the 8 counts of scratch[2w] in its low nibbles and those of scratch[2w + 1] in
+    // its high ones: the two sides of a pair are packed alike, so each bucket meets its own.
+    for (int w = 0; w < PACKED_WORDS; w++) {
+      out[off + w] = scratch[2 * w] | (scratch[2 * w + 1] << 4);
+    }
+    return shape | COUNTED;
+  }
+
+  /**
+   * The same answer as {@link #mayReach(ShingleSketch, long[], int, ShingleSketch, long[], int,
+   * ShingleSketch.Needs)} on the two sketches' counts, from their packed counts and {@link
+   * #packedCounts}' shapes alone, without the sketches: true when either has no counts.
+   */
+  public static boolean mayReach(
+      long[] ac, int aOff, int aShape, long[] bc, int bOff, int bShape, ShingleSketch.Needs needs) {
+    if (needs.threshold() <= 0 || (aShape & bShape & COUNTED) == 0) {
+      return true;
+    }
+    int mode = aShape >>> 28 & 3;
+    if (mode != (bShape >>> 28 & 3) || mode == ShingleSketch.Mode.NONE.ordinal()) {
+      return false; // jaccardAtLeast answers 0
+    }
+    int as = aShape & SIZE;
+    int bs = bShape & SIZE;
+    int need =
+        (aShape & bShape & COMPLETE) != 0
+            ? needs.complete(as + bs)
+            : needs.bottom(Math.min(as, bs));
+    return sharedAtMostPacked(ac, aOff, bc, bOff) >= need;
+  }
+
+  /** {@link #sharedAtMost} of packed counts: the same sum. */
+  static int sharedAtMostPacked(long[] ac, int aOff, long[] bc, int bOff) {
+    long acc = 0; // four 16-bit lanes; each adds at most 2 * 30 per word, 16 words
+    for (int w = 0; w < PACKED_WORDS; w++) {
+      long x = ac[aOff + w];
+      long y = bc[bOff + w];
+      // Each nibble lane moved to a byte lane of its own (0..15): the byte-lane minimum below,
+      // twice, and the two minima added byte by byte (at most 30, no carry between lanes).
+      long xl = x & LOW_NIBBLES;
+      long yl = y & LOW_NIBBLES;
+      long xh = (x >>> 4) & LOW_NIBBLES;
+      long yh = (y >>> 4) & LOW_NIBBLES;
+      long gl = (((xl | HIGH) - yl) & HIGH) >>> 7;
+      long gh = (((xh | HIGH) - yh) & HIGH) >>> 7;
+      long ml = gl * 0xFF;
+      long mh = gh * 0xFF;
+      long min = (yl & ml) | (xl & ~ml);
+      min += (yh & mh) | (xh & ~mh);
+      acc += (min & EVEN_BYTES) + ((min >>> 8) & EVEN_BYTES);
+    }
+    return (int) ((acc * 0x0001000100010001L) >>> 48);
+  }
+
   /** The sum over buckets of the smaller count: at least the number of hashes held by both. */
   static int sharedAtMost(long[] ac, int aOff, long[] bc, int bOff) {
     long acc = 0; // four 16-bit lanes; each adds at most 2 * 127 per word, 32 words

@@ -175,4 +175,102 @@ class BucketBoundTest {
       assertThat(out[BucketBound.WORDS + 1]).isEqualTo(-1L);
     }
   }
+
+  /**
+   * The packed counts give the same sum and the same answer as the counts of {@link
+   * BucketBound#counts} on every pair both can count, across sizes, modes, complete and bottom-k
+   * sketches and thresholds; a sketch with a bucket past 15 gets no counts and is never turned
+   * away.
+   */
+  @Test
+  void mayReachPacked_sameAnswerAsFromTheSketches() {
+    SplittableRandom r = new SplittableRandom(20261126);
+    double[] fixed = {0.8, 0.5, 0.9, 1.0, 0.0, -1.0};
+    long[] ac = new long[BucketBound.WORDS];
+    long[] bc = new long[BucketBound.WORDS];
+    long[] scratch = new long[BucketBound.WORDS];
+    long[] packed = new long[3 * BucketBound.PACKED_WORDS];
+    int turnedAway = 0;
+    for (int round = 0; round < 10_000; round++) {
+      TreeSet<Long> base = draw(r, r.nextInt(2000));
+      TreeSet<Long> x = copy(r, base, 40 + r.nextInt(61));
+      TreeSet<Long> y = copy(r, base, 40 + r.nextInt(61));
+      ShingleSketch a =
+          ShingleSketch.of(
+              r.nextInt(40) == 0 ? ShingleSketch.Mode.NONE : ShingleSketch.Mode.WORDS,
+              sorted(x),
+              r.nextInt(4) > 0);
+      ShingleSketch b =
+          ShingleSketch.of(
+              r.nextInt(40) == 0 ? ShingleSketch.Mode.CHARS : ShingleSketch.Mode.WORDS,
+              sorted(y),
+              r.nextInt(4) > 0);
+      double t = r.nextBoolean() ? r.nextDouble() : fixed[r.nextInt(fixed.length)];
+      ShingleSketch.Needs needs = new ShingleSketch.Needs(t);
+      int off = (1 + r.nextInt(2)) * BucketBound.PACKED_WORDS; // after a's, anywhere
+      java.util.Arrays.fill(packed, r.nextLong()); // packedCounts overwrites what was there
+      int as = BucketBound.packedCounts(a, scratch, packed, 0);
+      int bs = BucketBound.packedCounts(b, scratch, packed, off);
+      boolean aCounted = BucketBound.counts(a, ac, 0) && fits(ac);
+      boolean bCounted = BucketBound.counts(b, bc, 0) && fits(bc);
+      boolean may = BucketBound.mayReach(packed, 0, as, packed, off, bs, needs);
+      if (aCounted && bCounted) {
+        assertThat(BucketBound.sharedAtMostPacked(packed, 0, packed, off))
+            .as("round %s", round)
+            .isEqualTo(BucketBound.sharedAtMost(ac, 0, bc, 0));
+        assertThat(may)
+            .as("round %s, threshold %s", round, t)
+            .isEqualTo(BucketBound.mayReach(a, ac, 0, b, bc, 0, needs));
+      } else {
+        assertThat(may).as("round %s: a sketch without counts", round).isTrue();
+      }
+      if (ShingleSketch.jaccardAtLeast(a, b, t) >= t) {
+        assertThat(may).as("round %s, threshold %s", round, t).isTrue();
+      } else if (!may) {
+        turnedAway++;
+      }
+    }
+    assertThat(turnedAway).isGreaterThan(1_000);
+  }
+
+  /** Whether no bucket count passes 15 (the packed form's largest). */
+  private static boolean fits(long[] counts) {
+    long high = 0;
+    for (long c : counts) {
+      high |= c;
+    }
+    return (high & 0xF0F0F0F0F0F0F0F0L) == 0;
+  }
+
+  @Test
+  void packedCounts_bucketPast15_noCountsNeverTurnedAway() {
+    int[] h = new int[16];
+    int[] other = new int[15];
+    for (int i = 0; i < h.length; i++) {
+      h[i] = i << 8; // all in bucket 0
+    }
+    for (int i = 0; i < other.length; i++) {
+      other[i] = i << 8 | 1; // all in bucket 1: nothing shared
+    }
+    long[] scratch = new long[BucketBound.WORDS];
+    long[] packed = new long[2 * BucketBound.PACKED_WORDS];
+    int apart = BucketBound.PACKED_WORDS;
+    int otherShape =
+        BucketBound.packedCounts(
+            ShingleSketch.of(ShingleSketch.Mode.CHARS, other, true), scratch, packed, apart);
+    ShingleSketch.Needs needs = new ShingleSketch.Needs(0.8);
+    int sixteen =
+        BucketBound.packedCounts(
+            ShingleSketch.of(ShingleSketch.Mode.CHARS, h, true), scratch, packed, 0);
+    assertThat(BucketBound.mayReach(packed, 0, sixteen, packed, apart, otherShape, needs)).isTrue();
+    int fifteen =
+        BucketBound.packedCounts(
+            ShingleSketch.of(ShingleSketch.Mode.CHARS, java.util.Arrays.copyOf(h, 15), true),
+            scratch,
+            packed,
+            0);
+    assertThat(BucketBound.sharedAtMostPacked(packed, 0, packed, 0)).isEqualTo(15);
+    assertThat(BucketBound.mayReach(packed, 0, fifteen, packed, apart, otherShape, needs))
+        .isFalse();
+  }
 }
