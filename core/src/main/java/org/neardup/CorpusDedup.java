@@ -1444,20 +1444,13 @@ public final class CorpusDedup {
         if (ky == null) {
           ky = cols[cy] = sketches.apply(oy);
         }
-        verify(ox, oy, kx, ky);
-      }
-    }
-
-    /**
-     * Sends the pair of ordinals ox and oy to {@code out} when their sketches reach the threshold.
-     */
-    private void verify(int ox, int oy, ShingleSketch kx, ShingleSketch ky) {
-      double s = ShingleSketch.jaccardAtLeast(kx, ky, needs);
-      if (s >= threshold) {
-        int i = Math.min(ox, oy);
-        int j = Math.max(ox, oy);
-        out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
-        pairs++;
+        double s = ShingleSketch.jaccardAtLeast(kx, ky, needs);
+        if (s >= threshold) {
+          int i = Math.min(ox, oy);
+          int j = Math.max(ox, oy);
+          out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
+          pairs++;
+        }
       }
     }
 
@@ -1518,7 +1511,13 @@ public final class CorpusDedup {
             rejected++;
             continue;
           }
-          verify(ox, oy, kx, ky);
+          double s = ShingleSketch.jaccardAtLeast(kx, ky, needs);
+          if (s >= threshold) {
+            int i = Math.min(ox, oy);
+            int j = Math.max(ox, oy);
+            out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
+            pairs++;
+          }
         }
       }
     }
