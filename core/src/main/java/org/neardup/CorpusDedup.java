@@ -33,10 +33,8 @@ import org.neardup.verify.ShingleSketch;
  * are read, a band candidate after the {@link BucketBound}, an exact test that proves most pairs of
  * lightly edited copies below the threshold from the sketches' bucket counts without walking them;
  * the bound changes no result, only the work ({@link Stats} counts each step). Held in memory:
- * fingerprints, band keys and the sixteen smallest shingle hashes of each document, and with {@link
- * Columns} in the heap each sketch's bucket counts, so that a band candidate is bounded and
- * filtered before any sketch is read; sketches are read through {@code sketches}, which may be
- * backed by a file.
+ * fingerprints, band keys and the sixteen smallest shingle hashes of each document; sketches are
+ * read through {@code sketches}, which may be backed by a file.
  */
 public final class CorpusDedup {
   /** Members of a band group whose sketches are held at once, per side of a tile of pairs. */
@@ -237,19 +235,6 @@ public final class CorpusDedup {
     long @Nullable [] keys;
     int[] hashes;
     int[] codes;
-
-    /**
-     * In the heap only: each document's {@link BucketBound#packedCounts} ({@link
-     * BucketBound#PACKED_WORDS} longs) and its shape, so that the band groups test the bucket bound
-     * without reading a sketch (null once the columns are in files, whose band groups read the
-     * sketches for it as before).
-     */
-    long @Nullable [] bounds;
-
-    int @Nullable [] shapes;
-
-    private final long[] countScratch = new long[BucketBound.WORDS];
-
     @Nullable FileArray keyFile;
     @Nullable FileArray headFile;
 
@@ -280,8 +265,6 @@ public final class CorpusDedup {
       keys = new long[initial * bands];
       hashes = new int[initial * HeadFilter.HEAD];
       codes = new int[initial];
-      bounds = new long[initial * BucketBound.PACKED_WORDS];
-      shapes = new int[initial];
     }
 
     /**
@@ -302,14 +285,9 @@ public final class CorpusDedup {
           keys = Arrays.copyOf(keys, Math.multiplyExact(n, bands));
           hashes = Arrays.copyOf(hashes, Math.multiplyExact(n, HeadFilter.HEAD));
           codes = Arrays.copyOf(codes, n);
-          bounds = Arrays.copyOf(bounds, Math.multiplyExact(n, BucketBound.PACKED_WORDS));
-          shapes = Arrays.copyOf(shapes, n);
         }
         System.arraycopy(bandKeys, 0, keys, ordinal * bands, bands);
         codes[ordinal] = HeadFilter.head(sketch, hashes, ordinal * HeadFilter.HEAD);
-        shapes[ordinal] =
-            BucketBound.packedCounts(
-                sketch, countScratch, bounds, ordinal * BucketBound.PACKED_WORDS);
         return;
       }
       Checks.checkArgument(
@@ -340,8 +318,6 @@ public final class CorpusDedup {
       keys = null;
       hashes = new int[0];
       codes = new int[0];
-      bounds = null;
-      shapes = null;
     }
 
     private void padTo(int ordinal) throws java.io.IOException {
@@ -367,8 +343,6 @@ public final class CorpusDedup {
           keys = Arrays.copyOf(keys, Math.multiplyExact(count, bands));
           hashes = Arrays.copyOf(hashes, Math.multiplyExact(count, HeadFilter.HEAD));
           codes = Arrays.copyOf(codes, count);
-          bounds = Arrays.copyOf(bounds, Math.multiplyExact(count, BucketBound.PACKED_WORDS));
-          shapes = Arrays.copyOf(shapes, count);
         }
       } else {
         padTo(count);
@@ -390,11 +364,7 @@ public final class CorpusDedup {
 
     /** Heap bytes held. */
     public long ramBytesUsed() {
-      return 8L * (keys == null ? 0 : keys.length)
-          + 4L * hashes.length
-          + 4L * codes.length
-          + 8L * (bounds == null ? 0 : bounds.length)
-          + 4L * (shapes == null ? 0 : shapes.length);
+      return 8L * (keys == null ? 0 : keys.length) + 4L * hashes.length + 4L * codes.length;
     }
 
     @Override
@@ -487,7 +457,6 @@ public final class CorpusDedup {
         excluded,
         threads,
         heads,
-        null,
         stats,
         scheme,
         out);
@@ -547,9 +516,6 @@ public final class CorpusDedup {
         excluded,
         threads,
         new Heads(filter, columns.hashes, columns.codes),
-        new Bounds(
-            Objects.requireNonNull(columns.bounds, "bounds"),
-            Objects.requireNonNull(columns.shapes, "shapes")),
         stats,
         scheme,
         out);
@@ -565,7 +531,6 @@ public final class CorpusDedup {
       java.util.@Nullable BitSet excluded,
       int threads,
       @Nullable Heads given,
-      @Nullable Bounds bounds,
       Stats stats,
       BlockScheme scheme,
       PairSink out) {
@@ -641,7 +606,6 @@ public final class CorpusDedup {
                         job.band(),
                         sketches,
                         heads,
-                        bounds,
                         needs,
                         stats,
                         out));
@@ -976,7 +940,6 @@ public final class CorpusDedup {
                       b,
                       sketches,
                       h,
-                      null,
                       needs,
                       stats,
                       out));
@@ -1168,12 +1131,10 @@ public final class CorpusDedup {
       int b,
       IntFunction<ShingleSketch> sketches,
       Heads heads,
-      @Nullable Bounds bounds,
       ShingleSketch.Needs needs,
       Stats stats,
       PairSink out) {
-    GroupScan scan =
-        new GroupScan(fps, order, base, bandKeys, b, sketches, heads, bounds, needs, out);
+    GroupScan scan = new GroupScan(fps, order, base, bandKeys, b, sketches, heads, needs, out);
     for (int start = from; start < n; ) {
       int end = start + 1;
       while (end < n && keys[end] == keys[start]) {
@@ -1229,28 +1190,6 @@ public final class CorpusDedup {
 
     private int groupBase;
 
-    /**
-     * Every document's packed bucket counts and head (heap columns), or null: then the band groups
-     * read each member's sketch for its counts ({@link #tile}). With them, a pair's bound and head
-     * filter need no sketch ({@link #boundedTile}), and of the 1M realistic corpus's 46.8M band
-     * candidates only the ~2.5M that pass both read their sketches.
-     */
-    private final @Nullable Bounds bounds;
-
-    private final Heads heads;
-
-    // The bounded path's copies of a tile's rows' and columns' counts, shapes and heads, next to
-    // each other (as the keys are per group): a pair's tests then find them in the cache. Read
-    // through the ordinals instead, the column member of each pair of a hot key's group was a miss.
-    private final @Nullable Near nearRows;
-    private final @Nullable Near nearColumns;
-
-    /** The pairs of a tile that passed the bound and the head filter: row << 16 | column. */
-    private int[] passed = new int[1024];
-
-    private final boolean[] rowHinted = new boolean[TILE];
-    private final boolean[] columnHinted = new boolean[TILE];
-
     long pairs;
     long met;
     long candidates;
@@ -1265,7 +1204,6 @@ public final class CorpusDedup {
         int b,
         IntFunction<ShingleSketch> sketches,
         Heads heads,
-        @Nullable Bounds bounds,
         ShingleSketch.Needs needs,
         PairSink out) {
       this.fps = fps;
@@ -1286,10 +1224,6 @@ public final class CorpusDedup {
       // phase's JFR samples at 1M realistic, stayed there when their arithmetic was cut).
       int bands = bandKeys.bands;
       this.near = base < 0 ? new BandKeys(new long[GATHER * bands], bands) : bandKeys;
-      this.heads = heads;
-      this.bounds = base < 0 ? bounds : null;
-      this.nearRows = this.bounds != null ? new Near() : null;
-      this.nearColumns = this.bounds != null ? new Near() : null;
     }
 
     /** The pairs of the group at sorted positions {@code [start, end)}. */
@@ -1300,10 +1234,6 @@ public final class CorpusDedup {
         gather(start, end);
         groupKeys = near;
         groupBase = start;
-      }
-      if (bounds != null) {
-        boundedGroup(start, end);
-        return;
       }
       // The group's pairs tile by tile, each tile's sketches read once when a pair first needs
       // them: a group of m copies reads m sketches, not m * (m - 1), while a hot key of thousands
@@ -1339,118 +1269,6 @@ public final class CorpusDedup {
         int o = order[x];
         int s = x - start;
         System.arraycopy(bandKeys.keys, o * bands, near.keys, s * bands, bands);
-      }
-    }
-
-    /**
-     * {@link #group} with every member's counts and head at hand: each tile's pairs tested first on
-     * them alone, then the sketches of the members of the pairs that passed hinted together and
-     * read.
-     */
-    private void boundedGroup(int start, int end) {
-      Near r = Objects.requireNonNull(nearRows);
-      Near c = Objects.requireNonNull(nearColumns);
-      for (int xs = start; xs < end; xs += TILE) {
-        int xe = Math.min(end, xs + TILE);
-        Arrays.fill(rows, 0, xe - xs, null);
-        Arrays.fill(rowHinted, 0, xe - xs, false);
-        r.gather(order, xs, xe, Objects.requireNonNull(bounds), heads);
-        for (int ys = xs; ys < end; ys += TILE) {
-          int ye = Math.min(end, ys + TILE);
-          if (ys != xs) {
-            c.gather(order, ys, ye, bounds, heads);
-          }
-          boundedTile(xs, xe, ys, ye, r, ys == xs ? r : c);
-        }
-      }
-    }
-
-    /**
-     * {@link #tile} on members whose counts and heads are gathered in {@code r} (rows) and {@code
-     * c} (columns): the bound and the head filter (the same tests, in the same order, as {@code
-     * tile}'s on the sketches) for every pair first, then the sketches of the pairs that passed.
-     */
-    private void boundedTile(int xs, int xe, int ys, int ye, Near r, Near c) {
-      boolean same = ys == xs;
-      ShingleSketch[] cols = same ? rows : columns;
-      boolean[] colHinted = same ? rowHinted : columnHinted;
-      if (!same) {
-        Arrays.fill(columns, 0, ye - ys, null);
-        Arrays.fill(columnHinted, 0, ye - ys, false);
-      }
-      BandKeys keys = groupKeys;
-      int groupBase = this.groupBase;
-      int words = BucketBound.PACKED_WORDS;
-      int n = 0;
-      for (int x = xs; x < xe; x++) {
-        int sx = groupBase < 0 ? order[x] : x - groupBase;
-        int rx = x - xs;
-        for (int y = Math.max(ys, x + 1); y < ye; y++) {
-          int sy = groupBase < 0 ? order[y] : y - groupBase;
-          met++;
-          if (keys.share(sx, sy, b)) {
-            continue; // an earlier band already verified this pair
-          }
-          candidates++;
-          int cy = y - ys;
-          if (!BucketBound.mayReach(
-              r.counts, rx * words, r.shapes[rx], c.counts, cy * words, c.shapes[cy], needs)) {
-            bounded++;
-            continue; // cannot reach the threshold: jaccardAtLeast would say so
-          }
-          if (!filter.mayReach(
-              r.hashes,
-              rx * HeadFilter.HEAD,
-              r.codes[rx],
-              c.hashes,
-              cy * HeadFilter.HEAD,
-              c.codes[cy])) {
-            rejected++;
-            continue;
-          }
-          if (n == passed.length) {
-            passed = Arrays.copyOf(passed, n * 2);
-          }
-          passed[n++] = rx << 16 | cy;
-        }
-      }
-      if (n == 0) {
-        return;
-      }
-      if (source != null) {
-        for (int p = 0; p < n; p++) {
-          int rx = passed[p] >>> 16;
-          int cy = passed[p] & 0xFFFF;
-          if (!rowHinted[rx]) {
-            rowHinted[rx] = true;
-            source.prefetch(order[xs + rx]);
-          }
-          if (!colHinted[cy]) {
-            colHinted[cy] = true;
-            source.prefetch(order[ys + cy]);
-          }
-        }
-      }
-      for (int p = 0; p < n; p++) {
-        int rx = passed[p] >>> 16;
-        int cy = passed[p] & 0xFFFF;
-        int ox = order[xs + rx];
-        int oy = order[ys + cy];
-        ShingleSketch kx = rows[rx];
-        if (kx == null) {
-          kx = rows[rx] = sketches.apply(ox);
-        }
-        ShingleSketch ky = cols[cy];
-        if (ky == null) {
-          ky = cols[cy] = sketches.apply(oy);
-        }
-        double s = ShingleSketch.jaccardAtLeast(kx, ky, needs);
-        if (s >= threshold) {
-          int i = Math.min(ox, oy);
-          int j = Math.max(ox, oy);
-          out.accept(i, j, Long.bitCount(fps[i] ^ fps[j]), s);
-          pairs++;
-        }
       }
     }
 
@@ -1612,42 +1430,6 @@ public final class CorpusDedup {
         }
       }
       return false;
-    }
-  }
-
-  /**
-   * Every document's {@link BucketBound#packedCounts} and shape by ordinal ({@link Columns} in the
-   * heap): {@link BucketBound#PACKED_WORDS} longs and one int per document.
-   */
-  private static final class Bounds {
-    final long[] counts;
-    final int[] shapes;
-
-    Bounds(long[] counts, int[] shapes) {
-      this.counts = counts;
-      this.shapes = shapes;
-    }
-  }
-
-  /** The packed counts, shapes and heads of up to {@link #TILE} members, copied side by side. */
-  private static final class Near {
-    final long[] counts = new long[TILE * BucketBound.PACKED_WORDS];
-    final int[] shapes = new int[TILE];
-    final int[] hashes = new int[TILE * HeadFilter.HEAD];
-    final int[] codes = new int[TILE];
-
-    /** Copies those of the members at sorted positions {@code [from, to)}, to slots from 0. */
-    void gather(int[] order, int from, int to, Bounds bounds, Heads heads) {
-      int words = BucketBound.PACKED_WORDS;
-      for (int x = from; x < to; x++) {
-        int o = order[x];
-        int s = x - from;
-        System.arraycopy(bounds.counts, o * words, counts, s * words, words);
-        shapes[s] = bounds.shapes[o];
-        System.arraycopy(
-            heads.hashes, o * HeadFilter.HEAD, hashes, s * HeadFilter.HEAD, HeadFilter.HEAD);
-        codes[s] = heads.codes[o];
-      }
     }
   }
 

@@ -98,7 +98,7 @@ final class DedupCommand implements Callable<Integer> {
       hidden = true,
       paramLabel = "DOCS",
       description =
-          "Documents whose band keys and heads stay in the heap; past that they go to files read a window at a time (default: 1 per 768 bytes of heap).")
+          "Documents whose band keys and heads stay in the heap; past that they go to files read a window at a time (default: 1 per 512 bytes of heap).")
   int columnsInHeap = -1;
 
   @Spec CommandSpec spec;
@@ -191,13 +191,13 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   /**
-   * Documents whose band keys, heads and packed bucket counts (248 bytes at 6 bands) are held in a
-   * heap of {@code maxHeap} bytes: one per 768 bytes, 1.4M documents with -Xmx1g (the 1M realistic
-   * corpus stays in the heap); a larger corpus has its keys and heads in files read a window at a
-   * time, which cost neither heap nor resident memory per document.
+   * Documents whose band keys and heads (116 bytes at 6 bands) are held in a heap of {@code
+   * maxHeap} bytes: one per 512 bytes, 2M documents with -Xmx1g (the 1M realistic corpus stays in
+   * the heap); a larger corpus has them in files read a window at a time, which cost neither heap
+   * nor resident memory per document.
    */
   static int columnsInHeapFor(long maxHeap) {
-    return (int) Math.min(Integer.MAX_VALUE - 8, maxHeap / 768);
+    return (int) Math.min(Integer.MAX_VALUE - 8, maxHeap / 512);
   }
 
   /** Per-document state of the run: in memory only what phase 2 needs per document. */

@@ -601,12 +601,9 @@ class DedupCommandTest {
       JsonNode b = JSON.readTree(disk.resolve("summary.json").toFile()).get("pairs_phase");
       assertThat(a.get("columns").asText()).isEqualTo("heap");
       assertThat(b.get("columns").asText()).isEqualTo("files");
-      for (String k : new String[] {"candidates", "verified", "head_rejected", "bucket_rejected"}) {
+      for (String k : new String[] {"candidates", "verified", "head_rejected", "sketch_reads"}) {
         assertThat(b.get(k)).as(k).isEqualTo(a.get(k)).isNotNull();
       }
-      // In the heap the band groups read only the sketches of pairs that pass the bound and the
-      // heads; from the files, every member's.
-      assertThat(a.get("sketch_reads").asLong()).isLessThan(b.get("sketch_reads").asLong());
     }
   }
 }

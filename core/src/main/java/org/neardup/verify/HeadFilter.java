@@ -91,19 +91,11 @@ public final class HeadFilter {
 
   /** Whether two sketches may reach the threshold, from their heads as {@link #head} wrote them. */
   public boolean mayReach(int[] heads, int aOff, int aCode, int bOff, int bCode) {
-    return mayReach(heads, aOff, aCode, heads, bOff, bCode);
-  }
-
-  /**
-   * {@link #mayReach(int[], int, int, int, int)} with the two heads in arrays of their own: {@code
-   * a[aOff...]} and {@code b[bOff...]}.
-   */
-  public boolean mayReach(int[] a, int aOff, int aCode, int[] b, int bOff, int bCode) {
     if ((aCode >>> 24) != (bCode >>> 24) || (aCode >>> 24) == ShingleSketch.Mode.NONE.ordinal()) {
       return false;
     }
     int m = Math.min(HEAD, Math.min(aCode & 0xFFFFFF, bCode & 0xFFFFFF));
-    return sharesEnough(a, aOff, b, bOff, m);
+    return sharesEnough(heads, aOff, heads, bOff, m);
   }
 
   /**
