@@ -27,6 +27,41 @@ final class ChannelWindow {
   }
 
   /**
+   * Makes the buffer ({@link #array()}) hold the file's bytes {@code [start, start + len)} and
+   * returns where they start in it; -1 when they do not fit in the buffer or the file ends before
+   * {@code start + len}. Valid until the next call.
+   */
+  int hold(long start, int len) throws IOException {
+    if (len > buffer.capacity()) {
+      return -1;
+    }
+    if (start < bufferStart || start + len > bufferStart + buffer.limit()) {
+      fill(start);
+      if (len > buffer.limit()) {
+        return -1;
+      }
+    }
+    return (int) (start - bufferStart);
+  }
+
+  /** The buffer {@link #hold} fills. */
+  byte[] array() {
+    return buffer.array();
+  }
+
+  /** Refills the buffer with the file's bytes from {@code at} (fewer where the file ends). */
+  private void fill(long at) throws IOException {
+    buffer.clear();
+    bufferStart = at;
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, bufferStart + buffer.position()) < 0) {
+        break;
+      }
+    }
+    buffer.flip();
+  }
+
+  /**
    * Copies the file's bytes {@code [start, start + len)} into {@code dst[0, len)}; returns how many
    * it copied, fewer than {@code len} only where the file ends before {@code start + len}.
    */
@@ -35,14 +70,7 @@ final class ChannelWindow {
     while (done < len) {
       long at = start + done;
       if (at < bufferStart || at >= bufferStart + buffer.limit()) {
-        buffer.clear();
-        bufferStart = at;
-        while (buffer.hasRemaining()) {
-          if (channel.read(buffer, bufferStart + buffer.position()) < 0) {
-            break;
-          }
-        }
-        buffer.flip();
+        fill(at);
         if (buffer.limit() == 0) {
           return done;
         }

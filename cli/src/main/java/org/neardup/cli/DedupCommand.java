@@ -630,7 +630,7 @@ final class DedupCommand implements Callable<Integer> {
           continue;
         }
         OutputStream target = representatives.get(o) ? uniqueOut : dupOut;
-        target.write(records.read(o));
+        records.writeTo(o, target);
         target.write(nl);
       }
     }

@@ -136,11 +136,25 @@ final class InputRecords implements Closeable {
 
     /**
      * Record {@code ordinal}, a fresh array, which must be after the last one read and have a
-     * record.
+     * record: {@link #writeTo}'s bytes.
      *
      * @throws IOException when the input no longer holds the bytes the record was read from
      */
     byte[] read(int ordinal) throws IOException {
+      java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+      writeTo(ordinal, b);
+      return b.toByteArray();
+    }
+
+    /**
+     * Writes record {@code ordinal}, which must be after the last one read and have a record, to
+     * {@code out}. A line read again is hashed and written from the window it was read into, where
+     * it fits: no array per record (at 1M realistic documents, 618 MB of arrays allocated, copied
+     * and dropped in the write phase).
+     *
+     * @throws IOException when the input no longer holds the bytes the record was read from
+     */
+    void writeTo(int ordinal, java.io.OutputStream out) throws IOException {
       if (ordinal < next || ordinal >= count) {
         throw new IllegalArgumentException(
             "ordinal must be in [" + next + ", " + count + "), got " + ordinal);
@@ -154,24 +168,39 @@ final class InputRecords implements Closeable {
         throw new IllegalArgumentException("document #" + (ordinal + 1) + " has no record");
       }
       if (offset == SPILLED) {
-        return spilled.read((int) second);
+        out.write(spilled.read((int) second));
+        return;
       }
       int index = (int) (second >>> 32);
       int length = (int) second;
-      byte[] b = new byte[length];
-      int got = window(index).read(offset, b, length);
-      if (got < length || TermHasher.xxh64(b, 0, length) != hash) {
-        throw new IOException(
-            files.get(index)
-                + " changed while neardup dedup was running: document #"
-                + (ordinal + 1)
-                + " (bytes "
-                + offset
-                + " to "
-                + (offset + length)
-                + ") is no longer the line that was read");
+      ChannelWindow w = window(index);
+      int at = w.hold(offset, length);
+      if (at >= 0) {
+        if (TermHasher.xxh64(w.array(), at, length) != hash) {
+          throw changed(index, ordinal, offset, length);
+        }
+        out.write(w.array(), at, length);
+        return;
       }
-      return b;
+      // Longer than the window, or the input ends before the line does.
+      byte[] b = new byte[length];
+      int got = w.read(offset, b, length);
+      if (got < length || TermHasher.xxh64(b, 0, length) != hash) {
+        throw changed(index, ordinal, offset, length);
+      }
+      out.write(b);
+    }
+
+    private IOException changed(int index, int ordinal, long offset, int length) {
+      return new IOException(
+          files.get(index)
+              + " changed while neardup dedup was running: document #"
+              + (ordinal + 1)
+              + " (bytes "
+              + offset
+              + " to "
+              + (offset + length)
+              + ") is no longer the line that was read");
     }
 
     /** The window on input {@code index}; the input before it is closed (inputs come in order). */
