@@ -125,9 +125,9 @@ final class SendRecord extends FlatObjectScanner {
   private boolean text() {
     // The walk keeps the array, position and end in locals and writes pos back around escape():
     // send runs C1 only, which reloads and stores a field on every step of a loop. Per news text
-    // (~4 KB) this walk and the UTF-8 check it took over cost 15.4 us in one JVM with send's
-    // flags, 13.3 us as one walk over fields, less in locals (docs/BENCHMARKS.md, the twentieth
-    // session).
+    // (~4 KB) the UTF-8 check and this walk cost 15.7 us in two passes, 13.3 as one walk over the
+    // fields, 11.7 as this one in locals (one JVM with send's flags; docs/BENCHMARKS.md, the
+    // twentieth session).
     byte[] b = line;
     int e = end;
     int p = pos + 1;
