@@ -79,7 +79,14 @@ public final class SendCommand implements Callable<Integer> {
 
   @Mixin InputOptions input = new InputOptions();
 
-  @Option(names = "--url", description = "The service (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--url",
+      description =
+          "The service (default ${DEFAULT-VALUE}). An http:// service is reached straight, over a"
+              + " plain socket, unless the JVM's proxy settings name a proxy for it"
+              + " (NEARDUP_JAVA_OPTS='-Dhttp.proxyHost=H -Dhttp.proxyPort=P'; localhost and"
+              + " 127.* are left out by default): then through that proxy. HTTP_PROXY is not"
+              + " read.")
   URI url = URI.create("http://127.0.0.1:8080");
 
   @Option(names = "--collection", description = "The collection (default ${DEFAULT-VALUE}).")

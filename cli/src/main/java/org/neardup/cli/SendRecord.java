@@ -22,10 +22,11 @@ import org.neardup.server.Utf8;
  *
  * <p>Why: decoding each line to a String, and encoding its text back to UTF-8 with its escapes for
  * the request, were ~40% of send's own Java samples for short texts (docs/BENCHMARKS.md, the
- * thirteenth session). Here the line is checked as strict UTF-8 once (the check the service makes
- * of every body) and the text's bytes are scanned once more, for its end and its first letter.
- * Thread-safe (each call reads with its own instance). The object's walk is {@link
- * FlatObjectScanner}'s, shared with {@link FlatJson}; this reads the strings as bytes.
+ * thirteenth session). Here the line is checked as strict UTF-8 (the check the service makes of
+ * every body) and the text is scanned for its end and its first letter in one walk over its bytes;
+ * the rest of the line is checked after the walk. Thread-safe (each call reads with its own
+ * instance). The object's walk is {@link FlatObjectScanner}'s, shared with {@link FlatJson}; this
+ * reads the strings as bytes.
  */
 final class SendRecord extends FlatObjectScanner {
   /** A record taken: the id's JSON (as {@link InputDocument#idJson}) and the document to send. */
@@ -51,11 +52,15 @@ final class SendRecord extends FlatObjectScanner {
 
   /** The record of {@code line} (one JSONL line's bytes), or null when this reader leaves it. */
   static @Nullable Read read(byte[] line, byte[] idField, byte[] textField) {
-    if (Utf8.problem(line, 0, line.length) != null) {
-      return null; // the decoder says what is wrong
-    }
     SendRecord r = new SendRecord(line, idField, textField);
     if (!r.members() || r.idJson == null || r.id == null || r.textFrom < 0) {
+      return null;
+    }
+    // The text's characters were checked as strict UTF-8 by its walk (text()); the rest of the
+    // line is checked here. A line that is not valid UTF-8 anywhere is left to the decoder, which
+    // says what is wrong.
+    if (Utf8.problem(line, 0, r.textFrom) != null
+        || Utf8.problem(line, r.textTo, line.length) != null) {
       return null;
     }
     return new Read(r.idJson, Doc.textJson(r.id, Arrays.copyOfRange(line, r.textFrom, r.textTo)));
@@ -118,49 +123,71 @@ final class SendRecord extends FlatObjectScanner {
    * holds a letter or digit ({@link FingerprintCommand#hasLetters} of what it stands for).
    */
   private boolean text() {
-    pos++;
+    // The walk keeps the array, position and end in locals and writes pos back around escape():
+    // send runs C1 only, which reloads and stores a field on every step of a loop. Per news text
+    // (~4 KB) the UTF-8 check and this walk cost 15.7 us in two passes, 13.3 as one walk over the
+    // fields, 11.7 as this one in locals (one JVM with send's flags; docs/BENCHMARKS.md, the
+    // twentieth session).
+    byte[] b = line;
+    int e = end;
+    int p = pos + 1;
     boolean letters = false;
-    while (pos < end) {
-      int c = line[pos];
+    while (p < e) {
+      int c = b[p];
+      if (c < 0) {
+        // A character of two to four bytes, checked as strict UTF-8 here rather than in a pass of
+        // its own over the line: the text is most of a record's bytes. Three bytes from E1..EF but
+        // ED (Chinese) are tested in place, as Utf8.sequence tests them first.
+        int lead = c & 0xFF;
+        int n;
+        if (lead >= 0xE1
+            && lead <= 0xEF
+            && lead != 0xED
+            && e - p >= 3
+            && (b[p + 1] & 0xC0) == 0x80
+            && (b[p + 2] & 0xC0) == 0x80) {
+          n = 3;
+        } else {
+          n = Utf8.sequence(b, p, e);
+          if (n < 0) {
+            return false; // not UTF-8: the decoder says what is wrong
+          }
+        }
+        if (!letters) {
+          int cp = lead & (0x7F >> n);
+          for (int k = 1; k < n; k++) {
+            cp = cp << 6 | (b[p + k] & 0x3F);
+          }
+          letters = Character.isLetterOrDigit(cp);
+        }
+        p += n;
+        continue;
+      }
+      if (c >= 0x20 && c != '"' && c != '\\') {
+        letters = letters || isAsciiLetterOrDigit(c);
+        p++;
+        continue;
+      }
       if (c == '"') {
-        pos++;
+        pos = p + 1;
         return letters;
       }
-      if (c == '\\') {
-        int v = escape();
-        if (Character.isHighSurrogate((char) v) && peek() == '\\') {
-          int low = escape(); // a character outside the BMP, as its two surrogates' escapes
-          v =
-              Character.isLowSurrogate((char) low)
-                  ? Character.toCodePoint((char) v, (char) low)
-                  : -1;
-        }
-        if (v < 0 || (v <= Character.MAX_VALUE && Character.isSurrogate((char) v))) {
-          return false; // a lone surrogate: the usual reading's to send
-        }
-        letters = letters || Character.isLetterOrDigit(v);
-        continue;
+      if (c < 0x20) {
+        return false;
       }
-      if (c >= 0) {
-        if (c < 0x20) {
-          return false;
-        }
-        letters = letters || isAsciiLetterOrDigit(c);
-        pos++;
-        continue;
+      pos = p; // at a backslash
+      int v = escape();
+      if (Character.isHighSurrogate((char) v) && peek() == '\\') {
+        int low = escape(); // a character outside the BMP, as its two surrogates' escapes
+        v = Character.isLowSurrogate((char) low) ? Character.toCodePoint((char) v, (char) low) : -1;
       }
-      // A character of two to four bytes: the line is valid UTF-8, so its lead byte says how many.
-      int lead = c & 0xFF;
-      int n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-      if (!letters) {
-        int cp = lead & (0x7F >> n);
-        for (int k = 1; k < n; k++) {
-          cp = cp << 6 | (line[pos + k] & 0x3F);
-        }
-        letters = Character.isLetterOrDigit(cp);
+      if (v < 0 || (v <= Character.MAX_VALUE && Character.isSurrogate((char) v))) {
+        return false; // a lone surrogate: the usual reading's to send
       }
-      pos += n;
+      letters = letters || Character.isLetterOrDigit(v);
+      p = pos;
     }
+    pos = p;
     return false;
   }
 

@@ -178,4 +178,71 @@ class SendRecordTest {
     invalid[invalid.length - 3] = (byte) 0xFF;
     assertNull(SendRecord.read(invalid, ID, TEXT));
   }
+
+  /**
+   * The text's characters are checked as strict UTF-8 in its walk, the rest of the line after it:
+   * each character of two to four bytes at the edges of its ranges is taken as spelled, and each
+   * invalid sequence, in the text (where the walk meets it) or before or after it, leaves the
+   * record to the usual reading, which reports it.
+   */
+  @Test
+  void read_invalidUtf8InOrAroundTheText_leftToTheUsualReading() {
+    int[][] valid = {
+      {0xC2, 0x80},
+      {0xDF, 0xBF},
+      {0xE0, 0xA0, 0x80},
+      {0xE4, 0xB8, 0xAD},
+      {0xED, 0x9F, 0xBF},
+      {0xEF, 0xBF, 0xBD},
+      {0xF0, 0x90, 0x80, 0x80},
+      {0xF4, 0x8F, 0xBF, 0xBF}
+    };
+    int[][] invalid = {
+      {0x80},
+      {0xBF},
+      {0xC0, 0xAF},
+      {0xC1, 0xBF},
+      {0xC2, 0x41},
+      {0xE0, 0x9F, 0xBF},
+      {0xED, 0xA0, 0x80},
+      {0xE4, 0xB8},
+      {0xE4, 0xB8, 0x41},
+      {0xF0, 0x8F, 0xBF, 0xBF},
+      {0xF4, 0x90, 0x80, 0x80},
+      {0xF5, 0x80, 0x80, 0x80},
+      {0xFF}
+    };
+    for (int[] character : valid) {
+      SendRecord.Read read =
+          SendRecord.read(line("{\"id\":\"a\",\"text\":\"x@\"}", character), ID, TEXT);
+      assertNotNull(read, java.util.Arrays.toString(character));
+      assertArrayEquals(line("\"x@\"", character), read.doc().textJson());
+    }
+    for (int[] bad : invalid) {
+      for (String template :
+          List.of(
+              "{\"id\":\"a\",\"text\":\"x@y\"}", // in the text
+              "{\"id\":\"a\",\"text\":\"x@\"}", // at the text's end
+              "{\"id\":\"a@\",\"text\":\"x\"}", // in the id, before the text
+              "{\"id\":\"a\",\"text\":\"x\",\"o\":\"@\"}", // in a field after the text
+              "{\"id\":\"a\",\"text\":\"x\"}@")) { // after the object
+        assertNull(
+            SendRecord.read(line(template, bad), ID, TEXT),
+            template + " " + java.util.Arrays.toString(bad));
+      }
+    }
+  }
+
+  /** {@code template}'s UTF-8 bytes with its '@' replaced by {@code bytes}. */
+  private static byte[] line(String template, int[] bytes) {
+    int at = template.indexOf('@');
+    byte[] head = template.substring(0, at).getBytes(StandardCharsets.UTF_8);
+    byte[] tail = template.substring(at + 1).getBytes(StandardCharsets.UTF_8);
+    byte[] r = java.util.Arrays.copyOf(head, head.length + bytes.length + tail.length);
+    for (int i = 0; i < bytes.length; i++) {
+      r[head.length + i] = (byte) bytes[i];
+    }
+    System.arraycopy(tail, 0, r, head.length + bytes.length, tail.length);
+    return r;
+  }
 }

@@ -5,10 +5,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
+import java.net.Proxy;
+import java.net.ProxySelector;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,6 +19,14 @@ import org.jspecify.annotations.Nullable;
  * {@code http://}, over the JDK's {@link HttpURLConnection} for {@code https://} (which keeps
  * connections open between exchanges, up to {@code http.maxConnections}, 5 by default, idle ones
  * per host). Thread-safe; one exchange per calling thread at a time.
+ *
+ * <p>Proxies: the plain socket connects to the service itself, so an {@code http://} service for
+ * which the JVM's {@link ProxySelector} names a proxy (the system properties {@code http.proxyHost}
+ * and {@code http.proxyPort}, less {@code http.nonProxyHosts}, which by default leaves out {@code
+ * localhost}, {@code 127.*} and {@code [::1]}; or the system's settings with {@code
+ * -Djava.net.useSystemProxies=true}) goes over {@link HttpURLConnection} instead, which sends it
+ * through that proxy. The choice is made once, when the transport is built. As everywhere in the
+ * JDK, the environment variables {@code HTTP_PROXY} and {@code http_proxy} are not read.
  *
  * <p>Why not {@code java.net.http.HttpClient}: a client on the same cores as the service (as {@code
  * neardup send} is) spent ~4x the CPU per request in it: 200 batches of 100 short texts took
@@ -44,9 +55,27 @@ final class Transport {
     this.connectMillis = millis(connectTimeout);
     this.readMillis = millis(readTimeout);
     this.plain =
-        "http".equalsIgnoreCase(base.getScheme())
+        "http".equalsIgnoreCase(base.getScheme()) && direct(base)
             ? new PlainHttp(base, authorization, connectMillis, readMillis)
             : null;
+  }
+
+  /**
+   * Whether the JVM's proxy selector sends requests to {@code base} straight to it (its first
+   * choice, the one {@link HttpURLConnection} tries first, is no proxy).
+   */
+  static boolean direct(URI base) {
+    ProxySelector selector = ProxySelector.getDefault();
+    if (selector == null) {
+      return true;
+    }
+    List<Proxy> proxies = selector.select(base);
+    return proxies == null || proxies.isEmpty() || proxies.get(0).type() == Proxy.Type.DIRECT;
+  }
+
+  /** Whether exchanges go over the plain socket (false: over {@link HttpURLConnection}). */
+  boolean plain() {
+    return plain != null;
   }
 
   /** Closes the connections kept open (those of {@code http://}). */

@@ -10,8 +10,12 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.ProxySelector;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -201,5 +206,70 @@ class TransportTest {
             () ->
                 transport(port, Duration.ofSeconds(5)).exchange("GET", "/", null, null, null, null))
         .isInstanceOf(ConnectException.class);
+  }
+
+  /**
+   * A service the JVM's proxy selector sends through a proxy is reached through it (the request
+   * line names the service's whole URL, as a proxy is asked), not over the plain socket, which
+   * would connect to the service itself; a service the selector leaves direct keeps the plain
+   * socket.
+   */
+  @Test
+  void exchange_proxySelected_requestGoesThroughTheProxy() throws Exception {
+    ProxySelector before = ProxySelector.getDefault();
+    try (ServerSocket proxy = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      SocketAddress proxyAddress =
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.getLocalPort());
+      ProxySelector.setDefault(
+          new ProxySelector() {
+            @Override
+            public List<Proxy> select(URI uri) {
+              return List.of(
+                  "service.invalid".equals(uri.getHost())
+                      ? new Proxy(Proxy.Type.HTTP, proxyAddress)
+                      : Proxy.NO_PROXY);
+            }
+
+            @Override
+            public void connectFailed(URI uri, SocketAddress sa, IOException e) {}
+          });
+      AtomicReference<String> requestLine = new AtomicReference<>();
+      Thread t =
+          new Thread(
+              () -> {
+                try (Socket s = proxy.accept()) {
+                  BufferedReader in =
+                      new BufferedReader(
+                          new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+                  requestLine.set(in.readLine());
+                  for (String line; !(line = in.readLine()).isEmpty(); ) {
+                    // the headers: nothing to check
+                  }
+                  OutputStream out = s.getOutputStream();
+                  out.write(
+                      "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}"
+                          .getBytes(StandardCharsets.ISO_8859_1));
+                  out.flush();
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      t.start();
+      Transport proxied =
+          new Transport(
+              URI.create("http://service.invalid:8080"),
+              null,
+              Duration.ofSeconds(10),
+              Duration.ofSeconds(30));
+      assertThat(proxied.plain()).isFalse();
+      Transport.Answer ok = proxied.exchange("GET", "/ready", null, null, null, null);
+      t.join(30_000);
+      assertThat(ok.status()).isEqualTo(200);
+      assertThat(new String(ok.body(), StandardCharsets.UTF_8)).isEqualTo("{}");
+      assertThat(requestLine.get()).isEqualTo("GET http://service.invalid:8080/ready HTTP/1.1");
+      assertThat(transport(proxy.getLocalPort(), Duration.ofSeconds(30)).plain()).isTrue();
+    } finally {
+      ProxySelector.setDefault(before);
+    }
   }
 }

@@ -99,6 +99,50 @@ public final class Utf8 {
     return null;
   }
 
+  /**
+   * The length in bytes of the character of two to four bytes that starts at {@code b[i]}, when
+   * {@code b[i, to)} starts with one in strict UTF-8, else -1 (as {@link #problem} would report a
+   * problem there; an ASCII byte is not such a character). For readers that walk the bytes anyway
+   * and check each character as they pass it instead of in a pass of their own ({@code neardup
+   * send}'s record reader); {@code Utf8Test} holds it to {@link #problem} over every sequence.
+   */
+  public static int sequence(byte[] b, int i, int to) {
+    int lead = b[i] & 0xFF;
+    int n;
+    int lo = 0x80; // the range of the second byte, as in problem
+    int hi = 0xBF;
+    if (lead >= 0xE1 && lead <= 0xEF && lead != 0xED) {
+      n = 3; // U+1000..U+CFFF, U+E000..U+FFFF: Chinese, first
+    } else if (lead >= 0xC2 && lead <= 0xDF) {
+      n = 2;
+    } else if (lead == 0xE0) {
+      n = 3;
+      lo = 0xA0;
+    } else if (lead == 0xED) {
+      n = 3;
+      hi = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      n = 4;
+      lo = lead == 0xF0 ? 0x90 : 0x80;
+      hi = lead == 0xF4 ? 0x8F : 0xBF;
+    } else {
+      return -1;
+    }
+    if (to - i < n) {
+      return -1;
+    }
+    int second = b[i + 1] & 0xFF;
+    if (second < lo || second > hi) {
+      return -1;
+    }
+    for (int k = 2; k < n; k++) {
+      if ((b[i + k] & 0xC0) != 0x80) {
+        return -1;
+      }
+    }
+    return n;
+  }
+
   private static final VarHandle LONG_LE =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 

@@ -114,6 +114,46 @@ class Utf8Test {
     assertThat(invalid).isBetween(2_000, 18_000); // both outcomes were exercised
   }
 
+  /**
+   * {@link Utf8#sequence} accepts exactly the characters {@link Utf8#problem} accepts, with their
+   * length: every lead byte above ASCII, every second byte, the third and fourth at the edges of
+   * their ranges, and every length the data may be cut at.
+   */
+  @Test
+  public void sequence_everyLeadAndFollowingBytes_agreesWithProblem() {
+    int[] edges = {0x41, 0x80, 0xBF, 0xC0}; // the second byte's range is what differs by lead
+    byte[] b = new byte[4];
+    int accepted = 0;
+    for (int lead = 0x80; lead <= 0xFF; lead++) {
+      for (int second = 0; second <= 0xFF; second++) {
+        for (int third : edges) {
+          for (int fourth : edges) {
+            b[0] = (byte) lead;
+            b[1] = (byte) second;
+            b[2] = (byte) third;
+            b[3] = (byte) fourth;
+            for (int to = 1; to <= 4; to++) {
+              int expected = -1;
+              for (int m = 2; m <= to && expected < 0; m++) {
+                if (Utf8.problem(b, 0, m) == null) {
+                  expected = m;
+                }
+              }
+              int got = Utf8.sequence(b, 0, to);
+              if (got != expected) {
+                assertThat(got)
+                    .as("%02x %02x %02x %02x cut at %d", lead, second, third, fourth, to)
+                    .isEqualTo(expected);
+              }
+              accepted += got > 0 ? 1 : 0;
+            }
+          }
+        }
+      }
+    }
+    assertThat(accepted).isGreaterThan(50_000); // both outcomes were exercised
+  }
+
   private static byte[] bytes(int... v) {
     byte[] b = new byte[v.length];
     for (int i = 0; i < v.length; i++) {
