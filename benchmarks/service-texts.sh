@@ -12,7 +12,8 @@
 # Texts: TEXTS=short (default): wrk's own generated texts of 30 words (~200 characters, one in four
 # a copy of an earlier one; server/src/test/resources/wrk insert.lua / batch.lua's text mode), or
 # TEXTS=FILE.jsonl: the "text" of each line, sent in order round and round under new ids
-# (benchmarks/wrk/texts.lua; past the file's end each text is an exact copy of a stored one).
+# (benchmarks/wrk/texts.lua), the last third in the warm-up and the first two thirds in the run
+# (past their end each text is an exact copy of a stored one: see the outcomes line).
 # With STEADY=N, afterwards: `neardup dedup`'s steady analysis rate of the same texts on the same
 # cores (DedupSteadyRate, N passes in one JVM; FILE texts only), the ceiling of a verified ingest.
 # Usage: benchmarks/service-texts.sh DATA JAR BENCHMARKS_JAR single|batch SECONDS CONNECTIONS [BATCH]
@@ -31,20 +32,24 @@ serve_bench_init
 . "$root/dist/src/bin/java-defaults.sh"
 wrkdir="$root/server/src/test/resources/wrk"
 case "$mode:$texts" in
-  single:short) script="$wrkdir/insert.lua"; args=(default 30 text); per=1 ;;
-  batch:short) script="$wrkdir/batch.lua"; args=(default "$size" text 30); per=$size ;;
+  single:short) script="$wrkdir/insert.lua"; args=(default 30 text); warm_args=("${args[@]}"); per=1 ;;
+  batch:short) script="$wrkdir/batch.lua"; args=(default "$size" text 30); warm_args=("${args[@]}"); per=$size ;;
   single:* | batch:*)
     [ -f "$texts" ] || { echo "no texts file $texts" >&2; exit 2; }
+    # The warm-up sends the file's last third, the measured run the first two thirds: texts the
+    # warm-up sent would come back as exact copies of stored documents.
     python3 -c '
 import json, sys
-with open(sys.argv[2], "w", encoding="utf-8") as out:
-    for line in open(sys.argv[1], encoding="utf-8"):
-        t = json.loads(line).get("text")
-        if t:
-            out.write(json.dumps(t, ensure_ascii=False) + "\n")
-' "$texts" "$work/texts.txt"
+texts = [json.dumps(t, ensure_ascii=False) for t in
+         (json.loads(line).get("text") for line in open(sys.argv[1], encoding="utf-8")) if t]
+cut = len(texts) * 2 // 3
+for name, part in ((sys.argv[2], texts[:cut]), (sys.argv[3], texts[cut:])):
+    with open(name, "w", encoding="utf-8") as out:
+        out.write("".join(t + "\n" for t in part))
+' "$texts" "$work/texts.txt" "$work/warm.txt"
     script="$root/benchmarks/wrk/texts.lua"
-    if [ "$mode" = single ]; then args=(default "$work/texts.txt" 0); per=1; else args=(default "$work/texts.txt" "$size"); per=$size; fi ;;
+    n=0; [ "$mode" = single ] || n=$size
+    args=(default "$work/texts.txt" "$n"); warm_args=(default "$work/warm.txt" "$n"); per=$((n > 0 ? n : 1)) ;;
   *) echo "mode is single or batch" >&2; exit 2 ;;
 esac
 files_before="$(ls "$data")"
@@ -61,7 +66,7 @@ echo "/ready in $ready s"
 # The same load for WARM seconds first (10 by default): the JIT, and the page cache of the sketches
 # the checks read. wrk's timeout is 30 s, not its 2 s: a news batch of 100 under load took longer,
 # and a timed-out request is dropped from wrk's latencies.
-wrk -t1 -c"$conns" -d"${WARM:-10}s" --timeout 30s -s "$script" "$url" -- "${args[@]}" > /dev/null
+wrk -t1 -c"$conns" -d"${WARM:-10}s" --timeout 30s -s "$script" "$url" -- "${warm_args[@]}" > /dev/null
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6, $9}' /proc/stat; }
 curl -sf "$url/metrics" > "$work/m0.txt"

@@ -19,16 +19,20 @@ import jdk.jfr.consumer.RecordingFile;
  * with {@code benchmarks/single-tail.jfc} ({@code service-curve.sh} with {@code JFR=FILE}): each
  * single's stages ({@code org.neardup.SingleCheck}), and beside each the recording's events that
  * overlapped it in time: ZGC cycles, safepoints (VM operations at a safepoint), JIT compilations
- * (C1 and C2 apart), the log's file forces, and the machine's CPU load in that second.
+ * (C1 and C2 apart), the log's file forces (and the forces of the zeros written ahead of it), file
+ * reads of 1 ms or more on the singles' threads (a candidate's sketch), and the machine's CPU load
+ * in that second.
  *
- * <p>Prints the slowest FRACTION (default 0.01) of the last LAST singles (default: all) one per
- * line, then for each kind of event the share of the slow requests it overlapped beside the share
- * of all requests it overlapped: a cause shows as a kind that the slow ones meet far more often
- * than the rest; a kind they meet as often as the rest is only there. Then which stage holds each
- * slow request's excess over the median request, summed.
+ * <p>Prints the slowest FRACTION (default 0.01) of the last LAST singles (default: all) before the
+ * last SKIP (default 0: with service-curve.sh's CLIENTS="jdk socket" and 3,000 singles a pass,
+ * {@code 3000 0.01 3000} is the first measured pass, {@code 3000} the second) one per line, then
+ * for each kind of event the share of the slow requests it overlapped beside the share of all
+ * requests it overlapped: a cause shows as a kind that the slow ones meet far more often than the
+ * rest; a kind they meet as often as the rest is only there. Then which stage holds each slow
+ * request's excess over the median request, summed.
  *
  * <pre>
- * java -cp benchmarks.jar org.neardup.benchmarks.SingleTail RECORDING.jfr [LAST [FRACTION]]
+ * java -cp benchmarks.jar org.neardup.benchmarks.SingleTail RECORDING.jfr [LAST [FRACTION [SKIP]]]
  * </pre>
  */
 @SuppressForbidden(reason = "reads a flight recording through jdk.jfr.consumer")
@@ -41,6 +45,7 @@ public final class SingleTail {
     "C1 compile",
     "log force>=2ms",
     "zeros force>=2ms",
+    "file read>=1ms",
     "machine>=90%"
   };
 
@@ -61,8 +66,8 @@ public final class SingleTail {
   }
 
   public static void main(String[] args) throws IOException {
-    if (args.length < 1 || args.length > 3) {
-      System.err.println("usage: SingleTail RECORDING.jfr [LAST [FRACTION]]");
+    if (args.length < 1 || args.length > 4) {
+      System.err.println("usage: SingleTail RECORDING.jfr [LAST [FRACTION [SKIP]]]");
       System.exit(2);
     }
     List<Single> singles = new ArrayList<>();
@@ -71,6 +76,7 @@ public final class SingleTail {
     List<Span> compiles = new ArrayList<>();
     List<Span> forces = new ArrayList<>();
     List<Span> zeros = new ArrayList<>();
+    List<Span> reads = new ArrayList<>();
     List<Span> busy = new ArrayList<>();
     try (RecordingFile in = new RecordingFile(Path.of(args[0]))) {
       while (in.hasMoreEvents()) {
@@ -104,6 +110,15 @@ public final class SingleTail {
               (name.startsWith("neardup-log-zeros") ? zeros : forces).add(span(e, 0, name));
             }
           }
+          case "jdk.FileRead" -> {
+            // A check's reads of its candidates' sketches (the recording's threshold: 1 ms).
+            RecordedThread t = e.getThread();
+            if (t != null
+                && t.getJavaName() != null
+                && t.getJavaName().startsWith("neardup-single")) {
+              reads.add(span(e, 0, t.getJavaName()));
+            }
+          }
           case "jdk.CPULoad" -> {
             // The second before this sample; machineTotal counts every process on the machine.
             if (e.getFloat("machineTotal") >= 0.9f) {
@@ -123,7 +138,9 @@ public final class SingleTail {
     singles.sort(Comparator.comparingLong(Single::end));
     int last = args.length > 1 ? Integer.parseInt(args[1]) : singles.size();
     double fraction = args.length > 2 ? Double.parseDouble(args[2]) : 0.01;
-    List<Single> pass = singles.subList(Math.max(0, singles.size() - last), singles.size());
+    int skip = args.length > 3 ? Integer.parseInt(args[3]) : 0;
+    int end = singles.size() - skip;
+    List<Single> pass = singles.subList(Math.max(0, end - last), end);
     List<Single> slow = new ArrayList<>(pass);
     slow.sort(Comparator.comparingLong(Single::total).reversed());
     slow = slow.subList(0, Math.max(1, (int) Math.round(pass.size() * fraction)));
@@ -135,6 +152,7 @@ public final class SingleTail {
             compiles.stream().filter(c -> c.level() < 4).toList(),
             forces,
             zeros,
+            reads,
             busy);
     long t0 = pass.get(0).start();
     long[] median = new long[STAGES.length];
