@@ -27,9 +27,10 @@
 #   CLIENTS (default jdk: the JDK's HttpClient; socket: a plain socket, each request in one
 #   write, see SocketPost; several, e.g. "jdk socket jdk socket": the measured pass is run once
 #   per entry, in that order, each on queries of its own, each with its stage lines; the warm-up
-#   pass uses the first), JFR (a file: the server runs a flight recording with the settings in JFC, default profile,
-#   dumped into JFR after the second pass, before the server is killed; benchmarks/single-tail.jfc
-#   times each single, for SingleTail).
+#   pass uses the first), JFR (a file: a flight recording of the server with the settings in JFC,
+#   default profile, several comma-separated, from the warm-up pass to the last, dumped into JFR
+#   before the server is killed; with JFC=profile,benchmarks/single-tail.jfc it times each single,
+#   for SingleTail).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -eq 4 ] || { echo "usage: $0 DATA JAR BENCHMARKS_JAR QUERIES.jsonl" >&2; exit 2; }
@@ -43,9 +44,9 @@ batches="${BATCHES:-100}"
 . "$root/benchmarks/service-lib.sh"
 serve_bench_init
 if [ -n "${JFR:-}" ]; then
-  # JFC may name several settings files, comma-separated: each becomes a settings= of its own.
-  jfc="${JFC:-profile}"
-  opts="$opts -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=${jfc//,/,settings=}"
+  # Line numbers for samples between safepoints; the recording itself starts after the open and
+  # the heap's figures (JFR's buffers are ~170 MB of heap), just before the warm-up pass.
+  opts="$opts -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints"
 fi
 . "$root/dist/src/bin/java-defaults.sh"
 clients=(${CLIENTS:-jdk})
@@ -87,6 +88,11 @@ else
 fi
 echo "settled: $settled server CPU s once idle ($(python3 -c "print(f'{$settled - $cpu:.1f}')") s after /ready, the live-heap GC included); live heap then $((heap2 / docs)) B/document"
 echo "disk: $((durable / docs)) B/document in snapshot + log, $((scratch / docs)) B/document in sketch files (*.tmp)"
+if [ -n "${JFR:-}" ]; then
+  jfc="${JFC:-profile}"
+  # shellcheck disable=SC2086 # one settings= per comma-separated file: jcmd takes them so
+  jcmd "$pid" JFR.start name=single-tail settings=${jfc//,/ settings=} > /dev/null
+fi
 java -Xmx512m -Dneardup.probe.client="${clients[0]}" -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/pass-00" "$singles" "$batches" 100 | sed 's/^/warm-up /'
 for i in "${!clients[@]}"; do
   [ "$i" -eq 0 ] || echo "then the same with the ${clients[$i]} client:"
@@ -98,7 +104,7 @@ for i in "${!clients[@]}"; do
   stage_quantiles "$work/metrics0.txt" "$work/metrics1.txt" neardup_single_stage_seconds
 done
 if [ -n "${JFR:-}" ]; then
-  jcmd "$pid" JFR.dump filename="$(realpath -m "$JFR")" > /dev/null
+  jcmd "$pid" JFR.dump name=single-tail filename="$(realpath -m "$JFR")" > /dev/null
 fi
 echo "result docs=$docs heap=$heap ram=$ram rss=$rss pss=$pss cpu=$cpu ready=$ready durable=$durable scratch=$scratch idbytes=$idbytes idlengths=$idlengths settled=$settled heap2=$heap2"
 if [ "${RESTORE:-0}" = 1 ]; then
