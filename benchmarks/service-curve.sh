@@ -22,7 +22,8 @@
 #   e.g. benchmarks/service-curve.sh /tmp/data1m cli/target/neardup.jar \
 #            benchmarks/target/benchmarks.jar news-queries.jsonl
 #   env PORT, NEARDUP_JAVA_OPTS (default -Xmx4g; 50M documents need -Xmx10g), SINGLES (1000),
-#   BATCHES (100), HISTOGRAM (a file to keep the class histogram at /ready in, and the one once
+#   BATCHES (100), WARMUP (the warm-up pass's singles, SINGLES by default: with the launcher's JIT
+#   thresholds a server still compiles per-request code after a few thousand singles), HISTOGRAM (a file to keep the class histogram at /ready in, and the one once
 #   idle in HISTOGRAM.idle), RESTORE (1: none of the run's records left in DATA, see above),
 #   CLIENTS (default jdk: the JDK's HttpClient; socket: a plain socket, each request in one
 #   write, see SocketPost; several, e.g. "jdk socket jdk socket": the measured pass is run once
@@ -50,11 +51,14 @@ if [ -n "${JFR:-}" ]; then
 fi
 . "$root/dist/src/bin/java-defaults.sh"
 clients=(${CLIENTS:-jdk})
+warmup="${WARMUP:-$singles}"
 per_pass=$((singles + batches * 100))
-need=$(( (1 + ${#clients[@]}) * per_pass ))
+warm_lines=$((warmup + batches * 100))
+need=$((warm_lines + ${#clients[@]} * per_pass))
 head -n "$need" "$queries" | sed 's/"id":"/"id":"q-/' > "$work/q1.jsonl" # head first: sed | head dies of SIGPIPE under pipefail
 [ "$(wc -l < "$work/q1.jsonl")" -eq "$need" ] || { echo "QUERIES needs $need lines" >&2; exit 2; }
-split -l "$per_pass" -d -a 2 "$work/q1.jsonl" "$work/pass-" # pass-00 warms up, then one per client
+head -n "$warm_lines" "$work/q1.jsonl" > "$work/pass-00" # the warm-up, then one pass per client
+tail -n +$((warm_lines + 1)) "$work/q1.jsonl" | split -l "$per_pass" -d -a 2 --numeric-suffixes=1 - "$work/pass-"
 files_before="$(ls "$data")"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $jar on $data"
 # The open reads the heads, the log and the index images, not the sketch files (only a check's
@@ -93,7 +97,7 @@ if [ -n "${JFR:-}" ]; then
   # shellcheck disable=SC2086 # one settings= per comma-separated file: jcmd takes them so
   jcmd "$pid" JFR.start name=single-tail settings=${jfc//,/ settings=} > /dev/null
 fi
-java -Xmx512m -Dneardup.probe.client="${clients[0]}" -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/pass-00" "$singles" "$batches" 100 | sed 's/^/warm-up /'
+java -Xmx512m -Dneardup.probe.client="${clients[0]}" -cp "$bench" org.neardup.benchmarks.ServiceProbe "$url" default "$work/pass-00" "$warmup" "$batches" 100 | sed 's/^/warm-up /'
 for i in "${!clients[@]}"; do
   [ "$i" -eq 0 ] || echo "then the same with the ${clients[$i]} client:"
   curl -sf "$url/metrics" > "$work/metrics0.txt"
