@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.StringWriter;
@@ -12,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +29,9 @@ import java.util.Locale;
  * {@code text}, or {@code fingerprint}: 16 hex digits, for a collection that does not verify) that
  * are not stored yet. Prints p50, p99 and max per kind, and documents per second. With MIXED, then
  * MIXED more singles while a second client sends batches of BATCH back to back (the rest of the
- * file): the latency of a single behind a batch load.
+ * file): the latency of a single behind a batch load. With {@code -Dneardup.probe.client=socket}
+ * the requests go over plain sockets, each in one write ({@link SocketPost}), instead of the JDK's
+ * HttpClient.
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar org.neardup.benchmarks.ServiceProbe \
@@ -35,6 +39,15 @@ import java.util.Locale;
  * </pre>
  */
 public final class ServiceProbe {
+  /**
+   * {@code -Dneardup.probe.client=socket}: each client thread sends over a plain socket of its own,
+   * a request in one write ({@link SocketPost}); {@code jdk} (the default): the JDK's HttpClient.
+   */
+  private static final boolean SOCKET =
+      "socket".equals(System.getProperty("neardup.probe.client", "jdk"));
+
+  private static final ThreadLocal<SocketPost> SOCKETS = new ThreadLocal<>();
+
   private ServiceProbe() {}
 
   public static void main(String[] args) throws Exception {
@@ -125,16 +138,20 @@ public final class ServiceProbe {
     Arrays.sort(s);
     System.out.printf(
         Locale.ROOT,
-        "%s: %d requests, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %.0f documents/s (one client)%n",
+        "%s: %d requests, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %.0f documents/s (one %s)%n",
         what,
         s.length,
         s[s.length / 2] / 1e6,
         s[(int) Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)] / 1e6,
         s[s.length - 1] / 1e6,
-        docsPerSecond);
+        docsPerSecond,
+        SOCKET ? "client, plain socket" : "client");
   }
 
   private static long post(HttpClient http, URI uri, String body) throws Exception {
+    if (SOCKET) {
+      return postOverSocket(uri, body);
+    }
     HttpRequest r =
         HttpRequest.newBuilder(uri)
             .timeout(Duration.ofSeconds(60))
@@ -146,6 +163,24 @@ public final class ServiceProbe {
     long took = System.nanoTime() - t;
     if (response.statusCode() != 200 && response.statusCode() != 409) {
       throw new IOException(uri + " answered " + response.statusCode() + ": " + response.body());
+    }
+    return took;
+  }
+
+  /** As {@link #post} through this thread's own plain socket ({@link SocketPost}). */
+  private static long postOverSocket(URI uri, String body) throws IOException {
+    SocketPost socket = SOCKETS.get();
+    if (socket == null) {
+      socket = new SocketPost(uri);
+      SOCKETS.set(socket);
+    }
+    ByteArrayOutputStream answer = new ByteArrayOutputStream();
+    long t = System.nanoTime();
+    int status = socket.post(uri, "application/json", body, answer);
+    long took = System.nanoTime() - t;
+    if (status != 200 && status != 409) {
+      throw new IOException(
+          uri + " answered " + status + ": " + answer.toString(StandardCharsets.UTF_8));
     }
     return took;
   }

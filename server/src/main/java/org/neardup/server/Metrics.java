@@ -159,6 +159,7 @@ final class Metrics {
   /** As {@link #batchStages} for a single check-and-insert's {@link #SINGLE_STAGES}. */
   void singleStages(long[] at) {
     record(singleStages, at);
+    SingleCheckEvent.record(at);
   }
 
   private static void record(Timer[] stages, long[] at) {

@@ -208,6 +208,40 @@ class ApiTest {
     assertTimedTwice(client.metrics(), "neardup_single_stage_seconds", Metrics.SINGLE_STAGES);
   }
 
+  /**
+   * A recording that enables {@code org.neardup.SingleCheck} gets one event per answered single,
+   * whose stages add up to its total; a refused one gets none.
+   */
+  @Test
+  @SuppressForbidden(reason = "reads the flight recording through jdk.jfr")
+  public void singleCheckEvent_onePerAnsweredInsert_stagesAddUpToTotal() throws Exception {
+    List<jdk.jfr.consumer.RecordedEvent> events;
+    try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
+      r.enable("org.neardup.SingleCheck");
+      r.start();
+      client.insert("default", "e1", Texts.text(random, 30));
+      client.insert("default", "e2", Texts.text(random, 30));
+      assertThat(t.post("/v1/collections/default/documents", "{\"id\":\"\"}").statusCode())
+          .isEqualTo(400);
+      r.stop();
+      Path file = dir.resolve("singles.jfr");
+      r.dump(file);
+      events =
+          jdk.jfr.consumer.RecordingFile.readAllEvents(file).stream()
+              .filter(e -> e.getEventType().getName().equals("org.neardup.SingleCheck"))
+              .toList();
+    }
+    assertThat(events).hasSize(2);
+    for (jdk.jfr.consumer.RecordedEvent e : events) {
+      long sum = 0;
+      for (String stage : Metrics.SINGLE_STAGES) {
+        assertThat(e.getLong(stage)).as(stage).isNotNegative();
+        sum += e.getLong(stage);
+      }
+      assertThat(sum).isEqualTo(e.getLong("total")).isPositive();
+    }
+  }
+
   /** Each of {@code stages} of the histogram {@code metric} counts two requests. */
   private static void assertTimedTwice(String metrics, String metric, List<String> stages) {
     for (String stage : stages) {
