@@ -56,6 +56,17 @@ public final class CorpusDedup {
      * member's read). Nothing by default.
      */
     default void prefetch(int ordinal) {}
+
+    /**
+     * {@link #prefetch} for the members {@code ordinals[from, to)} of a band group, all at once: a
+     * source may order the loads itself (the places of all members first, then what is there), so
+     * that no member's load waits on another load of its own. One prefetch per member by default.
+     */
+    default void prefetch(int[] ordinals, int from, int to) {
+      for (int x = from; x < to; x++) {
+        prefetch(ordinals[x]);
+      }
+    }
   }
 
   /**
@@ -681,6 +692,13 @@ public final class CorpusDedup {
           source.prefetch(o);
         }
       }
+
+      @Override
+      public void prefetch(int[] ordinals, int from, int to) {
+        if (source != null) {
+          source.prefetch(ordinals, from, to);
+        }
+      }
     };
   }
 
@@ -1255,11 +1273,8 @@ public final class CorpusDedup {
      * CPU per sketch was 0.63-0.87x (median ~0.71) with the members touched first, at load 20-50.
      */
     private void prefetch(int from, int to) {
-      if (source == null) {
-        return;
-      }
-      for (int x = from; x < to; x++) {
-        source.prefetch(order[x]);
+      if (source != null) {
+        source.prefetch(order, from, to);
       }
     }
 

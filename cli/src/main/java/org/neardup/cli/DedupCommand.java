@@ -381,6 +381,11 @@ final class DedupCommand implements Callable<Integer> {
               public void prefetch(int o) {
                 readers.get().prefetch(o);
               }
+
+              @Override
+              public void prefetch(int[] ordinals, int from, int to) {
+                readers.get().prefetch(ordinals, from, to);
+              }
             },
             engine.maxDistance,
             engine.threshold,

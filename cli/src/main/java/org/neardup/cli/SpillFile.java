@@ -217,6 +217,31 @@ final class SpillFile implements Closeable {
           map.get((int) (start % WINDOW)) + map.get((int) (middle - start / WINDOW * WINDOW));
     }
 
+    /**
+     * {@link #prefetch(int)} for records {@code ordinals[from, to)}: the offsets of all of them
+     * first, then their bytes. Each record's loads start from its offset, so in one loop per record
+     * its byte loads waited for that offset's miss (a random place in an int per record, 4 MB at 1M
+     * documents); in two loops every load of a loop is independent of the others, and their misses
+     * overlap.
+     */
+    void prefetch(int[] ordinals, int from, int to) {
+      int[] h = heapOffsets;
+      if (!mapped || h == null) {
+        for (int x = from; x < to; x++) {
+          prefetch(ordinals[x]);
+        }
+        return;
+      }
+      int sum = 0;
+      for (int x = from; x < to; x++) {
+        sum += h[ordinals[x]];
+      }
+      touched += sum;
+      for (int x = from; x < to; x++) {
+        prefetch(ordinals[x]);
+      }
+    }
+
     /** The buffer the last record read is in. */
     byte[] bytes() {
       return bytes;

@@ -51,6 +51,10 @@ class SpillFileTest {
           for (int o = 0; o < written.size(); o++) {
             hints.prefetch(o); // a hint: reads nothing it can fail on, changes nothing read after
           }
+          // A group's hints at once, in a group's order (not the file's), every record and a range.
+          int[] group = random.ints(written.size(), 0, written.size()).toArray();
+          hints.prefetch(group, 0, group.length);
+          hints.prefetch(group, group.length / 3, group.length / 2);
         }
         SpillFile.Reader reader = bounded.reader();
         SpillFile.Sequential in = plain.sequential();

@@ -109,6 +109,11 @@ public final class HanFolder {
     return SIZE;
   }
 
+  /** The fold of every BMP char, indexed by it; read only: shared, never copied. */
+  static char[] bmp() {
+    return BMP;
+  }
+
   /** The folded form of one code point. */
   public static int fold(int cp) {
     if (cp < 0x10000) {

@@ -88,6 +88,31 @@ class FingerprinterTest {
   }
 
   @Test
+  void normalize_reusesThreadBuffers_eachTextAsAFreshFingerprinterNormalizesIt() {
+    // normalize works in this thread's scratch buffers (no arrays per text): pages, long and short
+    // texts and fingerprint calls in between must leave nothing of one text in the next.
+    String[] texts = {
+      "<html><body><p>Visible text of a page</p><script>var hidden = 1;</script></body></html>",
+      LONG,
+      "short",
+      "<p>another page, shorter</p>",
+      LONG + " " + LONG,
+      "市議會週二晚間批准了新的年度預算",
+      "x"
+    };
+    for (String text : texts) {
+      fp.fingerprint(LONG); // fills the same scratch
+      TextBuffer reused = new TextBuffer();
+      reused.append('>');
+      fp.normalize(text, reused);
+      TextBuffer fresh = new TextBuffer();
+      fresh.append('>');
+      Fingerprinter.create(FingerprintSettings.builder().build()).normalize(text, fresh);
+      assertThat(reused.toString()).as(text).isEqualTo(fresh.toString());
+    }
+  }
+
+  @Test
   void features_heaviestFirst_andMakeTheFingerprint() {
     Features f = fp.features("apple apple apple banana banana cherry");
     assertThat(f.words()).containsExactly("apple", "banana", "cherry");

@@ -136,4 +136,60 @@ class TextNormalizerTest {
     TextNormalizer.normalize("ÀB", 0, 2, out);
     assertThat(out.toString()).isEqualTo(">àb");
   }
+
+  /**
+   * The one pass with the fold is the normaliser's pass and then the fold's, from the same mark: on
+   * random texts of chars that fold (BMP, and supplementary ones that fold to BMP or to another
+   * pair), upper case, full-width forms, lone and paired surrogates, and chars that send a text to
+   * the slow path (a combining mark, a Hangul jamo, a char NFKC expands).
+   */
+  @Test
+  void normalizeFolded_randomTexts_equalsNormalizeThenFold() throws java.io.IOException {
+    java.util.List<Integer> folding = new java.util.ArrayList<>();
+    try (java.io.BufferedReader r =
+        new java.io.BufferedReader(
+            new java.io.InputStreamReader(
+                HanFolder.class.getResourceAsStream(HanFolder.TABLE),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (!line.isEmpty() && !line.startsWith("#")) {
+          folding.add(line.codePointAt(0));
+          folding.add(line.codePointBefore(line.length()));
+        }
+      }
+    }
+    assertThat(folding.stream().filter(cp -> cp >= 0x10000)).isNotEmpty();
+    int[] plain = {
+      'a', 'Q', '7', ' ', '.', '\n', '中', '文', '，', '\uFF21', '\u3000', 0x1F600, 0x20000, 'É'
+    };
+    int[] rare = {'\u0301', '\u1100', '\uFB01', '\uD800', '\uDC00', '\u2460'};
+    SplittableRandom random = new SplittableRandom(20261126);
+    for (int t = 0; t < 20_000; t++) {
+      StringBuilder text = new StringBuilder();
+      int length = random.nextInt(40);
+      boolean slow = random.nextInt(10) == 0;
+      for (int i = 0; i < length; i++) {
+        int pick = random.nextInt(100);
+        int cp =
+            pick < 45
+                ? folding.get(random.nextInt(folding.size()))
+                : slow && pick < 50
+                    ? rare[random.nextInt(rare.length)]
+                    : plain[random.nextInt(plain.length)];
+        text.appendCodePoint(cp);
+      }
+      char[] chars = text.toString().toCharArray();
+      TextBuffer twoPasses = new TextBuffer();
+      twoPasses.append('>');
+      TextNormalizer.normalize(chars, 0, chars.length, twoPasses);
+      HanFolder.fold(twoPasses, 1);
+      TextBuffer onePass = new TextBuffer();
+      onePass.append('>');
+      TextNormalizer.normalizeFolded(chars, 0, chars.length, onePass);
+      assertThat(onePass.toString())
+          .as("seed 20261126, text %d: %s", t, text)
+          .isEqualTo(twoPasses.toString());
+    }
+  }
 }
