@@ -265,6 +265,16 @@ final class RedisCollection implements Collection {
     }
   }
 
+  /** Writes {@code n} (below 2^24) as 3 big-endian bytes at {@code off}. */
+  private static void put3(byte[] out, int off, int n) {
+    if (n >>> 24 != 0) {
+      throw new IllegalStateException("a commit's count is too large: " + n);
+    }
+    out[off] = (byte) (n >>> 16);
+    out[off + 1] = (byte) (n >>> 8);
+    out[off + 2] = (byte) n;
+  }
+
   /** The field of {@code st} counting removals (remove.lua), and its value when absent. */
   private static final byte[] REMOVALS = bytes("removals");
 
@@ -537,15 +547,10 @@ final class RedisCollection implements Collection {
       args.add(bytes(doc.id()));
       args.add(record);
       args.add(sketch);
-      args.add(exp == Long.MAX_VALUE ? new byte[0] : bytes(exp));
-      args.add(bytes(buckets.length));
-      args.add(bytes(matches.size()));
-      args.add(bytes(roots.length));
+      args.add(shape(groups, exp));
       args.add(rests);
       args.add(probe.tails);
-      for (int g = 0; g < buckets.length; g++) {
-        args.add(groups.restBytes(g));
-      }
+      args.add(groups.allRestBytes());
       for (int i = 0; i < matches.size(); i++) {
         args.add(bytes(matches.ordinal(i)));
         args.add(bytes(matches.root(i)));
@@ -554,6 +559,25 @@ final class RedisCollection implements Collection {
         args.add(bytes(root));
       }
       return List.of(ks, args);
+    }
+
+    /**
+     * The commit's shape (see {@code commit.lua}): the number of band buckets (+ 128 when an expiry
+     * follows), the numbers of matches and of distinct roots (3 bytes each), the number of the
+     * query's band rests in each bucket (a byte each), then the expiry in decimal, if any.
+     */
+    private byte[] shape(BandEntries.Grouped groups, long exp) {
+      int[] buckets = groups.buckets();
+      byte[] expiry = exp == Long.MAX_VALUE ? new byte[0] : bytes(exp);
+      byte[] out = new byte[7 + buckets.length + expiry.length];
+      out[0] = (byte) (buckets.length + (expiry.length > 0 ? 128 : 0));
+      put3(out, 1, matches.size());
+      put3(out, 4, roots.length);
+      for (int g = 0; g < buckets.length; g++) {
+        out[7 + g] = (byte) groups.restCount(g);
+      }
+      System.arraycopy(expiry, 0, out, 7 + buckets.length, expiry.length);
+      return out;
     }
 
     /** The outcome a commit answered, or null when it must be decided again. */
