@@ -41,8 +41,20 @@ final class RedisCollection implements Collection {
   /** Probes before a check-and-insert gives up (each retry means another node won a race). */
   private static final int MAX_ATTEMPTS = 10_000;
 
-  /** Documents per round of a batch: two pipelines of this many scripts. */
-  private static final int ROUND = 64;
+  /**
+   * Documents per round of a batch (and per group of concurrent singles): a pipeline of this many
+   * probes and one commit call.
+   */
+  private static final int ROUND = 32;
+
+  /*
+   * Why 32, not 64 (issue 15, redis-server CPU): while a round is between its probe and its commit,
+   * other threads and nodes append to the same keys, and its commit scans what was appended since
+   * in Lua; a commit that answers retry ends the call, and the commits after it were sent for
+   * nothing and are probed again. Both grow with the round. 16 threads sending batches of 100 into
+   * 20,000 verified texts, captured and replayed under callgrind: 422,019 instructions per document
+   * with 64 (1.91 probes per document), 347,777 with 32 (1.37).
+   */
 
   private final RedisStore store;
   private final String name;
