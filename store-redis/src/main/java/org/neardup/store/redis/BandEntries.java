@@ -118,15 +118,27 @@ final class BandEntries {
   record Grouped(int[] buckets, int[][] rests) {
     static final Grouped NONE = new Grouped(new int[0], new int[0][]);
 
+    /** The number of distinct rests in group {@code g}. */
+    int restCount(int g) {
+      return rests[g].length;
+    }
+
     /**
-     * The rests of group {@code g} as {@value #REST_BYTES}-byte big-endian values, concatenated.
+     * The rests of every group, group by group, as {@value #REST_BYTES}-byte big-endian values,
+     * concatenated (a commit's band rests, one script argument: see {@code commit.lua}).
      */
-    byte[] restBytes(int g) {
-      int[] r = rests[g];
-      byte[] out = new byte[r.length * REST_BYTES];
-      for (int j = 0; j < r.length; j++) {
-        for (int i = 0; i < REST_BYTES; i++) {
-          out[j * REST_BYTES + i] = (byte) (r[j] >>> (8 * (REST_BYTES - 1 - i)));
+    byte[] allRestBytes() {
+      int total = 0;
+      for (int[] r : rests) {
+        total += r.length;
+      }
+      byte[] out = new byte[total * REST_BYTES];
+      int at = 0;
+      for (int[] r : rests) {
+        for (int rest : r) {
+          for (int i = 0; i < REST_BYTES; i++) {
+            out[at++] = (byte) (rest >>> (8 * (REST_BYTES - 1 - i)));
+          }
         }
       }
       return out;

@@ -18,16 +18,20 @@
 --       5 key base, 6 rest width w, 7 '1' to APPEND the entries, '0' to write each key whole (the
 --       store's append-entries), 8 the removals counter (st's field 'removals') the probes read
 --       before their keys, then each commit's: 1 id, 2 record, 3 sketch ('' for none), 4
---       expiresAt ('' for never), 5 nk, 6 number of matches n, 7 number of distinct roots nr,
---       8 the query's nb block rests (w bytes each, concatenated), 9 the probe's tails: per block
---       key then per band bucket 9 bytes, the offset (4 bytes, big endian) of the first entry above
---       seen in the string the probe read (its length when none) and the 5-byte ordinal of the
---       entry just before that offset (zeros at offset 0), then per band bucket the query's
---       distinct band rests in it (3 bytes each, concatenated), then n pairs (ordinal, root), then
---       nr distinct roots (ascending).
--- Why tails (issue 15, redis-server CPU): Redis's Lua hashes every byte of every string it brings
--- in (luaS_newlstr, ~15% of redis-server's CPU when the commit read whole keys and wrote them back
--- concatenated). The conflict check reads only from the entry before the probe's tail on
+--       its shape: a byte nk (+ 128 when an expiry follows), 3 bytes n (the number of matches), 3
+--       bytes nr (of distinct roots), then per band bucket the number of the query's band rests in
+--       it (a byte each), then expiresAt in decimal when flagged, 5 the query's nb block rests (w
+--       bytes each, concatenated), 6 the probe's tails: per block key then per band bucket 9 bytes,
+--       the offset (4 bytes, big endian) of the first entry above seen in the string the probe read
+--       (its length when none) and the 5-byte ordinal of the entry just before that offset (zeros
+--       at offset 0), 7 the query's distinct band rests by band bucket (3 bytes each,
+--       concatenated), then n pairs (ordinal, root), then nr distinct roots (ascending).
+-- Why a shape (issue 15, redis-server CPU): an argument costs Redis ~1,000 instructions (parsed,
+-- made an object, pushed into Lua as a new string); the counts, the expiry and the band rests by
+-- bucket were 4 + nk of them, ~9.5 per document, read here with string.byte and string.sub.
+-- Why tails (issue 15, redis-server CPU): Redis's Lua copies every string it brings in into a new
+-- interned string (luaS_newlstr, ~15% of redis-server's CPU when the commit read whole keys and
+-- wrote them back concatenated). The conflict check reads only from the entry before the probe's tail on
 -- (GETRANGE): when that entry is still there, every entry above seen lies after it (entries ascend
 -- by ordinal); when it is not (a removal cut the key since the probe), the whole key is read as
 -- before. The insert APPENDs its entries, so no key's old bytes pass through Lua. APPEND leaves the
@@ -67,6 +71,13 @@
 -- (DEBUG DIGEST) after the same commands. An argument of a script call costs Redis ~1,000
 -- instructions (parsed, copied, hashed into a Lua string): what the commits of a call share is
 -- passed once per call, 15 arguments fewer per document.
+-- Globals read once per call into locals (issue 15, redis-server CPU): reading a global is a table
+-- lookup, a library function two, and a commit reads them ~40 times.
+local KEYS, ARGV = KEYS, ARGV
+local call = redis.call
+local byte, sub, char = string.byte, string.sub, string.char
+local floor = math.floor
+local bxor, band, rshift = bit.bxor, bit.band, bit.rshift
 local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
 local seq = nil
 local removals = nil
@@ -88,17 +99,6 @@ end
 -- The names of the record and sketch buckets by bucket number, made once per call (a call's
 -- ordinals share a few buckets; a number in a string costs Lua a sprintf).
 local recordKeys, sketchKeys = {}, {}
--- The numbers of the arguments that repeat from commit to commit (counts, widths, the probe's
--- sequence number), converted once per call (tonumber is a C call and a strtod).
-local numbers = {}
-local function number(s)
-  local v = numbers[s]
-  if v == nil then
-    v = tonumber(s)
-    numbers[s] = v
-  end
-  return v
-end
 -- Where the commit in progress appended: {key, length before} pairs, reused by every commit.
 local done = {}
 local function recordKey(base, b)
@@ -117,17 +117,32 @@ local function sketchKey(base, b)
   end
   return key
 end
+-- The field of ordinal o in its record and sketch buckets, o % 128 in decimal, cut from a constant
+-- rather than formatted (tostring of a number is a sprintf: ~2,500 instructions).
+local FIELDS =
+  '012345678910111213141516171819202122232425262728293031323334353637383940414243444546474849'
+  .. '5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899'
+  .. '100101102103104105106107108109110111112113114115116117118119120121122123124125126127'
+local function field(o)
+  local f = o % 128
+  if f < 10 then
+    return sub(FIELDS, f + 1, f + 1)
+  elseif f < 100 then
+    return sub(FIELDS, 2 * f - 9, 2 * f - 8)
+  end
+  return sub(FIELDS, 3 * f - 109, 3 * f - 107)
+end
 local function recordOf(base, o)
-  return pending[o] or redis.call('HGET', recordKey(base, math.floor(o / 128)), tostring(o % 128))
+  return pending[o] or call('HGET', recordKey(base, floor(o / 128)), field(o))
 end
 -- Gives back the id's entry claimed by a commit that must be decided again.
 local function retry(idKey, id)
-  redis.call('HDEL', idKey, id)
+  call('HDEL', idKey, id)
   return {'retry'}
 end
 -- The offset (4 bytes, big endian) of key i's probe tail.
 local function tailOffset(tails, i)
-  local a, b, c, d = string.byte(tails, (i - 1) * 9 + 1, (i - 1) * 9 + 4)
+  local a, b, c, d = byte(tails, (i - 1) * 9 + 1, (i - 1) * 9 + 4)
   return ((a * 256 + b) * 256 + c) * 256 + d
 end
 -- The bytes of key i (1-based over block keys then band buckets) that may hold entries above
@@ -135,18 +150,18 @@ end
 local function tail(key, tails, i, width)
   local off = tailOffset(tails, i)
   if off == 0 then
-    return redis.call('GET', key) or ''
+    return call('GET', key) or ''
   end
-  local s = redis.call('GETRANGE', key, off - width, -1)
+  local s = call('GETRANGE', key, off - width, -1)
   local t = (i - 1) * 9
-  if string.sub(s, 1, 5) == string.sub(tails, t + 5, t + 9) then
+  if sub(s, 1, 5) == sub(tails, t + 5, t + 9) then
     return s
   end
-  return redis.call('GET', key) or ''
+  return call('GET', key) or ''
 end
 -- The 5-byte ordinal of the entry at byte at of s.
 local function ordinalAt(s, at)
-  local a, b, c, d, e = string.byte(s, at, at + 4)
+  local a, b, c, d, e = byte(s, at, at + 4)
   return (((a * 256 + b) * 256 + c) * 256 + d) * 256 + e
 end
 -- Whether the entries of s (a key's bytes, whole entries of w + 5 bytes) above seen hold one
@@ -157,15 +172,15 @@ local function blockConflict(s, rests, i, w, seen, k)
   if at < 1 then
     return false
   end
-  local q = {string.byte(rests, (i - 1) * w + 1, i * w)}
+  local q = {byte(rests, (i - 1) * w + 1, i * w)}
   while at >= 1 do
     if ordinalAt(s, at) <= seen then
       return false
     end
     local dist = 0
     for j = 1, w do
-      local x = bit.bxor(q[j], string.byte(s, at + 4 + j))
-      dist = dist + pop[bit.band(x, 15)] + pop[bit.rshift(x, 4)]
+      local x = bxor(q[j], byte(s, at + 4 + j))
+      dist = dist + pop[band(x, 15)] + pop[rshift(x, 4)]
     end
     if dist <= k then
       return true
@@ -182,9 +197,9 @@ local function bandConflict(s, q, seen)
     if ordinalAt(s, at) <= seen then
       return false
     end
-    local r = string.sub(s, at + 5, at + 7)
+    local r = sub(s, at + 5, at + 7)
     for j = 1, #q, 3 do
-      if string.sub(q, j, j + 2) == r then
+      if sub(q, j, j + 2) == r then
         return true
       end
     end
@@ -199,7 +214,7 @@ local function bandEntries(ob, q)
   end
   local add = {}
   for j = 1, #q, 3 do
-    add[#add + 1] = ob .. string.sub(q, j, j + 2)
+    add[#add + 1] = ob .. sub(q, j, j + 2)
   end
   return table.concat(add)
 end
@@ -211,15 +226,15 @@ local function since(key, tails, i, pre)
     return ''
   end
   -- Shorter than at the probe cannot happen without a removal: read the key whole then.
-  return redis.call('GETRANGE', key, pre > off and off or 0, pre - 1)
+  return call('GETRANGE', key, pre > off and off or 0, pre - 1)
 end
 -- Cuts each key a commit appended to back to its length before ({key, length} pairs in done).
 local function undo(count)
   for j = 1, 2 * count, 2 do
     if done[j + 1] == 0 then
-      redis.call('DEL', done[j])
+      call('DEL', done[j])
     else
-      redis.call('SET', done[j], redis.call('GETRANGE', done[j], 0, done[j + 1] - 1))
+      call('SET', done[j], call('GETRANGE', done[j], 0, done[j + 1] - 1))
     end
   end
 end
@@ -235,30 +250,32 @@ local append = ARGV[7] == '1'
 local probedRemovals = ARGV[8]
 local ew = 5 + w
 -- One commit; its keys are KEYS[K + 1 ..], its arguments ARGV[A + 1 ..] (read in place, not
--- copied), nk, n and nr its counts of band buckets, matches and distinct roots.
+-- copied), nk, n and nr its counts of band buckets, matches and distinct roots (from its shape).
 local function commit(K, A, nk, n, nr)
   local id = ARGV[A + 1]
   local idKey = KEYS[K + 1]
   if seq == nil then
-    seq = tonumber(redis.call('GET', seqKey) or '0')
+    seq = tonumber(call('GET', seqKey) or '0')
   end
   local o = seq + 1
   -- The id's entry is claimed first (HSETNX) and given back if the commit must retry: one call
   -- for the check and the write of the id (issue 15, redis-server CPU).
-  if redis.call('HSETNX', idKey, id, o) == 0 then
-    local existing = redis.call('HGET', idKey, id)
+  if call('HSETNX', idKey, id, o) == 0 then
+    local existing = call('HGET', idKey, id)
     local rec = recordOf(base, tonumber(existing))
-    local root = redis.call('HGET', parentKey, existing)
+    local root = call('HGET', parentKey, existing)
     local rootId = id
     if root then
-      rootId = redis.call('HGET', rootIdKey, root) or ''
+      rootId = call('HGET', rootIdKey, root) or ''
     end
     return {'exists', rec, rootId}
   end
-  local rests = ARGV[A + 8]
-  local tails = ARGV[A + 9]
+  local shape = ARGV[A + 4]
+  local rests = ARGV[A + 5]
+  local tails = ARGV[A + 6]
+  local bandRests = ARGV[A + 7]
   if removals == nil then
-    removals = redis.call('HGET', statsKey, 'removals') or '0'
+    removals = call('HGET', statsKey, 'removals') or '0'
   end
   local fast = append and removals == probedRemovals
   if not fast and seq > seen then
@@ -267,21 +284,24 @@ local function commit(K, A, nk, n, nr)
         return retry(idKey, id)
       end
     end
+    local p = 1
     for i = 1, nk do
-      if bandConflict(tail(KEYS[K + 1 + nb + i], tails, nb + i, 8), ARGV[A + 9 + i], seen) then
+      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      p = p + #q
+      if bandConflict(tail(KEYS[K + 1 + nb + i], tails, nb + i, 8), q, seen) then
         return retry(idKey, id)
       end
     end
   end
-  local mbase = A + 9 + nk
+  local mbase = A + 7
   for j = 1, n do
     local ms = ARGV[mbase + 2 * j - 1]
     local m = tonumber(ms)
     if not pending[m]
-        and redis.call('HEXISTS', recordKey(base, math.floor(m / 128)), tostring(m % 128)) == 0 then
+        and call('HEXISTS', recordKey(base, floor(m / 128)), field(m)) == 0 then
       return retry(idKey, id)
     end
-    local root = redis.call('HGET', parentKey, ms) or ms
+    local root = call('HGET', parentKey, ms) or ms
     if root ~= ARGV[mbase + 2 * j] then
       return retry(idKey, id)
     end
@@ -294,27 +314,38 @@ local function commit(K, A, nk, n, nr)
   local b3 = x % 256
   x = (x - b3) / 256
   local b2 = x % 256
-  local ob = string.char(((x - b2) / 256) % 256, b2, b3, b4, b5)
+  local ob = char(((x - b2) / 256) % 256, b2, b3, b4, b5)
   if fast then
     -- Append, then check what was appended since the probe (see "Why append first" above).
+    -- A key nobody appended to since the probe (its length before this commit's APPEND is the
+    -- probe's tail offset) needs no further call and no helper (issue 15, redis-server CPU: the
+    -- Lua VM's own work was a fifth of Redis's instructions per document).
     for i = 1, nb do
       local key = KEYS[K + 1 + i]
-      local e = ob .. string.sub(rests, (i - 1) * w + 1, i * w)
-      local pre = redis.call('APPEND', key, e) - #e
+      local pre = call('APPEND', key, ob .. sub(rests, (i - 1) * w + 1, i * w)) - ew
       done[2 * i - 1] = key
       done[2 * i] = pre
-      if blockConflict(since(key, tails, i, pre), rests, i, w, seen, k) then
+      local t = 9 * i - 9
+      local a, b, c, d = byte(tails, t + 1, t + 4)
+      if pre ~= ((a * 256 + b) * 256 + c) * 256 + d and pre ~= 0
+          and blockConflict(since(key, tails, i, pre), rests, i, w, seen, k) then
         undo(i)
         return retry(idKey, id)
       end
     end
+    local p = 1
     for i = 1, nk do
       local key = KEYS[K + 1 + nb + i]
-      local e = bandEntries(ob, ARGV[A + 9 + i])
-      local pre = redis.call('APPEND', key, e) - #e
+      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      p = p + #q
+      local e = bandEntries(ob, q)
+      local pre = call('APPEND', key, e) - #e
       done[2 * (nb + i) - 1] = key
       done[2 * (nb + i)] = pre
-      if bandConflict(since(key, tails, nb + i, pre), ARGV[A + 9 + i], seen) then
+      local t = 9 * (nb + i) - 9
+      local a, b, c, d = byte(tails, t + 1, t + 4)
+      if pre ~= ((a * 256 + b) * 256 + c) * 256 + d and pre ~= 0
+          and bandConflict(since(key, tails, nb + i, pre), q, seen) then
         undo(nb + i)
         return retry(idKey, id)
       end
@@ -322,34 +353,37 @@ local function commit(K, A, nk, n, nr)
   else
     for i = 1, nb do
       local key = KEYS[K + 1 + i]
-      local e = ob .. string.sub(rests, (i - 1) * w + 1, i * w)
+      local e = ob .. sub(rests, (i - 1) * w + 1, i * w)
       if append then
-        redis.call('APPEND', key, e)
+        call('APPEND', key, e)
       else
-        redis.call('SET', key, (redis.call('GET', key) or '') .. e)
+        call('SET', key, (call('GET', key) or '') .. e)
       end
     end
+    local p = 1
     for i = 1, nk do
       local key = KEYS[K + 1 + nb + i]
-      local e = bandEntries(ob, ARGV[A + 9 + i])
+      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      p = p + #q
+      local e = bandEntries(ob, q)
       if append then
-        redis.call('APPEND', key, e)
+        call('APPEND', key, e)
       else
-        redis.call('SET', key, (redis.call('GET', key) or '') .. e)
+        call('SET', key, (call('GET', key) or '') .. e)
       end
     end
   end
   seq = o
   pending[o] = ARGV[A + 2]
-  local b = math.floor(o / 128)
-  local f = tostring(o % 128)
+  local b = floor(o / 128)
+  local f = field(o)
   later(records, recordKey(base, b), f, ARGV[A + 2])
   if ARGV[A + 3] ~= '' then
     later(sketches, sketchKey(base, b), f, ARGV[A + 3])
   end
-  if ARGV[A + 4] ~= '' then
+  if byte(shape, 1) >= 128 then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
-    local e = tonumber(ARGV[A + 4])
+    local e = tonumber(sub(shape, 8 + nk))
     if expiries[b] == nil or e < expiries[b] then
       expiries[b] = e
     end
@@ -361,38 +395,38 @@ local function commit(K, A, nk, n, nr)
     local first = ARGV[rootBase + 1]
     local firstSet = KEYS[K + 1 + nb + nk + 1]
     local rootId
-    if redis.call('EXISTS', firstSet) == 0 then
+    if call('EXISTS', firstSet) == 0 then
       -- A live single document becomes a cluster of several: file it and keep its id.
       local rec = recordOf(base, tonumber(first))
-      local h = string.byte(rec, 17) -- the id after header, explicit expiry, band keys (DocRecord)
-      rootId = string.sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65))
-      redis.call('SADD', firstSet, first)
-      redis.call('HSET', rootIdKey, first, rootId)
+      local h = byte(rec, 17) -- the id after header, explicit expiry, band keys (DocRecord)
+      rootId = sub(rec, 18 + (h >= 130 and 8 or 0) + 8 * (h % 65))
+      call('SADD', firstSet, first)
+      call('HSET', rootIdKey, first, rootId)
     else
-      rootId = redis.call('HGET', rootIdKey, first) or ''
+      rootId = call('HGET', rootIdKey, first) or ''
     end
     for j = 2, nr do
       local r = ARGV[rootBase + j]
       local set = KEYS[K + 1 + nb + nk + j]
-      local members = redis.call('SMEMBERS', set)
+      local members = call('SMEMBERS', set)
       if #members == 0 then
         members = {r}
       end
       for _, m in ipairs(members) do
-        redis.call('SADD', firstSet, m)
-        redis.call('HSET', parentKey, m, first)
+        call('SADD', firstSet, m)
+        call('HSET', parentKey, m, first)
       end
-      redis.call('DEL', set)
-      redis.call('HDEL', rootIdKey, r)
+      call('DEL', set)
+      call('HDEL', rootIdKey, r)
     end
-    redis.call('SADD', firstSet, o)
-    redis.call('HSET', parentKey, o, first)
+    call('SADD', firstSet, o)
+    call('HSET', parentKey, o, first)
     return {'stored', o, rootId}
   end
   return {'stored', o}
 end
 
-if redis.call('EXISTS', KEYS[1]) == 0 then
+if call('EXISTS', KEYS[1]) == 0 then
   return {{'dropped'}}
 end
 local c = tonumber(ARGV[1])
@@ -400,32 +434,33 @@ local kpos = 6
 local apos = 8
 local answers = {}
 for j = 1, c do
-  local nk = number(ARGV[apos + 5])
-  local n = number(ARGV[apos + 6])
-  local nr = number(ARGV[apos + 7])
+  local h, n1, n2, n3, r1, r2, r3 = byte(ARGV[apos + 4], 1, 7)
+  local nk = h % 128
+  local n = (n1 * 256 + n2) * 256 + n3
+  local nr = (r1 * 256 + r2) * 256 + r3
   local answer = commit(kpos, apos, nk, n, nr)
   kpos = kpos + 1 + nb + nk + nr
-  apos = apos + 9 + nk + 2 * n + nr
+  apos = apos + 7 + 2 * n + nr
   answers[j] = answer
   if answer[1] == 'retry' then
     break
   end
 end
 for key, l in pairs(records) do
-  redis.call('HSET', key, unpack(l))
+  call('HSET', key, unpack(l))
 end
 for key, l in pairs(sketches) do
-  redis.call('HSET', key, unpack(l))
+  call('HSET', key, unpack(l))
 end
 if stored > 0 then
-  redis.call('SET', seqKey, string.format('%.0f', seq))
-  redis.call('HINCRBY', statsKey, 'inserted', stored)
-  redis.call('HINCRBY', statsKey, 'documents', stored)
+  call('SET', seqKey, string.format('%.0f', seq))
+  call('HINCRBY', statsKey, 'inserted', stored)
+  call('HINCRBY', statsKey, 'documents', stored)
   if duplicates > 0 then
-    redis.call('HINCRBY', statsKey, 'duplicates', duplicates)
+    call('HINCRBY', statsKey, 'duplicates', duplicates)
   end
   for b, e in pairs(expiries) do
-    redis.call('ZADD', expiryKey, 'LT', string.format('%.0f', e), b)
+    call('ZADD', expiryKey, 'LT', string.format('%.0f', e), b)
   end
 end
 return answers

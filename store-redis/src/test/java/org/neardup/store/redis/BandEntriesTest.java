@@ -60,7 +60,20 @@ class BandEntriesTest {
     assertThat(e).containsExactly(1, 2, 3, 4, 5, 0x12, 0x34, 0x56);
     assertThat(BlockEntries.ordinal(e, 0)).isEqualTo(0x01_0203_0405L);
     assertThat(BandEntries.rest(e, 0)).isEqualTo(0x123456);
-    assertThat(g.restBytes(0)).containsExactly(0x12, 0x34, 0x56);
+    assertThat(g.allRestBytes()).containsExactly(0x12, 0x34, 0x56);
+    assertThat(g.restCount(0)).isEqualTo(1);
+  }
+
+  @Test
+  void allRestBytes_groupByGroup_countsSayWhereEachEnds() {
+    BandEntries bands = new BandEntries(16);
+    long[] keys = {0xABCD_0000_0012_3456L, 0x1111_0000_0000_0001L, 0xABCD_0000_0065_4321L};
+    BandEntries.Grouped g = bands.group(keys);
+    assertThat(g.buckets()).containsExactly(0xABCD, 0x1111);
+    assertThat(g.restCount(0)).isEqualTo(2);
+    assertThat(g.restCount(1)).isEqualTo(1);
+    assertThat(g.allRestBytes())
+        .containsExactly(0x12, 0x34, 0x56, 0x65, 0x43, 0x21, 0x00, 0x00, 0x01);
   }
 
   @Test
