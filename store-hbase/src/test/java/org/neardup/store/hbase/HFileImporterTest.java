@@ -280,6 +280,53 @@ class HFileImporterTest {
   }
 
   /**
+   * A failed index job fails the import at once with its own failure, nothing left behind.
+   * Regression: when the index job failed (a 10M import out of heap) just as the loader began
+   * loading the documents' files, the loader's interrupt was swallowed by HBase's client and it
+   * waited for ever for the index's files; finish() waited 5 minutes for it, threw "did not stop"
+   * in place of the failure, and the run sat in close()'s purge of 10M documents.
+   */
+  @Test
+  void indexJobFails_itsFailureThrownAtOnce_nothingLeft() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    List<StoredRecord> records = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      String id = "d" + i;
+      records.add(
+          new StoredRecord(
+              i, id, i * 0x9E3779B97F4A7C15L, 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
+    }
+    try (HBaseStore bulk = hbase("indexfails", "4:1", true)) {
+      long t0 = System.nanoTime();
+      assertThatThrownBy(
+              () -> {
+                try (CollectionTransfer.Importer in =
+                    CollectionTransfer.of(bulk)
+                        .importer("fp", settings, settings.deduplicator().analyzer().id())) {
+                  ((HFileImporter) in).failIndexWith(new IllegalStateException("index job failed"));
+                  for (StoredRecord r : records) {
+                    in.add(r);
+                  }
+                  in.finish();
+                }
+              })
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("index job failed");
+      // Far under the 5 minutes finish() waited for the loader before.
+      assertThat((System.nanoTime() - t0) / 1e9).isLessThan(120);
+      assertThat(bulk.collections()).isEmpty();
+      FileSystem fs = FileSystem.get(MiniHBase.conf());
+      Path staged = new Path("/tmp/bulk-indexfails");
+      assertThat(fs.exists(staged) ? fs.listStatus(staged) : new Object[0]).isEmpty();
+      load(bulk, "fp", settings, records);
+      assertThat(bulk.collection("fp").stats().documents()).isEqualTo(50);
+      assertThat(bulk.collection("fp").get("d7").orElseThrow().fingerprint())
+          .isEqualTo(7 * 0x9E3779B97F4A7C15L);
+    }
+  }
+
+  /**
    * The index family's blocks are 8 KiB (a check's seeks walk a block from its start), and the
    * imported files follow each family's block size, so loaded and flushed files read alike.
    */
