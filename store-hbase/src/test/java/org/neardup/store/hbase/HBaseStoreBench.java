@@ -679,7 +679,7 @@ class HBaseStoreBench {
                     keys,
                     sketches[i & (sketches.length - 1)]));
           }
-          importer.finish();
+          finish(importer);
         }
         report.add(
             String.format(
@@ -723,7 +723,7 @@ class HBaseStoreBench {
         importer.add(
             new StoredRecord(i, id, r.nextLong(), now, exp, i, id, new long[0], new byte[0]));
       }
-      importer.finish();
+      finish(importer);
       if (importer instanceof HFileImporter h) {
         phases =
             String.format(
@@ -743,6 +743,22 @@ class HBaseStoreBench {
             (System.nanoTime() - t0) / 1e9,
             phases));
     save();
+  }
+
+  /**
+   * Finishes the import; a failure goes into the report (and is saved) before it is thrown, since
+   * the importer's close() then deletes what was loaded, which for millions of documents takes
+   * long.
+   */
+  private void finish(CollectionTransfer.Importer importer) throws IOException {
+    try {
+      importer.finish();
+    } catch (IOException | RuntimeException | Error e) {
+      report.add(
+          "the import failed: " + e + (e.getCause() == null ? "" : ", cause " + e.getCause()));
+      save();
+      throw e;
+    }
   }
 
   private void batches(HBaseStore store, Collection c, List<Document> docs, int batch, String what)
