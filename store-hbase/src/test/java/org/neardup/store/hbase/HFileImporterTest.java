@@ -327,6 +327,43 @@ class HFileImporterTest {
   }
 
   /**
+   * A drop deletes every row of the collection in both tables: the purge sends the index cells of
+   * each 1,000 document-table rows in one call, then the rows (2,500 documents: several batches).
+   */
+  @Test
+  void drop_after2500Imported_noRowLeftInEitherTable() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    List<StoredRecord> records = new ArrayList<>();
+    SplittableRandom r = new SplittableRandom(5);
+    for (int i = 0; i < 2500; i++) {
+      String id = "d" + i;
+      records.add(
+          new StoredRecord(
+              i, id, r.nextLong(), 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
+    }
+    try (HBaseStore bulk = hbase("dropall", "4:1", true)) {
+      load(bulk, "fp", settings, records);
+      assertThat(rows(bulk, bulk.index)).isEqualTo(4 * 2500);
+      assertThat(rows(bulk, bulk.docs)).isGreaterThanOrEqualTo(2 * 2500);
+      assertThat(bulk.drop("fp")).isTrue();
+      assertThat(rows(bulk, bulk.index)).isZero();
+      assertThat(rows(bulk, bulk.docs)).isZero();
+    }
+  }
+
+  private static long rows(HBaseStore s, TableName table) throws IOException {
+    long n = 0;
+    try (Table t = s.connection().getTable(table);
+        ResultScanner rs = t.getScanner(new Scan())) {
+      for (Result ignored : rs) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
    * The index family's blocks are 8 KiB (a check's seeks walk a block from its start), and the
    * imported files follow each family's block size, so loaded and flushed files read alike.
    */
