@@ -786,8 +786,8 @@ final class HFileImporter implements CollectionTransfer.Importer {
                         bits);
                 // The block values sorted are not read again: dropped here rather than held
                 // until every table's sort is done (8 bytes per row per table: a 10M 4:1
-                // import kept up to 2.6 GB live in the 3 GB heap it shares with the
-                // mini-cluster, and one such import's index job failed after two full GCs).
+                // import held up to 2.6 GB after a collection in the 3 GB heap it shares with
+                // the mini-cluster, and one such import's index job failed after two full GCs).
                 return new SortOrder.Carried(NO_KEYS, sorted.longs(), sorted.ints());
               }));
     }
