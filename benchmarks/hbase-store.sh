@@ -38,6 +38,12 @@
 #   medians of the rounds' on / off ratios (on the mini-cluster: it imports its collection each run);
 #   with AB_OPTION=NAME AB_VALUES=OLD,NEW another store option's two values instead of the filter's
 #   (e.g. AB_OPTION=scan-read AB_VALUES=default,pread).
+#   GC_LOG=FILE the test JVM's collections logged into FILE (-Xlog:gc);
+#   STEP_LIMIT=S each step's bound in seconds (default 600: the mini-cluster's start and stop, an
+#   import, a phase of batches or singles, an A/B side's round, a flush and major compaction): a
+#   step still running after it names itself in the report's last line (STALLED: ...), writes
+#   every thread's stack to store-hbase/target/hbase-bench-stall-threads.txt and ends the run,
+#   which then exits 2. A 10M verified preload with VERIFIED_BYTES needs more (e.g. 2400).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -50,6 +56,8 @@ if [[ "${SCHEME:-}" == *,* ]]; then
   done
   exit 0
 fi
+# A run ended by its step limit leaves its mini-cluster's files (up to ~3 GB at 10M).
+rm -rf store-hbase/target/test-data
 mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=false \
   -Dtest=HBaseStoreBench -Dneardup.hbase.bench="${1:-20000}" \
   -Dneardup.hbase.schemes="${2:-200000}" -Dneardup.hbase.batch="${3:-200}" \
@@ -69,7 +77,13 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${SERVER_PID:+-Dneardup.hbase.server-pid=$SERVER_PID} \
   ${FP_SCHEMES:+-Dneardup.hbase.fp-schemes=$FP_SCHEMES} \
   ${FILTER_AB:+-Dneardup.hbase.filter-ab=$FILTER_AB} \
+  ${STEP_LIMIT:+-Dneardup.hbase.step-limit=$STEP_LIMIT} \
   ${AB_OPTION:+-Dneardup.hbase.ab-option=$AB_OPTION} ${AB_VALUES:+-Dneardup.hbase.ab-values=$AB_VALUES} \
-  ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} ||
+  ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} \
+  ${GC_LOG:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -Xlog:gc:file=$GC_LOG"} ||
   echo "(maven reported a failure: HBase's threads can hold the test JVM past its exit; the report is below)"
 cat store-hbase/target/hbase-bench.txt
+if grep -q '^STALLED' store-hbase/target/hbase-bench.txt; then
+  rm -rf store-hbase/target/test-data
+  exit 2
+fi

@@ -1100,17 +1100,22 @@ final class HBaseCollection implements Collection {
   }
 
   private void removeIndex(long ordinal, DocRecord r) throws IOException {
-    byte[] ord = Rows.ordinal(ordinal);
     List<Delete> index = new ArrayList<>();
+    indexDeletes(ordinal, r, index);
+    try (Table t = store.connection().getTable(store.index)) {
+      t.delete(index);
+    }
+  }
+
+  /** Adds the deletes of the document's index cells (block rows and band rows) to {@code out}. */
+  private void indexDeletes(long ordinal, DocRecord r, List<Delete> out) {
+    byte[] ord = Rows.ordinal(ordinal);
     for (int t = 0; t < scheme.tables(); t++) {
-      index.add(
+      out.add(
           new Delete(Rows.block(scheme, t, uid, r.fingerprint())).addColumns(INDEX_FAMILY, ord));
     }
     for (long key : r.bandKeys()) {
-      index.add(new Delete(Rows.band(key, uid)).addColumns(INDEX_FAMILY, ord));
-    }
-    try (Table t = store.connection().getTable(store.index)) {
-      t.delete(index);
+      out.add(new Delete(Rows.band(key, uid)).addColumns(INDEX_FAMILY, ord));
     }
   }
 
@@ -1179,34 +1184,51 @@ final class HBaseCollection implements Collection {
     }
   }
 
+  /** The index cells' deletes, then the document rows' (either list may be empty). */
+  private static void deleteBoth(Table index, List<Delete> cells, Table docs, List<Delete> rows)
+      throws IOException {
+    if (!cells.isEmpty()) {
+      index.delete(cells);
+    }
+    if (!rows.isEmpty()) {
+      docs.delete(rows);
+    }
+  }
+
   private static long counter(Result r, String name) {
     byte[] v = r.getValue(META_FAMILY, bytes(name));
     return v == null ? 0 : Rows.toLong(v);
   }
 
-  /** Deletes every row of the dropped collection. */
+  /**
+   * Deletes every row of the dropped collection (or of an import that failed): per 1,000 rows of
+   * the documents table, the index cells of the documents among them in one call, then those rows
+   * in another, so that no document row goes before its index cells. (One call per document's index
+   * cells before: a failed 10M import's clean-up made 10M calls.)
+   */
   void purge() throws IOException {
     try (Table docs = store.connection().getTable(store.docs);
+        Table index = store.connection().getTable(store.index);
         ResultScanner rs =
             docs.getScanner(new Scan().setStartStopRowForPrefixScan(Rows.uidPrefix(uid)))) {
       List<Delete> batch = new ArrayList<>();
+      List<Delete> indexBatch = new ArrayList<>();
       for (Result r : rs) {
         byte[] row = r.getRow();
         if (row[4] == Rows.DOC) {
           byte[] rec = r.getValue(DOC_FAMILY, REC);
           if (rec != null) {
-            removeIndex(Rows.toLong(row, 5), DocRecord.decode(rec));
+            indexDeletes(Rows.toLong(row, 5), DocRecord.decode(rec), indexBatch);
           }
         }
         batch.add(new Delete(row));
         if (batch.size() >= 1000) {
-          docs.delete(batch);
+          deleteBoth(index, indexBatch, docs, batch);
           batch = new ArrayList<>();
+          indexBatch = new ArrayList<>();
         }
       }
-      if (!batch.isEmpty()) {
-        docs.delete(batch);
-      }
+      deleteBoth(index, indexBatch, docs, batch);
     }
     try (Table meta = store.connection().getTable(store.meta)) {
       meta.delete(

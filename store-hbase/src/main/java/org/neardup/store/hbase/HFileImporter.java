@@ -409,6 +409,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
       ExecutorService loader = Executors.newSingleThreadExecutor();
       CompletableFuture<List<Path>> docFiles = new CompletableFuture<>();
       BlockingQueue<List<Path>> indexFiles = new LinkedBlockingQueue<>();
+      Throwable failed = null;
       try {
         Future<?> loads =
             loader.submit(
@@ -436,8 +437,17 @@ final class HFileImporter implements CollectionTransfer.Importer {
             pool.submit(
                 () -> {
                   named("neardup-index");
-                  writeIndexRows(n, uid, expiries, pool, indexFiles);
-                  indexFiles.add(END);
+                  boolean written = false;
+                  try {
+                    writeIndexRows(n, uid, expiries, pool, indexFiles);
+                    written = true;
+                  } finally {
+                    // The loader waits for one of these marks. Without ABORT a failed index job
+                    // left it waiting for ever: the interrupt meant to stop it is swallowed when
+                    // it comes during the documents' load (HBase's client logs "Retrieve cluster
+                    // id failed" and goes on), and finish() then waited 5 minutes for it.
+                    indexFiles.add(written ? END : ABORT);
+                  }
                   return null;
                 });
         await(rows);
@@ -446,20 +456,13 @@ final class HFileImporter implements CollectionTransfer.Importer {
         sortWriteNanos = t1 - t0;
         await(loads);
         loadNanos = System.nanoTime() - t1;
+      } catch (IOException | RuntimeException | Error e) {
+        failed = e;
+        throw e;
       } finally {
         // When one job failed, the others stop (interrupted) before close() deletes the staged
         // files, so that they leave none behind.
-        pool.shutdownNow();
-        loader.shutdownNow();
-        try {
-          if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)
-              || !loader.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
-            throw new IOException("the import's writer threads did not stop within 5 minutes");
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("interrupted stopping the import's writers");
-        }
+        stopWriters(pool, loader, failed);
       }
       if (register) {
         HBaseTransfer.complete(store, c, last, n);
@@ -477,6 +480,33 @@ final class HFileImporter implements CollectionTransfer.Importer {
       fs.close();
     }
     return n;
+  }
+
+  /**
+   * Stops the import's threads, waiting up to 5 minutes. Threads that do not stop fail the import,
+   * or, when it failed already, are added to that failure, which stays the one thrown (before, a
+   * 10M import whose index job had failed was reported as "did not stop within 5 minutes").
+   */
+  private static void stopWriters(
+      ExecutorService pool, ExecutorService loader, @Nullable Throwable failed) throws IOException {
+    pool.shutdownNow();
+    loader.shutdownNow();
+    IOException stuck = null;
+    try {
+      if (!pool.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)
+          || !loader.awaitTermination(5, java.util.concurrent.TimeUnit.MINUTES)) {
+        stuck = new IOException("the import's writer threads did not stop within 5 minutes");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stuck = new java.io.InterruptedIOException("interrupted stopping the import's writers");
+    }
+    if (stuck != null) {
+      if (failed == null) {
+        throw stuck;
+      }
+      failed.addSuppressed(stuck);
+    }
   }
 
   /** The task's result, its exception unwrapped. */
@@ -661,6 +691,29 @@ final class HFileImporter implements CollectionTransfer.Importer {
    */
   private long carryLimit = Runtime.getRuntime().maxMemory() / 4;
 
+  /**
+   * Tests: thrown by the index job once its sorts are done and the documents' load has begun, as
+   * when a 10M import's index job ran out of heap while the loader had started.
+   */
+  private @Nullable RuntimeException indexFailure;
+
+  void failIndexWith(RuntimeException e) {
+    indexFailure = e;
+  }
+
+  /** Waits (up to a minute) until the loader thread has begun loading the documents' files. */
+  private void awaitLoading() throws java.io.InterruptedIOException {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (!loading && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for the loader");
+      }
+    }
+  }
+
   /** Sets {@link #carryLimit} (tests: 0 takes the documents' path). */
   void carryLimit(long bytes) {
     carryLimit = bytes;
@@ -682,6 +735,21 @@ final class HFileImporter implements CollectionTransfer.Importer {
     // tasks of their own, which this thread runs unless a free pool thread (the documents job's,
     // once it is done) has taken them first: the index has more work than the documents table,
     // and this way both threads share it.
+    Streams streams = sortStreams(n, expiries, pool);
+    RuntimeException failure = indexFailure;
+    if (failure != null) {
+      awaitLoading();
+      throw failure;
+    }
+    writeIndexParts(c.scheme(), streams, n, bandKeys.size(), uid, pool, out);
+  }
+
+  /**
+   * Each block table's rows sorted (their documents, and with {@link #carryLimit} their
+   * fingerprints and expiries) and the band rows, as {@link #writeIndexRows} merges them. A method
+   * of its own so that the sort by fingerprint and the sorts' tasks are garbage once it returns.
+   */
+  private Streams sortStreams(int n, long[] expiries, ExecutorService pool) throws IOException {
     BlockScheme scheme = c.scheme();
     int tables = scheme.tables();
     boolean carried = 20L * n * tables <= carryLimit;
@@ -705,16 +773,22 @@ final class HFileImporter implements CollectionTransfer.Importer {
                 for (int i = 0; i < n; i++) {
                   blockValues[i] = Rows.blockValue(scheme, table, fps[i]) >>> (64 - bits);
                 }
-                return SortOrder.carry(
-                    blockValues,
-                    carried
-                        ? new long[][] {
-                          Arrays.copyOf(fps, n), Arrays.copyOf(byFingerprint.longs()[0], n)
-                        }
-                        : new long[0][],
-                    Arrays.copyOf(byFingerprint.ints(), n),
-                    n,
-                    bits);
+                SortOrder.Carried sorted =
+                    SortOrder.carry(
+                        blockValues,
+                        carried
+                            ? new long[][] {
+                              Arrays.copyOf(fps, n), Arrays.copyOf(byFingerprint.longs()[0], n)
+                            }
+                            : new long[0][],
+                        Arrays.copyOf(byFingerprint.ints(), n),
+                        n,
+                        bits);
+                // The block values sorted are not read again: dropped here rather than held
+                // until every table's sort is done (8 bytes per row per table: a 10M 4:1
+                // import held up to 2.6 GB after a collection in the 3 GB heap it shares with
+                // the mini-cluster, and one such import's index job failed after two full GCs).
+                return new SortOrder.Carried(NO_KEYS, sorted.longs(), sorted.ints());
               }));
     }
     sorts.forEach(pool::execute);
@@ -742,7 +816,20 @@ final class HFileImporter implements CollectionTransfer.Importer {
       }
       streams.docs[t] = sorted.ints();
     }
-    sorts = null;
+    return streams;
+  }
+
+  /** The merged index rows written in parts split at region starts, each part's files to out. */
+  private void writeIndexParts(
+      BlockScheme scheme,
+      Streams streams,
+      int n,
+      int m,
+      int uid,
+      ExecutorService pool,
+      BlockingQueue<List<Path>> out)
+      throws IOException {
+    int tables = scheme.tables();
     int[] lengths = new int[tables + 1];
     for (int t = 0; t < tables; t++) {
       lengths[t] = n;
@@ -867,6 +954,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
   /** Ends the index's file lists handed to {@link #loadAll}. */
   private static final List<Path> END = java.util.Collections.unmodifiableList(new ArrayList<>());
 
+  /** Tells {@link #loadAll} that the index's writing failed: nothing more to load. */
+  private static final List<Path> ABORT = java.util.Collections.unmodifiableList(new ArrayList<>());
+
   /**
    * Loads the documents' files once written (while the index is still being written), then the
    * index's files, all in one call once {@link #END} comes; on the loader thread. One call per
@@ -880,6 +970,9 @@ final class HFileImporter implements CollectionTransfer.Importer {
     load(store.docs, DOC_FAMILY, d);
     List<Path> files = new ArrayList<>();
     for (List<Path> f = indexFiles.take(); f != END; f = indexFiles.take()) {
+      if (f == ABORT) {
+        return; // the index job failed: finish() throws its failure
+      }
       files.addAll(f);
     }
     load(store.index, INDEX_FAMILY, files);

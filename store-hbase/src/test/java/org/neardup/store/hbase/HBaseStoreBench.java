@@ -64,7 +64,25 @@ import org.neardup.testkit.Texts;
  */
 @EnabledIfSystemProperty(named = "neardup.hbase.bench", matches = "[0-9]+")
 class HBaseStoreBench {
-  private final List<String> report = new ArrayList<>();
+  private final List<String> report = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  // Each step's bound (STEP_LIMIT in hbase-store.sh, seconds): a step still running after it
+  // writes every thread's stack to target/hbase-bench-stall-threads.txt, names itself in the
+  // report and ends the JVM (StepLimit).
+  private static final java.time.Duration STEP =
+      java.time.Duration.ofSeconds(Long.getLong("neardup.hbase.step-limit", 600));
+  private final StepLimit limits =
+      new StepLimit(
+          Path.of("target", "hbase-bench-stall-threads.txt"),
+          line -> {
+            report.add(line);
+            try {
+              save();
+            } catch (IOException e) {
+              System.err.println(line + " (the report not saved: " + e + ")");
+            }
+          },
+          () -> Runtime.getRuntime().halt(3));
 
   // The mini-cluster in this JVM, or null with neardup.hbase.zookeeper (an HBase in another
   // process, such as `neardup dev hbase`, whose CPU the /proc of neardup.hbase.server-pid shows).
@@ -82,13 +100,15 @@ class HBaseStoreBench {
     // after 5 minutes: a 10M preload's compaction would hold its table twice on disk meanwhile.
     String zookeeper = System.getProperty("neardup.hbase.zookeeper");
     if (zookeeper == null) {
-      cluster =
-          MiniHBase.start(
-              Map.of(
-                  "hbase.master.hfilecleaner.ttl",
-                  "5000",
-                  "hbase.master.cleaner.interval",
-                  "5000"));
+      try (StepLimit.Step s = step("the mini-cluster's start")) {
+        cluster =
+            MiniHBase.start(
+                Map.of(
+                    "hbase.master.hfilecleaner.ttl",
+                    "5000",
+                    "hbase.master.cleaner.interval",
+                    "5000"));
+      }
       conf = cluster.getConf();
     } else {
       conf = HBaseConfiguration.create();
@@ -135,15 +155,25 @@ class HBaseStoreBench {
       }
     } finally {
       if (cluster != null) {
-        cluster.stop();
+        try (StepLimit.Step s = step("the mini-cluster's stop")) {
+          cluster.stop();
+        }
       }
       save();
       report.forEach(System.err::println);
+      limits.close();
     }
   }
 
   private void save() throws IOException {
-    Files.write(Path.of("target", "hbase-bench.txt"), report, StandardCharsets.UTF_8);
+    synchronized (report) {
+      Files.write(Path.of("target", "hbase-bench.txt"), report, StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Arms the bound of the step about to run ({@link #STEP}); closing the step disarms it. */
+  private StepLimit.Step step(String name) {
+    return limits.step(name, STEP);
   }
 
   private HBaseStore open(String tables) throws IOException {
@@ -314,8 +344,10 @@ class HBaseStoreBench {
                   return null;
                 }));
       }
-      for (Future<?> f : futures) {
-        f.get(60, TimeUnit.MINUTES);
+      try (StepLimit.Step s = step(label + ", singles")) {
+        for (Future<?> f : futures) {
+          f.get(60, TimeUnit.MINUTES);
+        }
       }
       double seconds = (System.nanoTime() - t1) / 1e9;
       double cpuMs = (cpuNanos() - cpu1) / 1e6;
@@ -354,8 +386,12 @@ class HBaseStoreBench {
       return;
     }
     long t0 = System.nanoTime();
-    long index = MiniHBase.onDisk(cluster, store.index);
-    long documents = MiniHBase.onDisk(cluster, store.docs);
+    long index;
+    long documents;
+    try (StepLimit.Step s = step(what + ": flush and major compaction")) {
+      index = MiniHBase.onDisk(cluster, store.index);
+      documents = MiniHBase.onDisk(cluster, store.docs);
+    }
     report.add(
         String.format(
             Locale.ROOT,
@@ -421,7 +457,10 @@ class HBaseStoreBench {
       if (cluster == null) {
         return; // bytes on disk only on the mini-cluster
       }
-      long bytes = MiniHBase.onDisk(cluster, store.index);
+      long bytes;
+      try (StepLimit.Step s = step("fingerprints, " + scheme + ": flush and major compaction")) {
+        bytes = MiniHBase.onDisk(cluster, store.index);
+      }
       report.add(
           String.format(
               Locale.ROOT,
@@ -489,8 +528,11 @@ class HBaseStoreBench {
           // Threads started: the mini-cluster's DataNode starts one per connection a block read
           // opens; a count, so it does not move with the machine's load.
           long started0 = startedThreads();
-          for (int i = 0; i < m; i += batch) {
-            cs[s].checkAndInsertAll(docs.subList(i, Math.min(m, i + batch)));
+          try (StepLimit.Step step =
+              step(option + " A/B, round " + (round + 1) + ", " + names[s])) {
+            for (int i = 0; i < m; i += batch) {
+              cs[s].checkAndInsertAll(docs.subList(i, Math.min(m, i + batch)));
+            }
           }
           double started = (startedThreads() - started0) / (double) m;
           double seconds = (System.nanoTime() - t0) / 1e9;
@@ -608,8 +650,17 @@ class HBaseStoreBench {
       long now = System.currentTimeMillis();
       long exp = settings.expiresAt(now, now);
       for (int from = 0; from < count; from += part) {
-        try (HFileImporter importer =
-            new HFileImporter(store, c, settings.deduplicator().analyzer(), store.bulkDir, false)) {
+        try (StepLimit.Step step =
+                step(
+                    "the import of verified documents "
+                        + (from + 1)
+                        + "-"
+                        + Math.min(count, from + part)
+                        + " of "
+                        + count);
+            HFileImporter importer =
+                new HFileImporter(
+                    store, c, settings.deduplicator().analyzer(), store.bulkDir, false)) {
           for (int i = from; i < Math.min(count, from + part); i++) {
             String id = "p" + i;
             long[] keys = new long[bands];
@@ -628,7 +679,7 @@ class HBaseStoreBench {
                     keys,
                     sketches[i & (sketches.length - 1)]));
           }
-          importer.finish();
+          finish(importer);
         }
         report.add(
             String.format(
@@ -659,7 +710,8 @@ class HBaseStoreBench {
       throws IOException {
     long t0 = System.nanoTime();
     String phases = "";
-    try (HBaseStore store = hfileStore(tables, scheme);
+    try (StepLimit.Step step = step("the import of " + count + " fingerprints (" + scheme + ")");
+        HBaseStore store = hfileStore(tables, scheme);
         CollectionTransfer.Importer importer =
             CollectionTransfer.of(store)
                 .importer("bench", settings, settings.deduplicator().analyzer().id())) {
@@ -671,7 +723,7 @@ class HBaseStoreBench {
         importer.add(
             new StoredRecord(i, id, r.nextLong(), now, exp, i, id, new long[0], new byte[0]));
       }
-      importer.finish();
+      finish(importer);
       if (importer instanceof HFileImporter h) {
         phases =
             String.format(
@@ -693,6 +745,22 @@ class HBaseStoreBench {
     save();
   }
 
+  /**
+   * Finishes the import; a failure goes into the report (and is saved) before it is thrown, since
+   * the importer's close() then deletes what was loaded, which for millions of documents takes
+   * long.
+   */
+  private void finish(CollectionTransfer.Importer importer) throws IOException {
+    try {
+      importer.finish();
+    } catch (IOException | RuntimeException | Error e) {
+      report.add(
+          "the import failed: " + e + (e.getCause() == null ? "" : ", cause " + e.getCause()));
+      save();
+      throw e;
+    }
+  }
+
   private void batches(HBaseStore store, Collection c, List<Document> docs, int batch, String what)
       throws IOException {
     long[] latencies = new long[(docs.size() + batch - 1) / batch];
@@ -702,10 +770,12 @@ class HBaseStoreBench {
     long cpu0 = cpuNanos();
     ThreadsCpu threads0 = threadCpu();
     Map<String, Long> server0 = server == null ? Map.of() : server.snapshot();
-    for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
-      long s = System.nanoTime();
-      c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
-      latencies[b] = System.nanoTime() - s;
+    try (StepLimit.Step step = step(what)) {
+      for (int i = 0, b = 0; i < docs.size(); i += batch, b++) {
+        long s = System.nanoTime();
+        c.checkAndInsertAll(docs.subList(i, Math.min(docs.size(), i + batch)));
+        latencies[b] = System.nanoTime() - s;
+      }
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     double cpuMs = (cpuNanos() - cpu0) / 1e6;

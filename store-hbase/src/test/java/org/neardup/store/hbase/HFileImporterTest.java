@@ -257,26 +257,123 @@ class HFileImporterTest {
   void idTwice_refused_nothingLeft() throws IOException {
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
-    List<StoredRecord> records = new ArrayList<>();
-    for (int i = 0; i < 50; i++) {
-      String id = i == 40 ? "d7" : "d" + i;
-      records.add(
-          new StoredRecord(
-              i, id, i * 0x9E3779B97F4A7C15L, 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
-    }
+    List<StoredRecord> records = fingerprintRecords(50);
+    StoredRecord r40 = records.get(40);
+    records.set(
+        40,
+        new StoredRecord(
+            40, "d7", r40.fingerprint(), 1, Long.MAX_VALUE, 40, "d7", new long[0], new byte[0]));
     try (HBaseStore bulk = hbase("dup", "4:1", true)) {
       assertThatThrownBy(() -> load(bulk, "fp", settings, records))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("id 'd7' twice");
-      assertThat(bulk.collections()).isEmpty();
-      FileSystem fs = FileSystem.get(MiniHBase.conf());
-      Path staged = new Path("/tmp/bulk-dup");
-      assertThat(fs.exists(staged) ? fs.listStatus(staged) : new Object[0]).isEmpty();
-      load(bulk, "fp", settings, records.subList(0, 40));
-      assertThat(bulk.collection("fp").stats().documents()).isEqualTo(40);
-      assertThat(bulk.collection("fp").get("d7").orElseThrow().fingerprint())
-          .isEqualTo(7 * 0x9E3779B97F4A7C15L);
+      nothingLeft_thenLoads(bulk, "/tmp/bulk-dup", settings, records.subList(0, 40));
     }
+  }
+
+  /** Records 0 to n - 1 of a fingerprints-only dump: ids d0, d1, ...; fingerprints i * 0x9E37... */
+  private static List<StoredRecord> fingerprintRecords(int n) {
+    List<StoredRecord> records = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      String id = "d" + i;
+      records.add(
+          new StoredRecord(
+              i, id, i * 0x9E3779B97F4A7C15L, 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
+    }
+    return records;
+  }
+
+  /**
+   * After a refused or failed import: no collection, no staged file; then the same store imports
+   * {@code records} (which hold d7) and answers from them.
+   */
+  private static void nothingLeft_thenLoads(
+      HBaseStore bulk, String staged, CollectionSettings settings, List<StoredRecord> records)
+      throws IOException {
+    assertThat(bulk.collections()).isEmpty();
+    FileSystem fs = FileSystem.get(MiniHBase.conf());
+    Path dir = new Path(staged);
+    assertThat(fs.exists(dir) ? fs.listStatus(dir) : new Object[0]).isEmpty();
+    load(bulk, "fp", settings, records);
+    assertThat(bulk.collection("fp").stats().documents()).isEqualTo(records.size());
+    assertThat(bulk.collection("fp").get("d7").orElseThrow().fingerprint())
+        .isEqualTo(7 * 0x9E3779B97F4A7C15L);
+  }
+
+  /**
+   * A failed index job fails the import at once with its own failure, nothing left behind.
+   * Regression: when the index job failed (in a 10M import, most likely out of heap) as the loader
+   * began loading the documents' files, the loader's interrupt was swallowed by HBase's client and
+   * it waited for ever for the index's files; finish() waited 5 minutes for it, threw "did not
+   * stop" in place of the failure, and the run sat in close()'s purge of 10M documents.
+   */
+  @Test
+  void indexJobFails_itsFailureThrownAtOnce_nothingLeft() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    List<StoredRecord> records = fingerprintRecords(50);
+    try (HBaseStore bulk = hbase("indexfails", "4:1", true)) {
+      long t0 = System.nanoTime();
+      assertThatThrownBy(
+              () -> {
+                try (CollectionTransfer.Importer in =
+                    CollectionTransfer.of(bulk)
+                        .importer("fp", settings, settings.deduplicator().analyzer().id())) {
+                  ((HFileImporter) in).failIndexWith(new IllegalStateException("index job failed"));
+                  for (StoredRecord r : records) {
+                    in.add(r);
+                  }
+                  in.finish();
+                }
+              })
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessage("index job failed");
+      // Far under the 5 minutes finish() waited for the loader before.
+      assertThat((System.nanoTime() - t0) / 1e9).isLessThan(120);
+      nothingLeft_thenLoads(bulk, "/tmp/bulk-indexfails", settings, records);
+    }
+  }
+
+  /**
+   * A drop deletes every row of the collection in both tables: the purge sends the index cells of
+   * each 1,000 document-table rows in one call, then the rows (2,500 documents: several batches).
+   */
+  @Test
+  void drop_after2500Imported_noRowLeftInEitherTable() throws IOException {
+    CollectionSettings settings =
+        CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
+    List<StoredRecord> records = new ArrayList<>();
+    SplittableRandom r = new SplittableRandom(5);
+    for (int i = 0; i < 2500; i++) {
+      String id = "d" + i;
+      records.add(
+          new StoredRecord(
+              i, id, r.nextLong(), 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
+    }
+    try (HBaseStore bulk = hbase("dropall", "4:1", true)) {
+      load(bulk, "fp", settings, records);
+      int uid = ((HBaseCollection) bulk.collection("fp")).uid;
+      assertThat(rows(bulk, bulk.index, uid, Rows.KEY_BYTES + 1)).isEqualTo(4 * 2500);
+      assertThat(rows(bulk, bulk.docs, uid, 0)).isGreaterThanOrEqualTo(2 * 2500);
+      assertThat(bulk.drop("fp")).isTrue();
+      assertThat(rows(bulk, bulk.index, uid, Rows.KEY_BYTES + 1)).isZero();
+      assertThat(rows(bulk, bulk.docs, uid, 0)).isZero();
+    }
+  }
+
+  /** The table's rows of collection {@code uid}, whose key holds it at {@code offset}. */
+  private static long rows(HBaseStore s, TableName table, int uid, int offset) throws IOException {
+    long n = 0;
+    try (Table t = s.connection().getTable(table);
+        ResultScanner rs = t.getScanner(new Scan())) {
+      for (Result r : rs) {
+        byte[] row = r.getRow();
+        if (row.length >= offset + 4 && Bytes.toInt(row, offset) == uid) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   /**
