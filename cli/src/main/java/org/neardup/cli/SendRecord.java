@@ -137,7 +137,7 @@ final class SendRecord extends FlatObjectScanner {
       if (c < 0) {
         // A character of two to four bytes, checked as strict UTF-8 here rather than in a pass of
         // its own over the line: the text is most of a record's bytes. Three bytes from E1..EF but
-        // ED (Chinese) are tested in place, as Utf8.sequence tests them first.
+        // ED (Chinese) are tested in place, as Utf8.problem tests them first.
         int lead = c & 0xFF;
         int n;
         if (lead >= 0xE1

@@ -108,39 +108,13 @@ public final class Utf8 {
    */
   public static int sequence(byte[] b, int i, int to) {
     int lead = b[i] & 0xFF;
-    int n;
-    int lo = 0x80; // the range of the second byte, as in problem
-    int hi = 0xBF;
-    if (lead >= 0xE1 && lead <= 0xEF && lead != 0xED) {
-      n = 3; // U+1000..U+CFFF, U+E000..U+FFFF: Chinese, first
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-      n = 2;
-    } else if (lead == 0xE0) {
-      n = 3;
-      lo = 0xA0;
-    } else if (lead == 0xED) {
-      n = 3;
-      hi = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      n = 4;
-      lo = lead == 0xF0 ? 0x90 : 0x80;
-      hi = lead == 0xF4 ? 0x8F : 0xBF;
-    } else {
+    if (lead < 0x80) {
       return -1;
     }
-    if (to - i < n) {
-      return -1;
-    }
-    int second = b[i + 1] & 0xFF;
-    if (second < lo || second > hi) {
-      return -1;
-    }
-    for (int k = 2; k < n; k++) {
-      if ((b[i + k] & 0xC0) != 0x80) {
-        return -1;
-      }
-    }
-    return n;
+    // The length the lead byte claims; problem() then holds the bytes to strict UTF-8, so the two
+    // share one set of rules (a wrong lead, a cut-off or a bad following byte: -1 here).
+    int n = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    return problem(b, i, Math.min(to, i + n)) == null ? n : -1;
   }
 
   private static final VarHandle LONG_LE =
