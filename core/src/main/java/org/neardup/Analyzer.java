@@ -44,6 +44,21 @@ public final class Analyzer {
     TextBuffer norm = buffers.get();
     norm.clear();
     fingerprinter.normalize(text, norm);
+    return analyzeNormalized(norm);
+  }
+
+  /**
+   * Analyses the text {@code text[start, end)}: the same analysis as {@link #analyze(CharSequence)}
+   * of that text, for a caller that holds it as chars (dedup's reader), with no String made of it.
+   */
+  public Analysis analyze(char[] text, int start, int end) {
+    TextBuffer norm = buffers.get();
+    norm.clear();
+    fingerprinter.normalize(text, start, end, norm);
+    return analyzeNormalized(norm);
+  }
+
+  private Analysis analyzeNormalized(TextBuffer norm) {
     char[] chars = norm.array();
     int len = norm.length();
     long counts = Shingler.letters(chars, 0, len);

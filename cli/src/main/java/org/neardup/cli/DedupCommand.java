@@ -15,12 +15,14 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.CorpusDedup;
 import org.neardup.cluster.Clusters;
 import org.neardup.internal.LongIntMap;
 import org.neardup.text.TermHasher;
+import org.neardup.text.TextBuffer;
 import org.neardup.verify.ShingleSketch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -279,7 +281,7 @@ final class DedupCommand implements Callable<Integer> {
         Progress.start(show, "reading", Math.max(1, source.totalBytes()), "MB", 1 << 20, err)) {
       Parallel.runRaw(
           source,
-          raw -> analyse(analyzer, raw, source.parse(raw)),
+          raw -> analyse(analyzer, raw, source),
           input.threads,
           done -> collect(done, c),
           () -> {
@@ -293,14 +295,47 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
+  /** The text of the record this thread reads, as chars (see {@link #analyse}). */
+  private static final ThreadLocal<TextBuffer> TEXTS = ThreadLocal.withInitial(TextBuffer::new);
+
+  /**
+   * Reads and analyses one document: the commonest record with its text decoded straight into this
+   * thread's buffer and analysed from there ({@link DocumentSource#readFlat}), any other as {@link
+   * DocumentSource#parse} reads it; the same analysis either way.
+   */
   private static Analysed analyse(
-      Analyzer analyzer, DocumentSource.RawDocument raw, InputDocument d) {
+      Analyzer analyzer, DocumentSource.RawDocument raw, DocumentSource source) {
+    TextBuffer text = TEXTS.get();
+    try {
+      String idJson = source.readFlat(raw, text);
+      if (idJson == null) {
+        return analyse(analyzer, raw, source.parse(raw), null);
+      }
+      InputDocument d =
+          new InputDocument(raw.ordinal(), idJson, null, raw.location(), raw.bytes(), null);
+      return analyse(analyzer, raw, d, text);
+    } finally {
+      if (text.array().length > 1 << 20) {
+        TEXTS.remove(); // do not keep a huge buffer alive after a huge text
+      }
+    }
+  }
+
+  /** Analyses {@code d}: its text, or {@code chars} when given (then {@code d} has no text). */
+  private static Analysed analyse(
+      Analyzer analyzer,
+      DocumentSource.RawDocument raw,
+      InputDocument d,
+      @Nullable TextBuffer chars) {
     byte[] id = d.idJson() == null ? NONE : d.idJson().getBytes(StandardCharsets.UTF_8);
     long idHash = d.idJson() == null ? 0 : TermHasher.xxh64(id, 0, id.length);
     if (!d.ok()) {
       return new Analysed(raw, d, null, d.error(), id, idHash, NONE, 0, NONE);
     }
-    Analysis a = analyzer.analyze(d.text());
+    Analysis a =
+        chars != null
+            ? analyzer.analyze(chars.array(), 0, chars.length())
+            : analyzer.analyze(d.text());
     if (a.isEmpty()) {
       return new Analysed(raw, d, null, "text has no letters or digits", id, idHash, NONE, 0, NONE);
     }

@@ -132,6 +132,32 @@ final class DocumentSource {
     return new InputDocument(raw.ordinal(), raw.idJson(), text, raw.location(), null, null);
   }
 
+  /**
+   * dedup's reading of a JSONL line without a String of the line or of its text ({@link
+   * FlatTextReader}): the id as JSON, with the text in {@code text}; or null when that reader does
+   * not take the line (not a JSONL line, invalid UTF-8, a record of another shape, send's fields, a
+   * line longer than the thread's char array), which {@link #parse} then reads as before. For a
+   * line it takes, the id and text are those {@link #parse} gives. Thread-safe.
+   */
+  @Nullable String readFlat(RawDocument raw, org.neardup.text.TextBuffer text) {
+    byte[] bytes = raw.bytes();
+    if (raw.error() != null
+        || bytes == null
+        || raw.format() != Format.JSONL
+        || sendFields
+        || bytes.length > org.neardup.internal.ScratchChars.RETAINED) {
+      return null;
+    }
+    char[] line = org.neardup.internal.ScratchChars.atLeast(bytes.length);
+    int n;
+    try {
+      n = LineReader.decodeChars(DECODER.get(), bytes, 0, bytes.length, line);
+    } catch (LineReader.InvalidUtf8Exception e) {
+      return null; // parse reports it
+    }
+    return n < 0 ? null : FlatTextReader.read(line, 0, n, idField, textField, text);
+  }
+
   private final List<Path> inputs;
   private final Format format;
   private final String idField;

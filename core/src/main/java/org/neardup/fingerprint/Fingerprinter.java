@@ -23,6 +23,15 @@ public interface Fingerprinter {
   void normalize(CharSequence text, org.neardup.text.TextBuffer out);
 
   /**
+   * As {@link #normalize(CharSequence, org.neardup.text.TextBuffer)} for the text {@code
+   * text[start, end)}, for a caller that holds it as chars (no String of it needed); the same
+   * output.
+   */
+  default void normalize(char[] text, int start, int end, org.neardup.text.TextBuffer out) {
+    normalize(new String(text, start, end - start), out);
+  }
+
+  /**
    * The fingerprint of text that {@link #normalize} produced: {@code
    * fingerprintNormalized(normalize(t))} equals {@code fingerprint(t)}.
    */

@@ -93,9 +93,25 @@ final class SimhashFingerprinter implements Fingerprinter {
    * text do not outlive the next collection.
    */
   private void normalize(CharSequence text, Scratch s, TextBuffer out) {
-    int mark = out.length();
     s.raw.setTo(text);
-    normalizeTo(s.raw, s.visible, out);
+    normalize(s.raw.array(), 0, s.raw.length(), s, out);
+  }
+
+  /**
+   * Normalises {@code text[start, end)} straight from the caller's chars: dedup's reader decodes a
+   * record's text into a buffer of its own, where a String of it cost a failed Latin-1 compression
+   * (a byte per char) and two bytes per char of every Chinese text, then a copy into the raw
+   * buffer.
+   */
+  @Override
+  public void normalize(char[] text, int start, int end, TextBuffer out) {
+    java.util.Objects.checkFromToIndex(start, end, text.length);
+    normalize(text, start, end, scratch.get(), out);
+  }
+
+  private void normalize(char[] text, int start, int end, Scratch s, TextBuffer out) {
+    int mark = out.length();
+    normalizeTo(text, start, end, s.visible, out);
     if (dropVolatile) {
       VolatileLines.remove(out, mark);
     }
@@ -138,22 +154,25 @@ final class SimhashFingerprinter implements Fingerprinter {
   }
 
   /**
-   * Appends the normalised text of {@code raw} to {@code out}, its visible text first when it is a
-   * page. On char arrays only: a CharSequence that is a String here and a TextBuffer there made C2
-   * compile the loops again at the first page (docs/BENCHMARKS.md, the eleventh session).
+   * Appends the normalised text of {@code raw[start, end)} to {@code out}, its visible text first
+   * when it is a page. On char arrays only: a CharSequence that is a String here and a TextBuffer
+   * there made C2 compile the loops again at the first page (docs/BENCHMARKS.md, the eleventh
+   * session).
    */
-  private void normalizeTo(TextBuffer raw, TextBuffer visible, TextBuffer out) {
+  private void normalizeTo(char[] raw, int start, int end, TextBuffer visible, TextBuffer out) {
     HtmlText.Mode mode = settings.html().mode();
-    TextBuffer from = raw;
-    if (mode != null && HtmlText.looksLikeHtml(raw.array(), 0, raw.length())) {
+    char[] from = raw;
+    if (mode != null && HtmlText.looksLikeHtml(raw, start, end)) {
       visible.clear();
-      HtmlText.extract(raw.array(), 0, raw.length(), mode, visible);
-      from = visible;
+      HtmlText.extract(raw, start, end, mode, visible);
+      from = visible.array();
+      start = 0;
+      end = visible.length();
     }
     if (foldHan) {
-      TextNormalizer.normalizeFolded(from.array(), 0, from.length(), out);
+      TextNormalizer.normalizeFolded(from, start, end, out);
     } else {
-      TextNormalizer.normalize(from.array(), 0, from.length(), out);
+      TextNormalizer.normalize(from, start, end, out);
     }
   }
 

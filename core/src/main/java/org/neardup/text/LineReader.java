@@ -163,18 +163,9 @@ public final class LineReader {
        * trimming. UTF-8 never gives more chars than bytes, so len chars always suffice.
        */
       char[] chars = ScratchChars.atLeast(len);
-      decoder.reset();
-      ByteBuffer in = ByteBuffer.wrap(bytes, off, len);
-      CharBuffer out = CharBuffer.wrap(chars);
-      CoderResult result = decoder.decode(in, out, true);
-      if (result.isUnderflow()) {
-        result = decoder.flush(out);
-      }
-      if (result.isMalformed()) {
-        throw new InvalidUtf8Exception(in.position() - off);
-      }
-      if (result.isUnderflow()) {
-        return new String(chars, 0, out.position());
+      int n = decodeChars(decoder, bytes, off, len, chars);
+      if (n >= 0) {
+        return new String(chars, 0, n);
       }
       // Anything else (a decoder set to report unmappable input) goes the general way below.
     }
@@ -186,6 +177,30 @@ public final class LineReader {
     } catch (MalformedInputException e) {
       throw new InvalidUtf8Exception(in.position() - off);
     }
+  }
+
+  /**
+   * Decodes {@code len} bytes as the decoder's charset into {@code out} (at least {@code len} chars
+   * for UTF-8, which never gives more chars than bytes), for a caller that reads the chars where
+   * they are instead of making a String of them. Returns the number of chars, or -1 when the
+   * decoder stopped for anything but the end of the input or malformed input (out of room, input it
+   * reports as unmappable): {@link #decode} then takes the general way.
+   *
+   * @throws InvalidUtf8Exception naming the byte offset of the first invalid byte
+   */
+  public static int decodeChars(CharsetDecoder decoder, byte[] bytes, int off, int len, char[] out)
+      throws InvalidUtf8Exception {
+    decoder.reset();
+    ByteBuffer in = ByteBuffer.wrap(bytes, off, len);
+    CharBuffer chars = CharBuffer.wrap(out);
+    CoderResult result = decoder.decode(in, chars, true);
+    if (result.isUnderflow()) {
+      result = decoder.flush(chars);
+    }
+    if (result.isMalformed()) {
+      throw new InvalidUtf8Exception(in.position() - off);
+    }
+    return result.isUnderflow() ? chars.position() : -1;
   }
 
   /** Invalid UTF-8 at a byte offset. */

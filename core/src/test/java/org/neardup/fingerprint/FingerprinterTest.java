@@ -113,6 +113,63 @@ class FingerprinterTest {
   }
 
   @Test
+  void normalizeChars_randomTextsAtOffsets_equalsNormalizeOfTheString() {
+    // dedup's reader hands the text over as a range of its own char array: the same output as the
+    // String path, for pages and plain texts, with each setting that changes the normalisation.
+    String[] pieces = {
+      "<html><body><p>",
+      "</p>",
+      "<script>var x = 1;</script>",
+      "&amp;",
+      "市議會",
+      "週二",
+      "ＡＢＣ",
+      "Straße",
+      " ",
+      "\n",
+      "12:30",
+      "e\u0301",
+      "\uD83D\uDE00",
+      "\uD800",
+      "<",
+      "x",
+      "Posted 3 days ago\n",
+      "阅读 12 · 评论 3\n"
+    };
+    Fingerprinter[] fps = {
+      fp,
+      Fingerprinter.create(
+          FingerprintSettings.builder()
+              .html(FingerprintSettings.Html.MAIN)
+              .volatileLines(FingerprintSettings.Volatile.DROP)
+              .han(FingerprintSettings.Han.KEEP)
+              .build()),
+      Fingerprinter.create(FingerprintSettings.builder().html(FingerprintSettings.Html.RAW).build())
+    };
+    java.util.Random r = new java.util.Random(2026_11_26);
+    for (int i = 0; i < 5_000; i++) {
+      StringBuilder b = new StringBuilder();
+      for (int k = r.nextInt(30); k > 0; k--) {
+        b.append(pieces[r.nextInt(pieces.length)]);
+      }
+      String text = b.toString();
+      int before = r.nextInt(4);
+      char[] chars = new char[before + text.length() + r.nextInt(4)];
+      java.util.Arrays.fill(chars, '<');
+      text.getChars(0, text.length(), chars, before);
+      for (Fingerprinter f : fps) {
+        TextBuffer viaString = new TextBuffer();
+        viaString.append('>');
+        f.normalize(text, viaString);
+        TextBuffer viaChars = new TextBuffer();
+        viaChars.append('>');
+        f.normalize(chars, before, before + text.length(), viaChars);
+        assertThat(viaChars.toString()).as(text).isEqualTo(viaString.toString());
+      }
+    }
+  }
+
+  @Test
   void features_heaviestFirst_andMakeTheFingerprint() {
     Features f = fp.features("apple apple apple banana banana cherry");
     assertThat(f.words()).containsExactly("apple", "banana", "cherry");
