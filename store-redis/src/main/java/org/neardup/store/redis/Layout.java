@@ -22,14 +22,15 @@ record Layout(int idBits, int blockBits, int bandBits) {
    * bits a key holds more entries: its fixed cost spreads over more documents, and a check reads
    * more entries per key (all of them pass the same popcount filter, so only the bytes read grow).
    * forDocuments aims at 32-64 entries per block key (the 16-bit keys hold ~15 at 1M, ~150 at 10M)
-   * and 24-48 ids per id bucket (Redis keeps a hash compact up to 128 fields by default, so a
-   * collection may grow 2.6-5.3x past its expected size before its id buckets turn into tables).
+   * and 48-96 ids per id bucket (Redis keeps a hash compact up to 128 fields by default, so a
+   * collection may grow 1.3-2.6x past its expected size before its id buckets turn into tables).
    *
-   * Why 24-48 ids, not 48-96 (issue 15, redis-server CPU): a commit claims its id with HSETNX,
-   * which scans the bucket's listpack twice (exists, then set). A captured run of 20,000 verified
-   * singles replayed under callgrind with its id buckets rewritten to 9 bits (~39 ids each) instead
-   * of 8 (~78): HSETNX 10,511 -> 6,386 instructions per document, used_memory 1,123.3 -> 1,122.4 B
-   * per document (smaller listpacks round to smaller allocations, which pays for the keys).
+   * Why not 24-48 ids (issue 15, tried and measured): a commit claims its id with HSETNX, which
+   * scans the bucket's listpack twice (exists, then set). A captured run of 20,000 verified singles
+   * replayed under callgrind with its id buckets rewritten to ~39 ids each instead of ~78: HSETNX
+   * 10,511 -> 6,386 instructions per document, ~1.8% of the commit's redis-server instructions, not
+   * seen in live runs; but 200,000 fingerprint-only documents took 17.8 B per document in id buckets
+   * instead of 16.1 (MEMORY USAGE), past the 100 B per document such a collection must stay under.
    */
 
   /** The fewest block key bits: 256 keys per block. */
@@ -66,7 +67,7 @@ record Layout(int idBits, int blockBits, int bandBits) {
   static final int ENTRIES_PER_BLOCK_KEY = 64;
 
   /** Ids per id bucket {@link #forDocuments} aims at, at the expected size. */
-  static final int IDS_PER_BUCKET = 48;
+  static final int IDS_PER_BUCKET = 96;
 
   Layout {
     if (idBits < Keys.MIN_ID_BITS || idBits > Keys.MAX_ID_BITS) {
@@ -103,8 +104,8 @@ record Layout(int idBits, int blockBits, int bandBits) {
    * that keep block keys at up to {@value #ENTRIES_PER_BLOCK_KEY} entries and id buckets at up to
    * {@value #IDS_PER_BUCKET} ids and band buckets at up to {@value #ENTRIES_PER_BAND_KEY} entries
    * ({@value #BANDS_PER_DOCUMENT} per document), within the ranges. 1M documents: 14 block key bits
-   * (61 entries per key), 15 id bits (31 ids per bucket), 17 band bits (46 entries per bucket);
-   * 10M: 16 (152 entries per key), 18 (38 ids) and 20 (57 entries).
+   * (61 entries per key), 14 id bits (61 ids per bucket), 17 band bits (46 entries per bucket);
+   * 10M: 16 (152 entries per key), 17 (76 ids) and 20 (57 entries).
    *
    * @throws IllegalArgumentException if {@code documents} is not positive
    */

@@ -24,7 +24,7 @@ import redis.clients.jedis.util.JedisURIHelper;
  * {@code cluster} ({@code true} when the URL names a node of a Redis Cluster, {@code false} by
  * default), and the layout of the collections it creates ({@link Layout}; each collection keeps its
  * own): {@code expected-documents}, the size to lay them out for (sets the next three, see {@link
- * Layout#forDocuments}: 1000000 gives 15, 14 and 17, 10000000 gives 18, 16 and 20), or {@code
+ * Layout#forDocuments}: 1000000 gives 14, 14 and 17, 10000000 gives 17, 16 and 20), or {@code
  * id-bucket-bits} (16 by default: 2^16 buckets of the id index, compact up to ~8M documents with
  * Redis's default {@code hash-max-listpack-entries} of 128; 17 for up to ~16M, and so on) and
  * {@code block-key-bits} (16 by default: a key per 16-bit block value; 14 at 1M documents cuts the

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 class LayoutTest {
   @Test
   void forDocuments_keepsKeysAndBucketsWithinTheirTargets() {
-    assertThat(Layout.forDocuments(1_000_000)).isEqualTo(new Layout(15, 14, 17));
-    assertThat(Layout.forDocuments(10_000_000)).isEqualTo(new Layout(18, 16, 20));
+    assertThat(Layout.forDocuments(1_000_000)).isEqualTo(new Layout(14, 14, 17));
+    assertThat(Layout.forDocuments(10_000_000)).isEqualTo(new Layout(17, 16, 20));
     assertThat(Layout.forDocuments(1)).isEqualTo(new Layout(8, 8, 8));
     assertThat(Layout.forDocuments(Long.MAX_VALUE / 2)).isEqualTo(new Layout(24, 16, 22));
     for (long n = 1_000; n <= 100_000_000; n = n * 3 / 2) {
@@ -21,7 +21,7 @@ class LayoutTest {
       }
       if (l.idBits() > Keys.MIN_ID_BITS && l.idBits() < Keys.MAX_ID_BITS) {
         double perBucket = (double) n / (1 << l.idBits());
-        assertThat(perBucket).as("n=%s", n).isBetween(24.0, 48.0);
+        assertThat(perBucket).as("n=%s", n).isBetween(48.0, 96.0);
       }
       if (l.bandBits() > Layout.MIN_BAND_BITS && l.bandBits() < Layout.MAX_BAND_BITS) {
         double perBucket = 6.0 * n / (1 << l.bandBits());
