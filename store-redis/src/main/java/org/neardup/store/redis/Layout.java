@@ -24,6 +24,13 @@ record Layout(int idBits, int blockBits, int bandBits) {
    * forDocuments aims at 32-64 entries per block key (the 16-bit keys hold ~15 at 1M, ~150 at 10M)
    * and 48-96 ids per id bucket (Redis keeps a hash compact up to 128 fields by default, so a
    * collection may grow 1.3-2.6x past its expected size before its id buckets turn into tables).
+   *
+   * Why not 24-48 ids (issue 15, tried and measured): a commit claims its id with HSETNX, which
+   * scans the bucket's listpack twice (exists, then set). A captured run of 20,000 verified singles
+   * replayed under callgrind with its id buckets rewritten to ~39 ids each instead of ~78: HSETNX
+   * 10,511 -> 6,386 instructions per document, ~1.8% of the commit's redis-server instructions, not
+   * seen in live runs; but 200,000 fingerprint-only documents took 17.8 B per document in id buckets
+   * instead of 16.1 (MEMORY USAGE), past the 100 B per document such a collection must stay under.
    */
 
   /** The fewest block key bits: 256 keys per block. */
