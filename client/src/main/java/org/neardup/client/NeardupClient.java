@@ -189,7 +189,7 @@ public final class NeardupClient implements AutoCloseable {
     }
     byte[] body = w.toByteArray();
     return sendAsync("POST", path(collection, "batch"), "application/x-ndjson", body, sequence, 200)
-        .thenApply(r -> ResultReader.readAll(FACTORY, r.body(), docs.size()));
+        .thenApply(r -> ResultReader.readAll(r.body(), docs.size()));
   }
 
   /**
