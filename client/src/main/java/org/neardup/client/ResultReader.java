@@ -30,6 +30,19 @@ final class ResultReader {
   private static final int MAX_DEPTH = 64;
   private static final String[] LITERALS = {"true", "false", "null"};
 
+  /** A byte's value as a hex digit, or -1. */
+  private static final byte[] HEX_DIGITS = new byte[256];
+
+  static {
+    java.util.Arrays.fill(HEX_DIGITS, (byte) -1);
+    for (int c = 0; c < 256; c++) {
+      int d = Character.digit(c, 16);
+      if (d >= 0 && c < 0x80) {
+        HEX_DIGITS[c] = (byte) d;
+      }
+    }
+  }
+
   // The fields read, by their index in these lists; any other field is skipped.
   private static final byte[][] RESULT_FIELDS =
       names("status", "id", "new", "fingerprint", "cluster", "error", "matches");
@@ -106,7 +119,7 @@ final class ResultReader {
           case ID -> id = scalar();
           case NEW -> isNew = "true".equals(scalar());
           case FINGERPRINT -> {
-            fingerprint = hex(string());
+            fingerprint = fingerprint();
             hasFingerprint = true;
           }
           case CLUSTER -> cluster = scalar();
@@ -432,6 +445,31 @@ final class ResultReader {
       case 't', 'f', 'n' -> literal();
       default -> numberText();
     }
+  }
+
+  /**
+   * A fingerprint: its 16 hex digits as the service writes them are read where they stand, without
+   * a string (Long.parseUnsignedLong was the largest JDK method C1 compiled for send's answers);
+   * any other spelling through the string.
+   */
+  private long fingerprint() throws IOException {
+    int from = pos + 1;
+    if (pos < b.length && b[pos] == '"' && from + 17 <= b.length && b[from + 16] == '"') {
+      long v = 0;
+      int i = from;
+      for (; i < from + 16; i++) {
+        int d = HEX_DIGITS[b[i] & 0xFF];
+        if (d < 0) {
+          break;
+        }
+        v = v << 4 | d;
+      }
+      if (i == from + 16) {
+        pos = from + 17;
+        return v;
+      }
+    }
+    return hex(string());
   }
 
   private static long hex(String s) throws IOException {
