@@ -31,6 +31,23 @@ import org.junit.jupiter.api.Test;
  * demand: answer with a given status and header, stay silent, or not listen.
  */
 class TransportTest {
+  /** A request as the fake server reads it: its head's lines ending in '\n', then its body. */
+  private static String readRequest(BufferedReader in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    int length = 0;
+    for (String line; !(line = in.readLine()).isEmpty(); ) {
+      head.append(line).append('\n');
+      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring(15).trim());
+      }
+    }
+    char[] body = new char[length];
+    for (int n = 0; n < length; ) {
+      n += in.read(body, n, length - n);
+    }
+    return head + new String(body);
+  }
+
   private static Transport transport(int port, Duration timeout) {
     return new Transport(
         URI.create("http://127.0.0.1:" + port), "Bearer t", Duration.ofSeconds(10), timeout);
@@ -60,20 +77,9 @@ class TransportTest {
                     "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
                   };
                   for (String answer : answers) {
-                    StringBuilder head = new StringBuilder();
-                    int length = 0;
-                    for (String line; !(line = in.readLine()).isEmpty(); ) {
-                      head.append(line).append('\n');
-                      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
-                        length = Integer.parseInt(line.substring(15).trim());
-                      }
-                    }
-                    char[] body = new char[length];
-                    for (int n = 0; n < length; ) {
-                      n += in.read(body, n, length - n);
-                    }
+                    String request = readRequest(in);
                     synchronized (requests) {
-                      requests.add(head + new String(body));
+                      requests.add(request);
                     }
                     out.write(answer.getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
@@ -124,20 +130,9 @@ class TransportTest {
                           new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
                   OutputStream out = s.getOutputStream();
                   for (int r = 0; r < 2; r++) {
-                    StringBuilder head = new StringBuilder();
-                    int length = 0;
-                    for (String line; !(line = in.readLine()).isEmpty(); ) {
-                      head.append(line).append('\n');
-                      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
-                        length = Integer.parseInt(line.substring(15).trim());
-                      }
-                    }
-                    char[] body = new char[length];
-                    for (int n = 0; n < length; ) {
-                      n += in.read(body, n, length - n);
-                    }
+                    String request = readRequest(in);
                     synchronized (requests) {
-                      requests.add(head + new String(body));
+                      requests.add(request);
                     }
                     out.write(
                         ("HTTP/1.1 200 OK\r\nX-Long: "
