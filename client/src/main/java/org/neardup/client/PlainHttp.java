@@ -18,10 +18,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One HTTP/1.1 exchange over a plain socket ({@code http://} only), the connections kept open
- * between exchanges in a small pool. Writes the request line and headers, then the body as it is
- * (one copy, into the kernel); reads the status, the headers it needs (Content-Length,
- * Transfer-Encoding: chunked, Connection, Retry-After) and the body. Thread-safe; each exchange
- * holds its connection alone.
+ * between exchanges in a small pool. Writes the request line, headers and body in one write (the
+ * head put in room the caller left before the body, or a small body copied behind the head; a large
+ * body without room goes in a second write): one copy, into the kernel; reads the status, the
+ * headers it needs (Content-Length, Transfer-Encoding: chunked, Connection, Retry-After) and the
+ * body. Thread-safe; each exchange holds its connection alone.
  *
  * <p>Why not {@code HttpURLConnection}: in {@code neardup send}, which runs C1 only, its code per
  * request cost more than the documents' own bytes: at news length the client's request threads took
