@@ -135,6 +135,26 @@ final class SendRecord extends FlatObjectScanner {
     while (p < e) {
       int c = b[p];
       if (c < 0) {
+        if (letters) {
+          // Once a letter is found, a run of three-byte characters (Chinese) is walked in a loop of
+          // its own: the same test as below, without the general step's branches per character.
+          int q = p;
+          while (e - q >= 3) {
+            int l = b[q] & 0xFF;
+            if (l < 0xE1
+                || l > 0xEF
+                || l == 0xED
+                || (b[q + 1] & 0xC0) != 0x80
+                || (b[q + 2] & 0xC0) != 0x80) {
+              break;
+            }
+            q += 3;
+          }
+          if (q > p) {
+            p = q;
+            continue;
+          }
+        }
         // A character of two to four bytes, checked as strict UTF-8 here rather than in a pass of
         // its own over the line: the text is most of a record's bytes. Three bytes from E1..EF but
         // ED (Chinese) are tested in place, as Utf8.problem tests them first.
@@ -164,7 +184,19 @@ final class SendRecord extends FlatObjectScanner {
         continue;
       }
       if (c >= 0x20 && c != '"' && c != '\\') {
-        letters = letters || isAsciiLetterOrDigit(c);
+        if (letters) {
+          // and so is a run of plain ASCII (a negative byte, below 0x20, ends it too)
+          p++;
+          while (p < e) {
+            int x = b[p];
+            if (x < 0x20 || x == '"' || x == '\\') {
+              break;
+            }
+            p++;
+          }
+          continue;
+        }
+        letters = isAsciiLetterOrDigit(c);
         p++;
         continue;
       }

@@ -217,11 +217,16 @@ class SendRecordTest {
           SendRecord.read(line("{\"id\":\"a\",\"text\":\"x@\"}", character), ID, TEXT);
       assertNotNull(read, java.util.Arrays.toString(character));
       assertArrayEquals(line("\"x@\"", character), read.doc().textJson());
+      read = SendRecord.read(line("{\"id\":\"a\",\"text\":\"x中文@ab\"}", character), ID, TEXT);
+      assertNotNull(read, java.util.Arrays.toString(character));
+      assertArrayEquals(line("\"x中文@ab\"", character), read.doc().textJson());
     }
     for (int[] bad : invalid) {
       for (String template :
           List.of(
               "{\"id\":\"a\",\"text\":\"x@y\"}", // in the text
+              "{\"id\":\"a\",\"text\":\"x中文@y\"}", // after a run of Chinese
+              "{\"id\":\"a\",\"text\":\"x plain@中\"}", // after a run of ASCII
               "{\"id\":\"a\",\"text\":\"x@\"}", // at the text's end
               "{\"id\":\"a@\",\"text\":\"x\"}", // in the id, before the text
               "{\"id\":\"a\",\"text\":\"x\",\"o\":\"@\"}", // in a field after the text

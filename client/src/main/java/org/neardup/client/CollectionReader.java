@@ -36,7 +36,7 @@ final class CollectionReader {
   static List<CollectionInfo> readList(JsonFactory factory, byte[] body) {
     List<CollectionInfo> out = new ArrayList<>();
     try (JsonParser p = factory.createParser(body)) {
-      ResultReader.expect(p, p.nextToken(), JsonToken.START_OBJECT, "a listing");
+      expect(p, p.nextToken(), JsonToken.START_OBJECT, "a listing");
       boolean found = false;
       for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
         JsonToken v = p.nextToken();
@@ -44,7 +44,7 @@ final class CollectionReader {
           p.skipChildren();
           continue;
         }
-        ResultReader.expect(p, v, JsonToken.START_ARRAY, "'collections'");
+        expect(p, v, JsonToken.START_ARRAY, "'collections'");
         for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
           out.add(read(p, t));
         }
@@ -61,7 +61,7 @@ final class CollectionReader {
 
   /** One description; the parser is on its START_OBJECT and is left on its END_OBJECT. */
   private static CollectionInfo read(JsonParser p, @Nullable JsonToken t) throws IOException {
-    ResultReader.expect(p, t, JsonToken.START_OBJECT, "a collection");
+    expect(p, t, JsonToken.START_OBJECT, "a collection");
     String name = null;
     String analyzer = null;
     Map<String, Object> settings = null;
@@ -86,7 +86,7 @@ final class CollectionReader {
 
   private static Map<String, Object> settings(JsonParser p, @Nullable JsonToken t)
       throws IOException {
-    ResultReader.expect(p, t, JsonToken.START_OBJECT, "'settings'");
+    expect(p, t, JsonToken.START_OBJECT, "'settings'");
     Map<String, Object> out = new LinkedHashMap<>();
     for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
       JsonToken v = p.nextToken();
@@ -109,7 +109,7 @@ final class CollectionReader {
   }
 
   private static Map<String, Long> stats(JsonParser p, @Nullable JsonToken t) throws IOException {
-    ResultReader.expect(p, t, JsonToken.START_OBJECT, "'stats'");
+    expect(p, t, JsonToken.START_OBJECT, "'stats'");
     Map<String, Long> out = new LinkedHashMap<>();
     for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
       p.nextToken();
@@ -118,5 +118,14 @@ final class CollectionReader {
       out.put(key, value);
     }
     return out;
+  }
+
+  /** Fails, naming {@code what} and where, unless the token is the one wanted. */
+  private static void expect(
+      JsonParser p, @Nullable JsonToken actual, JsonToken wanted, String what) throws IOException {
+    if (actual != wanted) {
+      throw new IOException(
+          "expected " + what + " (" + wanted + "), got " + actual + " at " + p.currentLocation());
+    }
   }
 }

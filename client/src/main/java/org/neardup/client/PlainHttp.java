@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 package org.neardup.client;
 
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -12,16 +11,18 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One HTTP/1.1 exchange over a plain socket ({@code http://} only), the connections kept open
- * between exchanges in a small pool. Writes the request line and headers, then the body as it is
- * (one copy, into the kernel); reads the status, the headers it needs (Content-Length,
- * Transfer-Encoding: chunked, Connection, Retry-After) and the body. Thread-safe; each exchange
- * holds its connection alone.
+ * between exchanges in a small pool. Writes the request line, headers and body in one write (the
+ * head put in room the caller left before the body, or a small body copied behind the head; a large
+ * body without room goes in a second write): one copy, into the kernel; reads the status, the
+ * headers it needs (Content-Length, Transfer-Encoding: chunked, Connection, Retry-After) and the
+ * body. Thread-safe; each exchange holds its connection alone.
  *
  * <p>Why not {@code HttpURLConnection}: in {@code neardup send}, which runs C1 only, its code per
  * request cost more than the documents' own bytes: at news length the client's request threads took
@@ -37,7 +38,9 @@ import org.jspecify.annotations.Nullable;
 final class PlainHttp {
   private static final long IDLE_NANOS = 4_000_000_000L;
   private static final int MAX_IDLE = 8;
-  private static final byte[] CRLF = {'\r', '\n'};
+
+  /** A body up to this size that has no room for the head before it is copied behind the head. */
+  private static final int SMALL_BODY = 16 << 10;
 
   private final InetSocketAddress address;
   private final String hostHeader;
@@ -47,17 +50,68 @@ final class PlainHttp {
   private final int readMillis;
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
 
-  /** An open connection and when it was last used. */
+  /**
+   * An open connection and when it was last used. The answer is read through {@link #buf}, the
+   * head's lines found in it by a scan, rather than a byte per call of a {@code
+   * BufferedInputStream} (a synchronized call per byte, interpreted for a C1-only client's first
+   * requests).
+   */
   private static final class Connection {
     final Socket socket;
     final InputStream in;
     final OutputStream out;
+    final byte[] buf = new byte[8192];
+    int pos;
+    int lim;
     long idleSince;
 
     Connection(Socket socket) throws IOException {
       this.socket = socket;
-      this.in = new BufferedInputStream(socket.getInputStream(), 8192);
+      this.in = socket.getInputStream();
       this.out = socket.getOutputStream();
+    }
+
+    /** Reads more into {@link #buf} (after what it holds); false at the end of the stream. */
+    boolean fill() throws IOException {
+      if (pos == lim) {
+        pos = 0;
+        lim = 0;
+      } else if (lim == buf.length) {
+        System.arraycopy(buf, pos, buf, 0, lim - pos);
+        lim -= pos;
+        pos = 0;
+      }
+      int n = in.read(buf, lim, buf.length - lim);
+      if (n <= 0) {
+        return false;
+      }
+      lim += n;
+      return true;
+    }
+
+    /** Exactly {@code n} bytes of the answer. */
+    byte[] read(int n) throws IOException {
+      byte[] out = new byte[n];
+      int have = Math.min(n, lim - pos);
+      System.arraycopy(buf, pos, out, 0, have);
+      pos += have;
+      while (have < n) {
+        int r = in.read(out, have, n - have);
+        if (r <= 0) {
+          throw new EOFException("the answer ended after " + have + " of " + n + " bytes");
+        }
+        have += r;
+      }
+      return out;
+    }
+
+    /** The rest of the stream (an answer delimited by the end of the connection). */
+    byte[] readAll() throws IOException {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      out.write(buf, pos, lim - pos);
+      pos = lim;
+      in.transferTo(out);
+      return out.toByteArray();
     }
 
     void close() {
@@ -84,15 +138,45 @@ final class PlainHttp {
     this.readMillis = readMillis;
   }
 
+  /**
+   * Sends a request and reads its answer. The body is {@code body[from, to)}; the bytes before
+   * {@code from} are the caller's scratch, where the request's head is put when it fits, so that
+   * head and body go out in one write (one segment for a small request: the service need not wait
+   * for the rest of it) without copying the body.
+   */
   Transport.Answer exchange(
       String method,
       String path,
       @Nullable String contentType,
       byte @Nullable [] body,
+      int from,
+      int to,
       @Nullable String header,
       @Nullable String value)
       throws IOException {
-    byte[] head = head(method, path, contentType, body, header, value);
+    byte[] head = head(method, path, contentType, body == null ? -1 : to - from, header, value);
+    byte[] request;
+    int start;
+    int end;
+    if (body == null) {
+      request = head;
+      start = 0;
+      end = head.length;
+    } else if (head.length <= from) {
+      request = body;
+      start = from - head.length;
+      end = to;
+      System.arraycopy(head, 0, body, start, head.length);
+    } else if (to - from <= SMALL_BODY) {
+      request = Arrays.copyOf(head, head.length + to - from);
+      System.arraycopy(body, from, request, head.length, to - from);
+      start = 0;
+      end = request.length;
+    } else {
+      request = null; // head and body in two writes
+      start = from;
+      end = to;
+    }
     Connection c = pooled();
     boolean reused = c != null;
     if (c == null) {
@@ -101,14 +185,14 @@ final class PlainHttp {
     try {
       Transport.Answer a;
       try {
-        a = send(c, head, body, method);
+        a = send(c, head, request, body, start, end, method);
       } catch (Stale stale) {
         c.close();
         if (!reused || body != null) {
           throw stale.cause;
         }
         c = open(); // a request without a body, on a pooled connection the service had closed
-        a = send(c, head, null, method);
+        a = send(c, head, request, body, start, end, method);
       }
       return a;
     } catch (Stale stale) {
@@ -134,12 +218,27 @@ final class PlainHttp {
     }
   }
 
-  private Transport.Answer send(Connection c, byte[] head, byte @Nullable [] body, String method)
+  /**
+   * Writes the request ({@code request[start, end)}, or when null {@code head} and then {@code
+   * body[start, end)}) and reads the answer.
+   */
+  private Transport.Answer send(
+      Connection c,
+      byte[] head,
+      byte @Nullable [] request,
+      byte @Nullable [] body,
+      int start,
+      int end,
+      String method)
       throws IOException {
+    c.pos = 0;
+    c.lim = 0;
     try {
-      c.out.write(head);
-      if (body != null) {
-        c.out.write(body);
+      if (request != null) {
+        c.out.write(request, start, end - start);
+      } else {
+        c.out.write(head);
+        c.out.write(java.util.Objects.requireNonNull(body), start, end - start);
       }
       c.out.flush();
     } catch (SocketTimeoutException e) {
@@ -147,7 +246,7 @@ final class PlainHttp {
     } catch (IOException e) {
       throw new Stale(e);
     }
-    String status = line(c.in, true);
+    String status = line(c, true);
     if (!status.startsWith("HTTP/1.") || status.length() < 12 || status.charAt(8) != ' ') {
       throw new IOException("not an HTTP/1.x status line: " + status);
     }
@@ -161,7 +260,7 @@ final class PlainHttp {
     boolean chunked = false;
     boolean close = status.startsWith("HTTP/1.0");
     long retry = -1;
-    for (String h = line(c.in, false); !h.isEmpty(); h = line(c.in, false)) {
+    for (String h = line(c, false); !h.isEmpty(); h = line(c, false)) {
       int colon = h.indexOf(':');
       if (colon <= 0) {
         throw new IOException("a malformed header in the answer: " + h);
@@ -186,18 +285,18 @@ final class PlainHttp {
     if (method.equals("HEAD") || code == 204 || code == 304 || (code >= 100 && code < 200)) {
       answer = new byte[0];
     } else if (chunked) {
-      answer = chunks(c.in);
+      answer = chunks(c);
     } else if (length >= 0) {
       if (length > Integer.MAX_VALUE - 16) {
         throw new IOException("an answer of " + length + " bytes");
       }
-      answer = c.in.readNBytes((int) length);
-      if (answer.length < length) {
-        throw new EOFException("the answer ended after " + answer.length + " of " + length);
-      }
+      answer = c.read((int) length);
     } else {
-      answer = c.in.readAllBytes(); // delimited by the end of the connection
+      answer = c.readAll(); // delimited by the end of the connection
       close = true;
+    }
+    if (c.pos != c.lim) {
+      close = true; // bytes after the answer: not an answer to anything this client sent
     }
     if (close) {
       c.close();
@@ -207,10 +306,10 @@ final class PlainHttp {
     return new Transport.Answer(code, answer, retry);
   }
 
-  private static byte[] chunks(InputStream in) throws IOException {
+  private static byte[] chunks(Connection c) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     while (true) {
-      String size = line(in, false);
+      String size = line(c, false);
       int semi = size.indexOf(';');
       long n;
       try {
@@ -219,7 +318,7 @@ final class PlainHttp {
         throw new IOException("a malformed chunk size in the answer: " + size, e);
       }
       if (n == 0) {
-        while (!line(in, false).isEmpty()) {
+        while (!line(c, false).isEmpty()) {
           // trailers: not used
         }
         return out.toByteArray();
@@ -227,37 +326,51 @@ final class PlainHttp {
       if (n > Integer.MAX_VALUE - 16 - out.size()) {
         throw new IOException("an answer too large to hold");
       }
-      byte[] chunk = in.readNBytes((int) n);
-      if (chunk.length < n) {
-        throw new EOFException("the answer ended inside a chunk");
-      }
+      byte[] chunk = c.read((int) n);
       out.write(chunk);
-      if (!line(in, false).isEmpty()) {
+      if (!line(c, false).isEmpty()) {
         throw new IOException("a chunk not followed by CRLF in the answer");
       }
     }
   }
 
   /** A line of the answer's head without its CRLF (or LF); at most 64 KB. */
-  private static String line(InputStream in, boolean first) throws IOException {
-    StringBuilder s = new StringBuilder(64);
+  private static String line(Connection c, boolean first) throws IOException {
+    StringBuilder s = null; // the line's start, when it spans more than one read
     while (true) {
-      int b = in.read();
-      if (b < 0) {
+      byte[] b = c.buf;
+      int from = c.pos;
+      for (int i = from; i < c.lim; i++) {
+        if (b[i] == '\n') {
+          c.pos = i + 1;
+          int to = i > from && b[i - 1] == '\r' ? i - 1 : i;
+          String tail = new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+          if (s == null) {
+            return tail;
+          }
+          s.append(tail);
+          int n = s.length();
+          return to == i && n > 0 && s.charAt(n - 1) == '\r' ? s.substring(0, n - 1) : s.toString();
+        }
+      }
+      if (c.lim - from > 0 && c.lim == b.length) {
+        // the buffer is full without a line end: keep what it holds and read on
+        if (s == null) {
+          s = new StringBuilder(c.lim - from + 64);
+        }
+        s.append(new String(b, from, c.lim - from, StandardCharsets.ISO_8859_1));
+        c.pos = c.lim;
+        if (s.length() >= 65_536) {
+          throw new IOException("a line of more than 64 KB in the answer's head");
+        }
+      }
+      if (!c.fill()) {
         EOFException eof = new EOFException("the service closed the connection");
-        if (first && s.length() == 0) {
+        if (first && s == null && c.pos == c.lim) {
           throw new Stale(eof);
         }
         throw eof;
       }
-      if (b == '\n') {
-        int n = s.length();
-        return n > 0 && s.charAt(n - 1) == '\r' ? s.substring(0, n - 1) : s.toString();
-      }
-      if (s.length() >= 65_536) {
-        throw new IOException("a line of more than 64 KB in the answer's head");
-      }
-      s.append((char) b);
     }
   }
 
@@ -265,7 +378,7 @@ final class PlainHttp {
       String method,
       String path,
       @Nullable String contentType,
-      byte @Nullable [] body,
+      int bodyLength,
       @Nullable String header,
       @Nullable String value) {
     StringBuilder h = new StringBuilder(256);
@@ -278,11 +391,11 @@ final class PlainHttp {
     if (header != null && value != null) {
       field(h, header, value);
     }
-    if (body != null) {
+    if (bodyLength >= 0) {
       if (contentType != null) {
         field(h, "Content-Type", contentType);
       }
-      field(h, "Content-Length", Integer.toString(body.length));
+      field(h, "Content-Length", Integer.toString(bodyLength));
     }
     h.append("\r\n");
     for (int i = 0; i < h.length(); i++) {

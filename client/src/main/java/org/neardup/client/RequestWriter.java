@@ -27,6 +27,15 @@ final class RequestWriter {
     buf = new byte[Math.max(16, capacity)];
   }
 
+  /**
+   * Writes into {@code buf} (grown when it is too small) from {@code start}: the bytes before are
+   * left for the transport to put the request's head in.
+   */
+  RequestWriter(byte[] buf, int start) {
+    this.buf = buf;
+    this.size = start;
+  }
+
   /** One document, as a JSON object. */
   RequestWriter document(Doc d) {
     ascii("{\"id\":");
@@ -103,6 +112,17 @@ final class RequestWriter {
 
   byte[] toByteArray() {
     return Arrays.copyOf(buf, size);
+  }
+
+  /**
+   * The array written into (not a copy: valid until the next write); its bytes up to {@link #size}.
+   */
+  byte[] buffer() {
+    return buf;
+  }
+
+  int size() {
+    return size;
   }
 
   private static boolean hasLoneSurrogate(String s) {

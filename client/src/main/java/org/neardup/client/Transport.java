@@ -101,8 +101,27 @@ final class Transport {
       @Nullable String header,
       @Nullable String value)
       throws IOException {
+    return exchange(
+        method, path, contentType, body, 0, body == null ? 0 : body.length, header, value);
+  }
+
+  /**
+   * {@link #exchange(String, String, String, byte[], String, String)} with the body {@code
+   * body[from, to)}; the bytes before {@code from} may be overwritten (the plain socket puts the
+   * request's head there when it fits, to send head and body in one write).
+   */
+  Answer exchange(
+      String method,
+      String path,
+      @Nullable String contentType,
+      byte @Nullable [] body,
+      int from,
+      int to,
+      @Nullable String header,
+      @Nullable String value)
+      throws IOException {
     if (plain != null) {
-      return plain.exchange(method, path, contentType, body, header, value);
+      return plain.exchange(method, path, contentType, body, from, to, header, value);
     }
     HttpURLConnection c = (HttpURLConnection) URI.create(base + path).toURL().openConnection();
     try {
@@ -120,12 +139,12 @@ final class Transport {
       }
       if (body != null) {
         c.setDoOutput(true);
-        c.setFixedLengthStreamingMode(body.length);
+        c.setFixedLengthStreamingMode(to - from);
         if (contentType != null) {
           c.setRequestProperty("Content-Type", contentType);
         }
         try (OutputStream out = c.getOutputStream()) {
-          out.write(body);
+          out.write(body, from, to - from);
         }
       }
       int status = c.getResponseCode();

@@ -33,18 +33,8 @@ class ResultReaderTest {
       Random r = new Random(seed);
       boolean array = r.nextBoolean();
       byte[] body = answers(r, 1 + r.nextInt(20), array);
-      List<Result> trees = new ArrayList<>();
-      try (MappingIterator<JsonNode> it = MAPPER.readerFor(JsonNode.class).readValues(body)) {
-        while (it.hasNextValue()) {
-          JsonNode n = it.nextValue();
-          if (n.isArray()) {
-            n.forEach(e -> trees.add(NeardupClient.result(e)));
-          } else {
-            trees.add(NeardupClient.result(n));
-          }
-        }
-      }
-      assertThat(ResultReader.readAll(FACTORY, body, 4))
+      List<Result> trees = trees(body);
+      assertThat(ResultReader.readAll(body, 4))
           .as("seed %s: %s", seed, new String(body, StandardCharsets.UTF_8))
           .isEqualTo(trees);
     }
@@ -52,29 +42,96 @@ class ResultReaderTest {
 
   @Test
   void readAll_emptyBody_noResults() {
-    assertThat(ResultReader.readAll(FACTORY, new byte[0], 0)).isEmpty();
-    assertThat(ResultReader.readAll(FACTORY, "[]".getBytes(StandardCharsets.UTF_8), 0)).isEmpty();
+    assertThat(ResultReader.readAll(new byte[0], 0)).isEmpty();
+    assertThat(ResultReader.readAll("[]".getBytes(StandardCharsets.UTF_8), 0)).isEmpty();
   }
 
   @Test
   void readAll_malformedOrIncomplete_failsNamingWhat() {
     assertThatThrownBy(() -> read("{\"status\":\"stored\",\"fingerprint\":"))
         .isInstanceOf(UncheckedIOException.class)
-        .hasMessageContaining("malformed JSON");
+        .hasMessageContaining("malformed JSON")
+        .hasStackTraceContaining("expected a string at byte 33, found the end");
     assertThatThrownBy(() -> read("{\"status\":\"stored\",\"new\":true}"))
         .isInstanceOf(UncheckedIOException.class)
         .hasStackTraceContaining("a result without 'fingerprint'");
     assertThatThrownBy(() -> read("[1]"))
         .isInstanceOf(UncheckedIOException.class)
-        .hasStackTraceContaining("expected a result (START_OBJECT), got VALUE_NUMBER_INT");
+        .hasStackTraceContaining("expected a result (an object) at byte 1, found '1]'");
     assertThatThrownBy(
             () ->
                 read("{\"status\":\"stored\",\"fingerprint\":\"00000000000000ff\",\"matches\":{}}"))
-        .hasStackTraceContaining("expected 'matches' (START_ARRAY), got START_OBJECT");
+        .hasStackTraceContaining("expected 'matches' (an array) at byte 62");
+    assertThatThrownBy(() -> read("{\"status\":\"stored\",\"fingerprint\":\"xyz\"}"))
+        .hasStackTraceContaining("a fingerprint that is not 16 hex digits: xyz");
+  }
+
+  /**
+   * Every proper prefix of a valid answer, and the answer with one byte changed to a character
+   * JSON's grammar gives a meaning to: what Jackson refuses as JSON is refused, and what it reads
+   * is read as the tree path reads it or refused (the tree path fails on a match without a
+   * distance, which this reads as 0): never a different list of results, never another exception.
+   */
+  @Test
+  void readAll_truncatedOrChanged_refusedWhereJacksonRefuses() throws IOException {
+    byte[] body = answers(new Random(7), 3, false);
+    byte[] marks = "{}[]\",:0-.etfn \\u".getBytes(StandardCharsets.UTF_8);
+    Random r = new Random(11);
+    int refused = 0;
+    for (int i = 0; i < 4000; i++) {
+      byte[] b;
+      if (i < body.length) {
+        b = java.util.Arrays.copyOf(body, i);
+      } else {
+        b = body.clone();
+        b[r.nextInt(b.length)] = marks[r.nextInt(marks.length)];
+      }
+      List<Result> flat;
+      try {
+        flat = ResultReader.readAll(b, 3);
+      } catch (UncheckedIOException e) {
+        flat = null;
+        refused++;
+      }
+      List<JsonNode> nodes = new ArrayList<>();
+      try (MappingIterator<JsonNode> it = MAPPER.readerFor(JsonNode.class).readValues(b)) {
+        while (it.hasNextValue()) {
+          nodes.add(it.nextValue());
+        }
+      } catch (IOException | RuntimeException e) {
+        assertThat(flat).as("Jackson refuses %s", new String(b, StandardCharsets.UTF_8)).isNull();
+        continue;
+      }
+      List<Result> trees;
+      try {
+        trees = trees(b);
+      } catch (RuntimeException e) {
+        continue; // valid JSON the tree path cannot read as results
+      }
+      if (flat != null) {
+        assertThat(flat).as("%s", new String(b, StandardCharsets.UTF_8)).isEqualTo(trees);
+      }
+    }
+    assertThat(refused).isGreaterThan(1000);
+  }
+
+  private static List<Result> trees(byte[] body) throws IOException {
+    List<Result> trees = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = MAPPER.readerFor(JsonNode.class).readValues(body)) {
+      while (it.hasNextValue()) {
+        JsonNode n = it.nextValue();
+        if (n.isArray()) {
+          n.forEach(e -> trees.add(NeardupClient.result(e)));
+        } else {
+          trees.add(NeardupClient.result(n));
+        }
+      }
+    }
+    return trees;
   }
 
   private static List<Result> read(String body) {
-    return ResultReader.readAll(FACTORY, body.getBytes(StandardCharsets.UTF_8), 1);
+    return ResultReader.readAll(body.getBytes(StandardCharsets.UTF_8), 1);
   }
 
   private static byte[] answers(Random r, int n, boolean array) throws IOException {

@@ -31,6 +31,23 @@ import org.junit.jupiter.api.Test;
  * demand: answer with a given status and header, stay silent, or not listen.
  */
 class TransportTest {
+  /** A request as the fake server reads it: its head's lines ending in '\n', then its body. */
+  private static String readRequest(BufferedReader in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    int length = 0;
+    for (String line; !(line = in.readLine()).isEmpty(); ) {
+      head.append(line).append('\n');
+      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring(15).trim());
+      }
+    }
+    char[] body = new char[length];
+    for (int n = 0; n < length; ) {
+      n += in.read(body, n, length - n);
+    }
+    return head + new String(body);
+  }
+
   private static Transport transport(int port, Duration timeout) {
     return new Transport(
         URI.create("http://127.0.0.1:" + port), "Bearer t", Duration.ofSeconds(10), timeout);
@@ -60,20 +77,9 @@ class TransportTest {
                     "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"
                   };
                   for (String answer : answers) {
-                    StringBuilder head = new StringBuilder();
-                    int length = 0;
-                    for (String line; !(line = in.readLine()).isEmpty(); ) {
-                      head.append(line).append('\n');
-                      if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
-                        length = Integer.parseInt(line.substring(15).trim());
-                      }
-                    }
-                    char[] body = new char[length];
-                    for (int n = 0; n < length; ) {
-                      n += in.read(body, n, length - n);
-                    }
+                    String request = readRequest(in);
                     synchronized (requests) {
-                      requests.add(head + new String(body));
+                      requests.add(request);
                     }
                     out.write(answer.getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
@@ -101,6 +107,77 @@ class TransportTest {
           .contains("Seq: s/0\n", "Content-Length: " + body.length + "\n")
           .endsWith("\n{\"id\":\"a\"}\n");
       assertThat(requests.get(1)).startsWith("GET /ready HTTP/1.1\n");
+    }
+  }
+
+  /**
+   * A body given as a range of a larger array: the request's head is put in the bytes before it and
+   * the request goes out whole, the service reads the same head and body as from two writes; an
+   * answer whose head holds a line longer than the transport's read buffer (8 KB), with its body
+   * sent in two parts, is read whole, and the connection serves the next exchange.
+   */
+  @Test
+  void exchange_bodyInARange_headBeforeItAndALongAnswerLineRead() throws Exception {
+    try (ServerSocket server = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+      List<String> requests = new ArrayList<>();
+      String longValue = "v".repeat(20_000);
+      Thread t =
+          new Thread(
+              () -> {
+                try (Socket s = server.accept()) {
+                  BufferedReader in =
+                      new BufferedReader(
+                          new InputStreamReader(s.getInputStream(), StandardCharsets.ISO_8859_1));
+                  OutputStream out = s.getOutputStream();
+                  for (int r = 0; r < 2; r++) {
+                    String request = readRequest(in);
+                    synchronized (requests) {
+                      requests.add(request);
+                    }
+                    out.write(
+                        ("HTTP/1.1 200 OK\r\nX-Long: "
+                                + longValue
+                                + "\r\nContent-Length: 10\r\n\r\nhello")
+                            .getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                    Thread.sleep(50);
+                    out.write("world".getBytes(StandardCharsets.ISO_8859_1));
+                    out.flush();
+                  }
+                } catch (IOException | InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      t.start();
+      Transport transport = transport(server.getLocalPort(), Duration.ofSeconds(30));
+      byte[] array = new byte[1024 + 30_000];
+      java.util.Arrays.fill(array, (byte) 'x');
+      byte[] body = "{\"id\":\"a\"}\n".getBytes(StandardCharsets.UTF_8);
+      System.arraycopy(body, 0, array, 1024, body.length);
+      for (int r = 0; r < 2; r++) {
+        Transport.Answer a =
+            transport.exchange(
+                "POST",
+                "/v1/x/batch",
+                "application/x-ndjson",
+                array,
+                1024,
+                1024 + body.length,
+                "Seq",
+                "s/" + r);
+        assertThat(a.status()).isEqualTo(200);
+        assertThat(new String(a.body(), StandardCharsets.UTF_8)).isEqualTo("helloworld");
+      }
+      assertThat(new String(array, 0, 1024, StandardCharsets.ISO_8859_1))
+          .as("the head, in the bytes before the body")
+          .endsWith("Content-Length: " + body.length + "\r\n\r\n");
+      t.join(30_000);
+      for (int r = 0; r < 2; r++) {
+        assertThat(requests.get(r))
+            .startsWith("POST /v1/x/batch HTTP/1.1\n")
+            .contains("Seq: s/" + r + "\n", "Content-Length: " + body.length + "\n")
+            .endsWith("\n{\"id\":\"a\"}\n");
+      }
     }
   }
 

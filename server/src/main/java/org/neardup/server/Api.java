@@ -192,7 +192,7 @@ final class Api implements HttpHandler {
       dispatch(ex, match, NO_BODY);
       return;
     }
-    Body body = new Body(config.maxRequestBytes(), declared);
+    Body body = new Body(config.maxRequestBytes());
     ex.addExchangeCompleteListener(
         (e, next) -> {
           admission.release(body.counted);
@@ -288,22 +288,25 @@ final class Api implements HttpHandler {
   }
 
   /**
-   * A request body being read: kept only while it fits the limit, in an array that grows as bytes
-   * arrive (never sized by what the client declared), and the bytes of it counted in {@link
-   * Admission}. Touched by the exchange's I/O thread only.
+   * A request body being read: kept only while it fits the limit, as the chunks arrive (never sized
+   * by what the client declared), and the bytes of it counted in {@link Admission}; joined into one
+   * array once, at its end. Touched by the exchange's I/O thread only.
+   *
+   * <p>Why chunks: Undertow hands each read over as an array of its own, which this keeps. Copied
+   * into an array that doubled as bytes arrived, a news batch of 100 (~400 KB, read 16 KB at a
+   * time) was copied about twice and allocated ~900 KB before its end (docs/BENCHMARKS.md, the
+   * twenty-first session).
    */
   private static final class Body {
     private final int max;
-    private final long declared;
-    private byte[] buf = NO_BODY;
+    private final ArrayList<byte[]> chunks = new ArrayList<>();
     private int size;
     long counted;
     boolean tooLarge;
     boolean done;
 
-    Body(int max, long declared) {
+    Body(int max) {
       this.max = max;
-      this.declared = declared;
     }
 
     void add(byte[] chunk) {
@@ -312,22 +315,26 @@ final class Api implements HttpHandler {
       }
       if ((long) size + chunk.length > max) {
         tooLarge = true;
-        buf = NO_BODY;
+        chunks.clear();
         return;
       }
-      if (size + chunk.length > buf.length) {
-        int want = Math.max(size + chunk.length, Math.max(16 << 10, buf.length * 2));
-        if (declared >= size + chunk.length) {
-          want = (int) Math.min(want, declared); // exact when the whole body fits
-        }
-        buf = java.util.Arrays.copyOf(buf, Math.min(want, max));
+      if (chunk.length > 0) {
+        chunks.add(chunk); // Undertow's own array for this read: not reused by it
+        size += chunk.length;
       }
-      System.arraycopy(chunk, 0, buf, size, chunk.length);
-      size += chunk.length;
     }
 
     byte[] bytes() {
-      return size == buf.length ? buf : java.util.Arrays.copyOf(buf, size);
+      if (chunks.size() == 1) {
+        return chunks.get(0);
+      }
+      byte[] out = size == 0 ? NO_BODY : new byte[size];
+      int at = 0;
+      for (byte[] c : chunks) {
+        System.arraycopy(c, 0, out, at, c.length);
+        at += c.length;
+      }
+      return out;
     }
   }
 
