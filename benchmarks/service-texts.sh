@@ -6,7 +6,9 @@
 # default) opens DATA in place, wrk sends texts for SECONDS (after a 10 s warm-up with the same
 # load), and the script prints wrk's report, documents/s, the server's and wrk's CPU per document,
 # the server's own latency histogram of the route (p99 bucket, share over 10 ms), the outcomes
-# (new / duplicate), the log's fsyncs per request, and the machine's idle and stolen CPU. The
+# (new / duplicate), the log's fsyncs per request, and the machine's idle and stolen CPU. The CPU per
+# document is also given without the JIT's compiler threads (their work follows the seconds since
+# the start, not the documents: on a loaded machine it is spread over fewer of them). The
 # server is then killed (no snapshot) and the log segments and sketch files the run added are
 # deleted, so DATA holds none of the run's records (as service-curve.sh's RESTORE=1).
 # Texts: TEXTS=short (default): wrk's own generated texts of 30 words (~200 characters, one in four
@@ -69,14 +71,22 @@ echo "/ready in $ready s"
 wrk -t1 -c"$conns" -d"${WARM:-10}s" --timeout 30s -s "$script" "$url" -- "${warm_args[@]}" > /dev/null
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
 machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6, $9}' /proc/stat; }
+# Every thread's CPU ticks, "ticks name" per line: the run's CPU per document by thread kind (the
+# name less its number). The JIT's compiler threads' work follows the seconds since the start more
+# than the documents (a server that answers fewer of them in the same seconds, on a busier machine,
+# spends about as much compiling), so the CPU per document is also given without them.
+thread_ticks() {
+  awk '{ i = index($0, "("); j = match($0, /\) [A-Z] /); split(substr($0, j + 2), f, " ");
+         print f[12] + f[13], substr($0, i + 1, j - i - 1) }' /proc/"$1"/task/*/stat 2>/dev/null
+}
 curl -sf "$url/metrics" > "$work/m0.txt"
 stdbuf -oL wrk -t1 -c"$conns" -d"${seconds}s" --timeout 30s --latency -s "$script" "$url" -- "${args[@]}" > "$work/wrk" &
 w=$!
 until grep -q "^Running" "$work/wrk"; do sleep 0.1; done
-c0=$(ticks "$pid"); w0=$(ticks $w); w1=$w0; m0=$(machine)
+c0=$(ticks "$pid"); thread_ticks "$pid" > "$work/t0"; w0=$(ticks $w); w1=$w0; m0=$(machine)
 while kill -0 $w 2>/dev/null; do w1=$(ticks $w || echo "$w1"); sleep 0.2; done
 wait $w
-m1=$(machine); c1=$(ticks "$pid")
+m1=$(machine); c1=$(ticks "$pid"); thread_ticks "$pid" > "$work/t1"
 curl -sf "$url/metrics" > "$work/m1.txt"
 cat "$work/wrk"
 n=$(grep -oP '\d+(?= requests in)' "$work/wrk")
@@ -85,6 +95,15 @@ docs=$((n * per))
 hz=$(getconf CLK_TCK)
 echo "documents/s: $(awk -v r="$rps" -v p="$per" 'BEGIN {printf "%.0f", r * p}') ($n requests of $per)"
 echo "server CPU per document: $(awk -v c=$((c1 - c0)) -v d=$docs -v hz="$hz" 'BEGIN {printf "%.0f", c / hz / d * 1e6}') us; wrk's: $(awk -v c=$((w1 - w0)) -v d=$docs -v hz="$hz" 'BEGIN {printf "%.0f", c / hz / d * 1e6}') us (user + system during the run)"
+# By kind: each thread's ticks at the end less its ticks at the start (0 for one started since).
+awk -v d=$docs -v hz="$hz" '
+  { t = $1; $1 = ""; name = substr($0, 2); sub(/[-#]?[0-9]+$/, "", name) }
+  FNR == NR { start[name] += t; next }
+  { end[name] += t }
+  END {
+    for (k in end) { c = end[k] - start[k]; if (c > 0) { all += c; if (k ~ /CompilerThre/) jit += c; line = line sprintf(", %s %.1f", k, c / hz / d * 1e6) } }
+    printf "server CPU per document without the JIT'"'"'s compiler threads: %.1f us; by thread: %s\n", (all - jit) / hz / d * 1e6, substr(line, 3)
+  }' "$work/t0" "$work/t1"
 echo "$m0 $m1" | awk '{b = $4 - $1; i = $5 - $2; printf "machine during the run: idle %.0f%%, stolen by the host %.1f%%\n", 100 * i / (b + i), 100 * ($6 - $3) / (b + i)}'
 # The server's view of the run alone (the difference of two scrapes): the route's latency
 # histogram, the documents' outcomes, the log's fsyncs.

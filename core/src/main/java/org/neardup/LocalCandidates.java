@@ -90,6 +90,9 @@ final class LocalCandidates implements Candidates {
     addBandCandidates(docs, analysis, from, Integer.MAX_VALUE);
   }
 
+  /** The band index lookup's buffers. */
+  private final BandIndex.Lookup bandLookup = new BandIndex.Lookup();
+
   /** The band candidates' ordinal bounds (see bandHit). */
   private int bandFrom;
 
@@ -111,7 +114,7 @@ final class LocalCandidates implements Candidates {
     }
     bandFrom = from;
     bandBelow = below;
-    bands.forEach(analysis.sketch().bandKeys(), bandHit);
+    bands.forEach(analysis.sketch().bandKeys(), bandHit, bandLookup, from);
   }
 
   /**

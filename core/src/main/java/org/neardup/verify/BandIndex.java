@@ -586,8 +586,46 @@ public final class BandIndex {
    * them is reported once per key it shares.
    */
   public void forEach(long[] bandKeys, IntConsumer out) {
-    for (long k : bandKeys) {
-      forEach(k, out);
+    forEach(bandKeys, out, new Lookup(), 0);
+  }
+
+  /**
+   * {@link #forEach(long[], IntConsumer)} with buffers the caller keeps ({@code lookup}, one per
+   * thread): the runs' lookups of all the keys interleaved ({@link BandRun#forEachAll}), the
+   * ordinals reported in no particular order. Allocates nothing once the buffers have grown.
+   *
+   * <p>Ordinals below {@code from} may be left out (some are reported): the runs that hold only
+   * such ordinals are not searched. An insert looks for what was stored since its probe this way:
+   * in the table and the runs frozen since, not again in the runs of the whole index.
+   */
+  public void forEach(long[] bandKeys, IntConsumer out, Lookup lookup, int from) {
+    int n = bandKeys.length;
+    lookup.ensure(n);
+    for (int j = 0; j < n; j++) {
+      long k = bandKeys[j];
+      lookup.keys[j] = fold(k);
+      lookup.tags[j] = tag(k);
+      forEachInTable(lookup.keys[j], lookup.tags[j], out);
+    }
+    // Runs hold ascending ordinal ranges, oldest first: those wholly below from are a prefix.
+    int first = 0;
+    while (first < runs.length && runs[first].maxOrdinal < from) {
+      first++;
+    }
+    BandRun.forEachAll(runs, first, lookup.keys, lookup.tags, n, out, lookup.runs);
+  }
+
+  /** Reused buffers of {@link #forEach(long[], IntConsumer, Lookup)}: one per thread. */
+  public static final class Lookup {
+    int[] keys = new int[0];
+    byte[] tags = new byte[0];
+    final BandRun.Lookup runs = new BandRun.Lookup();
+
+    void ensure(int n) {
+      if (keys.length < n) {
+        keys = new int[n];
+        tags = new byte[n];
+      }
     }
   }
 
@@ -598,6 +636,14 @@ public final class BandIndex {
   public void forEach(long bandKey, IntConsumer out) {
     int key = fold(bandKey);
     byte tag = tag(bandKey);
+    forEachInTable(key, tag, out);
+    for (BandRun run : runs) {
+      run.forEach(key, tag, out);
+    }
+  }
+
+  /** The table's part of a lookup: the unfrozen entries under the folded key and tag. */
+  private void forEachInTable(int key, byte tag, IntConsumer out) {
     long h = hash(key);
     Table t = directory.at(h);
     long[] slots = t.slots;
@@ -608,9 +654,6 @@ public final class BandIndex {
       if ((int) (e >>> 32) == key && (int) e != 0 && tags[s] == tag) {
         out.accept((int) e - 1);
       }
-    }
-    for (BandRun run : runs) {
-      run.forEach(key, tag, out);
     }
   }
 
