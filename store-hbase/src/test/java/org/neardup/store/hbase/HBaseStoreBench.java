@@ -608,12 +608,15 @@ class HBaseStoreBench {
     }
   }
 
+  /** The purge A/B's other side: slices under way at once against one ({@link Purge#IN_FLIGHT}). */
+  private static final int MORE_IN_FLIGHT = 4;
+
   /**
-   * A drop's purge of {@code count} verified documents, one slice at a time (the purge before
-   * {@link Purge} kept slices under way) against {@link Purge#IN_FLIGHT} slices, side by side: each
-   * round imports two collections of {@code count} random verified documents (as the STORED
-   * preload) into one set of tables, then drops them one after the other, the side going first
-   * alternating. Per drop: its time, documents/s, the JVM's CPU per document (client and
+   * A drop's purge of {@code count} verified documents, one slice at a time (the store's default,
+   * the calls of the purge before {@link Purge}) against {@link #MORE_IN_FLIGHT} slices under way,
+   * side by side: each round imports two collections of {@code count} random verified documents (as
+   * the STORED preload) into one set of tables, then drops them one after the other, the side going
+   * first alternating. Per drop: its time, documents/s, the JVM's CPU per document (client and
    * mini-cluster), and every 10 s the store's {@code hbase_purged_documents}; then the medians of
    * the rounds' new / old ratios.
    */
@@ -621,7 +624,7 @@ class HBaseStoreBench {
     BlockScheme scheme = verifiedScheme();
     String tables = "purge" + scheme.blocks() + scheme.required();
     CollectionSettings settings = verifiedSettings();
-    int[] inFlight = {1, Purge.IN_FLIGHT};
+    int[] inFlight = {1, MORE_IN_FLIGHT};
     double[][] perRound = new double[rounds][]; // new / old: documents/s, CPU per document
     try (HBaseStore store = hfileStore(tables, scheme)) {
       for (int round = 0; round < rounds; round++) {
@@ -700,7 +703,7 @@ class HBaseStoreBench {
                 + " documents/s %.3f, the JVM's CPU per document %.3f (rounds: %s)",
             scheme,
             count,
-            Purge.IN_FLIGHT,
+            MORE_IN_FLIGHT,
             rounds,
             median(perRound, 0),
             median(perRound, 1),
