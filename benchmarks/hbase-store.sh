@@ -39,7 +39,7 @@
 #   with AB_OPTION=NAME AB_VALUES=OLD,NEW another store option's two values instead of the filter's
 #   (e.g. AB_OPTION=scan-read AB_VALUES=default,pread).
 #   PURGE=N after the rest, a drop's purge of N verified documents (SCHEME's, CAPACITY and
-#   RETENTION as above) one slice at a time (the default) against four under way, PURGE_ROUNDS=R
+#   RETENTION as above) one slice at a time against four under way (the default), PURGE_ROUNDS=R
 #   rounds (default 1) of two imported collections dropped one after the other, the first
 #   alternating; progress every 10 s, then the medians of the rounds' ratios;
 #   GC_LOG=FILE the test JVM's collections logged into FILE (-Xlog:gc);

@@ -131,7 +131,7 @@ public final class HBaseStore implements FingerprintStore {
   /** Documents whose rows the purges of dropped collections (and failed imports) deleted. */
   final java.util.concurrent.atomic.LongAdder purged = new java.util.concurrent.atomic.LongAdder();
 
-  /** Slices of a purge under way at once ({@link Purge}); a benchmark sets more against it. */
+  /** Slices of a purge under way at once ({@link Purge}); a benchmark sets one against it. */
   volatile int purgeInFlight = Purge.IN_FLIGHT;
 
   HBaseStore(

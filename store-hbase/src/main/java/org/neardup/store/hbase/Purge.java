@@ -27,10 +27,10 @@ import org.apache.hadoop.hbase.client.Table;
  * rows, each slice's index cells first and its rows after them, so that no document row goes before
  * its index cells (a document row is what leads a later purge to its index cells).
  *
- * <p>Up to {@code inFlight} slices' deletes can be under way while the scan reads on ({@link
- * #IN_FLIGHT} by default: one, each slice's deletes done before the scan reads on). Progress: the
- * store's {@code hbase_purged_documents} counts the documents whose rows are gone, and a line is
- * logged every 10 seconds (a 10M collection takes minutes).
+ * <p>Up to {@code inFlight} slices' deletes are under way while the scan reads on ({@link
+ * #IN_FLIGHT} by default; one slice at a time, as before this class, waits for each slice's deletes
+ * before it reads on). Progress: the store's {@code hbase_purged_documents} counts the documents
+ * whose rows are gone, and a line is logged every 10 seconds (a 10M collection takes minutes).
  */
 final class Purge {
   private static final System.Logger LOG = System.getLogger(Purge.class.getName());
@@ -39,13 +39,14 @@ final class Purge {
   static final int SLICE_ROWS = 1000;
 
   /**
-   * Slices under way at once in a store's purges unless a benchmark sets another. One: with four
-   * under way, drops of 50,000 verified documents on the 2-core mini-cluster took 1.28x the CPU per
-   * document and ran at 0.75x the documents/s (median of 5 interleaved rounds, each drop after a
-   * flush); the region server's handlers and the scan share the same two cores. A cluster of many
-   * region servers may gain from more (HBaseStoreBench's PURGE phase compares them).
+   * Slices under way at once in a store's purges unless a benchmark sets another. Four: drops of
+   * 50,000 verified documents on the 2-core mini-cluster ran at 1.42x the documents/s of one slice
+   * at a time with 1.15x the JVM's CPU per document at load 3-6 (median of 5 interleaved rounds,
+   * each drop after a flush; faster in every round); at load 11-15, with the cores taken by others,
+   * at 0.75x with 1.28x the CPU. A purge is mostly waiting on the region servers, which apply one
+   * slice while the scan reads the next (HBaseStoreBench's PURGE phase compares them).
    */
-  static final int IN_FLIGHT = 1;
+  static final int IN_FLIGHT = 4;
 
   private static final long REPORT_NANOS = 10_000_000_000L;
 

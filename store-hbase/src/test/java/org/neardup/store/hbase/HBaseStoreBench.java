@@ -608,12 +608,12 @@ class HBaseStoreBench {
     }
   }
 
-  /** The purge A/B's other side: slices under way at once against one ({@link Purge#IN_FLIGHT}). */
-  private static final int MORE_IN_FLIGHT = 4;
+  /** The purge A/B's new side: slices under way at once against one, the purge's calls before. */
+  private static final int MORE_IN_FLIGHT = Purge.IN_FLIGHT;
 
   /**
-   * A drop's purge of {@code count} verified documents, one slice at a time (the store's default,
-   * the calls of the purge before {@link Purge}) against {@link #MORE_IN_FLIGHT} slices under way,
+   * A drop's purge of {@code count} verified documents, one slice at a time (the calls of the purge
+   * before {@link Purge}) against {@link #MORE_IN_FLIGHT} slices under way (the store's default),
    * side by side: each round imports two collections of {@code count} random verified documents (as
    * the STORED preload) into one set of tables, then drops them one after the other, the side going
    * first alternating. Per drop: its time, documents/s, the JVM's CPU per document (client and
