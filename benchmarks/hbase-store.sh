@@ -38,6 +38,10 @@
 #   medians of the rounds' on / off ratios (on the mini-cluster: it imports its collection each run);
 #   with AB_OPTION=NAME AB_VALUES=OLD,NEW another store option's two values instead of the filter's
 #   (e.g. AB_OPTION=scan-read AB_VALUES=default,pread).
+#   PURGE=N after the rest, a drop's purge of N verified documents (SCHEME's, CAPACITY and
+#   RETENTION as above) one slice at a time against four under way (the default), PURGE_ROUNDS=R
+#   rounds (default 1) of two imported collections dropped one after the other, the first
+#   alternating; progress every 10 s, then the medians of the rounds' ratios;
 #   GC_LOG=FILE the test JVM's collections logged into FILE (-Xlog:gc);
 #   STEP_LIMIT=S each step's bound in seconds (default 600: the mini-cluster's start and stop, an
 #   import, a phase of batches or singles, an A/B side's round, a flush and major compaction): a
@@ -78,6 +82,7 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${FP_SCHEMES:+-Dneardup.hbase.fp-schemes=$FP_SCHEMES} \
   ${FILTER_AB:+-Dneardup.hbase.filter-ab=$FILTER_AB} \
   ${STEP_LIMIT:+-Dneardup.hbase.step-limit=$STEP_LIMIT} \
+  ${PURGE:+-Dneardup.hbase.purge=$PURGE} ${PURGE_ROUNDS:+-Dneardup.hbase.purge-rounds=$PURGE_ROUNDS} \
   ${AB_OPTION:+-Dneardup.hbase.ab-option=$AB_OPTION} ${AB_VALUES:+-Dneardup.hbase.ab-values=$AB_VALUES} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} \
   ${GC_LOG:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -Xlog:gc:file=$GC_LOG"} ||

@@ -77,7 +77,7 @@ import org.neardup.store.StoredDocument;
  */
 final class HBaseCollection implements Collection {
   private static final int MAX_ATTEMPTS = 100;
-  private static final byte[] REC = bytes("r");
+  static final byte[] REC = bytes("r");
   private static final byte[] SKETCH = bytes("s");
   private static final byte[] ROOT = bytes("p");
 
@@ -1108,7 +1108,7 @@ final class HBaseCollection implements Collection {
   }
 
   /** Adds the deletes of the document's index cells (block rows and band rows) to {@code out}. */
-  private void indexDeletes(long ordinal, DocRecord r, List<Delete> out) {
+  void indexDeletes(long ordinal, DocRecord r, List<Delete> out) {
     byte[] ord = Rows.ordinal(ordinal);
     for (int t = 0; t < scheme.tables(); t++) {
       out.add(
@@ -1184,55 +1184,13 @@ final class HBaseCollection implements Collection {
     }
   }
 
-  /** The index cells' deletes, then the document rows' (either list may be empty). */
-  private static void deleteBoth(Table index, List<Delete> cells, Table docs, List<Delete> rows)
-      throws IOException {
-    if (!cells.isEmpty()) {
-      index.delete(cells);
-    }
-    if (!rows.isEmpty()) {
-      docs.delete(rows);
-    }
-  }
-
   private static long counter(Result r, String name) {
     byte[] v = r.getValue(META_FAMILY, bytes(name));
     return v == null ? 0 : Rows.toLong(v);
   }
 
-  /**
-   * Deletes every row of the dropped collection (or of an import that failed): per 1,000 rows of
-   * the documents table, the index cells of the documents among them in one call, then those rows
-   * in another, so that no document row goes before its index cells. (One call per document's index
-   * cells before: a failed 10M import's clean-up made 10M calls.)
-   */
+  /** Deletes every row of the dropped collection (or of an import that failed): {@link Purge}. */
   void purge() throws IOException {
-    try (Table docs = store.connection().getTable(store.docs);
-        Table index = store.connection().getTable(store.index);
-        ResultScanner rs =
-            docs.getScanner(new Scan().setStartStopRowForPrefixScan(Rows.uidPrefix(uid)))) {
-      List<Delete> batch = new ArrayList<>();
-      List<Delete> indexBatch = new ArrayList<>();
-      for (Result r : rs) {
-        byte[] row = r.getRow();
-        if (row[4] == Rows.DOC) {
-          byte[] rec = r.getValue(DOC_FAMILY, REC);
-          if (rec != null) {
-            indexDeletes(Rows.toLong(row, 5), DocRecord.decode(rec), indexBatch);
-          }
-        }
-        batch.add(new Delete(row));
-        if (batch.size() >= 1000) {
-          deleteBoth(index, indexBatch, docs, batch);
-          batch = new ArrayList<>();
-          indexBatch = new ArrayList<>();
-        }
-      }
-      deleteBoth(index, indexBatch, docs, batch);
-    }
-    try (Table meta = store.connection().getTable(store.meta)) {
-      meta.delete(
-          new ArrayList<>(List.of(new Delete(seqRow), new Delete(statsRow), new Delete(lockRow))));
-    }
+    new Purge(store, this, store.purgeInFlight).run();
   }
 }

@@ -128,6 +128,12 @@ public final class HBaseStore implements FingerprintStore {
   final java.util.concurrent.atomic.LongAdder lockWaits =
       new java.util.concurrent.atomic.LongAdder();
 
+  /** Documents whose rows the purges of dropped collections (and failed imports) deleted. */
+  final java.util.concurrent.atomic.LongAdder purged = new java.util.concurrent.atomic.LongAdder();
+
+  /** Slices of a purge under way at once ({@link Purge}); a benchmark sets one against it. */
+  volatile int purgeInFlight = Purge.IN_FLIGHT;
+
   HBaseStore(
       Connection connection,
       AsyncConnection async,
@@ -475,7 +481,8 @@ public final class HBaseStore implements FingerprintStore {
    * {@code block_rows_read}: block rows the prefix scans returned; {@code commits}: batches
    * committed (a group of single calls is one); {@code lock_ms}, {@code probe_ms}, {@code
    * write_ms}: time spent taking and giving back the lock, reading candidates (ids, sequence,
-   * index, documents) and writing rows.
+   * index, documents) and writing rows; {@code purged_documents}: documents whose rows the purges
+   * of dropped collections deleted (a drop's progress, see {@link Purge}).
    */
   @Override
   public Map<String, Number> metrics() {
@@ -488,7 +495,8 @@ public final class HBaseStore implements FingerprintStore {
         "hbase_lock_ms", lockNanos.sum() / 1_000_000,
         "hbase_probe_ms", probeNanos.sum() / 1_000_000,
         "hbase_write_ms", writeNanos.sum() / 1_000_000,
-        "hbase_server_filter", serverFilter ? 1 : 0);
+        "hbase_server_filter", serverFilter ? 1 : 0,
+        "hbase_purged_documents", purged.sum());
   }
 
   @Override

@@ -153,6 +153,12 @@ class HBaseStoreBench {
         }
         save();
       }
+      // PURGE in hbase-store.sh: a drop's purge of that many verified documents, old against new.
+      int purge = Integer.getInteger("neardup.hbase.purge", 0);
+      if (purge > 0) {
+        purgeAb(purge, Integer.getInteger("neardup.hbase.purge-rounds", 1));
+        save();
+      }
     } finally {
       if (cluster != null) {
         try (StepLimit.Step s = step("the mini-cluster's stop")) {
@@ -240,7 +246,8 @@ class HBaseStoreBench {
     return out;
   }
 
-  private void verified(int n, int batch) throws Exception {
+  /** The verified collections' settings: the defaults, with CAPACITY and RETENTION if given. */
+  private static CollectionSettings verifiedSettings() {
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON);
     // A smaller sketch capacity (CAPACITY in hbase-store.sh) where the default's sketches would not
@@ -248,14 +255,25 @@ class HBaseStoreBench {
     Integer capacity = Integer.getInteger("neardup.hbase.capacity");
     if (capacity != null) {
       settings = settings.withAnalysis(settings.analysis().withSketchCapacity(capacity.intValue()));
-      report.add("verified collections' sketch capacity: " + capacity);
     }
     // RETENTION in hbase-store.sh (an ISO-8601 duration, PT0S keeps documents forever: no TTL tags
     // and no expiry rows, fewer bytes at 10M).
     String retention = System.getProperty("neardup.hbase.retention");
     if (retention != null) {
       settings = settings.withRetention(java.time.Duration.parse(retention));
-      report.add("verified collections' retention: " + retention);
+    }
+    return settings;
+  }
+
+  private void verified(int n, int batch) throws Exception {
+    CollectionSettings settings = verifiedSettings();
+    if (Integer.getInteger("neardup.hbase.capacity") != null) {
+      report.add(
+          "verified collections' sketch capacity: " + Integer.getInteger("neardup.hbase.capacity"));
+    }
+    if (System.getProperty("neardup.hbase.retention") != null) {
+      report.add(
+          "verified collections' retention: " + System.getProperty("neardup.hbase.retention"));
     }
     int stored = Integer.getInteger("neardup.hbase.verified-preload", 0);
     BlockScheme scheme = verifiedScheme();
@@ -590,6 +608,126 @@ class HBaseStoreBench {
     }
   }
 
+  /** The purge A/B's new side: slices under way at once against one, the purge's calls before. */
+  private static final int MORE_IN_FLIGHT = Purge.IN_FLIGHT;
+
+  /**
+   * A drop's purge of {@code count} verified documents, one slice at a time (the calls of the purge
+   * before {@link Purge}) against {@link #MORE_IN_FLIGHT} slices under way (the store's default),
+   * side by side: each round imports two collections of {@code count} random verified documents (as
+   * the STORED preload) into one set of tables, then drops them one after the other, the side going
+   * first alternating. Per drop: its time, documents/s, the JVM's CPU per document (client and
+   * mini-cluster), and every 10 s the store's {@code hbase_purged_documents}; then the medians of
+   * the rounds' new / old ratios.
+   */
+  private void purgeAb(int count, int rounds) throws Exception {
+    BlockScheme scheme = verifiedScheme();
+    String tables = "purge" + scheme.blocks() + scheme.required();
+    CollectionSettings settings = verifiedSettings();
+    int[] inFlight = {1, MORE_IN_FLIGHT};
+    double[][] perRound = new double[rounds][]; // new / old: documents/s, CPU per document
+    try (HBaseStore store = hfileStore(tables, scheme)) {
+      for (int round = 0; round < rounds; round++) {
+        for (int s = 0; s < 2; s++) {
+          importVerified(store, "purge-" + round + "-" + s, settings, count, 3000L + 2 * round + s);
+        }
+        double[][] side = new double[2][];
+        for (int turn = 0; turn < 2; turn++) {
+          int s = (round + turn) % 2;
+          String name = "purge-" + round + "-" + s;
+          // Each drop from the same state: without this the side going second was the slower in 4
+          // of 5 rounds (the first drop's delete markers in the memstores, its flushes running).
+          try (StepLimit.Step step = step("the flush before the drop of " + name)) {
+            settle(store);
+          }
+          store.purgeInFlight = inFlight[s];
+          long purged0 = store.purged.sum();
+          long t0 = System.nanoTime();
+          long cpu0 = cpuNanos();
+          // Progress as an operator sees it: the store's counter, every 10 s.
+          java.util.concurrent.ScheduledExecutorService progress =
+              Executors.newSingleThreadScheduledExecutor();
+          progress.scheduleAtFixedRate(
+              () -> {
+                report.add(
+                    String.format(
+                        Locale.ROOT,
+                        "  purge of %s under way: %d of %d documents deleted after %.0f s",
+                        name,
+                        store.purged.sum() - purged0,
+                        count,
+                        (System.nanoTime() - t0) / 1e9));
+                try {
+                  save();
+                } catch (IOException e) {
+                  // the next save writes it
+                }
+              },
+              10,
+              10,
+              TimeUnit.SECONDS);
+          boolean dropped;
+          try (StepLimit.Step step = step("the drop of " + name + " (" + count + " documents)")) {
+            dropped = store.drop(name);
+          } finally {
+            progress.shutdownNow();
+          }
+          double seconds = (System.nanoTime() - t0) / 1e9;
+          double cpuMs = (cpuNanos() - cpu0) / 1e6;
+          long deleted = store.purged.sum() - purged0;
+          assertThat(dropped).isTrue();
+          assertThat(deleted).isEqualTo(count);
+          side[s] = new double[] {count / seconds, cpuMs / count};
+          report.add(
+              String.format(
+                  Locale.ROOT,
+                  "purge A/B, %s, round %d, %d slice(s) under way: %d documents dropped in %.1f s"
+                      + " = %.0f documents/s, %.3f ms CPU per document (load %s)",
+                  scheme,
+                  round + 1,
+                  inFlight[s],
+                  deleted,
+                  seconds,
+                  count / seconds,
+                  cpuMs / count,
+                  Files.readString(Path.of("/proc/loadavg")).trim()));
+          save();
+        }
+        perRound[round] = new double[] {side[1][0] / side[0][0], side[1][1] / side[0][1]};
+      }
+    }
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "purge A/B, %s, %d documents per drop, %d / 1 slices under way, median of %d rounds:"
+                + " documents/s %.3f, the JVM's CPU per document %.3f (rounds: %s)",
+            scheme,
+            count,
+            MORE_IN_FLIGHT,
+            rounds,
+            median(perRound, 0),
+            median(perRound, 1),
+            Arrays.stream(perRound)
+                .map(x -> String.format(Locale.ROOT, "%.3f/%.3f", x[0], x[1]))
+                .toList()));
+  }
+
+  /** Flushes the store's index and documents tables and waits (up to 2 minutes) for compactions. */
+  private static void settle(HBaseStore store) throws IOException, InterruptedException {
+    try (org.apache.hadoop.hbase.client.Admin admin = store.connection().getAdmin()) {
+      admin.flush(store.index);
+      admin.flush(store.docs);
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+      while (System.nanoTime() < deadline
+          && (admin.getCompactionState(store.index)
+                  != org.apache.hadoop.hbase.client.CompactionState.NONE
+              || admin.getCompactionState(store.docs)
+                  != org.apache.hadoop.hbase.client.CompactionState.NONE)) {
+        Thread.sleep(500);
+      }
+    }
+  }
+
   private static long startedThreads() {
     return java.lang.management.ManagementFactory.getThreadMXBean().getTotalStartedThreadCount();
   }
@@ -633,64 +771,8 @@ class HBaseStoreBench {
   private void preloadVerified(CollectionSettings settings, int count, BlockScheme scheme)
       throws IOException {
     long t0 = System.nanoTime();
-    // In parts of neardup.hbase.preload-part documents (PRELOAD_PART in hbase-store.sh), each an
-    // import of its own into the one unregistered collection, so that the importer holds one part's
-    // rows at a time: 10M verified documents at once would take ~5-6 GB of heap.
-    int part = Integer.getInteger("neardup.hbase.preload-part", count);
     try (HBaseStore store = hfileStore(verifiedTables(scheme), scheme)) {
-      HBaseCollection c = store.unregistered("bench", settings);
-      SplittableRandom r = new SplittableRandom(2027);
-      byte[][] sketches = new byte[256][];
-      int bands = 0;
-      for (int i = 0; i < sketches.length; i++) {
-        Analysis a = settings.deduplicator().analyzer().analyze(Texts.text(r, 60));
-        sketches[i] = a.sketch().shingles().encode();
-        bands = a.sketch().bandKeys().length;
-      }
-      long now = System.currentTimeMillis();
-      long exp = settings.expiresAt(now, now);
-      for (int from = 0; from < count; from += part) {
-        try (StepLimit.Step step =
-                step(
-                    "the import of verified documents "
-                        + (from + 1)
-                        + "-"
-                        + Math.min(count, from + part)
-                        + " of "
-                        + count);
-            HFileImporter importer =
-                new HFileImporter(
-                    store, c, settings.deduplicator().analyzer(), store.bulkDir, false)) {
-          for (int i = from; i < Math.min(count, from + part); i++) {
-            String id = "p" + i;
-            long[] keys = new long[bands];
-            for (int b = 0; b < bands; b++) {
-              keys[b] = r.nextLong();
-            }
-            importer.add(
-                new StoredRecord(
-                    i,
-                    id,
-                    r.nextLong(),
-                    now,
-                    exp,
-                    i,
-                    id,
-                    keys,
-                    sketches[i & (sketches.length - 1)]));
-          }
-          finish(importer);
-        }
-        report.add(
-            String.format(
-                Locale.ROOT,
-                "  preload: %d of %d verified documents loaded, %.1f s",
-                Math.min(count, from + part),
-                count,
-                (System.nanoTime() - t0) / 1e9));
-        save();
-      }
-      HBaseTransfer.complete(store, c, count - 1, count);
+      importVerified(store, "bench", settings, count, 2027);
     }
     report.add(
         String.format(
@@ -700,6 +782,69 @@ class HBaseStoreBench {
             scheme,
             (System.nanoTime() - t0) / 1e9));
     save();
+  }
+
+  /**
+   * Imports {@code count} random verified documents (fingerprints and band keys from {@code seed},
+   * sketches of 256 real texts) into a new collection {@code name} of the store ({@code
+   * import=hfiles}), and registers it.
+   */
+  private void importVerified(
+      HBaseStore store, String name, CollectionSettings settings, int count, long seed)
+      throws IOException {
+    long t0 = System.nanoTime();
+    // In parts of neardup.hbase.preload-part documents (PRELOAD_PART in hbase-store.sh), each an
+    // import of its own into the one unregistered collection, so that the importer holds one part's
+    // rows at a time: 10M verified documents at once would take ~5-6 GB of heap.
+    int part = Integer.getInteger("neardup.hbase.preload-part", count);
+    HBaseCollection c = store.unregistered(name, settings);
+    SplittableRandom r = new SplittableRandom(seed);
+    byte[][] sketches = new byte[256][];
+    int bands = 0;
+    for (int i = 0; i < sketches.length; i++) {
+      Analysis a = settings.deduplicator().analyzer().analyze(Texts.text(r, 60));
+      sketches[i] = a.sketch().shingles().encode();
+      bands = a.sketch().bandKeys().length;
+    }
+    long now = System.currentTimeMillis();
+    long exp = settings.expiresAt(now, now);
+    for (int from = 0; from < count; from += part) {
+      try (StepLimit.Step step =
+              step(
+                  "the import of verified documents "
+                      + (from + 1)
+                      + "-"
+                      + Math.min(count, from + part)
+                      + " of "
+                      + count
+                      + " into "
+                      + name);
+          HFileImporter importer =
+              new HFileImporter(
+                  store, c, settings.deduplicator().analyzer(), store.bulkDir, false)) {
+        for (int i = from; i < Math.min(count, from + part); i++) {
+          String id = "p" + i;
+          long[] keys = new long[bands];
+          for (int b = 0; b < bands; b++) {
+            keys[b] = r.nextLong();
+          }
+          importer.add(
+              new StoredRecord(
+                  i, id, r.nextLong(), now, exp, i, id, keys, sketches[i & (sketches.length - 1)]));
+        }
+        finish(importer);
+      }
+      report.add(
+          String.format(
+              Locale.ROOT,
+              "  %s: %d of %d verified documents loaded, %.1f s",
+              name,
+              Math.min(count, from + part),
+              count,
+              (System.nanoTime() - t0) / 1e9));
+      save();
+    }
+    HBaseTransfer.complete(store, c, count - 1, count);
   }
 
   /**

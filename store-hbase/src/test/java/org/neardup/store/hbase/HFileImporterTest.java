@@ -336,10 +336,26 @@ class HFileImporterTest {
 
   /**
    * A drop deletes every row of the collection in both tables: the purge sends the index cells of
-   * each 1,000 document-table rows in one call, then the rows (2,500 documents: several batches).
+   * each 1,000 document-table rows in one call, then the rows (2,500 documents: several slices),
+   * with up to {@link Purge#IN_FLIGHT} slices under way at once.
    */
   @Test
   void drop_after2500Imported_noRowLeftInEitherTable() throws IOException {
+    dropAfter2500Imported("dropall", Purge.IN_FLIGHT);
+  }
+
+  /** The same with one slice of the purge at a time: its order, cells then rows, alone. */
+  @Test
+  void drop_oneSliceAtATime_noRowLeftInEitherTable() throws IOException {
+    dropAfter2500Imported("dropone", 1);
+  }
+
+  /**
+   * Imports 2,500 documents, drops their collection with {@code inFlight} slices of the purge under
+   * way at once (2,500 documents are ~5 slices), and finds no row of its uid in either table and
+   * every document counted as purged.
+   */
+  private void dropAfter2500Imported(String prefix, int inFlight) throws IOException {
     CollectionSettings settings =
         CollectionSettings.defaults().withLexicon(CollectionSettings.NO_LEXICON).withVerify(false);
     List<StoredRecord> records = new ArrayList<>();
@@ -350,7 +366,8 @@ class HFileImporterTest {
           new StoredRecord(
               i, id, r.nextLong(), 1, Long.MAX_VALUE, i, id, new long[0], new byte[0]));
     }
-    try (HBaseStore bulk = hbase("dropall", "4:1", true)) {
+    try (HBaseStore bulk = hbase(prefix, "4:1", true)) {
+      bulk.purgeInFlight = inFlight;
       load(bulk, "fp", settings, records);
       int uid = ((HBaseCollection) bulk.collection("fp")).uid;
       assertThat(rows(bulk, bulk.index, uid, Rows.KEY_BYTES + 1)).isEqualTo(4 * 2500);
@@ -358,6 +375,7 @@ class HFileImporterTest {
       assertThat(bulk.drop("fp")).isTrue();
       assertThat(rows(bulk, bulk.index, uid, Rows.KEY_BYTES + 1)).isZero();
       assertThat(rows(bulk, bulk.docs, uid, 0)).isZero();
+      assertThat(bulk.metrics().get("hbase_purged_documents").longValue()).isEqualTo(2500);
     }
   }
 
