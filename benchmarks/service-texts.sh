@@ -82,7 +82,8 @@ thread_ticks() {
 curl -sf "$url/metrics" > "$work/m0.txt"
 stdbuf -oL wrk -t1 -c"$conns" -d"${seconds}s" --timeout 30s --latency -s "$script" "$url" -- "${args[@]}" > "$work/wrk" &
 w=$!
-until grep -q "^Running" "$work/wrk"; do sleep 0.1; done
+# -s: the file may not exist yet when the first look comes before the shell has opened it for wrk.
+until grep -qs "^Running" "$work/wrk"; do sleep 0.1; done
 c0=$(ticks "$pid"); thread_ticks "$pid" > "$work/t0"; w0=$(ticks $w); w1=$w0; m0=$(machine)
 while kill -0 $w 2>/dev/null; do w1=$(ticks $w || echo "$w1"); sleep 0.2; done
 wait $w
