@@ -331,7 +331,7 @@ final class ResultReader {
     }
     int v = 0;
     for (int i = 0; i < 4; i++) {
-      int d = Character.digit(b[pos + i], 16);
+      int d = HEX_DIGITS[b[pos + i] & 0xFF];
       if (d < 0) {
         throw malformed("four hex digits");
       }
