@@ -135,37 +135,33 @@ final class SendRecord extends FlatObjectScanner {
     while (p < e) {
       int c = b[p];
       if (c < 0) {
-        if (letters) {
-          // Once a letter is found, a run of three-byte characters (Chinese) is walked in a loop of
-          // its own: the same test as below, without the general step's branches per character.
-          int q = p;
-          while (e - q >= 3) {
-            int l = b[q] & 0xFF;
-            if (l < 0xE1
-                || l > 0xEF
-                || l == 0xED
-                || (b[q + 1] & 0xC0) != 0x80
-                || (b[q + 2] & 0xC0) != 0x80) {
-              break;
-            }
-            q += 3;
+        // A character of two to four bytes, checked as strict UTF-8 here rather than in a pass of
+        // its own over the line: the text is most of a record's bytes. Three bytes from E1..EF but
+        // ED (Chinese) are tested in place, as Utf8.problem tests them first: one such character
+        // until a letter is found (whether it is one is asked below), then a whole run of them in
+        // this loop, without the general step's branches per character.
+        int lead = c & 0xFF;
+        int q = p;
+        while (e - q >= 3) {
+          int l = b[q] & 0xFF;
+          if (l < 0xE1
+              || l > 0xEF
+              || l == 0xED
+              || (b[q + 1] & 0xC0) != 0x80
+              || (b[q + 2] & 0xC0) != 0x80) {
+            break;
           }
-          if (q > p) {
+          q += 3;
+          if (!letters) {
+            break;
+          }
+        }
+        int n;
+        if (q > p) {
+          if (letters) {
             p = q;
             continue;
           }
-        }
-        // A character of two to four bytes, checked as strict UTF-8 here rather than in a pass of
-        // its own over the line: the text is most of a record's bytes. Three bytes from E1..EF but
-        // ED (Chinese) are tested in place, as Utf8.problem tests them first.
-        int lead = c & 0xFF;
-        int n;
-        if (lead >= 0xE1
-            && lead <= 0xEF
-            && lead != 0xED
-            && e - p >= 3
-            && (b[p + 1] & 0xC0) == 0x80
-            && (b[p + 2] & 0xC0) == 0x80) {
           n = 3;
         } else {
           n = Utf8.sequence(b, p, e);
