@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import org.neardup.internal.DaemonThreads;
 
 /**
  * Reads documents on the calling thread, decodes, parses and processes them in batches on worker
@@ -50,13 +51,7 @@ final class Parallel {
       Runnable onBatch)
       throws IOException {
     ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads,
-            r -> {
-              Thread t = new Thread(r, "neardup-worker");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newFixedThreadPool(threads, DaemonThreads.named("neardup-worker"));
     ArrayDeque<Future<List<T>>> inFlight = new ArrayDeque<>();
     List<DocumentSource.RawDocument> batch = new ArrayList<>(BATCH_DOCS);
     long[] chars = {0};

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.neardup.internal.DaemonThreads;
 
 /**
  * The daemon thread, shared by every {@link BlockPermutedIndex} of the JVM, that freezes full add
@@ -50,11 +51,7 @@ final class MergeThreads {
               60,
               TimeUnit.SECONDS,
               new PriorityBlockingQueue<>(16, CHEAPEST_FIRST),
-              r -> {
-                Thread t = new Thread(r, "neardup-index-merge");
-                t.setDaemon(true);
-                return t;
-              });
+              DaemonThreads.named("neardup-index-merge"));
       pool.allowCoreThreadTimeOut(true);
       return pool;
     }

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.CorpusDedup;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.verify.ShingleSketch;
 
 /**
@@ -120,13 +121,7 @@ public final class Corpus {
     AtomicInteger next = new AtomicInteger();
     int chunk = 32;
     ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads,
-            r -> {
-              Thread t = new Thread(r, "neardup-eval");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newFixedThreadPool(threads, DaemonThreads.named("neardup-eval"));
     try {
       Future<?>[] futures = new Future<?>[threads];
       for (int w = 0; w < threads; w++) {

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.DaemonThreads;
 
 /**
  * Decides the batches of one client's stream in the order the client numbered them, whatever order
@@ -55,13 +56,7 @@ final class DecisionOrder implements AutoCloseable {
     this.timeoutMillis = timeoutMillis;
     this.runner = runner;
     ScheduledThreadPoolExecutor t =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread th = new Thread(r, "neardup-order-timer");
-              th.setDaemon(true);
-              return th;
-            });
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.named("neardup-order-timer"));
     t.setRemoveOnCancelPolicy(true);
     this.timer = t;
   }

@@ -14,7 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.store.FingerprintStore;
 import org.xnio.Options;
 
@@ -99,7 +99,6 @@ public final class NeardupServer implements Closeable {
   }
 
   private static ThreadPoolExecutor pool(String name, int threads) {
-    AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor p =
         new ThreadPoolExecutor(
             threads,
@@ -107,11 +106,7 @@ public final class NeardupServer implements Closeable {
             60,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(), // bounded by Admission: at most maxInFlight tasks
-            r -> {
-              Thread t = new Thread(r, name + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
+            DaemonThreads.numbered(name));
     p.allowCoreThreadTimeOut(true);
     return p;
   }

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analyzer;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CorruptStoreException;
@@ -160,8 +161,8 @@ public final class EmbeddedStore implements FingerprintStore {
     if (b.background) {
       maintenance =
           Executors.newSingleThreadScheduledExecutor(
-              r -> daemon(r, "neardup-maintenance-" + dir.getFileName()));
-      compactor = Executors.newSingleThreadExecutor(r -> daemon(r, "neardup-compaction"));
+              DaemonThreads.named("neardup-maintenance-" + dir.getFileName()));
+      compactor = Executors.newSingleThreadExecutor(DaemonThreads.named("neardup-compaction"));
       long every = b.maintenanceInterval.toMillis();
       maintenance.scheduleWithFixedDelay(
           this::maintainQuietly, every, every, TimeUnit.MILLISECONDS);
@@ -169,12 +170,6 @@ public final class EmbeddedStore implements FingerprintStore {
       maintenance = null;
       compactor = null;
     }
-  }
-
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
   }
 
   /** A builder for a store in {@code dir}, created if missing. */

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.DaemonThreads;
 
 /**
  * The writing end of the log: appends records to an in-memory buffer and lets one thread write them
@@ -108,10 +109,9 @@ final class Log implements Closeable {
     this.segment = segment;
     this.preallocator = new Preallocator(PREALLOCATE, PREALLOCATE_LOW_WATER);
     this.channel = createSegment(segment);
-    this.flusher = new Thread(this::run, "neardup-log-" + dir.getFileName());
-    flusher.setDaemon(true);
-    this.preallocatorThread = new Thread(preallocator, "neardup-log-zeros-" + dir.getFileName());
-    preallocatorThread.setDaemon(true);
+    this.flusher = DaemonThreads.unstarted("neardup-log-" + dir.getFileName(), this::run);
+    this.preallocatorThread =
+        DaemonThreads.unstarted("neardup-log-zeros-" + dir.getFileName(), preallocator);
   }
 
   /** Creates segment file {@code segment} in {@code dir} and starts the log thread. */

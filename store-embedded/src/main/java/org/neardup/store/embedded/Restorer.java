@@ -14,6 +14,7 @@ import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.RestoreBatch;
 import org.neardup.index.IndexImage;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.internal.PagedIntArray;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.store.CollectionSettings;
@@ -163,8 +164,7 @@ final class Restorer {
       int collection = imageCollection;
       java.util.concurrent.FutureTask<BandImages.Read> read =
           new java.util.concurrent.FutureTask<>(() -> BandImages.read(dir, segment, collection));
-      Thread t = new Thread(read, "neardup-band-image");
-      t.setDaemon(true);
+      Thread t = DaemonThreads.unstarted("neardup-band-image", read);
       t.start();
       bandRead = read;
     }
@@ -371,11 +371,7 @@ final class Restorer {
               1,
               TimeUnit.SECONDS,
               new LinkedBlockingQueue<>(),
-              r -> {
-                Thread t = new Thread(r, "neardup-restore");
-                t.setDaemon(true);
-                return t;
-              });
+              DaemonThreads.named("neardup-restore"));
       l.allowCoreThreadTimeOut(true);
       loader = l;
     }

@@ -37,6 +37,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.jspecify.annotations.Nullable;
 import org.neardup.Analyzer;
 import org.neardup.index.BlockScheme;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.store.CollectionTransfer;
 import org.neardup.store.StoredRecord;
 
@@ -139,12 +140,7 @@ final class HFileImporter implements CollectionTransfer.Importer {
   // last part ran on one thread alone for ~65 of a 10M 5:2 import's 169 s (its timeline).
   private static final int INDEX_PARTS = 16;
   private final ExecutorService docWriter =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "neardup-hfile-docs");
-            t.setDaemon(true);
-            return t;
-          });
+      Executors.newSingleThreadExecutor(DaemonThreads.named("neardup-hfile-docs"));
   private final ArrayDeque<Future<?>> docBatches = new ArrayDeque<>();
   private List<StoredRecord> docBatch = new ArrayList<>(DOC_BATCH);
   // The batch's ids as UTF-8, which add() has encoded already.

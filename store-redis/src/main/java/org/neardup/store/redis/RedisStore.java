@@ -13,6 +13,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.neardup.decide.CandidateKeys;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.FingerprintStore;
@@ -114,11 +115,7 @@ public final class RedisStore implements FingerprintStore {
     } else {
       expiry =
           java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "neardup-redis-expiry");
-                t.setDaemon(true);
-                return t;
-              });
+              DaemonThreads.named("neardup-redis-expiry"));
       long ms = expireInterval.toMillis();
       expiry.scheduleWithFixedDelay(
           this::expireAll, ms, ms, java.util.concurrent.TimeUnit.MILLISECONDS);

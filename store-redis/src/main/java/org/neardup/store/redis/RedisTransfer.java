@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionTransfer;
 import org.neardup.store.FingerprintStore;
@@ -225,12 +226,7 @@ final class RedisTransfer implements CollectionTransfer {
     private long added;
     private boolean done;
     private final ExecutorService writer =
-        Executors.newSingleThreadExecutor(
-            r -> {
-              Thread t = new Thread(r, "neardup-redis-import");
-              t.setDaemon(true);
-              return t;
-            });
+        Executors.newSingleThreadExecutor(DaemonThreads.named("neardup-redis-import"));
     private @Nullable Future<?> inFlight;
 
     /**
