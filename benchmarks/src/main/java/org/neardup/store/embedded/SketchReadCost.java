@@ -15,7 +15,7 @@ import org.neardup.verify.SketchStore;
 /**
  * What reading one candidate's sketch from the store's sketch file costs, by positioned reads
  * against memory maps, in one JVM and one thread: the same random entries (MIN to MAX bytes of
- * sketch and 6 band keys each, about a short text's) appended to two {@link SketchFile}s, one with
+ * sketch and 6 band keys each, about a short text's) appended to two {@code SketchFile}s, one with
  * positioned reads only (window bits 0: the path before the maps) and one with the default windows;
  * then passes of random reads of entries already written out (not the write buffer's), the two
  * files alternating pass by pass (positioned first in even passes, maps first in odd ones), timed
