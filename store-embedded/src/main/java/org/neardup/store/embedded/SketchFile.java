@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -35,8 +36,24 @@ import org.neardup.verify.SketchStore;
  * the documents stored after the snapshot to its own file. The base is read, never written or
  * deleted here.
  *
+ * <p>A sketch is read from a memory map of the file where one covers it, else with a positioned
+ * read. The writer maps each window of this file's bytes once it is written whole ({@link
+ * #mapWritten}): windows of {@code 1 << smallBits} bytes (1 MiB, the write buffer's size) while a
+ * window of {@code 1 << largeBits} (64 MiB) fills, then that large window, whose small ones go (the
+ * collector unmaps them); a snapshot's sketch files, which never change, are mapped in large
+ * windows when this opens. An entry that straddles two windows, or lies in the part of the last
+ * window not yet written whole, is read with a positioned read. A map that fails (an interrupt, the
+ * process's limit of mappings) leaves that window to positioned reads. Why: each positioned read is
+ * a system call and a copy through the JDK's temporary direct buffer; at ~1-3 candidate sketches
+ * per short text that was ~14% of a warm server's worker CPU per short text (docs/BENCHMARKS.md,
+ * the twenty-second session). The file is written only with positioned writes, never through a map,
+ * and never truncated while mapped (it is deleted on close), so a map never sees bytes past the
+ * file's end. Mapped pages are the page cache's: they count in the process's RSS once touched, not
+ * in its heap.
+ *
  * <p>Thread-safety: as {@link SketchStore} says (the deduplicator's lock orders writers and
- * readers). After {@link #close()}, a read of a sketch gives an empty one (a probe of a replaced
+ * readers: the windows are made by the writer, with no reader running, as the write buffer is
+ * filled). After {@link #close()}, a read of a sketch gives an empty one (a probe of a replaced
  * generation, about to be redone) and the file is gone.
  */
 final class SketchFile implements SketchStore {
@@ -85,15 +102,46 @@ final class SketchFile implements SketchStore {
   private int size;
   private volatile boolean closed;
 
+  static final int SMALL_BITS = 20;
+  static final int LARGE_BITS = 26;
+  // Windows of this file's own bytes (file positions, not logical ones): large[j] maps
+  // [j << largeBits, (j + 1) << largeBits) for j < largeCount; small[k] maps the k-th small window
+  // of large window largeCount, the one filling now; null where a map failed. mapped: the file
+  // position up to which windows were made (whole windows only). smallBits 0: no maps at all.
+  private final int smallBits;
+  private final int largeBits;
+  private MappedByteBuffer[] large = new MappedByteBuffer[0];
+  private int largeCount;
+  private final MappedByteBuffer @Nullable [] small;
+  private long mapped;
+  // The base's files in large windows: baseMaps[f][j] maps [j << largeBits, ...) of file f.
+  private final MappedByteBuffer[][] baseMaps;
+  private int baseWindows;
+
   SketchFile(Path file, int bandCount, int expectedSize) {
     this(file, bandCount, expectedSize, List.of());
+  }
+
+  SketchFile(Path file, int bandCount, int expectedSize, List<Path> base) {
+    this(file, bandCount, expectedSize, base, SMALL_BITS, LARGE_BITS);
   }
 
   /**
    * @param base a snapshot's sketch files to take entries from ({@link #takeFromBase}), in the
    *     order of its span, or empty
+   * @param smallBits the log2 of the small windows' size, 0 for no memory maps (positioned reads
+   *     only)
+   * @param largeBits the log2 of the large windows' size (a multiple of the small ones')
    */
-  SketchFile(Path file, int bandCount, int expectedSize, List<Path> base) {
+  SketchFile(
+      Path file, int bandCount, int expectedSize, List<Path> base, int smallBits, int largeBits) {
+    if (smallBits != 0 && (smallBits < 12 || largeBits < smallBits || largeBits > 30)) {
+      throw new IllegalArgumentException(
+          "windows of 2^" + smallBits + " and 2^" + largeBits + " bytes");
+    }
+    this.smallBits = smallBits;
+    this.largeBits = largeBits;
+    this.small = smallBits == 0 ? null : new MappedByteBuffer[1 << (largeBits - smallBits)];
     this.file = file;
     this.base = List.copyOf(base);
     this.baseChannels = new FileChannel[base.size()];
@@ -110,6 +158,16 @@ final class SketchFile implements SketchStore {
     }
     this.baseSpan = new SketchSpan(sizes);
     this.baseLength = baseSpan.length();
+    this.baseMaps = new MappedByteBuffer[sizes.length][];
+    for (int i = 0; i < sizes.length; i++) {
+      int windows = smallBits == 0 ? 0 : (int) ((sizes[i] + (1L << largeBits) - 1) >>> largeBits);
+      baseMaps[i] = new MappedByteBuffer[windows];
+      baseWindows += windows;
+      for (int j = 0; j < windows; j++) {
+        long at = (long) j << largeBits;
+        baseMaps[i][j] = map(baseChannels[i], at, Math.min(sizes[i] - at, 1L << largeBits));
+      }
+    }
     this.flushed = baseLength;
     this.end = baseLength;
     this.lastEnd = 0;
@@ -194,6 +252,7 @@ final class SketchFile implements SketchStore {
         b.put(sketch, off, len).flip();
         writeFully(b, end);
         flushed = end + need;
+        mapWritten();
       } else {
         for (int k = 0; k < n; k++) {
           tailKeys.putLong(at + k * 8, bandKeys[k]);
@@ -213,7 +272,86 @@ final class SketchFile implements SketchStore {
     if (n > 0) {
       writeFully(ByteBuffer.wrap(tail, 0, n), flushed);
       flushed = end;
+      mapWritten();
     }
+  }
+
+  /**
+   * Maps the windows of this file that are now written whole (the writer's thread, after a write):
+   * small ones while their large window fills, then the large one in their place.
+   */
+  private void mapWritten() {
+    MappedByteBuffer[] smalls = small;
+    if (smalls == null) {
+      return;
+    }
+    long written = flushed - baseLength; // this file's bytes in the file
+    long smallSize = 1L << smallBits;
+    long largeSize = 1L << largeBits;
+    while (mapped + smallSize <= written) {
+      long largeStart = (long) largeCount << largeBits;
+      if (largeStart + largeSize <= written) {
+        if (largeCount == large.length) {
+          large = java.util.Arrays.copyOf(large, Math.max(16, 2 * large.length));
+        }
+        large[largeCount++] = map(channel, largeStart, largeSize);
+        java.util.Arrays.fill(smalls, null);
+        mapped = largeStart + largeSize;
+      } else {
+        smalls[(int) ((mapped - largeStart) >>> smallBits)] = map(channel, mapped, smallSize);
+        mapped += smallSize;
+      }
+    }
+  }
+
+  /** A read-only map of {@code [at, at + length)} of a channel, or null when it cannot be made. */
+  private static @Nullable MappedByteBuffer map(@Nullable FileChannel c, long at, long length) {
+    if (c == null) {
+      return null;
+    }
+    try {
+      return c.map(FileChannel.MapMode.READ_ONLY, at, length);
+    } catch (IOException | UncheckedIOException e) {
+      return null; // read with positioned reads instead
+    }
+  }
+
+  /**
+   * Copies logical bytes {@code [from, from + len)} into {@code buf} from a map that covers them
+   * whole; false when none does.
+   */
+  private boolean readMapped(long from, int len, byte[] buf) {
+    MappedByteBuffer m;
+    long at;
+    if (from < baseLength) {
+      int f = baseSpan.fileOf(from);
+      at = from - baseSpan.start(f);
+      MappedByteBuffer[] maps = baseMaps[f];
+      int j = (int) (at >>> largeBits);
+      if (j >= maps.length) {
+        return false;
+      }
+      m = maps[j];
+      at -= (long) j << largeBits;
+    } else {
+      at = from - baseLength;
+      int j = (int) (at >>> largeBits);
+      if (j < largeCount) {
+        m = large[j];
+        at -= (long) j << largeBits;
+      } else if (j == largeCount && small != null && at + len <= mapped) {
+        int k = (int) ((at >>> smallBits) & (small.length - 1));
+        m = small[k];
+        at -= (at >>> smallBits) << smallBits;
+      } else {
+        return false;
+      }
+    }
+    if (m == null || at + len > m.capacity()) {
+      return false; // no map, or the entry straddles two windows
+    }
+    m.get((int) at, buf, 0, len);
+    return true;
   }
 
   private void writeFully(ByteBuffer b, long position) throws IOException {
@@ -308,6 +446,15 @@ final class SketchFile implements SketchStore {
       return;
     }
     byte[] buf = into.buffer(len);
+    if (smallBits != 0) {
+      if (closed) {
+        into.buffer(0); // a replaced generation's probe: redone by the caller
+        return;
+      }
+      if (readMapped(from, len, buf)) {
+        return;
+      }
+    }
     try {
       readFully(ByteBuffer.wrap(buf, 0, len), from);
     } catch (ClosedChannelException e) {
@@ -385,7 +532,9 @@ final class SketchFile implements SketchStore {
         + TAIL
         + blockStart.ramBytesUsed()
         + relative.ramBytesUsed()
-        + (far.size() + gaps.size()) * 32L;
+        + (far.size() + gaps.size()) * 32L
+        // the maps' objects (~80 bytes each) and the arrays that hold them
+        + 88L * (large.length + (small == null ? 0 : small.length) + baseWindows);
   }
 
   @Override

@@ -13,22 +13,31 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.neardup.internal.PagedIntArray;
 import org.neardup.internal.PagedLongArray;
 import org.neardup.verify.SketchStore;
 
-/** SketchFile against the heap store: the same bytes back for every entry, whatever the sizes. */
+/**
+ * SketchFile against the heap store: the same bytes back for every entry, whatever the sizes; with
+ * positioned reads only (window bits 0), with windows of 4 KiB and 64 KiB (so that entries straddle
+ * windows, small windows give way to large ones, and entries larger than a window go by), and with
+ * the defaults.
+ */
 class SketchFileTest {
   @TempDir Path dir;
 
-  @Test
-  public void randomEntries_readBackAsTheHeapStoreDoes() throws Exception {
+  @ParameterizedTest
+  @CsvSource({"0, 0", "12, 16", "14, 14", "20, 26"})
+  public void randomEntries_readBackAsTheHeapStoreDoes(int smallBits, int largeBits)
+      throws Exception {
     long seed = 20261124;
     SplittableRandom r = new SplittableRandom(seed);
     int bands = 6;
     SketchStore heap = SketchStore.onHeap().create(bands, 0);
     Path file = dir.resolve("s.tmp");
-    try (SketchFile f = new SketchFile(file, bands, 0)) {
+    try (SketchFile f = new SketchFile(file, bands, 0, List.of(), smallBits, largeBits)) {
       long[] keys = new long[bands];
       for (int i = 0; i < 3000; i++) {
         // Mostly sketch-sized entries, some empty, some (with their keys) larger than the write
@@ -53,7 +62,10 @@ class SketchFileTest {
       }
       assertThat(f.size()).isEqualTo(3000);
       assertThat(Files.size(file)).isLessThanOrEqualTo(f.diskBytes());
-      assertThat(f.ramBytesUsed()).isLessThan(SketchFile.TAIL + 64 * 1024);
+      // The write buffer, the offsets and the maps' objects (a few per window: many at 16 KiB).
+      long windows =
+          smallBits == 0 ? 0 : 2 + (f.diskBytes() >>> largeBits) + (1L << (largeBits - smallBits));
+      assertThat(f.ramBytesUsed()).isLessThan(SketchFile.TAIL + 64 * 1024 + 88 * windows);
     }
     assertThat(file).doesNotExist();
   }
@@ -63,8 +75,10 @@ class SketchFileTest {
    * before an open), then entries of its own: every one reads back as the heap store's, and the
    * base is read, never changed or deleted.
    */
-  @Test
-  public void entriesFromBaseWithGaps_thenOwn_readBackAsTheHeapStoreDoes() throws Exception {
+  @ParameterizedTest
+  @CsvSource({"0, 0", "12, 16", "20, 26"})
+  public void entriesFromBaseWithGaps_thenOwn_readBackAsTheHeapStoreDoes(
+      int smallBits, int largeBits) throws Exception {
     long seed = 20261125;
     SplittableRandom r = new SplittableRandom(seed);
     int bands = 6;
@@ -100,7 +114,8 @@ class SketchFileTest {
     Path baseFile = dir.resolve("snapshot.ndsketch");
     Files.write(baseFile, base.toByteArray());
     Path file = dir.resolve("s.tmp");
-    try (SketchFile f = new SketchFile(file, bands, 0, java.util.List.of(baseFile))) {
+    try (SketchFile f =
+        new SketchFile(file, bands, 0, java.util.List.of(baseFile), smallBits, largeBits)) {
       f.takeFromBase(at, length);
       for (int i = 0; i < keysOf.size(); i++) {
         // The bytes given are ignored: the entry is the base's.
@@ -199,7 +214,8 @@ class SketchFileTest {
    */
   @Test
   public void interruptedReader_othersStillRead() throws Exception {
-    SketchFile f = new SketchFile(dir.resolve("i.tmp"), 1, 0);
+    // Positioned reads only: a map would serve the interrupted reader (below).
+    SketchFile f = new SketchFile(dir.resolve("i.tmp"), 1, 0, List.of(), 0, 0);
     byte[] data = new byte[SketchFile.TAIL];
     new SplittableRandom(3).nextBytes(data);
     f.add(new long[] {42}, 1, data, 0, 1000);
@@ -230,5 +246,41 @@ class SketchFileTest {
     f.bandKeys(1, keys);
     assertThat(keys[0]).isEqualTo(43);
     f.close();
+  }
+
+  /**
+   * With maps, an interrupted reader reads a mapped entry like any other (no channel operation to
+   * interrupt), and the entries not yet mapped (the last window's, written but not whole) are read
+   * with positioned reads by the others.
+   */
+  @Test
+  public void interruptedReader_mappedEntryRead_unmappedByOthers() throws Exception {
+    SketchFile f = new SketchFile(dir.resolve("m.tmp"), 1, 0, List.of(), 12, 16);
+    byte[] data = new byte[SketchFile.TAIL];
+    new SplittableRandom(4).nextBytes(data);
+    f.add(new long[] {42}, 1, data, 0, 1000);
+    f.add(new long[] {43}, 1, data, 7, 5000); // with the first, 6,016 bytes: one 4 KiB window
+    f.add(new long[] {44}, 1, data, 0, SketchFile.TAIL); // flushes both, then goes to the file
+    AtomicReference<byte[]> read = new AtomicReference<>();
+    Thread t =
+        new Thread(
+            () -> {
+              Thread.currentThread().interrupt();
+              SketchStore.Slice s = new SketchStore.Slice();
+              f.sketch(0, s);
+              read.set(Arrays.copyOfRange(s.array, s.offset, s.offset + s.length));
+            });
+    t.start();
+    t.join();
+    assertThat(read.get()).isEqualTo(Arrays.copyOf(data, 1000));
+    SketchStore.Slice s = new SketchStore.Slice();
+    f.sketch(1, s); // straddles the first window's end: a positioned read
+    assertThat(Arrays.copyOfRange(s.array, s.offset, s.offset + s.length))
+        .isEqualTo(Arrays.copyOfRange(data, 7, 5007));
+    f.sketch(2, s);
+    assertThat(Arrays.copyOfRange(s.array, s.offset, s.offset + s.length)).isEqualTo(data);
+    f.close();
+    f.sketch(0, s);
+    assertThat(s.length).isZero();
   }
 }
