@@ -43,6 +43,9 @@
 #   rounds (default 1) of two imported collections dropped one after the other, the first
 #   alternating; progress every 10 s, then the medians of the rounds' ratios;
 #   GC_LOG=FILE the test JVM's collections logged into FILE (-Xlog:gc);
+#   RS_CONF="key=value ..." the mini-cluster's settings (e.g. an off-heap BucketCache of 3 GB:
+#   RS_CONF="hbase.bucketcache.ioengine=offheap hbase.bucketcache.size=3072" with
+#   HEAP="3g -XX:MaxDirectMemorySize=4g": HEAP's words all go on the test JVM's command line);
 #   STEP_LIMIT=S each step's bound in seconds (default 600: the mini-cluster's start and stop, an
 #   import, a phase of batches or singles, an A/B side's round, a flush and major compaction): a
 #   step still running after it names itself in the report's last line (STALLED: ...), writes
@@ -82,6 +85,7 @@ mvn -B -ntp -q -pl store-hbase -am verify -Dsurefire.failIfNoSpecifiedTests=fals
   ${FP_SCHEMES:+-Dneardup.hbase.fp-schemes=$FP_SCHEMES} \
   ${FILTER_AB:+-Dneardup.hbase.filter-ab=$FILTER_AB} \
   ${STEP_LIMIT:+-Dneardup.hbase.step-limit=$STEP_LIMIT} \
+  ${RS_CONF:+"-Dneardup.hbase.rs-conf=$RS_CONF"} \
   ${PURGE:+-Dneardup.hbase.purge=$PURGE} ${PURGE_ROUNDS:+-Dneardup.hbase.purge-rounds=$PURGE_ROUNDS} \
   ${AB_OPTION:+-Dneardup.hbase.ab-option=$AB_OPTION} ${AB_VALUES:+-Dneardup.hbase.ab-values=$AB_VALUES} \
   ${JFR:+"-Dtest.jvm.args=-ea -Xss4m -Duser.language=hi -Duser.country=IN -Dfile.encoding=UTF-8 -XX:+UnlockDiagnosticVMOptions -XX:+DebugNonSafepoints -XX:StartFlightRecording=settings=profile,filename=$JFR"} \

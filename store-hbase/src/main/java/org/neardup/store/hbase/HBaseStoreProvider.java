@@ -34,15 +34,17 @@ import org.neardup.store.StoreConfig;
  * table ({@link IndexFamily}): {@code index-encoding}, a data block encoding ({@code FAST_DIFF}, or
  * {@code ROW_INDEX_V1}, {@code NONE}, ...), {@code index-bloom}, a Bloom filter type ({@code NONE};
  * {@code ROW}, {@code ROWPREFIX_FIXED_LENGTH} on the rows' 10-byte prefix), {@code
- * index-block-bytes} ({@code 8192}) and {@code index-in-memory} ({@code false}); {@code
- * server-filter}, whether a check's scans ask the region servers to drop the block rows more than k
- * bits from the fingerprints that asked for them ({@link BlockDistanceFilter}): {@code auto} (when
- * the region servers can load the filter, which is in this store's jar; the first check that finds
- * a region server without it turns it off for the store's life) or {@code off} ({@code auto});
- * {@code scan-read}, how the region servers read store files for a check's scans: {@code pread}
- * (each block by a positional read) or {@code default} (HBase's choice: positional reads, then a
- * streaming read once a scanner has read four blocks' bytes, which for a check's scattered ranges
- * means a new connection to the DataNode at most blocks that miss the block cache) ({@code pread}).
+ * index-block-bytes} ({@code 8192}), {@code index-in-memory} ({@code false}) and {@code
+ * index-prefetch}, whether a region server reads a store file's blocks into its block cache when it
+ * opens the file ({@code true}); {@code server-filter}, whether a check's scans ask the region
+ * servers to drop the block rows more than k bits from the fingerprints that asked for them ({@link
+ * BlockDistanceFilter}): {@code auto} (when the region servers can load the filter, which is in
+ * this store's jar; the first check that finds a region server without it turns it off for the
+ * store's life) or {@code off} ({@code auto}); {@code scan-read}, how the region servers read store
+ * files for a check's scans: {@code pread} (each block by a positional read) or {@code default}
+ * (HBase's choice: positional reads, then a streaming read once a scanner has read four blocks'
+ * bytes, which for a check's scattered ranges means a new connection to the DataNode at most blocks
+ * that miss the block cache) ({@code pread}).
  */
 public final class HBaseStoreProvider implements FingerprintStore.Provider {
   @Override
@@ -68,6 +70,7 @@ public final class HBaseStoreProvider implements FingerprintStore.Provider {
         "index-bloom",
         "index-block-bytes",
         "index-in-memory",
+        "index-prefetch",
         "server-filter",
         "scan-read");
     String quorum = config.get("zookeeper", "127.0.0.1:2181");

@@ -101,13 +101,21 @@ class HBaseStoreBench {
     String zookeeper = System.getProperty("neardup.hbase.zookeeper");
     if (zookeeper == null) {
       try (StepLimit.Step s = step("the mini-cluster's start")) {
-        cluster =
-            MiniHBase.start(
-                Map.of(
-                    "hbase.master.hfilecleaner.ttl",
-                    "5000",
-                    "hbase.master.cleaner.interval",
-                    "5000"));
+        Map<String, String> settings = new TreeMap<>();
+        settings.put("hbase.master.hfilecleaner.ttl", "5000");
+        settings.put("hbase.master.cleaner.interval", "5000");
+        // RS_CONF in hbase-store.sh: the mini-cluster's settings ("key=value ..."), such as the
+        // region server's block cache (an off-heap BucketCache that holds a 10M index).
+        for (String kv : System.getProperty("neardup.hbase.rs-conf", "").trim().split("\\s+")) {
+          if (!kv.isEmpty()) {
+            int eq = kv.indexOf('=');
+            settings.put(kv.substring(0, eq), kv.substring(eq + 1));
+          }
+        }
+        cluster = MiniHBase.start(settings);
+        if (System.getProperty("neardup.hbase.rs-conf") != null) {
+          report.add("mini-cluster settings: " + settings);
+        }
       }
       conf = cluster.getConf();
     } else {
@@ -298,6 +306,7 @@ class HBaseStoreBench {
         // Compacted before the checks: one file per region, as a store that has run for a while.
         try (HBaseStore store = open(verifiedTables(scheme), scheme)) {
           verifiedBytes(store, "verified, " + scheme + ", the preload", stored);
+          prefetched(store, stored);
         }
       }
     }
@@ -395,6 +404,68 @@ class HBaseStoreBench {
         verifiedBytes(store, label, c.stats().documents() + warm);
       }
     }
+  }
+
+  /**
+   * Waits for the region server's prefetch of the index's store files (the index family's {@code
+   * index-prefetch}, started when a file opens) to end, and reports the time and the JVM's CPU that
+   * took, per stored document, so that a side with the prefetch on counts its cost beside the
+   * checks' (a side without it waits for nothing). On the mini-cluster only.
+   */
+  private void prefetched(HBaseStore store, int stored) throws Exception {
+    if (cluster == null) {
+      return;
+    }
+    long t0 = System.nanoTime();
+    long cpu0 = cpuNanos();
+    ThreadsCpu threads0 = threadCpu();
+    List<org.apache.hadoop.fs.Path> files = new ArrayList<>();
+    try (StepLimit.Step s = step("the index's prefetch");
+        org.apache.hadoop.hbase.client.Admin admin = store.connection().getAdmin()) {
+      for (org.apache.hadoop.hbase.client.RegionInfo region : admin.getRegions(store.index)) {
+        var r = cluster.getRegion(region);
+        if (r.isPresent()) {
+          for (org.apache.hadoop.hbase.regionserver.HStore h :
+              ((org.apache.hadoop.hbase.regionserver.HRegion) r.get()).getStores()) {
+            for (org.apache.hadoop.hbase.regionserver.HStoreFile f : h.getStorefiles()) {
+              files.add(f.getPath());
+            }
+          }
+        }
+      }
+      while (!files.stream()
+          .allMatch(org.apache.hadoop.hbase.io.hfile.PrefetchExecutor::isCompleted)) {
+        Thread.sleep(100);
+      }
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    double cpuMs = (cpuNanos() - cpu0) / 1e6;
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "the index's prefetch after the compaction (%d store files): %.1f s, %.0f ms of the"
+                + " JVM's CPU = %.4f ms per stored document",
+            files.size(),
+            seconds,
+            cpuMs,
+            cpuMs / stored));
+    report.add(cpuByThreads(threads0, stored, cpuMs));
+    // Every prefetch so far (the import's bulk-loaded files too), the region server's side of it:
+    // the prefetch threads' CPU since they started (the DataNode's sending is not in it).
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long prefetchNanos = 0;
+    for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (t != null && t.getThreadName().startsWith("hfile-prefetch")) {
+        prefetchNanos += Math.max(0, mx.getThreadCpuTime(t.getThreadId()));
+      }
+    }
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "the prefetch threads' CPU since the mini-cluster's start: %.0f ms = %.4f ms per stored"
+                + " document",
+            prefetchNanos / 1e6,
+            prefetchNanos / 1e6 / stored));
   }
 
   /** The verified tables' bytes on disk after a flush and a major compaction, per document. */
@@ -1153,6 +1224,9 @@ class HBaseStoreBench {
     }
     if (thread.startsWith("RPCClient") || thread.startsWith("hconnection")) {
       return "hbase-client";
+    }
+    if (thread.startsWith("hfile-prefetch")) {
+      return "prefetch";
     }
     if (thread.startsWith("RpcServer") || thread.startsWith("RS-EventLoop")) {
       return "region-server-rpc";

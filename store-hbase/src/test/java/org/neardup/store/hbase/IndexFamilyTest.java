@@ -21,6 +21,7 @@ class IndexFamilyTest {
     assertThat(f.getBloomFilterType()).isEqualTo(BloomType.NONE);
     assertThat(f.getBlocksize()).isEqualTo(8 * 1024);
     assertThat(f.isInMemory()).isFalse();
+    assertThat(f.isPrefetchBlocksOnOpen()).isTrue();
     assertThat(f.getMaxVersions()).isEqualTo(1);
   }
 
@@ -33,13 +34,15 @@ class IndexFamilyTest {
                         "index-encoding", "row_index_v1",
                         "index-bloom", "RowPrefix_Fixed_Length",
                         "index-block-bytes", "16384",
-                        "index-in-memory", "true")))
+                        "index-in-memory", "true",
+                        "index-prefetch", "false")))
             .descriptor();
     assertThat(f.getDataBlockEncoding()).isEqualTo(DataBlockEncoding.ROW_INDEX_V1);
     assertThat(f.getBloomFilterType()).isEqualTo(BloomType.ROWPREFIX_FIXED_LENGTH);
     assertThat(f.getConfigurationValue(BloomFilterUtil.PREFIX_LENGTH_KEY)).isEqualTo("10");
     assertThat(f.getBlocksize()).isEqualTo(16384);
     assertThat(f.isInMemory()).isTrue();
+    assertThat(f.isPrefetchBlocksOnOpen()).isFalse();
   }
 
   @Test
@@ -55,6 +58,9 @@ class IndexFamilyTest {
         .hasMessageContaining("index-block-bytes");
     assertThatThrownBy(() -> IndexFamily.of(StoreConfig.of(Map.of("index-in-memory", "1"))))
         .hasMessageContaining("index-in-memory");
+    assertThatThrownBy(() -> IndexFamily.of(StoreConfig.of(Map.of("index-prefetch", "yes"))))
+        .hasMessageContaining("index-prefetch")
+        .hasMessageContaining("yes");
   }
 
   @Test
