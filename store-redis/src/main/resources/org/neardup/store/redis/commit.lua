@@ -18,17 +18,23 @@
 --       5 key base, 6 rest width w, 7 '1' to APPEND the entries, '0' to write each key whole (the
 --       store's append-entries), 8 the removals counter (st's field 'removals') the probes read
 --       before their keys, then each commit's: 1 id, 2 record, 3 sketch ('' for none), 4
---       its shape: a byte nk (+ 128 when an expiry follows), 3 bytes n (the number of matches), 3
---       bytes nr (of distinct roots), then per band bucket the number of the query's band rests in
---       it (a byte each), then expiresAt in decimal when flagged, 5 the query's nb block rests (w
---       bytes each, concatenated), 6 the probe's tails: per block key then per band bucket 9 bytes,
---       the offset (4 bytes, big endian) of the first entry above seen in the string the probe read
---       (its length when none) and the 5-byte ordinal of the entry just before that offset (zeros
---       at offset 0), 7 the query's distinct band rests by band bucket (3 bytes each,
---       concatenated), then n pairs (ordinal, root), then nr distinct roots (ascending).
+--       its blob, these parts one after the other: its shape, a byte nk (+ 128 when an expiry
+--       follows), 3 bytes n (the number of matches), 3 bytes nr (of distinct roots), then per band
+--       bucket the number of the query's band rests in it (a byte each); when flagged, a byte L
+--       and expiresAt in L decimal digits; the query's nb block rests (w bytes each); the probe's
+--       tails: per block key then per band bucket 9 bytes, the offset (4 bytes, big endian) of the
+--       first entry above seen in the string the probe read (its length when none) and the 5-byte
+--       ordinal of the entry just before that offset (zeros at offset 0); the query's distinct
+--       band rests by band bucket (3 bytes each) to the end; then n pairs (ordinal, root), then nr
+--       distinct roots (ascending).
 -- Why a shape (issue 15, redis-server CPU): an argument costs Redis ~1,000 instructions (parsed,
 -- made an object, pushed into Lua as a new string); the counts, the expiry and the band rests by
 -- bucket were 4 + nk of them, ~9.5 per document, read here with string.byte and string.sub.
+-- Why one blob (issue 15, redis-server CPU, the same reason): the shape, the block rests, the tails
+-- and the band rests are only read here with string.byte and string.sub at computed offsets, so
+-- they need not be four strings; a string pushed into Lua costs ~1,070 instructions besides its
+-- bytes (callgrind, replayed run: KEYS and ARGV pushed 31,943 per document for ~20.3 strings and
+-- ~1,140 bytes at ~9 a byte), and each argument ~370 more to parse.
 -- Why tails (issue 15, redis-server CPU): Redis's Lua copies every string it brings in into a new
 -- interned string (luaS_newlstr, ~15% of redis-server's CPU when the commit read whole keys and
 -- wrote them back concatenated). The conflict check reads only from the entry before the probe's tail on
@@ -152,20 +158,20 @@ local function retry(idKey, id)
   return {'retry'}
 end
 -- The offset (4 bytes, big endian) of key i's probe tail.
-local function tailOffset(tails, i)
-  local a, b, c, d = byte(tails, (i - 1) * 9 + 1, (i - 1) * 9 + 4)
+local function tailOffset(blob, to, i)
+  local a, b, c, d = byte(blob, to + (i - 1) * 9 + 1, to + (i - 1) * 9 + 4)
   return ((a * 256 + b) * 256 + c) * 256 + d
 end
 -- The bytes of key i (1-based over block keys then band buckets) that may hold entries above
 -- seen: from the probe's last entry at or below seen on, or the whole key when that moved.
-local function tail(key, tails, i, width)
-  local off = tailOffset(tails, i)
+local function tail(key, blob, to, i, width)
+  local off = tailOffset(blob, to, i)
   if off == 0 then
     return call('GET', key) or ''
   end
   local s = call('GETRANGE', key, format('%d', off - width), '-1')
-  local t = (i - 1) * 9
-  if sub(s, 1, 5) == sub(tails, t + 5, t + 9) then
+  local t = to + (i - 1) * 9
+  if sub(s, 1, 5) == sub(blob, t + 5, t + 9) then
     return s
   end
   return call('GET', key) or ''
@@ -177,13 +183,13 @@ local function ordinalAt(s, at)
 end
 -- Whether the entries of s (a key's bytes, whole entries of w + 5 bytes) above seen hold one
 -- within k bits of the query's block rest i.
-local function blockConflict(s, rests, i, w, seen, k)
+local function blockConflict(s, blob, ro, i, w, seen, k)
   local ew = 5 + w
   local at = #s - ew + 1
   if at < 1 then
     return false
   end
-  local q = {byte(rests, (i - 1) * w + 1, i * w)}
+  local q = {byte(blob, ro + (i - 1) * w + 1, ro + i * w)}
   while at >= 1 do
     if ordinalAt(s, at) <= seen then
       return false
@@ -231,8 +237,8 @@ local function bandEntries(ob, q)
 end
 -- The bytes of key i above seen before this commit's entries, given its length pre then (see "Why
 -- append first").
-local function since(key, tails, i, pre)
-  local off = tailOffset(tails, i)
+local function since(key, blob, to, i, pre)
+  local off = tailOffset(blob, to, i)
   if pre == off or pre == 0 then
     return ''
   end
@@ -282,30 +288,38 @@ local function commit(K, A, nk, n, nr)
     end
     return {'exists', rec, rootId}
   end
-  local shape = ARGV[A + 4]
-  local rests = ARGV[A + 5]
-  local tails = ARGV[A + 6]
-  local bandRests = ARGV[A + 7]
+  -- The commit's blob (ARGV[A + 4]): where its parts begin (rest byte j of the query's block rests
+  -- is at ro + j, tail byte j at to + j, the band rests from bo on).
+  local blob = ARGV[A + 4]
+  local ro = 7 + nk
+  local ex = nil
+  if byte(blob, 1) >= 128 then
+    local len = byte(blob, 8 + nk)
+    ex = sub(blob, 9 + nk, 8 + nk + len)
+    ro = 8 + nk + len
+  end
+  local to = ro + nb * w
+  local bo = to + 9 * (nb + nk) + 1
   if removals == nil then
     removals = call('HGET', statsKey, 'removals') or '0'
   end
   local fast = append and removals == probedRemovals
   if not fast and seq > seen then
     for i = 1, nb do
-      if blockConflict(tail(KEYS[K + 1 + i], tails, i, ew), rests, i, w, seen, k) then
+      if blockConflict(tail(KEYS[K + 1 + i], blob, to, i, ew), blob, ro, i, w, seen, k) then
         return retry(idKey, id)
       end
     end
-    local p = 1
+    local p = bo
     for i = 1, nk do
-      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      local q = sub(blob, p, p + 3 * byte(blob, 7 + i) - 1)
       p = p + #q
-      if bandConflict(tail(KEYS[K + 1 + nb + i], tails, nb + i, 8), q, seen) then
+      if bandConflict(tail(KEYS[K + 1 + nb + i], blob, to, nb + i, 8), q, seen) then
         return retry(idKey, id)
       end
     end
   end
-  local mbase = A + 7
+  local mbase = A + 4
   for j = 1, n do
     local ms = ARGV[mbase + 2 * j - 1]
     local m = tonumber(ms)
@@ -334,30 +348,30 @@ local function commit(K, A, nk, n, nr)
     -- Lua VM's own work was a fifth of Redis's instructions per document).
     for i = 1, nb do
       local key = KEYS[K + 1 + i]
-      local pre = call('APPEND', key, ob .. sub(rests, (i - 1) * w + 1, i * w)) - ew
+      local pre = call('APPEND', key, ob .. sub(blob, ro + (i - 1) * w + 1, ro + i * w)) - ew
       done[2 * i - 1] = key
       done[2 * i] = pre
       local t = 9 * i - 9
-      local a, b, c, d = byte(tails, t + 1, t + 4)
+      local a, b, c, d = byte(blob, to + t + 1, to + t + 4)
       if pre ~= ((a * 256 + b) * 256 + c) * 256 + d and pre ~= 0
-          and blockConflict(since(key, tails, i, pre), rests, i, w, seen, k) then
+          and blockConflict(since(key, blob, to, i, pre), blob, ro, i, w, seen, k) then
         undo(i)
         return retry(idKey, id)
       end
     end
-    local p = 1
+    local p = bo
     for i = 1, nk do
       local key = KEYS[K + 1 + nb + i]
-      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      local q = sub(blob, p, p + 3 * byte(blob, 7 + i) - 1)
       p = p + #q
       local e = bandEntries(ob, q)
       local pre = call('APPEND', key, e) - #e
       done[2 * (nb + i) - 1] = key
       done[2 * (nb + i)] = pre
       local t = 9 * (nb + i) - 9
-      local a, b, c, d = byte(tails, t + 1, t + 4)
+      local a, b, c, d = byte(blob, to + t + 1, to + t + 4)
       if pre ~= ((a * 256 + b) * 256 + c) * 256 + d and pre ~= 0
-          and bandConflict(since(key, tails, nb + i, pre), q, seen) then
+          and bandConflict(since(key, blob, to, nb + i, pre), q, seen) then
         undo(nb + i)
         return retry(idKey, id)
       end
@@ -365,17 +379,17 @@ local function commit(K, A, nk, n, nr)
   else
     for i = 1, nb do
       local key = KEYS[K + 1 + i]
-      local e = ob .. sub(rests, (i - 1) * w + 1, i * w)
+      local e = ob .. sub(blob, ro + (i - 1) * w + 1, ro + i * w)
       if append then
         call('APPEND', key, e)
       else
         call('SET', key, (call('GET', key) or '') .. e)
       end
     end
-    local p = 1
+    local p = bo
     for i = 1, nk do
       local key = KEYS[K + 1 + nb + i]
-      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      local q = sub(blob, p, p + 3 * byte(blob, 7 + i) - 1)
       p = p + #q
       local e = bandEntries(ob, q)
       if append then
@@ -393,9 +407,9 @@ local function commit(K, A, nk, n, nr)
   if ARGV[A + 3] ~= '' then
     later(sketches, sketchKey(base, b), f, ARGV[A + 3])
   end
-  if byte(shape, 1) >= 128 then
+  if ex ~= nil then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
-    local e = tonumber(sub(shape, 8 + nk))
+    local e = tonumber(ex)
     if expiries[b] == nil or e < expiries[b] then
       expiries[b] = e
     end
@@ -452,7 +466,7 @@ for j = 1, c do
   local nr = (r1 * 256 + r2) * 256 + r3
   local answer = commit(kpos, apos, nk, n, nr)
   kpos = kpos + 1 + nb + nk + nr
-  apos = apos + 7 + 2 * n + nr
+  apos = apos + 4 + 2 * n + nr
   answers[j] = answer
   if answer[1] == 'retry' then
     break
