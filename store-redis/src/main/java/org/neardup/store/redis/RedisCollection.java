@@ -562,10 +562,7 @@ final class RedisCollection implements Collection {
       args.add(bytes(doc.id()));
       args.add(record);
       args.add(sketch);
-      args.add(shape(groups, exp));
-      args.add(rests);
-      args.add(probe.tails);
-      args.add(groups.allRestBytes());
+      args.add(blob(groups, exp, rests, probe.tails, groups.allRestBytes()));
       for (int i = 0; i < matches.size(); i++) {
         args.add(bytes(matches.ordinal(i)));
         args.add(bytes(matches.root(i)));
@@ -577,21 +574,36 @@ final class RedisCollection implements Collection {
     }
 
     /**
-     * The commit's shape (see {@code commit.lua}): the number of band buckets (+ 128 when an expiry
-     * follows), the numbers of matches and of distinct roots (3 bytes each), the number of the
-     * query's band rests in each bucket (a byte each), then the expiry in decimal, if any.
+     * The commit's blob (see {@code commit.lua}), one argument: its shape (the number of band
+     * buckets (+ 128 when an expiry follows), the numbers of matches and of distinct roots (3 bytes
+     * each), the number of the query's band rests in each bucket (a byte each)), then, if any, the
+     * expiry's length in a byte and the expiry in decimal, then the block rests, the probe's tails
+     * and the band rests by bucket.
      */
-    private byte[] shape(BandEntries.Grouped groups, long exp) {
+    private byte[] blob(
+        BandEntries.Grouped groups, long exp, byte[] rests, byte[] tails, byte[] bandRests) {
+      /*
+       * Why one argument (issue 15, redis-server CPU): each string pushed into Lua costs Redis
+       * ~1,070 instructions besides its bytes, and each argument ~370 more to parse; the script
+       * reads these parts only at computed offsets.
+       */
       int[] buckets = groups.buckets();
       byte[] expiry = exp == Long.MAX_VALUE ? new byte[0] : bytes(exp);
-      byte[] out = new byte[7 + buckets.length + expiry.length];
+      int head = 7 + buckets.length + (expiry.length > 0 ? 1 + expiry.length : 0);
+      byte[] out = new byte[head + rests.length + tails.length + bandRests.length];
       out[0] = (byte) (buckets.length + (expiry.length > 0 ? 128 : 0));
       put3(out, 1, matches.size());
       put3(out, 4, roots.length);
       for (int g = 0; g < buckets.length; g++) {
         out[7 + g] = (byte) groups.restCount(g);
       }
-      System.arraycopy(expiry, 0, out, 7 + buckets.length, expiry.length);
+      if (expiry.length > 0) {
+        out[7 + buckets.length] = (byte) expiry.length;
+        System.arraycopy(expiry, 0, out, 8 + buckets.length, expiry.length);
+      }
+      System.arraycopy(rests, 0, out, head, rests.length);
+      System.arraycopy(tails, 0, out, head + rests.length, tails.length);
+      System.arraycopy(bandRests, 0, out, head + rests.length + tails.length, bandRests.length);
       return out;
     }
 

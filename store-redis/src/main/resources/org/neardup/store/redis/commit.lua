@@ -18,17 +18,23 @@
 --       5 key base, 6 rest width w, 7 '1' to APPEND the entries, '0' to write each key whole (the
 --       store's append-entries), 8 the removals counter (st's field 'removals') the probes read
 --       before their keys, then each commit's: 1 id, 2 record, 3 sketch ('' for none), 4
---       its shape: a byte nk (+ 128 when an expiry follows), 3 bytes n (the number of matches), 3
---       bytes nr (of distinct roots), then per band bucket the number of the query's band rests in
---       it (a byte each), then expiresAt in decimal when flagged, 5 the query's nb block rests (w
---       bytes each, concatenated), 6 the probe's tails: per block key then per band bucket 9 bytes,
---       the offset (4 bytes, big endian) of the first entry above seen in the string the probe read
---       (its length when none) and the 5-byte ordinal of the entry just before that offset (zeros
---       at offset 0), 7 the query's distinct band rests by band bucket (3 bytes each,
---       concatenated), then n pairs (ordinal, root), then nr distinct roots (ascending).
+--       its blob, these parts one after the other: its shape, a byte nk (+ 128 when an expiry
+--       follows), 3 bytes n (the number of matches), 3 bytes nr (of distinct roots), then per band
+--       bucket the number of the query's band rests in it (a byte each); when flagged, a byte L
+--       and expiresAt in L decimal digits; the query's nb block rests (w bytes each); the probe's
+--       tails: per block key then per band bucket 9 bytes, the offset (4 bytes, big endian) of the
+--       first entry above seen in the string the probe read (its length when none) and the 5-byte
+--       ordinal of the entry just before that offset (zeros at offset 0); the query's distinct
+--       band rests by band bucket (3 bytes each) to the end; then n pairs (ordinal, root), then nr
+--       distinct roots (ascending).
 -- Why a shape (issue 15, redis-server CPU): an argument costs Redis ~1,000 instructions (parsed,
 -- made an object, pushed into Lua as a new string); the counts, the expiry and the band rests by
 -- bucket were 4 + nk of them, ~9.5 per document, read here with string.byte and string.sub.
+-- Why one blob (issue 15, redis-server CPU, the same reason): the shape, the block rests, the tails
+-- and the band rests are only read here with string.byte and string.sub at computed offsets, so
+-- they need not be four strings; a string pushed into Lua costs ~1,070 instructions besides its
+-- bytes (callgrind, replayed run: KEYS and ARGV pushed 31,943 per document for ~20.3 strings and
+-- ~1,140 bytes at ~9 a byte), and each argument ~370 more to parse.
 -- Why tails (issue 15, redis-server CPU): Redis's Lua copies every string it brings in into a new
 -- interned string (luaS_newlstr, ~15% of redis-server's CPU when the commit read whole keys and
 -- wrote them back concatenated). The conflict check reads only from the entry before the probe's tail on
@@ -82,7 +88,12 @@
 -- lookup, a library function two, and a commit reads them ~40 times.
 local KEYS, ARGV = KEYS, ARGV
 local call = redis.call
-local byte, sub, char = string.byte, string.sub, string.char
+local byte, sub, char, format = string.byte, string.sub, string.char, string.format
+-- Numbers are passed to redis.call as strings made by format('%d') (issue 15, redis-server CPU):
+-- Redis turns a Lua number argument into a string with snprintf('%.17g'), a floating-point
+-- conversion; measured under callgrind, 10,000 redis.call('ECHO', n) in one script cost ~3,040
+-- instructions each more than with a constant string, with format('%d', n) ~1,920 more. The same
+-- bytes either way for integers below 2^53. The replayed 20,000-document run: 0.9935x.
 local floor = math.floor
 local bxor, band, rshift = bit.bxor, bit.band, bit.rshift
 local pop = {[0] = 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}
@@ -126,10 +137,9 @@ local function sketchKey(base, b)
 end
 -- The field of ordinal o in its record and sketch buckets, o % 128 in decimal, cut from a constant
 -- rather than formatted (tostring of a number is a sprintf: ~2,500 instructions).
-local FIELDS =
-  '012345678910111213141516171819202122232425262728293031323334353637383940414243444546474849'
-  .. '5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899'
-  .. '100101102103104105106107108109110111112113114115116117118119120121122123124125126127'
+-- One literal: Lua 5.1 does not fold a concatenation of constants, so '..' here would build and
+-- hash the 276-byte string again at every call.
+local FIELDS = '0123456789101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899100101102103104105106107108109110111112113114115116117118119120121122123124125126127'
 local function field(o)
   local f = o % 128
   if f < 10 then
@@ -148,20 +158,20 @@ local function retry(idKey, id)
   return {'retry'}
 end
 -- The offset (4 bytes, big endian) of key i's probe tail.
-local function tailOffset(tails, i)
-  local a, b, c, d = byte(tails, (i - 1) * 9 + 1, (i - 1) * 9 + 4)
+local function tailOffset(blob, to, i)
+  local a, b, c, d = byte(blob, to + (i - 1) * 9 + 1, to + (i - 1) * 9 + 4)
   return ((a * 256 + b) * 256 + c) * 256 + d
 end
 -- The bytes of key i (1-based over block keys then band buckets) that may hold entries above
 -- seen: from the probe's last entry at or below seen on, or the whole key when that moved.
-local function tail(key, tails, i, width)
-  local off = tailOffset(tails, i)
+local function tail(key, blob, to, i, width)
+  local off = tailOffset(blob, to, i)
   if off == 0 then
     return call('GET', key) or ''
   end
-  local s = call('GETRANGE', key, off - width, -1)
-  local t = (i - 1) * 9
-  if sub(s, 1, 5) == sub(tails, t + 5, t + 9) then
+  local s = call('GETRANGE', key, format('%d', off - width), '-1')
+  local t = to + (i - 1) * 9
+  if sub(s, 1, 5) == sub(blob, t + 5, t + 9) then
     return s
   end
   return call('GET', key) or ''
@@ -173,13 +183,13 @@ local function ordinalAt(s, at)
 end
 -- Whether the entries of s (a key's bytes, whole entries of w + 5 bytes) above seen hold one
 -- within k bits of the query's block rest i.
-local function blockConflict(s, rests, i, w, seen, k)
+local function blockConflict(s, blob, ro, i, w, seen, k)
   local ew = 5 + w
   local at = #s - ew + 1
   if at < 1 then
     return false
   end
-  local q = {byte(rests, (i - 1) * w + 1, i * w)}
+  local q = {byte(blob, ro + (i - 1) * w + 1, ro + i * w)}
   while at >= 1 do
     if ordinalAt(s, at) <= seen then
       return false
@@ -227,13 +237,13 @@ local function bandEntries(ob, q)
 end
 -- The bytes of key i above seen before this commit's entries, given its length pre then (see "Why
 -- append first").
-local function since(key, tails, i, pre)
-  local off = tailOffset(tails, i)
+local function since(key, blob, to, i, pre)
+  local off = tailOffset(blob, to, i)
   if pre == off or pre == 0 then
     return ''
   end
   -- Shorter than at the probe cannot happen without a removal: read the key whole then.
-  return call('GETRANGE', key, pre > off and off or 0, pre - 1)
+  return call('GETRANGE', key, pre > off and format('%d', off) or '0', format('%d', pre - 1))
 end
 -- Cuts each key a commit appended to back to its length before ({key, length} pairs in done).
 local function undo(count)
@@ -241,7 +251,7 @@ local function undo(count)
     if done[j + 1] == 0 then
       call('DEL', done[j])
     else
-      call('SET', done[j], call('GETRANGE', done[j], 0, done[j + 1] - 1))
+      call('SET', done[j], call('GETRANGE', done[j], '0', format('%d', done[j + 1] - 1)))
     end
   end
 end
@@ -267,7 +277,8 @@ local function commit(K, A, nk, n, nr)
   local o = seq + 1
   -- The id's entry is claimed first (HSETNX) and given back if the commit must retry: one call
   -- for the check and the write of the id (issue 15, redis-server CPU).
-  if call('HSETNX', idKey, id, o) == 0 then
+  local od = format('%d', o)
+  if call('HSETNX', idKey, id, od) == 0 then
     local existing = call('HGET', idKey, id)
     local rec = recordOf(base, tonumber(existing))
     local root = call('HGET', parentKey, existing)
@@ -277,30 +288,38 @@ local function commit(K, A, nk, n, nr)
     end
     return {'exists', rec, rootId}
   end
-  local shape = ARGV[A + 4]
-  local rests = ARGV[A + 5]
-  local tails = ARGV[A + 6]
-  local bandRests = ARGV[A + 7]
+  -- The commit's blob (ARGV[A + 4]): where its parts begin (rest byte j of the query's block rests
+  -- is at ro + j, tail byte j at to + j, the band rests from bo on).
+  local blob = ARGV[A + 4]
+  local ro = 7 + nk
+  local ex = nil
+  if byte(blob, 1) >= 128 then
+    local len = byte(blob, 8 + nk)
+    ex = sub(blob, 9 + nk, 8 + nk + len)
+    ro = 8 + nk + len
+  end
+  local to = ro + nb * w
+  local bo = to + 9 * (nb + nk) + 1
   if removals == nil then
     removals = call('HGET', statsKey, 'removals') or '0'
   end
   local fast = append and removals == probedRemovals
   if not fast and seq > seen then
     for i = 1, nb do
-      if blockConflict(tail(KEYS[K + 1 + i], tails, i, ew), rests, i, w, seen, k) then
+      if blockConflict(tail(KEYS[K + 1 + i], blob, to, i, ew), blob, ro, i, w, seen, k) then
         return retry(idKey, id)
       end
     end
-    local p = 1
+    local p = bo
     for i = 1, nk do
-      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      local q = sub(blob, p, p + 3 * byte(blob, 7 + i) - 1)
       p = p + #q
-      if bandConflict(tail(KEYS[K + 1 + nb + i], tails, nb + i, 8), q, seen) then
+      if bandConflict(tail(KEYS[K + 1 + nb + i], blob, to, nb + i, 8), q, seen) then
         return retry(idKey, id)
       end
     end
   end
-  local mbase = A + 7
+  local mbase = A + 4
   for j = 1, n do
     local ms = ARGV[mbase + 2 * j - 1]
     local m = tonumber(ms)
@@ -329,30 +348,30 @@ local function commit(K, A, nk, n, nr)
     -- Lua VM's own work was a fifth of Redis's instructions per document).
     for i = 1, nb do
       local key = KEYS[K + 1 + i]
-      local pre = call('APPEND', key, ob .. sub(rests, (i - 1) * w + 1, i * w)) - ew
+      local pre = call('APPEND', key, ob .. sub(blob, ro + (i - 1) * w + 1, ro + i * w)) - ew
       done[2 * i - 1] = key
       done[2 * i] = pre
       local t = 9 * i - 9
-      local a, b, c, d = byte(tails, t + 1, t + 4)
+      local a, b, c, d = byte(blob, to + t + 1, to + t + 4)
       if pre ~= ((a * 256 + b) * 256 + c) * 256 + d and pre ~= 0
-          and blockConflict(since(key, tails, i, pre), rests, i, w, seen, k) then
+          and blockConflict(since(key, blob, to, i, pre), blob, ro, i, w, seen, k) then
         undo(i)
         return retry(idKey, id)
       end
     end
-    local p = 1
+    local p = bo
     for i = 1, nk do
       local key = KEYS[K + 1 + nb + i]
-      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      local q = sub(blob, p, p + 3 * byte(blob, 7 + i) - 1)
       p = p + #q
       local e = bandEntries(ob, q)
       local pre = call('APPEND', key, e) - #e
       done[2 * (nb + i) - 1] = key
       done[2 * (nb + i)] = pre
       local t = 9 * (nb + i) - 9
-      local a, b, c, d = byte(tails, t + 1, t + 4)
+      local a, b, c, d = byte(blob, to + t + 1, to + t + 4)
       if pre ~= ((a * 256 + b) * 256 + c) * 256 + d and pre ~= 0
-          and bandConflict(since(key, tails, nb + i, pre), q, seen) then
+          and bandConflict(since(key, blob, to, nb + i, pre), q, seen) then
         undo(nb + i)
         return retry(idKey, id)
       end
@@ -360,17 +379,17 @@ local function commit(K, A, nk, n, nr)
   else
     for i = 1, nb do
       local key = KEYS[K + 1 + i]
-      local e = ob .. sub(rests, (i - 1) * w + 1, i * w)
+      local e = ob .. sub(blob, ro + (i - 1) * w + 1, ro + i * w)
       if append then
         call('APPEND', key, e)
       else
         call('SET', key, (call('GET', key) or '') .. e)
       end
     end
-    local p = 1
+    local p = bo
     for i = 1, nk do
       local key = KEYS[K + 1 + nb + i]
-      local q = sub(bandRests, p, p + 3 * byte(shape, 7 + i) - 1)
+      local q = sub(blob, p, p + 3 * byte(blob, 7 + i) - 1)
       p = p + #q
       local e = bandEntries(ob, q)
       if append then
@@ -388,9 +407,9 @@ local function commit(K, A, nk, n, nr)
   if ARGV[A + 3] ~= '' then
     later(sketches, sketchKey(base, b), f, ARGV[A + 3])
   end
-  if byte(shape, 1) >= 128 then
+  if ex ~= nil then
     -- x scores each record bucket by the earliest expiry in it (LT keeps the smaller score).
-    local e = tonumber(sub(shape, 8 + nk))
+    local e = tonumber(ex)
     if expiries[b] == nil or e < expiries[b] then
       expiries[b] = e
     end
@@ -426,8 +445,8 @@ local function commit(K, A, nk, n, nr)
       call('DEL', set)
       call('HDEL', rootIdKey, r)
     end
-    call('SADD', firstSet, o)
-    call('HSET', parentKey, o, first)
+    call('SADD', firstSet, od)
+    call('HSET', parentKey, od, first)
     return {'stored', o, rootId}
   end
   return {'stored', o}
@@ -447,7 +466,7 @@ for j = 1, c do
   local nr = (r1 * 256 + r2) * 256 + r3
   local answer = commit(kpos, apos, nk, n, nr)
   kpos = kpos + 1 + nb + nk + nr
-  apos = apos + 7 + 2 * n + nr
+  apos = apos + 4 + 2 * n + nr
   answers[j] = answer
   if answer[1] == 'retry' then
     break
@@ -460,14 +479,15 @@ for key, l in pairs(sketches) do
   call('HSET', key, unpack(l))
 end
 if stored > 0 then
-  call('SET', seqKey, string.format('%.0f', seq))
-  call('HINCRBY', statsKey, 'inserted', stored)
-  call('HINCRBY', statsKey, 'documents', stored)
+  local n = format('%d', stored)
+  call('SET', seqKey, format('%d', seq))
+  call('HINCRBY', statsKey, 'inserted', n)
+  call('HINCRBY', statsKey, 'documents', n)
   if duplicates > 0 then
-    call('HINCRBY', statsKey, 'duplicates', duplicates)
+    call('HINCRBY', statsKey, 'duplicates', format('%d', duplicates))
   end
   for b, e in pairs(expiries) do
-    call('ZADD', expiryKey, 'LT', string.format('%.0f', e), b)
+    call('ZADD', expiryKey, 'LT', format('%d', e), format('%d', b))
   end
 end
 return answers
