@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.neardup.Analysis;
 import org.neardup.Analyzer;
 import org.neardup.eval.CorpusGenerator;
+import org.neardup.internal.DaemonThreads;
 import org.neardup.store.Collection;
 import org.neardup.store.CollectionSettings;
 import org.neardup.store.CollectionTransfer;
@@ -90,8 +91,15 @@ public final class StoreLoad {
     int slice = 0;
     int slices = 1;
     if (part != null) {
-      slice = Integer.parseInt(part.substring(0, part.indexOf('/')));
-      slices = Integer.parseInt(part.substring(part.indexOf('/') + 1));
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)/(\\d+)").matcher(part);
+      if (!m.matches()
+          || Integer.parseInt(m.group(2)) < 1
+          || Integer.parseInt(m.group(1)) >= Integer.parseInt(m.group(2))) {
+        System.err.println("part=" + part + ": expected I/N with 0 <= I < N (slices count from 0)");
+        System.exit(2);
+      }
+      slice = Integer.parseInt(m.group(1));
+      slices = Integer.parseInt(m.group(2));
     }
     if (kind.equals("embedded") && !options.containsKey("data")) {
       options.put("data", Files.createTempDirectory("storeload").toString());
@@ -127,7 +135,10 @@ public final class StoreLoad {
       int endCall = (int) ((long) calls * (slice + 1) / slices);
       long[] latencies = new long[calls];
       AtomicInteger next = new AtomicInteger(firstCall);
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      // Daemon threads: a call that throws ends the run with its error instead of leaving the JVM
+      // waiting on the pool.
+      ExecutorService pool =
+          Executors.newFixedThreadPool(threads, DaemonThreads.named("neardup-storeload"));
       List<Future<?>> fs = new ArrayList<>();
       long t0 = System.nanoTime();
       for (int t = 0; t < threads; t++) {
