@@ -778,6 +778,7 @@ public final class CorpusDedup {
         stats,
         (i, j, d) -> fpPairs.add(i, j));
     fpPairs.flush();
+    g.dropHeads(); // the band windows need none: up to ~130 MB at 10M not held beside them
     long t2 = System.nanoTime();
     stats.fingerprintNanos = t2 - t1;
     ShingleSketch.Needs needs = new ShingleSketch.Needs(threshold);
@@ -908,6 +909,12 @@ public final class CorpusDedup {
           kk[s * bands + b] = k.nextLong();
         }
       }
+    }
+
+    /** Lets the heads and {@code headOf} go (the fingerprint candidates are done). */
+    void dropHeads() {
+      heads = new Heads(filter, new int[0], new int[0]);
+      headOf = null;
     }
 
     /** {@code headOf}, all -1, allocated at the first call. */
