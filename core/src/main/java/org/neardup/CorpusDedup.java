@@ -240,7 +240,7 @@ public final class CorpusDedup {
     private final java.nio.file.Path dir;
     private final int heapUpTo;
 
-    /** Heap bytes for the keys of one window of documents read from the files. */
+    /** Heap bytes for the keys and heads of one window of documents read from the files. */
     final long gatherBytes;
 
     long @Nullable [] keys;
@@ -363,12 +363,9 @@ public final class CorpusDedup {
       finished = count;
     }
 
-    /**
-     * Heap bytes of one document in a window ({@link Gather}): its band keys. Heads are gathered
-     * only for the fingerprint candidates that share no band key, in arrays of their own.
-     */
+    /** Bytes of one document's keys and head in the files. */
     int recordBytes() {
-      return 8 * bands;
+      return 8 * bands + 4 * Heads.RECORD;
     }
 
     /** Whether the keys and heads are in files. */
@@ -582,7 +579,7 @@ public final class CorpusDedup {
             return;
           }
           if (fingerprintPair(
-              i, j, i, j, i, j, d, bandKeys, bands, heads, sketches, threshold, stats, out)) {
+              i, j, i, j, d, bandKeys, bands, heads, sketches, threshold, stats, out)) {
             reported.incrementAndGet();
           }
         });
@@ -641,9 +638,8 @@ public final class CorpusDedup {
   }
 
   /**
-   * One fingerprint pair of ordinals {@code i < j} at distance {@code d}, whose band keys are at
-   * {@code si} and {@code sj} and heads at {@code hi} and {@code hj} (read only when the two share
-   * no band key): left to the band phase when the two share a band key, else
+   * One fingerprint pair of ordinals {@code i < j} at distance {@code d}, whose band keys and heads
+   * are at {@code si} and {@code sj}: left to the band phase when the two share a band key, else
    * counted as a candidate, dropped when the heads cannot reach the threshold, else verified on the
    * sketches and sent to {@code out} when similar enough. Returns whether it was sent.
    */
@@ -652,8 +648,6 @@ public final class CorpusDedup {
       int j,
       int si,
       int sj,
-      int hi,
-      int hj,
       int d,
       BandKeys keys,
       int bands,
@@ -666,7 +660,7 @@ public final class CorpusDedup {
       return false; // the band phase verifies it
     }
     stats.candidates.increment();
-    if (!heads.mayReach(hi, hj)) {
+    if (!heads.mayReach(si, sj)) {
       stats.headRejected.increment();
       return false;
     }
@@ -778,7 +772,6 @@ public final class CorpusDedup {
         stats,
         (i, j, d) -> fpPairs.add(i, j));
     fpPairs.flush();
-    g.dropHeads(); // the band windows need none: up to ~130 MB at 10M not held beside them
     long t2 = System.nanoTime();
     stats.fingerprintNanos = t2 - t1;
     ShingleSketch.Needs needs = new ShingleSketch.Needs(threshold);
@@ -828,7 +821,7 @@ public final class CorpusDedup {
         for (int x = ws; x < we; x++) {
           g.slotOf[order[x]] = x - ws;
         }
-        g.fill(); // the band groups test the heads of the sketches they read
+        g.fill(false); // the band groups test the heads of the sketches they read
         reported.addAndGet(
             g.groupsOnThreads(
                 fingerprints, keys, order, ws, we, b, sketches, needs, threads, stats, out));
@@ -844,17 +837,10 @@ public final class CorpusDedup {
   }
 
   /**
-   * The band keys of a chosen set of documents, read from {@link Columns}' key file in one pass in
-   * order and held in slots: {@code slotOf[ordinal]} is a document's slot, or -1 when it is not
-   * wanted; and the heads of a subset of them, read the same way from the head file into slots of
-   * their own ({@code headOf}). Heap: 4 bytes per document for {@code slotOf} (and {@code headOf}
-   * once heads are gathered), {@link Columns#recordBytes()} per slot, 68 bytes per head slot.
-   *
-   * <p>Why the heads apart: a window of keys and heads (116 bytes per document at 6 bands) held
-   * 2.4 times fewer documents than one of keys alone, and every chunk of fingerprint candidates
-   * read both files whole: at 10M realistic documents 23 chunks of 578k pairs, 26.7 GB read,
-   * growing as the square of the corpus (1M: four chunks of 116 MB). Only a candidate that shares
-   * no band key is tested on its heads; the others are left to the band phase.
+   * The band keys and heads of a chosen set of documents, read from {@link Columns}' files in one
+   * pass in order and held in slots: {@code slotOf[ordinal]} is a document's slot, or -1 when it is
+   * not wanted. Heap: 4 bytes per document for {@code slotOf}, {@link Columns#recordBytes()} per
+   * slot.
    */
   private static final class Gather {
     final Columns columns;
@@ -864,9 +850,6 @@ public final class CorpusDedup {
     int slots;
     BandKeys keys;
     Heads heads;
-
-    /** Head slot by ordinal, -1 when not wanted; allocated at the first {@link #fillHeads}. */
-    int @Nullable [] headOf;
 
     Gather(Columns columns, int count, int slots, HeadFilter filter) {
       this.columns = columns;
@@ -884,23 +867,34 @@ public final class CorpusDedup {
      * the usual window gets its own) when there is less.
      */
     void ensure(int n, int size) {
-      int bands = columns.bands;
-      if (keys.keys.length < Math.multiplyExact(n, bands)) {
+      if (heads.codes.length < n) {
         size = Math.max(n, size);
-        keys = new BandKeys(new long[Math.multiplyExact(size, bands)], bands);
+        keys = new BandKeys(new long[Math.multiplyExact(size, columns.bands)], columns.bands);
+        heads =
+            new Heads(filter, new int[Math.multiplyExact(size, HeadFilter.HEAD)], new int[size]);
       }
     }
 
-    /** Reads the keys of every document with a slot into it, in one pass over the key file. */
-    void fill() throws java.io.IOException {
+    /**
+     * Reads the keys of every document with a slot into it, and its head when {@code withHeads}: a
+     * band window needs no heads, and reading them was 68 of the 116 bytes per document (6 bands)
+     * that each window's pass over the files copied.
+     */
+    void fill(boolean withHeads) throws java.io.IOException {
       int bands = columns.bands;
       FileArray.Cursor k = Objects.requireNonNull(columns.keyFile).cursor();
+      FileArray.@Nullable Cursor h =
+          withHeads ? Objects.requireNonNull(columns.headFile).cursor() : null;
       long[] kk = keys.keys;
+      int[] hashes = heads.hashes;
+      int[] codes = heads.codes;
       long skipKeys = 0;
+      long skipHeads = 0;
       for (int o = 0; o < count; o++) {
         int s = slotOf[o];
         if (s < 0) {
           skipKeys += 2 * bands;
+          skipHeads += Heads.RECORD;
           continue;
         }
         k.skip(skipKeys);
@@ -908,52 +902,12 @@ public final class CorpusDedup {
         for (int b = 0; b < bands; b++) {
           kk[s * bands + b] = k.nextLong();
         }
-      }
-    }
-
-    /** Lets the heads and {@code headOf} go (the fingerprint candidates are done). */
-    void dropHeads() {
-      heads = new Heads(filter, new int[0], new int[0]);
-      headOf = null;
-    }
-
-    /** {@code headOf}, all -1, allocated at the first call. */
-    int[] headOf() {
-      int[] h = headOf;
-      if (h == null) {
-        h = headOf = new int[count];
-        Arrays.fill(h, -1);
-      }
-      return h;
-    }
-
-    /**
-     * Reads the head of every document with a head slot ({@code headOf}, {@code n} slots) into
-     * {@link #heads}, in one pass over the head file.
-     */
-    void fillHeads(int n) throws java.io.IOException {
-      int[] at = headOf();
-      if (heads.codes.length < n) {
-        heads = new Heads(filter, new int[Math.multiplyExact(n, HeadFilter.HEAD)], new int[n]);
-      }
-      // A buffer of about the file's bytes per wanted head (4 KiB to 1 MiB): few heads are read
-      // with a small read each, not a pass over the whole file.
-      long perHead = Math.max(1, 4L * Heads.RECORD * count / Math.max(1, n));
-      int buffer = (int) Math.min(1 << 20, Math.max(1 << 12, Long.highestOneBit(perHead)));
-      FileArray.Cursor h = Objects.requireNonNull(columns.headFile).cursor(buffer);
-      int[] hashes = heads.hashes;
-      int[] codes = heads.codes;
-      long skip = 0;
-      for (int o = 0; o < count; o++) {
-        int s = at[o];
-        if (s < 0) {
-          skip += Heads.RECORD;
-          continue;
+        if (h != null) {
+          h.skip(skipHeads);
+          skipHeads = 0;
+          h.nextInts(hashes, s * HeadFilter.HEAD, HeadFilter.HEAD);
+          codes[s] = h.nextInt();
         }
-        h.skip(skip);
-        skip = 0;
-        h.nextInts(hashes, s * HeadFilter.HEAD, HeadFilter.HEAD);
-        codes[s] = h.nextInt();
       }
     }
 
@@ -1047,12 +1001,8 @@ public final class CorpusDedup {
       this.stats = stats;
       this.reported = reported;
       this.out = out;
-      // Two slots per pair at most: a third of a window of keys while the all-pairs arrays are held
-      // too, and at most as many heads (68 bytes each) if no pair shared a band key: 116 bytes per
-      // document in all, at most 1.6 times the half window of keys and heads this took before the
-      // heads were gathered apart, and in practice the keys alone (most pairs within maxDistance
-      // bits are copies that share a band key).
-      this.pairs = new long[Math.max(1, g.slots / 6)];
+      // Two slots per pair at most: half a window while the all-pairs arrays are held too.
+      this.pairs = new long[Math.max(1, g.slots / 4)];
     }
 
     synchronized void add(int i, int j) {
@@ -1079,33 +1029,14 @@ public final class CorpusDedup {
         }
       }
       g.ensure(used, used);
-      int bands = g.columns.bands;
-      BandKeys keys = g.keys;
-      int[] headOf = g.headOf();
-      int heads = 0;
       try {
-        g.fill();
-        // Only the pairs that share no band key are candidates here, tested on their heads: only
-        // their documents' heads are read.
-        for (int p = 0; p < n; p++) {
-          int i = (int) (pairs[p] >>> 32);
-          int j = (int) pairs[p];
-          if (!keys.share(slotOf[i], slotOf[j], bands)) {
-            if (headOf[i] < 0) {
-              headOf[i] = heads++;
-            }
-            if (headOf[j] < 0) {
-              headOf[j] = heads++;
-            }
-          }
-        }
-        if (heads > 0) {
-          g.fillHeads(heads);
-        }
+        g.fill(true);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
-      Heads h = g.heads;
+      int bands = g.columns.bands;
+      BandKeys keys = g.keys;
+      Heads heads = g.heads;
       int total = n;
       java.util.concurrent.atomic.AtomicInteger next =
           new java.util.concurrent.atomic.AtomicInteger();
@@ -1122,12 +1053,10 @@ public final class CorpusDedup {
                     j,
                     slotOf[i],
                     slotOf[j],
-                    headOf[i],
-                    headOf[j],
                     Long.bitCount(fps[i] ^ fps[j]),
                     keys,
                     bands,
-                    h,
+                    heads,
                     sketches,
                     threshold,
                     stats,
@@ -1138,12 +1067,8 @@ public final class CorpusDedup {
             }
           });
       for (int p = 0; p < n; p++) {
-        int i = (int) (pairs[p] >>> 32);
-        int j = (int) pairs[p];
-        slotOf[i] = -1;
-        slotOf[j] = -1;
-        headOf[i] = -1;
-        headOf[j] = -1;
+        slotOf[(int) (pairs[p] >>> 32)] = -1;
+        slotOf[(int) pairs[p]] = -1;
       }
       n = 0;
     }

@@ -166,29 +166,18 @@ public final class FileArray implements Closeable {
    * of 1 MiB): nothing is mapped. One thread per cursor; any number of cursors at once.
    */
   public Cursor cursor() {
-    return cursor(1 << 20);
-  }
-
-  /**
-   * {@link #cursor()} with positional reads of {@code bufferBytes} (at least 8): a reader that
-   * skips most of the array reads less with a small buffer, since a skip past the buffer reads
-   * nothing.
-   */
-  public Cursor cursor(int bufferBytes) {
     Checks.checkState(finished, "cursor() before finish()");
-    Checks.checkArgument(bufferBytes >= 8, "bufferBytes must be >= 8, got %s", bufferBytes);
-    return new Cursor(bufferBytes);
+    return new Cursor();
   }
 
   /** Reads the units of a finished array in order; see {@link #cursor()}. */
   public final class Cursor {
-    private final ByteBuffer in;
+    private final ByteBuffer in = ByteBuffer.allocate(1 << 20).order(ByteOrder.nativeOrder());
 
     /** File position of the next byte the buffer will be filled from. */
     private long next;
 
-    private Cursor(int bufferBytes) {
-      in = ByteBuffer.allocate(bufferBytes).order(ByteOrder.nativeOrder());
+    private Cursor() {
       in.limit(0);
     }
 
