@@ -109,11 +109,7 @@ final class ResultReader {
     space();
     if (!take('}')) {
       do {
-        space();
-        int field = name(RESULT_FIELDS);
-        space();
-        want(':', "':' after a field name");
-        space();
+        int field = field(RESULT_FIELDS);
         switch (field) {
           case STATUS -> status = scalar();
           case ID -> id = scalar();
@@ -160,11 +156,7 @@ final class ResultReader {
     space();
     if (!take('}')) {
       do {
-        space();
-        int field = name(MATCH_FIELDS);
-        space();
-        want(':', "':' after a field name");
-        space();
+        int field = field(MATCH_FIELDS);
         switch (field) {
           case MATCH_ID -> id = scalar();
           case DISTANCE -> distance = integer();
@@ -205,6 +197,19 @@ final class ResultReader {
    * A field name's index in {@code known}, or -1; compared as bytes where it stands (no string is
    * made for it), unless it holds an escape.
    */
+  /**
+   * Reads a member's name and the ':' after it, with the spaces around them; returns the name's
+   * index in {@code known}, as {@link #name} does.
+   */
+  private int field(byte[][] known) throws IOException {
+    space();
+    int field = name(known);
+    space();
+    want(':', "':' after a field name");
+    space();
+    return field;
+  }
+
   private int name(byte[][] known) throws IOException {
     if (pos >= b.length || b[pos] != '"') {
       throw malformed("a field name (a string)");
