@@ -426,7 +426,8 @@ public record CollectionSettings(
     }
   }
 
-  private static boolean parseBoolean(String name, String text) {
+  /** {@code text} as true or false; anything else is an error naming {@code name}. */
+  static boolean parseBoolean(String name, String text) {
     if (text.equals("true") || text.equals("false")) {
       return Boolean.parseBoolean(text);
     }

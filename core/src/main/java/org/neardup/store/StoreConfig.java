@@ -37,6 +37,17 @@ public record StoreConfig(Map<String, String> options, InstantSource clock) {
   }
 
   /**
+   * A true-or-false option's value, or {@code otherwise} when it is not given.
+   *
+   * @throws IllegalArgumentException naming the option when its value is neither {@code true} nor
+   *     {@code false}
+   */
+  public boolean flag(String key, boolean otherwise) {
+    String v = options.get(key);
+    return v == null ? otherwise : CollectionSettings.parseBoolean(key, v);
+  }
+
+  /**
    * Checks that every option is one of {@code known}.
    *
    * @throws IllegalArgumentException naming the unknown option and the known ones

@@ -89,8 +89,8 @@ final class IndexFamily {
    */
   static IndexFamily of(StoreConfig config) {
     String blockBytes = config.get("index-block-bytes");
-    boolean inMemory = flag(config, "index-in-memory", DEFAULT.inMemory);
-    boolean prefetch = flag(config, "index-prefetch", DEFAULT.prefetch);
+    boolean inMemory = config.flag("index-in-memory", DEFAULT.inMemory);
+    boolean prefetch = config.flag("index-prefetch", DEFAULT.prefetch);
     return new IndexFamily(
         named(DataBlockEncoding.class, "index-encoding", config.get("index-encoding"))
             .orElse(DEFAULT.encoding),
@@ -98,14 +98,6 @@ final class IndexFamily {
         blockBytes == null ? DEFAULT.blockBytes : parseBlockBytes(blockBytes),
         inMemory,
         prefetch);
-  }
-
-  private static boolean flag(StoreConfig config, String option, boolean orElse) {
-    String v = config.get(option, Boolean.toString(orElse));
-    if (!v.equals("true") && !v.equals("false")) {
-      throw new IllegalArgumentException(option + " must be true or false, got '" + v + "'");
-    }
-    return v.equals("true");
   }
 
   private static int parseBlockBytes(String v) {

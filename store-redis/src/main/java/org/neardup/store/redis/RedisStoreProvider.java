@@ -133,12 +133,7 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
     poolConfig.setMaxTotal(pool);
     poolConfig.setMaxIdle(pool);
     poolConfig.setMaxWait(java.time.Duration.ofMillis(timeout));
-    String groupCommitOption = config.get("group-commit", "true");
-    if (!groupCommitOption.equals("true") && !groupCommitOption.equals("false")) {
-      throw new IllegalArgumentException(
-          "group-commit must be true or false, got '" + groupCommitOption + "'");
-    }
-    boolean groupCommit = groupCommitOption.equals("true");
+    boolean groupCommit = config.flag("group-commit", true);
     String appendOption = config.get("append-entries", "auto");
     if (!appendOption.equals("true")
         && !appendOption.equals("false")
@@ -146,14 +141,11 @@ public final class RedisStoreProvider implements FingerprintStore.Provider {
       throw new IllegalArgumentException(
           "append-entries must be auto, true or false, got '" + appendOption + "'");
     }
-    String cluster = config.get("cluster", "false");
-    if (!cluster.equals("true") && !cluster.equals("false")) {
-      throw new IllegalArgumentException("cluster must be true or false, got '" + cluster + "'");
-    }
+    boolean cluster = config.flag("cluster", false);
     UnifiedJedis redis;
     try {
       redis =
-          cluster.equals("true")
+          cluster
               // The URL names one node, a seed: the client learns the others and the slots from it.
               ? new JedisCluster(
                   Set.of(JedisURIHelper.getHostAndPort(uri)), client.build(), 5, poolConfig)
